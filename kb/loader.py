@@ -1,0 +1,281 @@
+"""Read a KB folder into a KnowledgeBase, collecting problems instead of raising.
+
+Reading never stops at the first bad file: every problem is collected with its
+`path:line` so `kb validate` can report them all together.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from kb.frontmatter import FrontmatterError, parse_markdown
+from kb.model import Adr, Component, KbConfig, KbDoc, KnowledgeBase, Project
+from kb.problems import Problem
+
+MAX_DOC_BYTES = 5 * 1024 * 1024
+# Generated or foreign folders that are never KB docs.
+SKIP_DIRS = {".git", ".kb", "node_modules", "index", "_imports", ".github", ".venv", "__pycache__"}
+# Loose files at the KB root that need no frontmatter (agent pointers, readme).
+ROOT_FREE_FORM = {"README.md", "AGENTS.md", "CLAUDE.md", "GEMINI.md", "verification-report.md"}
+ADR_NAME = re.compile(r"^(\d{4})-[a-z0-9][a-z0-9-]*\.md$")
+
+
+class KbNotFound(Exception):
+    """The KB root is missing or has no kb.yaml: nothing else can be read."""
+
+
+def _read_yaml(path: Path, problems: list[Problem], root: Path) -> dict[str, Any]:
+    rel = path.relative_to(root).as_posix()
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except UnicodeDecodeError as exc:
+        problems.append(
+            Problem(
+                rel,
+                1,
+                "error",
+                "encoding",
+                f"not UTF-8 (byte offset {exc.start}) — re-save the file as UTF-8",
+            )
+        )
+        return {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark else 1
+        problems.append(
+            Problem(
+                rel,
+                line,
+                "error",
+                "yaml",
+                f"malformed YAML: {getattr(exc, 'problem', exc)} — fix the syntax",
+            )
+        )
+        return {}
+    if not isinstance(data, dict):
+        problems.append(Problem(rel, 1, "error", "yaml", "must be a YAML mapping of key: value"))
+        return {}
+    return data
+
+
+def load_config(root: Path, data_dir: Path | None = None) -> tuple[KbConfig, list[Problem]]:
+    if not root.exists():
+        raise KbNotFound(
+            f"{root}: KB folder does not exist — pass --kb DIR, or create one with `kb init {root}`"
+        )
+    if not (root / "kb.yaml").is_file():
+        raise KbNotFound(f"{root}: not a KB (no kb.yaml) — create one with `kb init {root}`")
+    problems: list[Problem] = []
+    raw = _read_yaml(root / "kb.yaml", problems, root)
+    stale = raw.get("stale") if isinstance(raw.get("stale"), dict) else {}
+    repos_root = (root / str(raw.get("repos_root", "repos"))).resolve()
+    configured = raw.get("data_dir")
+    data = data_dir or (root / str(configured) if configured else root / ".kb")
+    config = KbConfig(
+        root=root.resolve(),
+        name=str(raw.get("name", root.resolve().name)),
+        repos_root=repos_root,
+        data_dir=Path(os.path.abspath(data)),
+        token_budget=int(raw.get("token_budget", 2000) or 2000),
+        adr_proposed_days=int(stale.get("adr_proposed_days", 30)),
+        verified_max_days=int(stale.get("verified_max_days", 90)),
+        imports=raw.get("imports") if isinstance(raw.get("imports"), dict) else {},
+        raw=raw,
+    )
+    return config, problems
+
+
+def iter_markdown(root: Path, problems: list[Problem]) -> list[Path]:
+    """Markdown files under root, following symlinked folders but never around a loop."""
+    found: list[Path] = []
+    seen: set[str] = set()
+
+    def walk(folder: Path) -> None:
+        real = os.path.realpath(folder)
+        if real in seen:
+            rel = folder.relative_to(root).as_posix()
+            problems.append(
+                Problem(
+                    rel,
+                    1,
+                    "error",
+                    "symlink-loop",
+                    f"symlink loop: {rel} leads back to a folder already read — remove the link",
+                )
+            )
+            return
+        seen.add(real)
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError as exc:
+            problems.append(
+                Problem(
+                    folder.relative_to(root).as_posix() or ".",
+                    1,
+                    "error",
+                    "unreadable",
+                    f"cannot list folder: {exc.strerror}",
+                )
+            )
+            return
+        for entry in entries:
+            path = Path(entry.path)
+            try:
+                is_dir = entry.is_dir()  # follows symlinks
+                is_file = entry.is_file()
+            except OSError:
+                is_dir = is_file = False
+            if entry.is_symlink() and not (is_dir or is_file):
+                rel = path.relative_to(root).as_posix()
+                problems.append(
+                    Problem(
+                        rel,
+                        1,
+                        "error",
+                        "symlink-loop",
+                        f"broken or looping symlink: {rel} — remove or fix the link",
+                    )
+                )
+            elif is_dir and entry.name not in SKIP_DIRS:
+                walk(path)
+            elif is_file and entry.name.endswith(".md"):
+                found.append(path)
+
+    walk(root)
+    return found
+
+
+def read_doc(path: Path, root: Path, problems: list[Problem]) -> KbDoc | None:
+    rel = path.relative_to(root).as_posix()
+    size = path.stat().st_size
+    if size > MAX_DOC_BYTES:
+        problems.append(
+            Problem(
+                rel,
+                1,
+                "error",
+                "too-large",
+                f"file is {size / 1e6:.1f} MB, over the {MAX_DOC_BYTES // 2**20} MB cap for a KB doc — split it",
+            )
+        )
+        return None
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        problems.append(
+            Problem(
+                rel,
+                line,
+                "error",
+                "encoding",
+                f"not UTF-8 (byte 0x{data[exc.start]:02x}) — re-save the file as UTF-8",
+            )
+        )
+        return None
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n")
+    try:
+        parsed = parse_markdown(text)
+    except FrontmatterError as exc:
+        problems.append(
+            Problem(
+                rel,
+                exc.line,
+                "error",
+                "frontmatter",
+                f"{exc.message} — fix the YAML between the '---' lines",
+            )
+        )
+        return None
+    if not parsed.has_frontmatter:
+        if "/" not in rel and path.name in ROOT_FREE_FORM:
+            return None
+        problems.append(
+            Problem(
+                rel,
+                1,
+                "error",
+                "frontmatter",
+                "no YAML frontmatter — start the file with '---', a `kind:` line and '---'",
+            )
+        )
+        return None
+    digest = hashlib.sha256(data).hexdigest()
+    return KbDoc(
+        rel, parsed.frontmatter, parsed.body, parsed.body_start_line, parsed.key_lines, digest
+    )
+
+
+def _adr_from(doc: KbDoc) -> Adr | None:
+    name = doc.path.rsplit("/", 1)[-1]
+    match = ADR_NAME.match(name)
+    if doc.kind != "adr" or not match:
+        return None
+    project = doc.project or "_kb"
+    title = next((ln[2:].strip() for ln in doc.body.splitlines() if ln.startswith("# ")), name)
+    fm = doc.frontmatter
+    supersedes = fm.get("supersedes")
+    return Adr(
+        id=f"{project}/{match.group(1)}",
+        project=project,
+        number=match.group(1),
+        title=title,
+        status=str(fm.get("status", "")),
+        date=str(fm.get("date", "")),
+        summary=str(fm.get("summary", "")).strip(),
+        path=doc.path,
+        supersedes=f"{int(supersedes):04d}"
+        if isinstance(supersedes, int)
+        else (str(supersedes) if supersedes else None),
+        doc=doc,
+    )
+
+
+def content_hash(root: Path, docs: list[KbDoc]) -> str:
+    digest = hashlib.sha256()
+    for name in ("kb.yaml", "vocabulary.yaml"):
+        path = root / name
+        if path.is_file():
+            digest.update(name.encode() + b"\0" + path.read_bytes())
+    for doc in sorted(docs, key=lambda d: d.path):
+        digest.update(doc.path.encode() + b"\0" + doc.sha256.encode())
+    return digest.hexdigest()[:16]
+
+
+def load_kb(root: Path, data_dir: Path | None = None) -> KnowledgeBase:
+    """Parse the whole KB. Raises KbNotFound only when there is no KB at all."""
+    root = Path(root)
+    config, problems = load_config(root, data_dir)
+    root = config.root
+    vocab_raw = (
+        _read_yaml(root / "vocabulary.yaml", problems, root)
+        if (root / "vocabulary.yaml").is_file()
+        else {}
+    )
+    vocabulary = {str(k): [str(x) for x in v] for k, v in vocab_raw.items() if isinstance(v, list)}
+    docs = [d for p in iter_markdown(root, problems) if (d := read_doc(p, root, problems))]
+    projects: dict[str, Project] = {}
+    for doc in docs:
+        if doc.kind == "project" and doc.frontmatter.get("id"):
+            projects.setdefault(
+                str(doc.frontmatter["id"]), Project(str(doc.frontmatter["id"]), doc)
+            )
+    for doc in docs:
+        if doc.kind != "component" or not doc.project or not doc.frontmatter.get("id"):
+            continue
+        project = projects.setdefault(doc.project, Project(doc.project, None))
+        comp_id = str(doc.frontmatter["id"])
+        repo = doc.frontmatter.get("repo")
+        repo_path = (config.repos_root / str(repo)).resolve() if repo else None
+        project.components.setdefault(comp_id, Component(doc.project, comp_id, doc, repo_path))
+    adrs = sorted((a for d in docs if (a := _adr_from(d))), key=lambda a: (a.project, a.number))
+    return KnowledgeBase(
+        config, vocabulary, docs, projects, adrs, problems, content_hash(root, docs)
+    )

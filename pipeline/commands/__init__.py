@@ -1,0 +1,1 @@
+"""One module per `kb` subcommand; each defines `register(subparsers)`."""

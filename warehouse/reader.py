@@ -1,0 +1,90 @@
+"""Read the published warehouse without ever blocking a build.
+
+Readers (MCP server, viewer, `kb sql`) open an in-memory DuckDB over the Parquet of
+the build the manifest names; they never open kb.duckdb, so a running build is never
+locked out. `Warehouse.refresh()` notices a republish by the manifest's mtime.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+
+from warehouse.publish import MANIFEST
+
+GLOBAL = "_global"
+
+
+class WarehouseMissing(Exception):
+    """No published warehouse (never built, or the data dir is wrong)."""
+
+
+@dataclass
+class Warehouse:
+    data_dir: Path
+    _manifest: dict[str, Any] | None = field(default=None, init=False)
+    _mtime: float | None = field(default=None, init=False)
+
+    @property
+    def manifest_path(self) -> Path:
+        return self.data_dir / MANIFEST
+
+    def refresh(self) -> bool:
+        """Reload the manifest if it changed; True when it did."""
+        try:
+            mtime = self.manifest_path.stat().st_mtime_ns
+        except FileNotFoundError:
+            changed = self._manifest is not None
+            self._manifest, self._mtime = None, None
+            return changed
+        if mtime == self._mtime:
+            return False
+        self._manifest = json.loads(self.manifest_path.read_text(encoding="utf-8"))
+        self._mtime = mtime
+        return True
+
+    def manifest(self) -> dict[str, Any]:
+        self.refresh()
+        if self._manifest is None:
+            raise WarehouseMissing(
+                f"no warehouse published at {self.data_dir} — build it with `kb refresh`"
+            )
+        return self._manifest
+
+    @property
+    def build_dir(self) -> Path:
+        return self.data_dir / self.manifest()["path"]
+
+    def partitions(self) -> list[str]:
+        return sorted(self.manifest()["partitions"])
+
+    def table_path(self, partition: str, table: str) -> Path | None:
+        path = self.build_dir / f"partition={partition}" / f"{table}.parquet"
+        return path if path.exists() else None
+
+    def read(self, partition: str, table: str) -> pl.DataFrame:
+        path = self.table_path(partition, table)
+        if path is None:
+            return pl.DataFrame()
+        return pl.read_parquet(path)
+
+    def connect(self, partitions: list[str]) -> duckdb.DuckDBPyConnection:
+        """In-memory DuckDB with one view per table over the given partitions' Parquet."""
+        con = duckdb.connect(":memory:")
+        tables: dict[str, list[str]] = {}
+        for partition in partitions:
+            folder = self.build_dir / f"partition={partition}"
+            for path in sorted(folder.glob("*.parquet")):
+                tables.setdefault(path.stem, []).append(path.as_posix())
+        for table, paths in sorted(tables.items()):
+            quoted = ", ".join("'" + p.replace("'", "''") + "'" for p in paths)
+            con.execute(
+                f"CREATE VIEW {table} AS SELECT * FROM read_parquet([{quoted}], "
+                "hive_partitioning=true, union_by_name=true)"
+            )
+        return con

@@ -1,0 +1,150 @@
+"""Table contracts of the warehouse: columns, dtypes and pandera checks.
+
+Column names are part of the public contract (spec/mcp-tools.md "Tables"). A new table
+is one entry in TABLES. `frame(table, rows)` turns dicts or dataclasses into a typed
+polars DataFrame; `validate(table, df)` runs the pandera schema on write.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterable
+from typing import Any
+
+import pandera.polars as pa
+import polars as pl
+
+S, N = pl.Utf8, pl.Int64
+
+_CATALOG = {"project": S, "component": S, "name": S, "file": S, "line": N, "attrs": S}
+
+TABLES: dict[str, dict[str, pl.DataType]] = {
+    "nodes": {
+        "id": S,
+        "project": S,
+        "component": S,
+        "kind": S,
+        "name": S,
+        "file": S,
+        "line": N,
+        "end_line": N,
+        "attrs": S,
+    },
+    "edges": {
+        "src": S,
+        "dst": S,
+        "type": S,
+        "project": S,
+        "component": S,
+        "file": S,
+        "line": N,
+        "attrs": S,
+    },
+    "unresolved": {
+        "project": S,
+        "component": S,
+        "file": S,
+        "line": N,
+        "kind": S,
+        "expr": S,
+        "reason": S,
+    },
+    "docs": {
+        "path": S,
+        "project": S,
+        "component": S,
+        "kind": S,
+        "type": S,
+        "title": S,
+        "verification_status": S,
+        "verified_against": S,
+        "verified_at": S,
+        "frontmatter": S,
+    },
+    "adrs": {"id": S, "project": S, "status": S, "date": S, "summary": S, "path": S},
+    "catalog_packages": {
+        "project": S,
+        "component": S,
+        "ecosystem": S,
+        "package": S,
+        "version": S,
+        "declared": S,
+        "file": S,
+        "line": N,
+        "name": S,
+        "attrs": S,
+    },
+    "catalog_middleware": dict(_CATALOG),
+    "catalog_hosts": dict(_CATALOG),
+    "catalog_tf_types": dict(_CATALOG),
+    "catalog_env_vars": dict(_CATALOG),
+    "problems": {"severity": S, "path": S, "line": N, "rule": S, "message": S},
+    "builds": {
+        "partition": S,
+        "version": S,
+        "built_at": S,
+        "code_version": S,
+        "nodes": N,
+        "edges": N,
+        "unresolved": N,
+        "problems": N,
+    },
+}
+
+# Columns that must never be null, per table.
+_REQUIRED: dict[str, set[str]] = {
+    "nodes": {"id", "kind", "name"},
+    "edges": {"src", "dst", "type"},
+    "unresolved": {"project", "component", "kind", "reason"},
+    "docs": {"path", "kind"},
+    "adrs": {"id", "project", "status", "path"},
+    "problems": {"severity", "path", "rule", "message"},
+    "builds": {"partition", "built_at"},
+}
+_UNIQUE: dict[str, list[str]] = {"nodes": ["id"], "docs": ["path"]}
+
+
+def _schema(table: str) -> pa.DataFrameSchema:
+    required = _REQUIRED.get(table, {"name"} if table.startswith("catalog_") else set())
+    columns = {}
+    for col, dtype in TABLES[table].items():
+        checks = [pa.Check.ge(1)] if col in {"line", "end_line"} else []
+        columns[col] = pa.Column(dtype, nullable=col not in required, checks=checks)
+    return pa.DataFrameSchema(columns, unique=_UNIQUE.get(table), strict=False)
+
+
+SCHEMAS: dict[str, pa.DataFrameSchema] = {name: _schema(name) for name in TABLES}
+
+
+def _as_dict(row: Any) -> dict[str, Any]:
+    if dataclasses.is_dataclass(row):
+        return dataclasses.asdict(row)
+    return dict(row)
+
+
+def _cell(value: Any, dtype: pl.DataType) -> Any:
+    if value is None:
+        return None
+    if dtype == S and not isinstance(value, str):
+        return json.dumps(value, sort_keys=True, default=str)
+    return value
+
+
+def frame(table: str, rows: Iterable[Any]) -> pl.DataFrame:
+    """Typed DataFrame for `table`; missing columns become null, extra keys are dropped.
+
+    Dict-valued cells (attrs, frontmatter) are stored as sorted-key JSON text.
+    """
+    columns = TABLES[table]
+    data: dict[str, list[Any]] = {col: [] for col in columns}
+    for row in rows:
+        values = _as_dict(row)
+        for col, dtype in columns.items():
+            data[col].append(_cell(values.get(col), dtype))
+    return pl.DataFrame(data, schema=columns)
+
+
+def validate(table: str, df: pl.DataFrame) -> pl.DataFrame:
+    """Check `df` against the table's pandera schema (data and schema, not lazily)."""
+    return SCHEMAS[table].validate(df)
