@@ -1,0 +1,64 @@
+"""Staged asset outputs: Parquet per (asset, partition) under `<data_dir>/staging/`.
+
+Dagster assets hand data to each other through these folders rather than pickles, so
+one component's re-extraction rewrites one folder and the publish step can read every
+partition's latest good output. Writes are atomic (temp folder + rename).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Mapping
+from pathlib import Path
+
+import polars as pl
+
+STAGING = "staging"
+
+
+def _safe(key: str) -> str:
+    return key.replace("/", "__")
+
+
+def stage_dir(data_dir: Path, asset: str, key: str = "all") -> Path:
+    return data_dir / STAGING / asset / _safe(key)
+
+
+def write_stage(data_dir: Path, asset: str, key: str, tables: Mapping[str, pl.DataFrame]) -> Path:
+    """Replace the staged output of `asset` for partition `key` with `tables`."""
+    final = stage_dir(data_dir, asset, key)
+    tmp = final.with_name(final.name + f".tmp-{os.getpid()}")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    for table, df in tables.items():
+        df.write_parquet(tmp / f"{table}.parquet", statistics=False)
+    old = final.with_name(final.name + f".old-{os.getpid()}")
+    if final.exists():
+        os.replace(final, old)
+    os.replace(tmp, final)
+    shutil.rmtree(old, ignore_errors=True)
+    return final
+
+
+def read_stage(data_dir: Path, asset: str, key: str = "all") -> dict[str, pl.DataFrame]:
+    folder = stage_dir(data_dir, asset, key)
+    if not folder.is_dir():
+        return {}
+    return {p.stem: pl.read_parquet(p) for p in sorted(folder.glob("*.parquet"))}
+
+
+def staged_keys(data_dir: Path, asset: str) -> list[str]:
+    """Partition keys staged for `asset` (`project/component` form restored)."""
+    base = data_dir / STAGING / asset
+    if not base.is_dir():
+        return []
+    return sorted(
+        p.name.replace("__", "/")
+        for p in base.iterdir()
+        if p.is_dir() and ".tmp-" not in p.name and ".old-" not in p.name
+    )
+
+
+def drop_stage(data_dir: Path, asset: str, key: str) -> None:
+    shutil.rmtree(stage_dir(data_dir, asset, key), ignore_errors=True)
