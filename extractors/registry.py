@@ -3,16 +3,24 @@
 CONTRACT (used by the pipeline; keep these signatures):
 - `extract_component(project, component, root) -> ComponentFacts`
 - `extractors_code_version() -> str`  (changes when any extractor's code changes)
+
+Order matters: later extractors read what earlier ones left in `ctx.shared`
+(symbols and imports before routes, routes before HTTP calls).
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib
+import traceback
 from pathlib import Path
 
-from extractors.facts import ComponentFacts, Node
+from extractors.base import ComponentContext, collect_files
+from extractors.facts import ComponentFacts
 
-EXTRACTOR_MODULES: list[str] = []
+EXTRACTOR_MODULES: list[str] = [
+    # one line per extractor, in run order
+]
 
 
 def extractors_code_version() -> str:
@@ -26,21 +34,30 @@ def extractors_code_version() -> str:
 
 
 def extract_component(project: str, component: str, root: Path) -> ComponentFacts:
-    """Extract every fact of one component's repo folder (placeholder until extractors land)."""
-    facts = ComponentFacts()
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
-        rel = path.relative_to(root).as_posix()
-        if "node_modules" in rel.split("/"):
-            continue
-        facts.nodes.append(
-            Node(
-                id=f"{project}/{component}:code_file:{rel}",
-                kind="code_file",
-                name=rel,
-                project=project,
-                component=component,
-                file=rel,
-                line=1,
-            )
+    """Every fact of one component's folder. One extractor failing never stops the others."""
+    ctx = ComponentContext(project, component, Path(root))
+    if not ctx.root.is_dir():
+        ctx.problem(
+            "error",
+            str(root),
+            None,
+            "missing-repo",
+            f"component folder {root} does not exist — check `repo:` in component.md",
         )
-    return facts
+        return ctx.facts
+    collect_files(ctx)
+    for name in EXTRACTOR_MODULES:
+        module = importlib.import_module(f"extractors.{name}")
+        try:
+            module.extract(ctx)
+        except Exception as exc:  # one broken extractor must not lose the rest
+            where = traceback.extract_tb(exc.__traceback__)[-1]
+            ctx.problem(
+                "error",
+                f"{project}/{component}",
+                None,
+                f"extractor-{name}",
+                f"extractor {name} failed: {type(exc).__name__}: {exc} "
+                f"(at {Path(where.filename).name}:{where.lineno})",
+            )
+    return ctx.facts
