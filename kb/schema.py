@@ -1,0 +1,123 @@
+"""What each kind of KB file may hold (kb-format.md), as data the validator walks.
+
+A field maps to (expected type, vocabulary key or None, required). Types are the
+Python types YAML produces; `date` accepts a YAML date or an ISO string.
+"""
+
+from __future__ import annotations
+
+KINDS = ("project", "component", "doc", "adr")
+
+# field -> (type name, vocabulary key, required)
+FIELDS: dict[str, dict[str, tuple[str, str | None, bool]]] = {
+    "project": {
+        "kind": ("str", None, True),
+        "id": ("id", None, True),
+        "title": ("str", None, True),
+        "tags": ("list", "tag", False),
+        "source": ("list", None, False),
+        "verification": ("verification", None, False),
+    },
+    "component": {
+        "kind": ("str", None, True),
+        "project": ("id", None, True),
+        "id": ("id", None, True),
+        "title": ("str", None, True),
+        "role": ("str", "role", True),
+        "repo": ("str", None, True),
+        "stack": ("list", "stack", False),
+        "envs": ("envs", None, False),
+        "integrations": ("list", "integration", False),
+        "secrets": ("secrets", None, False),
+        "calls": ("calls", None, False),
+        "tags": ("list", "tag", False),
+        "source": ("list", None, False),
+        "verification": ("verification", None, False),
+    },
+    "doc": {
+        "kind": ("str", None, True),
+        "project": ("id", None, True),
+        "component": ("id", None, False),
+        "type": ("str", "doc_type", True),
+        "title": ("str", None, True),
+        "tags": ("list", "tag", False),
+        "source": ("list", None, False),
+        "verification": ("verification", None, False),
+    },
+    "adr": {
+        "kind": ("str", None, True),
+        "project": ("id", None, True),
+        "status": ("str", "adr_status", True),
+        "date": ("date", None, True),
+        "decision-makers": ("list", None, True),
+        "consulted": ("list", None, False),
+        "informed": ("list", None, False),
+        "summary": ("str", None, True),
+        "supersedes": ("adr_ref", None, False),
+        "superseded-by": ("adr_ref", None, False),
+        "prs": ("list", None, False),
+        "tags": ("list", "tag", False),
+        "source": ("list", None, False),
+    },
+}
+
+ENV_FIELDS: dict[str, tuple[str, str | None, bool]] = {
+    "runtime": ("str", "runtime", False),
+    "gcp_project": ("str", None, False),
+    "url": ("str", None, False),
+    "deploy": ("str", "deploy", False),
+    "access": ("str", "access", False),
+    "region": ("str", None, False),
+    "notes": ("str", None, False),
+}
+
+SECRET_FIELDS: dict[str, tuple[str, str | None, bool]] = {
+    "name": ("str", None, True),
+    "store": ("str", "secret_store", True),
+    "ref": ("str", None, False),
+    "env_var": ("str", None, False),
+    "hint": ("str", None, False),
+    "sha256_prefix": ("hex", None, False),
+}
+
+# A `secrets:` entry must never carry the value itself.
+SECRET_VALUE_KEYS = {
+    "value",
+    "secret",
+    "password",
+    "token",
+    "key",
+    "plaintext",
+    "api_key",
+    "credential",
+}
+
+VERIFICATION_FIELDS: dict[str, tuple[str, str | None, bool]] = {
+    "status": ("str", "status", True),
+    "verified_against": ("str", None, False),
+    "verified_at": ("date", None, False),
+    "by": ("str", None, False),
+    "notes": ("str", None, False),
+}
+
+# Scope rule: effort, schedule, assignments and meeting notes never go in the KB.
+OUT_OF_SCOPE_TYPES = {
+    "meeting",
+    "meeting-notes",
+    "minutes",
+    "schedule",
+    "timeline",
+    "roadmap",
+    "effort",
+    "estimate",
+    "estimates",
+    "assignment",
+    "assignments",
+    "status-report",
+    "standup",
+}
+OUT_OF_SCOPE_HEADING = (
+    r"^#{1,6}\s+(?:effort|estimates?|estimation|schedule|timeline|deadlines?|milestones?"
+    r"|assignments?|assignees?|owners? and dates|meeting notes?|minutes|action items|attendees"
+    r"|sprint(?: planning)?|standup)\b"
+)
