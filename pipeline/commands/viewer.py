@@ -1,0 +1,50 @@
+"""`kb viewer`: serve the force-directed graph viewer over the published warehouse."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from pathlib import Path
+
+from pipeline.cli import UserError, add_kb_option
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "viewer",
+        help="serve the graph viewer (force-directed, per partition) in the browser",
+        description="Serve the graph viewer over the published warehouse. It reads only; "
+        "a republish shows up when the page is reloaded.",
+    )
+    add_kb_option(parser)
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    parser.add_argument(
+        "--port", type=int, default=8765, help="port (default 8765; 0 picks a free one)"
+    )
+    parser.set_defaults(handler=run)
+
+
+def _data_dir(kb: Path, data_dir: Path | None) -> Path:
+    if data_dir is not None:
+        return data_dir.resolve()
+    from kb.loader import KbNotFound, load_config
+
+    try:
+        config, _ = load_config(kb)
+    except KbNotFound as exc:
+        raise UserError(str(exc)) from None
+    return config.data_dir
+
+
+def run(args: argparse.Namespace) -> int:
+    from viewer.server import ViewerError, serve
+
+    data_dir = _data_dir(args.kb, args.data_dir)
+    command = f"kb refresh --kb {shlex.quote(str(args.kb))}"
+    if args.data_dir is not None:
+        command += f" --data-dir {shlex.quote(str(args.data_dir))}"
+    try:
+        serve(data_dir, args.host, args.port, command)
+    except ViewerError as exc:
+        raise UserError(str(exc)) from None
+    return 0
