@@ -1,0 +1,289 @@
+"""Bridge edges between a KB written for the test and code facts of its components."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import yaml
+
+from extractors.facts import ComponentFacts, Node
+from kb.loader import load_kb
+from warehouse.bridges import build_project_graph
+from warehouse.catalog import component_frames, cross_project_edges
+
+
+def write_kb(root: Path, projects: dict[str, dict[str, dict]]) -> Path:
+    (root / "kb.yaml").write_text("name: t\nrepos_root: repos\n")
+    for pid, comps in projects.items():
+        pdir = root / "projects" / pid
+        pdir.mkdir(parents=True)
+        (pdir / "project.md").write_text(f"---\nkind: project\nid: {pid}\ntitle: {pid}\n---\n")
+        for cid, fm in comps.items():
+            (pdir / cid).mkdir()
+            front = {"kind": "component", "project": pid, "id": cid, "repo": f"{pid}/{cid}"}
+            front.update(fm)
+            text = "---\n" + yaml.safe_dump(front, sort_keys=False) + "---\n"
+            (pdir / cid / "component.md").write_text(text)
+    return root
+
+
+class Facts:
+    """Builds one component's facts the way extractors emit them."""
+
+    def __init__(self, project: str, component: str):
+        self.p, self.c, self.facts = project, component, ComponentFacts()
+
+    def node(self, kind: str, qual: str, name: str, file: str = "f", line: int = 1, **attrs):
+        nid = f"{self.p}/{self.c}:{kind}:{qual}"
+        self.facts.nodes.append(Node(nid, kind, name, self.p, self.c, file, line, None, attrs))
+        return nid
+
+    def route(self, method: str, path: str, line: int = 1) -> str:
+        return self.node(
+            "route",
+            f"{method} {path}",
+            f"{method} {path}",
+            "routes.ts",
+            line,
+            method=method,
+            path=path,
+        )
+
+    def call(self, qual: str, method: str, template: str, **attrs) -> str:
+        return self.node(
+            "http_call",
+            qual,
+            f"{method} {template}",
+            "call.ts",
+            7,
+            method=method,
+            url_template=template,
+            **attrs,
+        )
+
+
+def graph(kb_root: Path, project: str, *facts: Facts) -> dict[str, pl.DataFrame]:
+    kb = load_kb(kb_root)
+    tables = {f"{f.p}/{f.c}": component_frames(f.facts) for f in facts}
+    return build_project_graph(kb, project, tables)
+
+
+def calls_of(out: dict[str, pl.DataFrame]) -> list[dict]:
+    rows = out["edges"].filter(pl.col("type") == "CALLS").to_dicts()
+    for r in rows:
+        r["attrs"] = json.loads(r["attrs"])
+    return rows
+
+
+SHOP = {
+    "web": {
+        "role": "frontend",
+        "envs": {
+            "dev": {"url": "https://dev.shop.example"},
+            "prod": {"url": "https://shop.example"},
+        },
+        "calls": [{"env_var": "CONTACT_API_URL", "component": "contact-api"}],
+        "secrets": [
+            {
+                "name": "revalidate-secret",
+                "store": "secret-manager",
+                "ref": "shop-prod/revalidate-secret",
+                "env_var": "REVALIDATE_SECRET",
+            }
+        ],
+    },
+    "contact-api": {
+        "role": "api",
+        "envs": {
+            "dev": {"url": "https://contact-api.dev.shop.example", "gcp_project": "shop-dev"},
+            "prod": {"url": "https://contact-api.shop.example", "gcp_project": "shop-prod"},
+        },
+    },
+    "infra": {"role": "infra"},
+}
+
+
+def test_env_value_resolves_base_path_to_exact_route(tmp_path):
+    kb = write_kb(tmp_path, {"shop": SHOP})
+    web, api = Facts("shop", "web"), Facts("shop", "contact-api")
+    web.node(
+        "env_var",
+        "CONTACT_API_URL",
+        "CONTACT_API_URL",
+        values={".env.example": "https://contact-api.dev.shop.example/api/"},
+    )
+    call = web.call("c1", "POST", "{CONTACT_API_URL}jp/contact", env_var="CONTACT_API_URL")
+    exact = api.route("POST", "/api/jp/contact")
+    api.route("POST", "/api/:country/contact")
+    api.route("GET", "/api/jp/contact")
+    [edge] = calls_of(graph(kb, "shop", web, api))
+    assert (edge["src"], edge["dst"]) == (call, exact)
+    assert edge["attrs"]["via"] == "CONTACT_API_URL"
+    assert edge["attrs"]["confidence"] == "high"
+    assert edge["attrs"]["path"] == "/api/jp/contact"
+    assert "dev" in edge["attrs"]["envs"]
+
+
+def test_kb_calls_only_matches_route_suffix_with_medium_confidence(tmp_path):
+    kb = write_kb(tmp_path, {"shop": SHOP})
+    web, api = Facts("shop", "web"), Facts("shop", "contact-api")
+    web.call("c1", "POST", "{CONTACT_API_URL}/jp/contact")
+    route = api.route("POST", "/api/jp/contact")
+    [edge] = calls_of(graph(kb, "shop", web, api))
+    assert edge["dst"] == route
+    assert edge["attrs"]["confidence"] == "medium"
+    assert edge["attrs"]["envs"] == ["dev", "prod"]
+    assert edge["attrs"]["resolution"] == "KB calls"
+
+
+def test_exact_route_is_preferred_over_parametrised(tmp_path):
+    kb = write_kb(tmp_path, {"shop": SHOP})
+    web, api = Facts("shop", "web"), Facts("shop", "contact-api")
+    web.node(
+        "env_var",
+        "CONTACT_API_URL",
+        "CONTACT_API_URL",
+        values={".env.production": "https://contact-api.shop.example/v1"},
+    )
+    web.call("summary", "GET", "{CONTACT_API_URL}/orders/summary")
+    web.call("one", "GET", "{CONTACT_API_URL}/orders/{id}")
+    summary = api.route("GET", "/v1/orders/summary")
+    param = api.route("GET", "/v1/orders/{order_id}")
+    edges = {e["src"].rsplit(":", 1)[1]: e for e in calls_of(graph(kb, "shop", web, api))}
+    assert edges["summary"]["dst"] == summary
+    assert edges["summary"]["attrs"]["confidence"] == "high"
+    assert edges["summary"]["attrs"]["envs"] == ["prod"]
+    assert edges["one"]["dst"] == param
+    assert edges["one"]["attrs"]["confidence"] == "medium"
+
+
+def test_hosting_rewrite_sends_relative_api_calls_to_functions(tmp_path):
+    kb = write_kb(
+        tmp_path,
+        {
+            "events": {
+                "web": {"role": "frontend", "envs": {"prod": {"runtime": "firebase-hosting"}}},
+                "functions": {
+                    "role": "functions",
+                    "envs": {"prod": {"runtime": "firebase-functions"}},
+                },
+            }
+        },
+    )
+    web, fn = Facts("events", "web"), Facts("events", "functions")
+    web.node(
+        "code_file",
+        "firebase.json",
+        "firebase.json",
+        "firebase.json",
+        rewrites=[
+            {"source": "/api/**", "function": "api"},
+            {"source": "**", "destination": "/index.html"},
+        ],
+    )
+    web.call("register", "POST", "/api/events/{id}/register")
+    web.call("page", "GET", "/about")
+    route = fn.route("POST", "/api/events/:id/register")
+    out = graph(kb, "events", web, fn)
+    [edge] = calls_of(out)
+    assert edge["dst"] == route and edge["attrs"]["via"] == "rewrite /api/**"
+    [miss] = out["unresolved"].to_dicts()
+    assert miss["expr"] == "/about" and "relative URL" in miss["reason"]
+
+
+def test_same_component_id_in_two_projects_is_never_bridged(tmp_path):
+    kb = write_kb(
+        tmp_path,
+        {
+            "alpha": {
+                "web": {"role": "frontend"},
+                "api": {"envs": {"prod": {"url": "https://api.alpha.example"}}},
+            },
+            "beta": {
+                "web": {"role": "frontend"},
+                "api": {"envs": {"prod": {"url": "https://api.beta.example"}}},
+            },
+        },
+    )
+    web = Facts("alpha", "web")
+    web.node("env_var", "API_URL", "API_URL", values={".env": "https://api.beta.example"})
+    web.call("c", "GET", "{API_URL}/items")
+    beta_api = Facts("beta", "api")
+    beta_api.route("GET", "/items")
+    alpha_api = Facts("alpha", "api")
+    alpha_api.route("GET", "/items")
+    out = graph(kb, "alpha", web, alpha_api, beta_api)
+    assert calls_of(out) == []
+    assert not out["nodes"].filter(pl.col("project") == "beta").height
+    [miss] = out["unresolved"].to_dicts()
+    assert "unknown base: env var API_URL" in miss["reason"]
+    assert cross_project_edges(out["edges"]) == []
+
+
+def test_unresolved_reasons_name_the_cause(tmp_path):
+    kb = write_kb(tmp_path, {"shop": SHOP})
+    web, api = Facts("shop", "web"), Facts("shop", "contact-api")
+    web.call(
+        "dyn",
+        "GET",
+        "{url}",
+    )
+    web.call("nomatch", "DELETE", "{CONTACT_API_URL}/nothing/here")
+    web.call("ext", "POST", "https://api.stripe.example/v1/charges")
+    api.route("GET", "/api/jp/contact")
+    out = graph(kb, "shop", web, api)
+    reasons = {r["expr"]: r["reason"] for r in out["unresolved"].to_dicts()}
+    assert (
+        reasons["{CONTACT_API_URL}/nothing/here"]
+        == "no matching route: DELETE /nothing/here in contact-api"
+    )
+    assert "unknown base: env var url" in reasons["{url}"]
+    assert "https://api.stripe.example/v1/charges" not in reasons  # external: catalog_hosts
+
+
+def test_has_code_resolves_to_and_provisions(tmp_path):
+    kb = write_kb(tmp_path, {"shop": SHOP})
+    web, infra = Facts("shop", "web"), Facts("shop", "infra")
+    f = web.node("code_file", "src/a.ts", "src/a.ts", "src/a.ts")
+    env = web.node("env_var", "REVALIDATE_SECRET", "REVALIDATE_SECRET")
+    run = infra.node(
+        "tf_resource",
+        "google_cloud_run_v2_service.web",
+        "google_cloud_run_v2_service.web",
+        "main.tf",
+        type="google_cloud_run_v2_service",
+        gcp_projects=["shop-dev", "shop-prod", "unknown-x"],
+        gcp_projects_by_env={"dev": "shop-dev", "prod": "shop-prod"},
+    )
+    sec = infra.node(
+        "tf_resource",
+        "google_secret_manager_secret.r",
+        "google_secret_manager_secret.r",
+        "secrets.tf",
+        type="google_secret_manager_secret",
+        secret_id="revalidate-secret",
+    )
+    edges = graph(kb, "shop", web, infra)["edges"]
+    got = {(e["src"], e["dst"], e["type"]) for e in edges.to_dicts()}
+    assert ("shop:component:web", f, "HAS_CODE") in got
+    assert (env, "shop:secret:revalidate-secret", "RESOLVES_TO") in got
+    assert (run, "shop:gcp_project:shop-dev", "PROVISIONS") in got
+    assert (run, "shop:gcp_project:shop-prod", "PROVISIONS") in got
+    assert not any(d.endswith("unknown-x") for _, d, _ in got)
+    assert (sec, "shop:secret:revalidate-secret", "PROVISIONS") in got
+
+
+def test_cross_project_edge_is_reported():
+    df = pl.DataFrame(
+        {
+            "src": ["a/web:symbol:x", "a:component:web"],
+            "dst": ["b/api:route:GET /", "_global:package:express"],
+            "type": ["CALLS", "USES_PACKAGE"],
+            "file": ["x.ts", None],
+            "line": [3, None],
+        }
+    )
+    [msg] = cross_project_edges(df)
+    assert "joins projects a and b" in msg and "x.ts:3" in msg

@@ -1,0 +1,145 @@
+"""The `_global` catalog: what every component uses, without any code internals.
+
+`component_frames(facts)` turns one component's ComponentFacts into its tables (the
+shape `build_project_graph` and `build_catalog` read). `build_catalog(kb, tables)`
+collects the catalog rows of all components into `catalog_*` tables plus catalog nodes
+(`_global:package:express`, ...) and edges from the knowledge component node
+(`<p>:component:<c>`), never from a code node. `cross_project_edges(edges)` lists the
+edges that join two projects (a build error).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import polars as pl
+
+from extractors.facts import ComponentFacts, Edge, Node
+from kb.model import KnowledgeBase
+from warehouse.tables import TABLES, frame
+
+# catalog row table → (catalog table, catalog node kind, edge type)
+CATALOG_KINDS: dict[str, tuple[str, str, str]] = {
+    "packages": ("catalog_packages", "package", "USES_PACKAGE"),
+    "middleware": ("catalog_middleware", "middleware_name", "USES_MIDDLEWARE_NAME"),
+    "hosts": ("catalog_hosts", "host", "CALLS_HOST"),
+    "tf_types": ("catalog_tf_types", "tf_resource_type", "USES_TF_TYPE"),
+    "env_vars": ("catalog_env_vars", "env_var_name", "READS_ENV_NAME"),
+}
+CATALOG_TABLES = [v[0] for v in CATALOG_KINDS.values()]
+
+
+def component_frames(facts: ComponentFacts) -> dict[str, pl.DataFrame]:
+    """nodes, edges, unresolved, problems and one `catalog_*` frame per catalog table."""
+    out = {
+        "nodes": frame("nodes", facts.nodes),
+        "edges": frame("edges", facts.edges),
+        "unresolved": frame("unresolved", facts.unresolved),
+        "problems": frame("problems", facts.problems),
+    }
+    rows: dict[str, list[dict[str, Any]]] = {t: [] for t in CATALOG_TABLES}
+    for row in facts.catalog:
+        table = CATALOG_KINDS.get(row.table, (f"catalog_{row.table}",))[0]
+        if table not in TABLES:
+            continue
+        cols = TABLES[table]
+        extra = {k: v for k, v in row.attrs.items() if k not in cols}
+        record = {k: v for k, v in row.attrs.items() if k in cols}
+        record.update(
+            project=row.project,
+            component=row.component,
+            name=row.name,
+            file=row.file,
+            line=row.line,
+            attrs=extra,
+        )
+        rows[table].append(record)
+    for table, records in rows.items():
+        out[table] = frame(table, records)
+    return out
+
+
+def _concat(frames: list[pl.DataFrame], table: str) -> pl.DataFrame:
+    cols = TABLES[table]
+    parts = [
+        f.select(
+            [
+                pl.col(c).cast(t) if c in f.columns else pl.lit(None, t).alias(c)
+                for c, t in cols.items()
+            ]
+        )
+        for f in frames
+        if f is not None
+    ]
+    return pl.concat(parts, how="vertical") if parts else frame(table, [])
+
+
+def build_catalog(
+    kb: KnowledgeBase, component_tables: dict[str, dict[str, pl.DataFrame]]
+) -> dict[str, pl.DataFrame]:
+    """Catalog tables and `_global` catalog nodes/edges from every component's rows.
+
+    Only components the KB knows get edges (the source is the knowledge component node).
+    """
+    out: dict[str, pl.DataFrame] = {}
+    for table in CATALOG_TABLES:
+        df = _concat([t.get(table) for _, t in sorted(component_tables.items())], table)
+        out[table] = df.sort(["project", "component", "name", "file", "line"], nulls_last=True)
+    nodes: dict[str, Node] = {}
+    edges: dict[tuple[str, str, str], Edge] = {}
+    for _, (table, kind, edge_type) in CATALOG_KINDS.items():
+        for row in out[table].to_dicts():
+            name, project, comp = row["name"], row["project"], row["component"]
+            if not name or not project or not comp or kb.component(f"{project}/{comp}") is None:
+                continue
+            node_id = f"_global:{kind}:{name}"
+            node = nodes.setdefault(
+                node_id, Node(node_id, kind, name, None, None, attrs={"used_by": []})
+            )
+            if table == "catalog_packages" and row.get("ecosystem"):
+                ecos = node.attrs.setdefault("ecosystems", [])
+                if row["ecosystem"] not in ecos:
+                    ecos.append(row["ecosystem"])
+                    ecos.sort()
+            key = (f"{project}:component:{comp}", node_id, edge_type)
+            if key in edges:
+                continue
+            used = f"{project}/{comp}"
+            if used not in node.attrs["used_by"]:
+                node.attrs["used_by"].append(used)
+            attrs: dict[str, Any] = {}
+            if table == "catalog_packages":
+                attrs = {k: row.get(k) for k in ("ecosystem", "version", "declared")}
+            extra = json.loads(row["attrs"]) if row.get("attrs") else {}
+            if isinstance(extra, dict):
+                attrs.update({k: v for k, v in extra.items() if k in {"dev", "envs", "stack"}})
+            edges[key] = Edge(
+                key[0], node_id, edge_type, project, comp, row["file"], row["line"], attrs
+            )
+    for node in nodes.values():
+        node.attrs["used_by"].sort()
+    out["nodes"] = frame("nodes", sorted(nodes.values(), key=lambda n: n.id))
+    out["edges"] = frame("edges", [edges[k] for k in sorted(edges)])
+    return out
+
+
+def project_of(node_id: str) -> str:
+    """`_global` for catalog ids, else the project of `p:kind:q` or `p/c:kind:q`."""
+    head = node_id.split(":", 1)[0]
+    return head.split("/", 1)[0]
+
+
+def cross_project_edges(edges_df: pl.DataFrame) -> list[str]:
+    """One message per edge whose two ends sit in different projects (`_global` is neutral)."""
+    problems: list[str] = []
+    if edges_df is None or edges_df.is_empty():
+        return problems
+    for row in edges_df.select(["src", "dst", "type", "file", "line"]).iter_rows(named=True):
+        a, b = project_of(row["src"]), project_of(row["dst"])
+        if a != b and "_global" not in (a, b):
+            where = f" ({row['file']}:{row['line']})" if row.get("file") else ""
+            problems.append(
+                f"edge {row['src']} -[{row['type']}]-> {row['dst']} joins projects {a} and {b}{where}"
+            )
+    return problems
