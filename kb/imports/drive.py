@@ -57,9 +57,8 @@ def _authorizer(credentials):
     import google.auth.transport.requests
 
     def authorize(headers: dict[str, str]) -> None:
-        if not credentials.valid and getattr(credentials, "refresh_token", None) is not None:
-            credentials.refresh(google.auth.transport.requests.Request())
-        elif not credentials.valid and credentials.token is None:
+        refreshable = getattr(credentials, "refresh_token", None) is not None
+        if not credentials.valid and (refreshable or credentials.token is None):
             credentials.refresh(google.auth.transport.requests.Request())
         credentials.apply(headers)
 
@@ -179,10 +178,13 @@ def _import_file(kb_root, source, item, parent, hub, known, result) -> None:
     file_id = str(item["id"])
     revision = source.revision(file_id, item.get("modifiedTime"))
     previous = known.get(file_id)
-    if previous and previous[1].get("status") != "deleted":
-        if str(previous[1].get("revision")) == revision:
-            result.unchanged.append(previous[0])
-            return
+    if (
+        previous
+        and previous[1].get("status") != "deleted"
+        and str(previous[1].get("revision")) == revision
+    ):
+        result.unchanged.append(previous[0])
+        return
     fetched = _fetch_body(source, item)
     if fetched is None:
         return

@@ -51,7 +51,7 @@ def decode_body(data: bytes | str, charset: str | None = None) -> tuple[str, str
 
 
 def now_utc() -> str:
-    return dt.datetime.now(dt.timezone.utc).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return dt.datetime.now(dt.UTC).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def read_sources(kb_root: Path) -> dict[str, dict[str, Any]]:
