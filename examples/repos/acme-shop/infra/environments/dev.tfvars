@@ -1,0 +1,6 @@
+project_id            = "acme-shop-dev"
+env                   = "dev"
+allowed_origins       = "http://localhost:3000,https://dev.acme.example"
+zendesk_subdomain     = "acme-sandbox"
+contact_api_image_tag = "main"
+web_image_tag         = "main"

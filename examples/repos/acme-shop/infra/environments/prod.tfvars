@@ -1,0 +1,6 @@
+project_id            = "acme-shop-prod"
+env                   = "prod"
+allowed_origins       = "https://www.acme.example"
+zendesk_subdomain     = "acme"
+contact_api_image_tag = "v2.3.1"
+web_image_tag         = "v1.6.0"

@@ -1,0 +1,1 @@
+"""Globex partner portal API."""

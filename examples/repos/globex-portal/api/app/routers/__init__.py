@@ -1,0 +1,1 @@
+"""HTTP routers, one per resource; each is mounted under /v1 in app.main."""

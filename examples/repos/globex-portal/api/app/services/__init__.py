@@ -1,0 +1,1 @@
+"""Business logic called by the routers."""

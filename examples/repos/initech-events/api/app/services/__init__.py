@@ -1,0 +1,1 @@
+"""Clients for systems outside this service."""
