@@ -87,6 +87,9 @@ class SourceFile:
     data: bytes
     language: str | None
     _tree: Tree | None = field(default=None, repr=False)
+    # Set on a virtual file carved out of another one (a Vue SFC's <script> block, padded so
+    # lines and columns match): the key of the real file in ctx.files. `rel` stays the same.
+    virtual_of: str | None = None
 
     @property
     def text(self) -> str:

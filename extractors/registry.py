@@ -20,6 +20,8 @@ from extractors.facts import ComponentFacts
 
 EXTRACTOR_MODULES: list[str] = [
     # one line per extractor, in run order
+    "vue",
+    "typescript",
 ]
 
 

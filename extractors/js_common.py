@@ -1,0 +1,254 @@
+"""What the JavaScript/TypeScript-family extractors share: module tables and name resolution.
+
+`typescript.py` fills one `ModuleInfo` per JS/TS/TSX/JSX file (and per Vue `<script>` block,
+registered by `vue.py` as a virtual `SourceFile`) into `ctx.shared["js.modules"]`; express,
+nextjs, firebase, env_scan and http_calls resolve names through the helpers here instead of
+re-walking trees. Resolution is static and file-local plus imports: no type inference.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from tree_sitter import Node as TsNode
+
+if TYPE_CHECKING:
+    from extractors.base import ComponentContext, SourceFile
+
+JS_LANGUAGES = ("typescript", "tsx", "javascript")
+FUNCTION_TYPES = {"arrow_function", "function_expression", "function", "generator_function"}
+MODULES_KEY = "js.modules"
+CALLS_KEY = "js.calls"
+
+
+@dataclass
+class Binding:
+    """One imported local name: `import { imported as local } from spec`."""
+
+    spec: str
+    target: str | None  # rel of the resolved file, None for a package or unresolved
+    imported: str  # "default", "*", or the exported name
+    package: str | None
+    line: int
+
+
+@dataclass
+class ModuleInfo:
+    rel: str
+    sf: SourceFile
+    file_id: str  # code_file node id
+    owner_id: str  # what module-level code is attributed to (code_file, or a Vue component)
+    imports: dict[str, Binding] = field(default_factory=dict)
+    exports: dict[str, str] = field(default_factory=dict)  # exported name -> local name
+    reexports: dict[str, tuple[str, str]] = field(default_factory=dict)
+    star_reexports: list[str] = field(default_factory=list)
+    symbols: dict[str, str] = field(default_factory=dict)  # local (dotted) name -> node id
+    aliases: dict[str, str] = field(default_factory=dict)  # "obj.prop" -> local name
+    consts: dict[str, TsNode] = field(default_factory=dict)  # top-level name -> value node
+    anonymous: dict[int, str] = field(default_factory=dict)  # function start byte -> node id
+    alias_nodes: dict[str, TsNode] = field(default_factory=dict)
+    _starts: list[int] = field(default_factory=list)
+    _ranges: list[tuple[int, int, str, int]] = field(default_factory=list)
+
+    def add_range(self, start: int, end: int, node_id: str) -> None:
+        self._ranges.append((start, end, node_id, -1))
+
+    def seal(self) -> None:
+        """Sort symbol ranges and link each to its enclosing range (ranges nest properly)."""
+        self._ranges.sort(key=lambda r: (r[0], -r[1]))
+        linked: list[tuple[int, int, str, int]] = []
+        stack: list[int] = []
+        for start, end, node_id, _ in self._ranges:
+            while stack and linked[stack[-1]][1] <= start:
+                stack.pop()
+            linked.append((start, end, node_id, stack[-1] if stack else -1))
+            stack.append(len(linked) - 1)
+        self._ranges = linked
+        self._starts = [r[0] for r in linked]
+
+    def enclosing(self, byte: int) -> str:
+        """The innermost symbol containing `byte`, else the module owner."""
+        i = bisect.bisect_right(self._starts, byte) - 1
+        while i >= 0:
+            start, end, node_id, parent = self._ranges[i]
+            if start <= byte < end:
+                return node_id
+            i = parent
+        return self.owner_id
+
+
+@dataclass
+class CallSite:
+    rel: str
+    node: TsNode  # the call_expression
+    caller: str  # enclosing symbol (or module owner) node id
+    callee: str | None  # resolved symbol node id, None when outside the component
+
+
+def js_files(ctx: ComponentContext) -> list[SourceFile]:
+    return sorted(ctx.by_language(*JS_LANGUAGES), key=lambda f: f.rel)
+
+
+def modules(ctx: ComponentContext) -> dict[str, ModuleInfo]:
+    return ctx.shared.setdefault(MODULES_KEY, {})
+
+
+def text(sf: SourceFile, node: TsNode | None) -> str:
+    return "" if node is None else sf.node_text(node)
+
+
+def string_value(sf: SourceFile, node: TsNode | None) -> str | None:
+    """The value of a string literal or a template string without substitutions."""
+    if node is None:
+        return None
+    if node.type == "string":
+        return "".join(sf.node_text(c) for c in node.named_children if c.type != "comment")
+    if node.type == "template_string":
+        if any(c.type == "template_substitution" for c in node.named_children):
+            return None
+        return sf.node_text(node)[1:-1]
+    return None
+
+
+def unwrap(node: TsNode | None) -> TsNode | None:
+    """Strip parentheses, `await`, `as`/`satisfies`/non-null wrappers."""
+    while node is not None and node.type in {
+        "parenthesized_expression",
+        "await_expression",
+        "as_expression",
+        "satisfies_expression",
+        "non_null_expression",
+        "type_assertion",
+    }:
+        node = node.named_children[0] if node.named_children else None
+    return node
+
+
+def arguments(call: TsNode) -> list[TsNode]:
+    args = call.child_by_field_name("arguments")
+    if args is None or args.type != "arguments":
+        return []
+    return [a for a in args.named_children if a.type != "comment"]
+
+
+def object_props(sf: SourceFile, obj: TsNode) -> dict[str, TsNode]:
+    """`{ key: value, short }` → {key: value node}; shorthand maps to the identifier."""
+    out: dict[str, TsNode] = {}
+    for child in obj.named_children:
+        if child.type == "pair":
+            key = child.child_by_field_name("key")
+            value = child.child_by_field_name("value")
+            if key is not None and value is not None:
+                name = string_value(sf, key) if key.type == "string" else sf.node_text(key)
+                out[name or ""] = value
+        elif child.type == "shorthand_property_identifier":
+            out[sf.node_text(child)] = child
+        elif child.type == "method_definition":
+            name = child.child_by_field_name("name")
+            if name is not None:
+                out[sf.node_text(name)] = child
+    return out
+
+
+def resolve_export(
+    ctx: ComponentContext, rel: str, name: str, depth: int = 0
+) -> tuple[str, str] | None:
+    """(rel, local name) that `name` exported from `rel` refers to, through re-exports."""
+    mod = modules(ctx).get(rel)
+    if mod is None or depth > 8:
+        return None
+    if name in mod.exports:
+        local = mod.exports[name]
+        binding = mod.imports.get(local)
+        if binding is not None and binding.target and local not in mod.symbols:
+            return resolve_export(ctx, binding.target, binding.imported, depth + 1)
+        return rel, local
+    if name in mod.reexports:
+        target, imported = mod.reexports[name]
+        return resolve_export(ctx, target, imported, depth + 1)
+    for target in mod.star_reexports:
+        found = resolve_export(ctx, target, name, depth + 1)
+        if found is not None:
+            return found
+    return None
+
+
+def resolve_local(ctx: ComponentContext, rel: str, name: str) -> tuple[str, str] | None:
+    """Where a name used in `rel` is defined: (rel, local) in this component, or None."""
+    mod = modules(ctx).get(rel)
+    if mod is None:
+        return None
+    binding = mod.imports.get(name)
+    if binding is None:
+        return (rel, name) if name in mod.symbols or name in mod.consts else None
+    if binding.target is None or binding.imported == "*":
+        return None
+    return resolve_export(ctx, binding.target, binding.imported)
+
+
+def lookup_symbol(ctx: ComponentContext, rel: str, dotted: str) -> str | None:
+    """Symbol node id for `name` or `obj.member` as written in `rel`, across imports."""
+    mod = modules(ctx).get(rel)
+    if mod is None:
+        return None
+    head, _, member = dotted.partition(".")
+    if not member:
+        if head in mod.symbols and head not in mod.imports:
+            return mod.symbols[head]
+        found = resolve_local(ctx, rel, head)
+        return _symbol_in(ctx, *found) if found else None
+    binding = mod.imports.get(head)
+    if binding is not None and binding.imported == "*" and binding.target:
+        found = resolve_export(ctx, binding.target, member)
+        return _symbol_in(ctx, *found) if found else None
+    found = resolve_local(ctx, rel, head)
+    if found is None:
+        return None
+    return _symbol_in(ctx, found[0], f"{found[1]}.{member}")
+
+
+def _symbol_in(ctx: ComponentContext, rel: str, name: str) -> str | None:
+    mod = modules(ctx).get(rel)
+    if mod is None:
+        return None
+    if name in mod.symbols:
+        return mod.symbols[name]
+    if name in mod.aliases:
+        return _symbol_in(ctx, rel, mod.aliases[name]) or lookup_symbol(ctx, rel, mod.aliases[name])
+    return None
+
+
+def resolve_const(ctx: ComponentContext, rel: str, name: str) -> tuple[SourceFile, TsNode] | None:
+    """The initializer of a top-level const `name` visible in `rel` (local or imported)."""
+    found = resolve_local(ctx, rel, name)
+    if found is None:
+        return None
+    mod = modules(ctx).get(found[0])
+    if mod is None or found[1] not in mod.consts:
+        return None
+    return mod.sf, mod.consts[found[1]]
+
+
+def dotted_name(sf: SourceFile, node: TsNode | None) -> str | None:
+    """`a`, `a.b`, `a.b.c` for identifiers and plain member chains, else None."""
+    node = unwrap(node)
+    if node is None:
+        return None
+    if node.type in {"identifier", "this"}:
+        return sf.node_text(node)
+    if node.type == "member_expression":
+        obj = dotted_name(sf, node.child_by_field_name("object"))
+        prop = node.child_by_field_name("property")
+        if obj is None or prop is None or prop.type != "property_identifier":
+            return None
+        return f"{obj}.{sf.node_text(prop)}"
+    return None
+
+
+def package_of(ctx: ComponentContext, rel: str, name: str) -> str | None:
+    """The npm package a local name was imported from, if any."""
+    mod = modules(ctx).get(rel)
+    binding = mod.imports.get(name) if mod else None
+    return binding.package if binding else None

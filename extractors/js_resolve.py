@@ -1,0 +1,125 @@
+"""Import specifier → file resolution the way TypeScript/bundlers do it, offline and static.
+
+Relative paths, extension-less specifiers, `index.*` files, `.js` specifiers that name a
+`.ts` file, and `compilerOptions.paths` + `baseUrl` from the nearest `tsconfig.json` /
+`jsconfig.json` (one level of relative `extends` followed). Anything else is a package.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from dataclasses import dataclass, field
+
+EXTENSIONS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", ".vue")
+_JS_SPEC_EXT = re.compile(r"\.(m|c)?jsx?$")
+_COMMENTS = re.compile(r'"(?:\\.|[^"\\])*"|//[^\n]*|/\*.*?\*/', re.S)
+_TRAILING_COMMA = re.compile(r",(\s*[}\]])")
+
+
+def loads_jsonc(text: str) -> dict:
+    """tsconfig files allow comments and trailing commas."""
+    stripped = _COMMENTS.sub(lambda m: m.group(0) if m.group(0).startswith('"') else "", text)
+    try:
+        data = json.loads(_TRAILING_COMMA.sub(r"\1", stripped))
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+@dataclass
+class PathConfig:
+    folder: str  # rel folder of the config ("" for the root)
+    base_url: str | None  # rel folder, or None when no baseUrl
+    paths: list[tuple[str, list[str]]] = field(default_factory=list)
+
+
+def package_name(spec: str) -> str:
+    parts = spec.split("/")
+    return "/".join(parts[:2]) if spec.startswith("@") and len(parts) > 1 else parts[0]
+
+
+class Resolver:
+    """Resolves specifiers against a set of known file rels (one component)."""
+
+    def __init__(self, known: set[str], configs: dict[str, bytes]):
+        self.known = known
+        self.configs = [c for c in (self._load(rel, configs) for rel in sorted(configs)) if c]
+
+    @staticmethod
+    def _load(rel: str, configs: dict[str, bytes]) -> PathConfig | None:
+        data = loads_jsonc(configs[rel].decode("utf-8", "replace"))
+        folder = posixpath.dirname(rel)
+        options = data.get("compilerOptions") or {}
+        parent = data.get("extends")
+        if isinstance(parent, str) and parent.startswith("."):
+            parent_rel = posixpath.normpath(posixpath.join(folder, parent))
+            if not parent_rel.endswith(".json"):
+                parent_rel += ".json"
+            if parent_rel in configs:
+                base = loads_jsonc(configs[parent_rel].decode("utf-8", "replace"))
+                options = {**(base.get("compilerOptions") or {}), **options}
+        base_url = options.get("baseUrl")
+        paths = options.get("paths") or {}
+        if not isinstance(paths, dict):
+            paths = {}
+        if base_url is None and not paths:
+            return PathConfig(folder, None)
+        base = posixpath.normpath(posixpath.join(folder, base_url or "."))
+        base = "" if base == "." else base
+        ordered = sorted(paths.items(), key=lambda kv: -len(kv[0].split("*")[0]))
+        return PathConfig(folder, base, [(k, list(v)) for k, v in ordered if isinstance(v, list)])
+
+    def _config_for(self, rel: str) -> PathConfig | None:
+        best = None
+        for config in self.configs:
+            inside = not config.folder or rel.startswith(config.folder + "/")
+            if inside and (best is None or len(config.folder) > len(best.folder)):
+                best = config
+        return best
+
+    def _file(self, path: str) -> str | None:
+        path = posixpath.normpath(path)
+        if path.startswith("../") or path == "..":
+            return None
+        path = "" if path == "." else path
+        candidates = [path] if path else []
+        candidates += [path + ext for ext in EXTENSIONS]
+        if _JS_SPEC_EXT.search(path):
+            stem = _JS_SPEC_EXT.sub("", path)
+            candidates += [stem + ext for ext in EXTENSIONS]
+        prefix = path + "/" if path else ""
+        candidates += [prefix + "index" + ext for ext in EXTENSIONS]
+        for candidate in candidates:
+            if candidate in self.known:
+                return candidate
+        return None
+
+    def resolve(self, from_rel: str, spec: str) -> tuple[str | None, str | None, bool]:
+        """(target rel, package, looked local) — looked local: relative or alias-matched."""
+        if spec.startswith("."):
+            return self._file(posixpath.join(posixpath.dirname(from_rel), spec)), None, True
+        if spec.startswith("/"):
+            return self._file(spec.lstrip("/")), None, True
+        config = self._config_for(from_rel)
+        if config is not None and config.base_url is not None:
+            for pattern, targets in config.paths:
+                head, star, tail = pattern.partition("*")
+                if star and spec.startswith(head) and spec.endswith(tail):
+                    middle = spec[len(head) : len(spec) - len(tail) if tail else None]
+                elif not star and spec == pattern:
+                    middle = ""
+                else:
+                    continue
+                for target in targets:
+                    found = self._file(
+                        posixpath.join(config.base_url, target.replace("*", middle, 1))
+                    )
+                    if found:
+                        return found, None, True
+                return None, None, True
+            found = self._file(posixpath.join(config.base_url, spec))
+            if found:
+                return found, None, True
+        return None, package_name(spec), False

@@ -1,0 +1,451 @@
+"""TS/JS/TSX/JSX (and Vue `<script>` blocks): code_file, symbol, DEFINES, IMPORTS, CALLS_FN.
+
+Symbols are top-level declarations only — functions, arrow/function consts, classes and
+their methods, methods of object-literal consts (`contactController.sendContactEmailJp`,
+also inside a call's object argument: Pinia `actions`), exported consts, and anonymous
+functions passed to a module-level call (`app.get('/x', (req, res) => ...)`, name
+`<anonymous>`). Nested functions belong to their enclosing symbol, so a trace reads
+`ContactForm --CALLS_FN--> postContact`, not through a local `handleSubmit`.
+
+Node qualifiers: code_file = rel path; symbol = `<rel>#<dotted name>`
+(`<rel>#<anonymous>@<line>:<col>` for anonymous ones).
+Package imports are kept on the code_file node as attr `packages` (sorted names);
+unresolvable relative/alias imports become `unresolved` rows of kind `import`.
+
+ctx.shared keys this module fills (read by express, nextjs, firebase, env_scan, http_calls):
+- `js.modules`: {rel: js_common.ModuleInfo} — imports, exports, re-exports, symbols,
+  aliases, top-level const initializers, symbol ranges for `enclosing(byte)`.
+- `js.calls`: [js_common.CallSite] — every call resolved to a symbol of this component.
+Reads `vue.components` ({rel: component symbol id}) left by `vue.py`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tree_sitter import Node as TsNode
+
+from extractors.base import ComponentContext, SourceFile, captures
+from extractors.js_common import (
+    CALLS_KEY,
+    FUNCTION_TYPES,
+    Binding,
+    CallSite,
+    ModuleInfo,
+    arguments,
+    dotted_name,
+    js_files,
+    lookup_symbol,
+    modules,
+    resolve_local,
+    string_value,
+    text,
+    unwrap,
+)
+from extractors.js_resolve import Resolver
+
+NAME = "typescript"
+_CONFIG = re.compile(r"(^|/)(tsconfig(\.[\w.-]+)?|jsconfig)\.json$")
+_CALL_QUERY = "(call_expression) @call (new_expression) @call"
+_FN_QUERY = "[(arrow_function) (function_expression)] @fn"
+_CALLBACK_METHODS = {"map", "filter", "forEach", "then", "catch", "finally", "reduce", "some"}
+_CALLBACK_METHODS |= {"every", "find", "sort", "flatMap", "findIndex", "replace"}
+_NESTED_OBJECT_KEYS = {"actions", "methods", "getters", "computed", "handlers"}
+_CLASS_TYPES = {"class_declaration", "abstract_class_declaration", "class"}
+
+
+def extract(ctx: ComponentContext) -> None:
+    files = js_files(ctx)
+    configs = {rel: f.data for rel, f in ctx.files.items() if _CONFIG.search(rel)}
+    components = ctx.shared.get("vue.components", {})
+    resolver = Resolver({f.rel for f in files} | set(components), configs)
+    mods = modules(ctx)
+    for sf in files:
+        mods[sf.rel] = _scan(ctx, sf, resolver, components.get(sf.rel))
+    calls: list[CallSite] = ctx.shared.setdefault(CALLS_KEY, [])
+    for sf in files:
+        _calls(ctx, mods[sf.rel], calls)
+    if components:
+        from extractors.vue import link_template
+
+        link_template(ctx)
+
+
+def report_syntax_errors(ctx: ComponentContext, sf: SourceFile) -> None:
+    """Tree-sitter recovers from errors; say where the first one is so facts are trusted less."""
+    root = sf.tree.root_node
+    if not root.has_error:
+        return
+    errors = captures(sf.language or "", "(ERROR) @e", root).get("e", [])
+    line = min((SourceFile.line(n) for n in errors), default=None)
+    ctx.problem(
+        "warning",
+        sf.rel,
+        line,
+        "syntax-error",
+        f"syntax error near line {line}; facts from the rest of the file are kept",
+    )
+
+
+def _scan(
+    ctx: ComponentContext, sf: SourceFile, resolver: Resolver, component: str | None
+) -> ModuleInfo:
+    file_id = ctx.node_id("code_file", sf.rel)
+    mod = ModuleInfo(sf.rel, sf, file_id, component or file_id)
+    if component is not None:
+        name = component.rsplit("#", 1)[1]
+        mod.symbols[name] = component
+        mod.exports["default"] = name
+    packages: set[str] = set()
+    root = sf.tree.root_node
+    report_syntax_errors(ctx, sf)
+    for stmt in root.named_children:
+        _statement(ctx, mod, stmt, resolver, packages)
+    _alias_symbols(ctx, mod)
+    _anonymous_handlers(ctx, mod)
+    mod.seal()
+    if getattr(sf, "virtual_of", None) is None:
+        ctx.add_node(
+            "code_file", sf.rel, sf.rel, sf.rel, 1, SourceFile.end_line(root),
+            language=sf.language, packages=sorted(packages),
+        )  # fmt: skip
+    elif packages:
+        ctx.shared.setdefault("vue.packages", {})[sf.rel] = sorted(packages)
+    for target, line in sorted(
+        {b.target: b.line for b in mod.imports.values() if b.target}.items()
+    ):
+        ctx.add_edge(file_id, ctx.node_id("code_file", target), "IMPORTS", sf.rel, line)
+    return mod
+
+
+def _import(ctx, mod: ModuleInfo, resolver: Resolver, spec: str, line: int, packages: set[str]):
+    target, package, local = resolver.resolve(mod.rel, spec)
+    if package:
+        packages.add(package)
+    elif target is None and local:
+        ctx.unresolved(mod.rel, line, "import", spec, "no file in the component for this import")
+    elif target is not None and target != mod.rel:
+        mod.imports.setdefault(f"\0side-effect:{spec}", Binding(spec, target, "*", None, line))
+    return target, package
+
+
+def _statement(ctx, mod: ModuleInfo, stmt: TsNode, resolver: Resolver, packages: set[str]):
+    sf = mod.sf
+    kind = stmt.type
+    if kind == "import_statement":
+        spec = string_value(sf, stmt.child_by_field_name("source"))
+        if spec is None:
+            return
+        line = SourceFile.line(stmt)
+        target, package = _import(ctx, mod, resolver, spec, line, packages)
+        clause = next((c for c in stmt.named_children if c.type == "import_clause"), None)
+        for child in clause.named_children if clause else []:
+            if child.type == "identifier":
+                mod.imports[text(sf, child)] = Binding(spec, target, "default", package, line)
+            elif child.type == "namespace_import":
+                ident = next((c for c in child.named_children if c.type == "identifier"), None)
+                if ident is not None:
+                    mod.imports[text(sf, ident)] = Binding(spec, target, "*", package, line)
+            elif child.type == "named_imports":
+                for spec_node in child.named_children:
+                    name = spec_node.child_by_field_name("name")
+                    alias = spec_node.child_by_field_name("alias") or name
+                    if name is not None:
+                        mod.imports[text(sf, alias)] = Binding(
+                            spec, target, text(sf, name), package, line
+                        )
+    elif kind == "export_statement":
+        _export(ctx, mod, stmt, resolver, packages)
+    elif kind in {"function_declaration", "generator_function_declaration"} | _CLASS_TYPES:
+        _declaration(ctx, mod, stmt, exported=False)
+    elif kind in {"lexical_declaration", "variable_declaration"}:
+        _variables(ctx, mod, stmt, resolver, packages, exported=False)
+    elif kind == "expression_statement":
+        _commonjs(ctx, mod, stmt)
+
+
+def _export(ctx, mod: ModuleInfo, stmt: TsNode, resolver: Resolver, packages: set[str]):
+    sf = mod.sf
+    is_default = any(c.type == "default" for c in stmt.children)
+    decl = stmt.child_by_field_name("declaration")
+    source = string_value(sf, stmt.child_by_field_name("source"))
+    if decl is not None:
+        if decl.type in {"lexical_declaration", "variable_declaration"}:
+            names = _variables(ctx, mod, decl, resolver, packages, exported=True)
+        else:
+            names = _declaration(ctx, mod, decl, exported=True)
+        for name in names:
+            mod.exports["default" if is_default else name] = name
+        return
+    value = unwrap(stmt.child_by_field_name("value"))
+    if is_default and value is not None:
+        if value.type == "identifier":
+            mod.exports["default"] = text(sf, value)
+        else:
+            mod.consts["default"] = value
+            mod.exports["default"] = "default"
+            if value.type in FUNCTION_TYPES | {"class"}:
+                _symbol(ctx, mod, "default", stmt, value, True, "function")
+        return
+    target = None
+    if source is not None:
+        target, _ = _import(ctx, mod, resolver, source, SourceFile.line(stmt), packages)
+    clause = next((c for c in stmt.named_children if c.type == "export_clause"), None)
+    if clause is None:
+        if source is not None and target is not None:
+            ns = next((c for c in stmt.named_children if c.type == "namespace_export"), None)
+            if ns is None:
+                mod.star_reexports.append(target)
+        return
+    for spec_node in clause.named_children:
+        name = spec_node.child_by_field_name("name")
+        alias = spec_node.child_by_field_name("alias") or name
+        if name is None:
+            continue
+        if source is None:
+            mod.exports[text(sf, alias)] = text(sf, name)
+        elif target is not None:
+            mod.reexports[text(sf, alias)] = (target, text(sf, name))
+
+
+def _symbol(ctx, mod: ModuleInfo, name: str, span: TsNode, at: TsNode, exported, kind) -> str:
+    node_id = ctx.add_node(
+        "symbol", f"{mod.rel}#{name}", name, mod.rel, SourceFile.line(at),
+        SourceFile.end_line(span), exported=exported, symbol_kind=kind,
+    )  # fmt: skip
+    ctx.add_edge(mod.file_id, node_id, "DEFINES", mod.rel, SourceFile.line(at))
+    mod.symbols[name] = node_id
+    mod.add_range(span.start_byte, span.end_byte, node_id)
+    return node_id
+
+
+def _declaration(ctx, mod: ModuleInfo, decl: TsNode, exported: bool) -> list[str]:
+    name_node = decl.child_by_field_name("name")
+    if name_node is None:
+        return []
+    name = text(mod.sf, name_node)
+    if decl.type not in _CLASS_TYPES and "function" not in decl.type:
+        return [name]  # types, interfaces, enums: exported names, not symbols
+    if decl.type in _CLASS_TYPES:
+        _symbol(ctx, mod, name, decl, decl, exported, "class")
+        body = decl.child_by_field_name("body")
+        for member in body.named_children if body else []:
+            method = member.child_by_field_name("name")
+            if member.type == "method_definition" and method is not None:
+                _symbol(
+                    ctx, mod, f"{name}.{text(mod.sf, method)}", member, member, exported, "method"
+                )
+    else:
+        _symbol(ctx, mod, name, decl, decl, exported, "function")
+    return [name]
+
+
+def _variables(ctx, mod, decl: TsNode, resolver, packages, exported: bool) -> list[str]:
+    sf, names = mod.sf, []
+    for declarator in decl.named_children:
+        if declarator.type != "variable_declarator":
+            continue
+        target = declarator.child_by_field_name("name")
+        value = unwrap(declarator.child_by_field_name("value"))
+        if target is None or value is None:
+            continue
+        if (
+            value.type == "call_expression"
+            and text(sf, value.child_by_field_name("function")) == "require"
+        ):
+            spec = string_value(sf, (arguments(value) or [None])[0])
+            if spec is not None:
+                _require(ctx, mod, target, spec, resolver, packages, SourceFile.line(value))
+                continue
+        if target.type != "identifier":
+            continue
+        name = text(sf, target)
+        names.append(name)
+        mod.consts[name] = value
+        if value.type in FUNCTION_TYPES:
+            _symbol(ctx, mod, name, declarator, declarator, exported, "function")
+        elif value.type == "class":
+            _symbol(ctx, mod, name, declarator, declarator, exported, "class")
+        elif value.type == "object":
+            _symbol(ctx, mod, name, declarator, declarator, exported, "object")
+            _object_members(ctx, mod, name, value, exported, depth=0)
+        elif mod.sf.virtual_of is not None:
+            continue  # Vue script setup: state belongs to the component symbol
+        elif value.type in {"call_expression", "new_expression"} or exported:
+            _symbol(ctx, mod, name, declarator, declarator, exported, "variable")
+            for arg in arguments(value) if value.type == "call_expression" else []:
+                if arg.type == "object":
+                    _object_members(ctx, mod, name, arg, exported, depth=1)
+    return names
+
+
+def _object_members(ctx, mod: ModuleInfo, owner: str, obj: TsNode, exported, depth: int):
+    sf = mod.sf
+    for child in obj.named_children:
+        if child.type == "method_definition":
+            key = child.child_by_field_name("name")
+            if key is not None and depth in (0, 2):
+                _symbol(ctx, mod, f"{owner}.{text(sf, key)}", child, child, exported, "method")
+        elif child.type == "pair":
+            key = child.child_by_field_name("key")
+            value = unwrap(child.child_by_field_name("value"))
+            if key is None or value is None:
+                continue
+            key_text = string_value(sf, key) if key.type == "string" else text(sf, key)
+            if value.type in FUNCTION_TYPES and depth in (0, 2):
+                _symbol(ctx, mod, f"{owner}.{key_text}", child, child, exported, "method")
+            elif value.type == "identifier" and depth == 0:
+                mod.aliases[f"{owner}.{key_text}"] = text(sf, value)
+                mod.alias_nodes[f"{owner}.{key_text}"] = child
+            elif value.type == "object" and depth == 1 and key_text in _NESTED_OBJECT_KEYS:
+                _object_members(ctx, mod, owner, value, exported, depth=2)
+        elif child.type == "shorthand_property_identifier" and depth == 0:
+            mod.aliases[f"{owner}.{text(sf, child)}"] = text(sf, child)
+            mod.alias_nodes[f"{owner}.{text(sf, child)}"] = child
+
+
+def _alias_symbols(ctx, mod: ModuleInfo) -> None:
+    """`export const svc = { createTicket }`: a symbol `svc.createTicket` that CALLS_FN the
+    local function, so callers read `svc.createTicket` as written and the hop stays visible."""
+    for name, local in sorted(mod.aliases.items()):
+        target = mod.symbols.get(local)
+        prop = mod.alias_nodes.get(name)
+        if target is None or local in mod.imports or prop is None or name in mod.symbols:
+            continue
+        line = SourceFile.line(prop)
+        node_id = ctx.add_node(
+            "symbol", f"{mod.rel}#{name}", name, mod.rel, line, SourceFile.end_line(prop),
+            exported=True, symbol_kind="alias", target=target,
+        )  # fmt: skip
+        ctx.add_edge(mod.file_id, node_id, "DEFINES", mod.rel, line)
+        ctx.add_edge(node_id, target, "CALLS_FN", mod.rel, line, via="alias")
+        mod.symbols[name] = node_id
+
+
+def _require(ctx, mod, target: TsNode, spec, resolver, packages, line: int) -> None:
+    sf = mod.sf
+    file, package = _import(ctx, mod, resolver, spec, line, packages)
+    if target.type == "identifier":
+        mod.imports[text(sf, target)] = Binding(spec, file, "*", package, line)
+    elif target.type == "object_pattern":
+        for prop in target.named_children:
+            if prop.type == "shorthand_property_identifier_pattern":
+                mod.imports[text(sf, prop)] = Binding(spec, file, text(sf, prop), package, line)
+            elif prop.type == "pair_pattern":
+                key, value = prop.child_by_field_name("key"), prop.child_by_field_name("value")
+                if key is not None and value is not None and value.type == "identifier":
+                    mod.imports[text(sf, value)] = Binding(spec, file, text(sf, key), package, line)
+
+
+def _commonjs(ctx, mod: ModuleInfo, stmt: TsNode) -> None:
+    """`module.exports = x | {a, b}` and `exports.a = ...`."""
+    sf = mod.sf
+    expr = stmt.named_children[0] if stmt.named_children else None
+    if expr is None or expr.type != "assignment_expression":
+        return
+    left = dotted_name(sf, expr.child_by_field_name("left"))
+    right = unwrap(expr.child_by_field_name("right"))
+    if left is None or right is None:
+        return
+    if left == "module.exports":
+        if right.type == "identifier":
+            mod.exports["default"] = text(sf, right)
+        elif right.type == "object":
+            for child in right.named_children:
+                if child.type == "shorthand_property_identifier":
+                    mod.exports[text(sf, child)] = text(sf, child)
+                elif child.type == "pair":
+                    key, value = (
+                        child.child_by_field_name("key"),
+                        child.child_by_field_name("value"),
+                    )
+                    if key is not None and value is not None and value.type == "identifier":
+                        mod.exports[text(sf, key)] = text(sf, value)
+    elif left.startswith(("exports.", "module.exports.")) and left.count(".") <= 2:
+        name = left.rsplit(".", 1)[1]
+        if right.type == "identifier":
+            mod.exports[name] = text(sf, right)
+        elif right.type in FUNCTION_TYPES:
+            mod.consts[name] = right
+            _symbol(ctx, mod, name, stmt, stmt, True, "function")
+            mod.exports[name] = name
+
+
+def _anonymous_handlers(ctx, mod: ModuleInfo) -> None:
+    """Functions passed to a module-level call (route handlers, lifecycle hooks) get a symbol."""
+    sf = mod.sf
+    if sf.virtual_of is not None:
+        return  # Vue: hooks like onMounted(() => ...) belong to the component
+    mod.seal()
+    last_end = -1
+    for fn in sorted(
+        captures(sf.language, _FN_QUERY, sf.tree.root_node).get("fn", []),
+        key=lambda n: n.start_byte,
+    ):
+        if fn.start_byte < last_end or fn.parent is None or fn.parent.type != "arguments":
+            continue
+        if mod.enclosing(fn.start_byte) != mod.owner_id:
+            continue
+        callee = fn.parent.parent.child_by_field_name("function") if fn.parent.parent else None
+        prop = (
+            callee.child_by_field_name("property")
+            if callee is not None and callee.type == "member_expression"
+            else None
+        )
+        if prop is not None and text(sf, prop) in _CALLBACK_METHODS:
+            continue
+        line, col = fn.start_point[0] + 1, fn.start_point[1] + 1
+        node_id = ctx.add_node(
+            "symbol", f"{mod.rel}#<anonymous>@{line}:{col}", "<anonymous>", mod.rel, line,
+            SourceFile.end_line(fn), exported=False, symbol_kind="anonymous",
+        )  # fmt: skip
+        ctx.add_edge(mod.file_id, node_id, "DEFINES", mod.rel, line)
+        mod.anonymous[fn.start_byte] = node_id
+        mod.add_range(fn.start_byte, fn.end_byte, node_id)
+        last_end = fn.end_byte
+
+
+def resolve_callee(
+    ctx: ComponentContext, mod: ModuleInfo, fn: TsNode | None, caller: str
+) -> str | None:
+    """The symbol a call's function expression names, following imports and instances."""
+    sf = mod.sf
+    dotted = dotted_name(sf, fn)
+    if dotted is None:
+        return None
+    parts = dotted.split(".")
+    if parts[0] == "this" and len(parts) == 2:
+        owner = caller.rsplit("#", 1)[-1].rsplit(".", 1)[0]
+        return mod.symbols.get(f"{owner}.{parts[1]}")
+    if len(parts) > 2:
+        return None
+    found = lookup_symbol(ctx, mod.rel, dotted)
+    if found is not None or len(parts) == 1:
+        return found
+    value = unwrap(mod.consts.get(parts[0]))  # `const store = useStore(); store.x()`
+    if value is not None and value.type in {"call_expression", "new_expression"}:
+        ctor = value.child_by_field_name(
+            "function" if value.type == "call_expression" else "constructor"
+        )
+        name = dotted_name(sf, ctor)
+        where = resolve_local(ctx, mod.rel, name) if name and "." not in name else None
+        if where is not None:
+            owner = modules(ctx).get(where[0])
+            return owner.symbols.get(f"{where[1]}.{parts[1]}") if owner else None
+    return None
+
+
+def _calls(ctx: ComponentContext, mod: ModuleInfo, calls: list[CallSite]) -> None:
+    sf = mod.sf
+    seen: set[tuple[str, str]] = set()
+    found = captures(sf.language, _CALL_QUERY, sf.tree.root_node).get("call", [])
+    for call in sorted(found, key=lambda n: n.start_byte):
+        field = "function" if call.type == "call_expression" else "constructor"
+        caller = mod.enclosing(call.start_byte)
+        callee = resolve_callee(ctx, mod, call.child_by_field_name(field), caller)
+        if callee is None:
+            continue
+        calls.append(CallSite(mod.rel, call, caller, callee))
+        if callee != caller and (caller, callee) not in seen:
+            seen.add((caller, callee))
+            ctx.add_edge(caller, callee, "CALLS_FN", mod.rel, SourceFile.line(call))
