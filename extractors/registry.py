@@ -22,6 +22,7 @@ EXTRACTOR_MODULES: list[str] = [
     # one line per extractor, in run order
     "vue",
     "typescript",
+    "express",
 ]
 
 
