@@ -1,0 +1,125 @@
+"""One project's view of the context graph: its partition plus the shared layer.
+
+A project-scoped graph holds the project's code partition and, from `_global`, only
+nodes that belong to this project or to nobody (catalog `_global:*`, the KB's own
+`_kb:*`), and edges between those. So another project's components, even through a
+shared catalog node, never appear in an answer scoped to this project.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+import networkx as nx
+import polars as pl
+
+SHARED_PREFIXES = ("_global:", "_kb:")
+SHARED_PROJECTS = {None, "", "_global", "_kb"}
+
+
+@dataclass
+class ProjectGraph:
+    project: str
+    g: nx.MultiDiGraph
+    by_name: dict[str, list[str]] = field(default_factory=dict)
+    by_file: dict[str, list[str]] = field(default_factory=dict)
+    unresolved: list[dict[str, Any]] = field(default_factory=list)
+    components: set[str] = field(default_factory=set)
+
+    def node(self, node_id: str) -> dict[str, Any]:
+        return self.g.nodes[node_id]
+
+    def attrs(self, node_id: str) -> dict[str, Any]:
+        raw = self.g.nodes[node_id].get("attrs")
+        if not raw:
+            return {}
+        try:
+            value = json.loads(raw)
+        except (TypeError, ValueError):
+            return {}
+        return value if isinstance(value, dict) else {}
+
+    def unresolved_of(self, component: str | None, files: set[str] | None = None) -> list[dict]:
+        rows = [r for r in self.unresolved if component is None or r["component"] == component]
+        if files:
+            near = [r for r in rows if r["file"] in files]
+            return near or rows
+        return rows
+
+
+def _keep_shared(row: dict[str, Any], project: str) -> bool:
+    node_id = row["id"]
+    if node_id.startswith(SHARED_PREFIXES):
+        return True
+    if node_id.startswith(project + ":") or node_id.startswith(project + "/"):
+        return True
+    return row.get("project") == project or (
+        row.get("project") in SHARED_PROJECTS and ":" in node_id and node_id.startswith("_")
+    )
+
+
+def _rows(df: pl.DataFrame) -> list[dict[str, Any]]:
+    return df.to_dicts() if df.height else []
+
+
+def build_graph(
+    project: str,
+    own: dict[str, pl.DataFrame],
+    shared: dict[str, pl.DataFrame],
+) -> ProjectGraph:
+    """Graph of `project` from its own tables and the `_global` tables."""
+    g = nx.MultiDiGraph()
+    pg = ProjectGraph(project, g)
+    shared_nodes = [
+        r for r in _rows(shared.get("nodes", pl.DataFrame())) if _keep_shared(r, project)
+    ]
+    for row in _rows(own.get("nodes", pl.DataFrame())) + shared_nodes:
+        node_id = row["id"]
+        g.add_node(
+            node_id,
+            kind=row.get("kind"),
+            name=row.get("name") or node_id,
+            project=row.get("project"),
+            component=row.get("component"),
+            file=row.get("file"),
+            line=row.get("line"),
+            end_line=row.get("end_line"),
+            attrs=row.get("attrs"),
+        )
+        pg.by_name.setdefault(str(row.get("name") or "").lower(), []).append(node_id)
+        if row.get("file"):
+            pg.by_file.setdefault(row["file"], []).append(node_id)
+        if row.get("component") and row.get("project") == project:
+            pg.components.add(row["component"])
+    for row in _rows(own.get("edges", pl.DataFrame())) + _rows(shared.get("edges", pl.DataFrame())):
+        src, dst = row["src"], row["dst"]
+        if src in g and dst in g:
+            g.add_edge(
+                src,
+                dst,
+                type=row["type"],
+                file=row.get("file"),
+                line=row.get("line"),
+                component=row.get("component"),
+                attrs=row.get("attrs"),
+            )
+    pg.unresolved = _rows(own.get("unresolved", pl.DataFrame()))
+    return pg
+
+
+def edge_attrs(data: dict[str, Any]) -> dict[str, Any]:
+    raw = data.get("attrs")
+    if not raw:
+        return {}
+    try:
+        value = json.loads(raw)
+    except (TypeError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def folder_of(path: str | None) -> str:
+    return os.path.dirname(path or "") or "."

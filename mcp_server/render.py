@@ -1,0 +1,71 @@
+"""How nodes, edges and rows read in an answer: short, one line each, `path:line`.
+
+Code facts are `project/component path:line` (path relative to the component's
+repo); knowledge nodes show the KB doc they come from when known.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp_server.graph import ProjectGraph, edge_attrs
+
+MAX_CELL = 160
+
+
+def where(pg: ProjectGraph, node_id: str) -> str:
+    data = pg.node(node_id)
+    file, line = data.get("file"), data.get("line")
+    loc = f"{file}:{line}" if file and line else (file or "")
+    project, component = data.get("project"), data.get("component")
+    if component:
+        prefix = f"{project}/{component}"
+        return f"{prefix} {loc}".strip()
+    if loc:
+        return loc
+    return ""
+
+
+def ref(pg: ProjectGraph, node_id: str, kind: bool = True) -> str:
+    data = pg.node(node_id)
+    label = short(str(data.get("name") or node_id))
+    if kind and data.get("kind"):
+        label = f"{data['kind']} {label}"
+    loc = where(pg, node_id)
+    return f"{label} ({loc})" if loc else label
+
+
+def edge_label(data: dict[str, Any]) -> str:
+    attrs = edge_attrs(data)
+    bits = []
+    if attrs.get("via"):
+        bits.append(f"via {attrs['via']}")
+    envs = attrs.get("envs")
+    if envs:
+        bits.append("envs " + ("+".join(envs) if isinstance(envs, list) else str(envs)))
+    if attrs.get("confidence") not in (None, "", "high", 1, 1.0):
+        bits.append(f"confidence {attrs['confidence']}")
+    extra = f" ({', '.join(bits)})" if bits else ""
+    return f"--{data.get('type')}{extra}-->"
+
+
+def short(value: Any, limit: int = MAX_CELL) -> str:
+    """One-line rendering of a value, abbreviated (never a line break inside an answer)."""
+    text = " ".join(str(value).split()) if value is not None else ""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def unresolved_line(row: dict[str, Any]) -> str:
+    return (
+        f"unresolved {row.get('kind')} {short(row.get('expr'), 80)} "
+        f"({row.get('project')}/{row.get('component')} {row.get('file')}:{row.get('line')}) "
+        f"— {short(row.get('reason'), 80)}"
+    )
+
+
+def table(columns: list[str], rows: list[tuple[Any, ...]]) -> list[str]:
+    """Pipe-separated rows, each a complete line (cells abbreviated, never split)."""
+    out = [" | ".join(columns)]
+    for row in rows:
+        out.append(" | ".join(short(v, 120) if v is not None else "∅" for v in row))
+    return out

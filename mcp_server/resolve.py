@@ -1,0 +1,188 @@
+"""Turn what an agent typed into exactly one node — or say honestly why not.
+
+Accepted: a node id, a name (case-insensitive; a route's path alone; an id's last
+qualifier), `path:line`, `component/path:line`, or a file path. `component` narrows.
+Several matches return the candidates with their projects; none returns the nearest
+names (difflib) — both as one-line errors.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+import duckdb
+
+from mcp_server.graph import ProjectGraph
+from mcp_server.render import short, where
+from mcp_server.state import State, ToolFailure
+from warehouse.reader import GLOBAL
+
+MAX_ARG = 500
+_PATH_LINE = re.compile(r"^(?P<path>.+?):(?P<line>\d+)$")
+KIND_RANK = {
+    "route": 0,
+    "symbol": 1,
+    "middleware": 2,
+    "http_call": 3,
+    "env_var": 4,
+    "tf_resource": 5,
+    "component": 6,
+    "secret": 7,
+    "code_file": 9,
+}
+
+
+def _check_text(text: str | None, what: str) -> str:
+    text = (text or "").strip()
+    if not text:
+        raise ToolFailure(f"empty {what} — pass a node id, name or path:line")
+    if len(text) > MAX_ARG:
+        raise ToolFailure(
+            f"{what} is {len(text)} characters (max {MAX_ARG}) — pass a node id, name or path:line"
+        )
+    return text
+
+
+def _in_component(pg: ProjectGraph, ids: list[str], component: str | None) -> list[str]:
+    if not component:
+        return ids
+    return [
+        i for i in ids if pg.node(i).get("component") == component or i.endswith(f":{component}")
+    ]
+
+
+def _rank(pg: ProjectGraph, node_id: str) -> int:
+    return KIND_RANK.get(str(pg.node(node_id).get("kind")), 8)
+
+
+def _by_location(pg: ProjectGraph, path: str, line: int | None, component: str | None) -> list[str]:
+    first, _, rest = path.partition("/")
+    if component is None and rest and first in pg.components:
+        component, path = first, rest
+    ids = pg.by_file.get(path)
+    if ids is None:
+        ids = [i for f, v in pg.by_file.items() if f.endswith("/" + path) for i in v]
+    ids = _in_component(pg, ids, component)
+    if line is None:
+        files = [i for i in ids if pg.node(i).get("kind") == "code_file"]
+        return files[:1] or ids
+    exact = [
+        i for i in ids if pg.node(i).get("line") == line and pg.node(i).get("kind") != "code_file"
+    ]
+    if exact:
+        return [min(exact, key=lambda i: _rank(pg, i))]
+    spans = [
+        i
+        for i in ids
+        if pg.node(i).get("kind") != "code_file"
+        and (pg.node(i).get("line") or 0) <= line <= (pg.node(i).get("end_line") or -1)
+    ]
+    if spans:
+        return [
+            min(spans, key=lambda i: (pg.node(i)["end_line"] - pg.node(i)["line"], _rank(pg, i)))
+        ]
+    return [i for i in ids if pg.node(i).get("kind") == "code_file"][:1]
+
+
+def candidates(pg: ProjectGraph, text: str, component: str | None = None) -> list[str]:
+    if text in pg.g:
+        return _in_component(pg, [text], component) or [text]
+    match = _PATH_LINE.match(text)
+    if match and ("/" in match["path"] or "." in match["path"]):
+        return _by_location(pg, match["path"], int(match["line"]), component)
+    lower = text.lower()
+    ids = _in_component(pg, list(pg.by_name.get(lower, [])), component)
+    if not ids and text.startswith("/"):
+        ids = [
+            i
+            for name, v in pg.by_name.items()
+            if name.endswith(" " + lower)
+            for i in v
+            if pg.node(i).get("kind") == "route"
+        ]
+        ids = _in_component(pg, ids, component)
+    if not ids:
+        ids = _in_component(pg, [i for i in pg.g if i.lower().endswith(":" + lower)], component)
+    if not ids and ("/" in text or "." in text):
+        ids = _by_location(pg, text, None, component)
+    if len(ids) > 1:
+        exact = [i for i in ids if pg.node(i).get("name") == text]
+        ids = exact or ids
+    return sorted(set(ids))
+
+
+def describe(pg: ProjectGraph, node_id: str) -> str:
+    data = pg.node(node_id)
+    loc = where(pg, node_id)
+    return f"{node_id} [{data.get('kind')}]" + (f" at {loc}" if loc else "")
+
+
+def resolve(
+    pg: ProjectGraph, text: str | None, component: str | None = None, what: str = "node"
+) -> str:
+    """Exactly one node id, or ToolFailure (ambiguous → candidates; unknown → nearest)."""
+    text = _check_text(text, what)
+    if component and component not in pg.components:
+        near = difflib.get_close_matches(component, sorted(pg.components), n=3, cutoff=0.4)
+        known = ", ".join(sorted(pg.components))
+        hint = f" — did you mean {', '.join(near)}?" if near else ""
+        raise ToolFailure(
+            f"unknown component '{component}' in project {pg.project}{hint} (known: {known})"
+        )
+    ids = candidates(pg, text, component)
+    if len(ids) == 1:
+        return ids[0]
+    if ids:
+        shown = "; ".join(describe(pg, i) for i in ids[:8])
+        more = f" (+{len(ids) - 8} more)" if len(ids) > 8 else ""
+        raise ToolFailure(
+            f"'{short(text, 80)}' matches {len(ids)} nodes — pass the id or component=: {shown}{more}"
+        )
+    names = [n for n in pg.by_name if n]
+    near = difflib.get_close_matches(lower := text.lower(), names, n=5, cutoff=0.5)
+    if not near:
+        near = [n for n in names if lower in n][:5]
+    hint = ", ".join(short(pg.node(pg.by_name[n][0]).get("name"), 60) for n in near)
+    scope = f"{pg.project}" + (f"/{component}" if component else "")
+    raise ToolFailure(
+        f"unknown {what} '{short(text, 80)}' in {scope}"
+        + (f" — nearest: {hint}" if hint else " — no similar names (try kb_find or kb_sql)")
+    )
+
+
+def pick_project(state: State, project: str | None, text: str | None) -> str:
+    """The project a node argument belongs to when the caller left `project` out."""
+    if project not in (None, "", "*"):
+        return state.check_project(project)  # type: ignore[return-value]
+    known = state.projects()
+    if len(known) == 1:
+        return known[0]
+    name = _check_text(text, "node")
+    assert state.warehouse is not None
+    paths = [p for p in (state.warehouse.table_path(k, "nodes") for k in known) if p is not None]
+    if not paths:
+        raise ToolFailure("the warehouse has no project nodes — run `kb refresh`")
+    con = duckdb.connect(":memory:")
+    try:
+        rows = con.execute(
+            "SELECT id, project, component, kind, file, line FROM read_parquet(?, union_by_name=true) "
+            "WHERE id = ? OR lower(name) = lower(?) ORDER BY project, id LIMIT 20",
+            [[p.as_posix() for p in paths], name, name],
+        ).fetchall()
+    finally:
+        con.close()
+    projects = sorted({r[1] for r in rows if r[1] and r[1] != GLOBAL})
+    if len(projects) == 1:
+        return projects[0]
+    if not projects:
+        raise ToolFailure(
+            f"pass project= to look '{short(name, 60)}' up (projects: {', '.join(sorted(known)[:20])})"
+        )
+    shown = "; ".join(
+        f"{r[0]} [{r[3]}] project {r[1]}" + (f" at {r[2]} {r[4]}:{r[5]}" if r[4] else "")
+        for r in rows[:8]
+    )
+    raise ToolFailure(
+        f"'{short(name, 60)}' exists in {len(projects)} projects — pass project=: {shown}"
+    )

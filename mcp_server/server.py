@@ -1,0 +1,167 @@
+"""The kb-graph MCP server: nine tools over the published warehouse, stdio transport.
+
+Each tool is a thin wrapper: check arguments, build an `Answer`, fit it into the token
+budget (`State.answer`). Any failure is one line (`ToolError`, shown to the agent as
+an error result); the server keeps serving. Never imports Dagster, assets or extractors.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import ToolAnnotations
+
+from mcp_server import tools_admin, tools_catalog, tools_entity, tools_impact, tools_trace
+from mcp_server.budget import Answer
+from mcp_server.state import State, ToolFailure
+
+INSTRUCTIONS = """kb-graph answers questions about a portfolio of software projects.
+Use the cheapest layer that answers: a single fact about one project (runtime, URL, GCP
+project, deploy, secret location) -> read index/projects.yaml in the KB; decisions ->
+index/decisions.md; relationships inside one project (call chains, impact, neighbours) ->
+kb_trace / kb_impact / kb_neighbors / kb_entity; cross-project -> kb_find / kb_compare with
+project="*"; which docs to read -> kb_context; anything else -> kb_sql. The graph is static:
+a missing edge is not proof that there is no relation (see the unresolved calls listed)."""
+
+READ_ONLY = ToolAnnotations(readOnlyHint=True, idempotentHint=True, openWorldHint=False)
+
+DESCRIPTIONS = {
+    "kb_trace": "Follow a call chain inside one project across its repos: call site -> HTTP call -> "
+    "(env var resolved) -> route -> middleware -> handler -> service, each hop with project/component "
+    "path:line. direction=down (callees) or up (callers); to=<node> answers whether and how start reaches "
+    "it. Use for 'where does X post to', 'does X call Y'. Not for single facts (read index/projects.yaml).",
+    "kb_impact": "What changes or breaks if a target changes or is rotated: a secret, env var, route, file "
+    "or folder, symbol, package, Terraform resource or a component URL. Lists readers and callers with "
+    "path:line (across the project's repos), deploy environments, Terraform, docs and ADRs mentioning it.",
+    "kb_neighbors": "One node's direct neighbours grouped by edge type (edge_types filters, direction "
+    "out|in|both). Says 'no edge per the static graph' and lists unresolved/dynamic calls when empty. "
+    "Cheaper than kb_trace when you need one hop.",
+    "kb_find": "Which projects/components use something, with where it is declared (manifest, Terraform "
+    "or route path:line). kind: package, middleware, host, tf_resource_type, env_var, runtime, "
+    "integration, stack, component, route (route needs one project). query: a name, glob, or '*'. "
+    "project='*' (default) searches all projects from the catalog and knowledge layer only.",
+    "kb_compare": "The same thing side by side across projects/components, e.g. kind=package name=express "
+    "(versions with manifest path:line), kind=runtime name=cloud-run or kind=component name=api (runtime, "
+    "URL, GCP project per env). project='*' (default) compares across all projects.",
+    "kb_entity": "Everything about one node: attributes, where it is defined, edge counts by type, its "
+    "docs and ADRs; for a component also its entry points (routes with handler and middleware, exported "
+    "functions, triggers). For one project-level fact, index/projects.yaml is cheaper.",
+    "kb_sql": "Read-only SQL (one SELECT/WITH statement, 200-row cap, 5 s cap, no file access) over one "
+    "project's partition plus the global layer. Tables: nodes, edges, unresolved, docs, adrs, "
+    "catalog_packages, catalog_middleware, catalog_hosts, catalog_tf_types, catalog_env_vars, problems, "
+    "builds. Use when no other tool fits.",
+    "kb_status": "Freshness of the warehouse per partition: built vs current version of each component "
+    "(code_graph_stale), when it was built, counts, kb_index_stale, ADRs proposed > 30 days, docs "
+    "verified > 90 days ago, validation warnings. Call first when answers look outdated.",
+    "kb_context": "The docs that matter for a task: a ranked pack of Markdown sections from the KB and "
+    "the repos' own docs, fitted to max_tokens, each with path, heading path and why it was picked. "
+    "Use before editing code you do not know; for decisions alone read index/decisions.md.",
+}
+
+log = logging.getLogger("kb-graph.mcp")
+
+
+def _run(state: State, budget: int | None, build: Callable[[Answer], object]) -> str:
+    try:
+        return state.answer(build, budget)
+    except ToolFailure as exc:
+        raise ToolError(" ".join(str(exc).split())) from None
+    except Exception as exc:  # noqa: BLE001 — never a stack trace to the agent
+        log.exception("tool failed")
+        raise ToolError(
+            f"internal error ({exc.__class__.__name__}): {' '.join(str(exc).split())[:200]}"
+        ) from None
+
+
+def create_server(kb_root: Path, data_dir: Path | None = None) -> MCPServer:
+    state = State.open(kb_root, data_dir)
+    server = MCPServer(name="kb-graph", instructions=INSTRUCTIONS)
+
+    def tool(name: str) -> Callable:
+        return server.tool(name=name, description=DESCRIPTIONS[name], annotations=READ_ONLY)
+
+    @tool("kb_trace")
+    def kb_trace(
+        start: str,
+        project: str | None = None,
+        component: str | None = None,
+        direction: str = "down",
+        to: str | None = None,
+        max_depth: int = 6,
+        budget: int | None = None,
+    ) -> str:
+        return _run(
+            state,
+            budget,
+            lambda a: tools_trace.trace(
+                state, a, start, project, component, direction, to, max_depth
+            ),
+        )
+
+    @tool("kb_impact")
+    def kb_impact(
+        target: str,
+        project: str | None = None,
+        component: str | None = None,
+        budget: int | None = None,
+    ) -> str:
+        return _run(
+            state, budget, lambda a: tools_impact.impact(state, a, target, project, component)
+        )
+
+    @tool("kb_neighbors")
+    def kb_neighbors(
+        node: str,
+        project: str | None = None,
+        component: str | None = None,
+        edge_types: list[str] | None = None,
+        direction: str = "both",
+        budget: int | None = None,
+    ) -> str:
+        return _run(
+            state,
+            budget,
+            lambda a: tools_trace.neighbors(
+                state, a, node, project, component, edge_types, direction
+            ),
+        )
+
+    @tool("kb_find")
+    def kb_find(kind: str, query: str = "*", project: str = "*", budget: int | None = None) -> str:
+        return _run(state, budget, lambda a: tools_catalog.find(state, a, kind, query, project))
+
+    @tool("kb_compare")
+    def kb_compare(kind: str, name: str, project: str = "*", budget: int | None = None) -> str:
+        return _run(state, budget, lambda a: tools_catalog.compare(state, a, kind, name, project))
+
+    @tool("kb_entity")
+    def kb_entity(
+        name: str,
+        project: str | None = None,
+        component: str | None = None,
+        budget: int | None = None,
+    ) -> str:
+        return _run(
+            state, budget, lambda a: tools_entity.entity(state, a, name, project, component)
+        )
+
+    @tool("kb_sql")
+    def kb_sql(sql: str, project: str | None = None, budget: int | None = None) -> str:
+        return _run(state, budget, lambda a: tools_admin.sql(state, a, sql, project))
+
+    @tool("kb_status")
+    def kb_status(project: str | None = None, budget: int | None = None) -> str:
+        return _run(state, budget, lambda a: tools_admin.status(state, a, project))
+
+    @tool("kb_context")
+    def kb_context(task: str, max_tokens: int = 8000, project: str | None = None) -> str:
+        return _run(
+            state, max_tokens, lambda a: tools_admin.context(state, a, task, max_tokens, project)
+        )
+
+    server.state = state  # type: ignore[attr-defined]  # for in-process callers (bench)
+    return server

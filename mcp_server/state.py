@@ -1,0 +1,194 @@
+"""What the server holds between calls: the warehouse, cached graphs, version checks.
+
+Everything is keyed by the manifest's build id, so a republish (`Warehouse.refresh()`
+sees the manifest's mtime move) swaps every cache at the next call. Only the published
+Parquet is read — kb.duckdb is never opened, so a running build is never blocked.
+"""
+
+from __future__ import annotations
+
+import difflib
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+
+from kb.loader import KbNotFound, load_config
+from kb.versions import component_version
+from mcp_server.budget import Answer, clamp_budget, fit
+from mcp_server.graph import ProjectGraph, build_graph
+from warehouse.query_guard import sandbox
+from warehouse.reader import GLOBAL, Warehouse, WarehouseMissing
+
+VERSION_TTL_S = 2.0
+DEFAULT_BUDGET = 2000
+
+
+class ToolFailure(Exception):
+    """An answer that is one line of error text (unknown project, bad argument, ...)."""
+
+
+@dataclass
+class State:
+    kb_root: Path
+    data_dir: Path | None = None
+    default_budget: int = DEFAULT_BUDGET
+    config_error: str | None = None
+    warehouse: Warehouse | None = None
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    _build: str | None = None
+    _graphs: dict[str, ProjectGraph] = field(default_factory=dict)
+    _shared: dict[str, pl.DataFrame] | None = None
+    _cons: dict[str, duckdb.DuckDBPyConnection] = field(default_factory=dict)
+    _versions: dict[str, tuple[float, str]] = field(default_factory=dict)
+
+    @classmethod
+    def open(cls, kb_root: Path, data_dir: Path | None = None) -> State:
+        state = cls(kb_root=kb_root, data_dir=data_dir)
+        try:
+            config, _ = load_config(kb_root, data_dir)
+        except KbNotFound as exc:
+            state.config_error = str(exc)
+            if data_dir is not None:
+                state.warehouse = Warehouse(data_dir)
+            return state
+        state.default_budget = config.token_budget
+        state.warehouse = Warehouse(config.data_dir)
+        return state
+
+    # -- warehouse ---------------------------------------------------------------
+    def manifest(self) -> dict[str, Any]:
+        if self.warehouse is None:
+            raise ToolFailure(self.config_error or "no KB configured — pass --kb DIR")
+        try:
+            manifest = self.warehouse.manifest()
+        except WarehouseMissing as exc:
+            raise ToolFailure(str(exc)) from None
+        except ValueError:
+            raise ToolFailure("warehouse manifest is unreadable — run `kb refresh`") from None
+        build = manifest.get("build_id")
+        if build != self._build:
+            self._drop_caches()
+            self._build = build
+        if not self.warehouse.build_dir.is_dir():
+            raise ToolFailure(
+                f"warehouse build {build} is missing (publish in progress or pruned) — "
+                "retry in a moment or run `kb refresh`"
+            )
+        return manifest
+
+    def _drop_caches(self) -> None:
+        for con in self._cons.values():
+            con.close()
+        self._graphs.clear()
+        self._cons.clear()
+        self._shared = None
+
+    def projects(self) -> list[str]:
+        return [p for p in self.manifest().get("partitions", {}) if p != GLOBAL]
+
+    def check_project(self, project: str | None, allow_all: bool = False) -> str | None:
+        """The project to scope to; None means all (only where allowed)."""
+        known = self.projects()
+        if project in (None, "", "*"):
+            if allow_all:
+                return None
+            if len(known) == 1:
+                return known[0]
+            raise ToolFailure(
+                f"pass project= (one of: {', '.join(sorted(known)[:20])})"
+                if known
+                else "the warehouse has no projects — check the KB and run `kb refresh`"
+            )
+        if project not in known:
+            near = difflib.get_close_matches(project, known, n=3, cutoff=0.4)
+            hint = f" — did you mean {', '.join(near)}?" if near else ""
+            listing = ", ".join(sorted(known)[:20])
+            raise ToolFailure(f"unknown project '{project}'{hint} (known: {listing})")
+        return project
+
+    def read(self, partition: str, table: str) -> pl.DataFrame:
+        assert self.warehouse is not None
+        try:
+            return self.warehouse.read(partition, table)
+        except (FileNotFoundError, OSError) as exc:
+            raise ToolFailure(
+                f"warehouse changed while reading ({exc.__class__.__name__}) — retry"
+            ) from None
+
+    def shared(self) -> dict[str, pl.DataFrame]:
+        if self._shared is None:
+            self._shared = {t: self.read(GLOBAL, t) for t in ("nodes", "edges")}
+        return self._shared
+
+    def graph(self, project: str) -> ProjectGraph:
+        self.manifest()
+        pg = self._graphs.get(project)
+        if pg is None:
+            own = {t: self.read(project, t) for t in ("nodes", "edges", "unresolved")}
+            pg = build_graph(project, own, self.shared())
+            self._graphs[project] = pg
+        return pg
+
+    def connection(self, project: str | None) -> duckdb.DuckDBPyConnection:
+        """Sandboxed in-memory DuckDB over [project, _global] (or _global alone)."""
+        self.manifest()
+        key = project or GLOBAL
+        con = self._cons.get(key)
+        if con is None:
+            assert self.warehouse is not None
+            parts = [project, GLOBAL] if project else [GLOBAL]
+            con = self.warehouse.connect(parts)
+            build = self.warehouse.build_dir
+            paths = [
+                p.as_posix()
+                for part in parts
+                for p in (build / f"partition={part}").glob("*.parquet")
+            ]
+            sandbox(con, paths)
+            self._cons[key] = con
+        return con
+
+    # -- staleness ---------------------------------------------------------------
+    def current_version(self, repo: str) -> str:
+        now = time.monotonic()
+        hit = self._versions.get(repo)
+        if hit and now - hit[0] < VERSION_TTL_S:
+            return hit[1]
+        version = component_version(Path(repo))
+        self._versions[repo] = (now, version)
+        return version
+
+    def stale_lines(self, components: set[str]) -> list[str]:
+        comps = self.manifest().get("components") or {}
+        out = []
+        for key in sorted(components):
+            info = comps.get(key)
+            if not isinstance(info, dict) or not info.get("repo") or not info.get("version"):
+                continue
+            now = self.current_version(str(info["repo"]))
+            if now != info["version"]:
+                out.append(f"code_graph_stale: {key} built {info['version']} now {now}")
+        return out
+
+    # -- answering ---------------------------------------------------------------
+    def answer(self, build: Any, budget: int | None) -> str:
+        """Run `build(answer)` under the lock and fit its lines into the budget."""
+        limit, note = clamp_budget(budget, self.default_budget)
+        with self.lock:
+            answer = Answer()
+            try:
+                build(answer)
+            except (duckdb.IOException, FileNotFoundError):
+                self._drop_caches()
+                self._build = None
+                raise ToolFailure(
+                    "warehouse changed while reading (a build was republished) — retry"
+                ) from None
+            stale = self.stale_lines(answer.components) if answer.components else []
+        answer.notes = stale + ([note] if note else []) + answer.notes
+        return fit(answer, limit)

@@ -1,0 +1,149 @@
+"""kb_sql, kb_status and kb_context: SQL escape hatch, freshness report, doc broker."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+from mcp_server.budget import Answer
+from mcp_server.render import short, table
+from mcp_server.state import State, ToolFailure
+from warehouse.query_guard import QueryRejected, run_readonly
+from warehouse.reader import GLOBAL
+
+
+def sql(state: State, ans: Answer, query: str, project: str | None) -> None:
+    scope = state.check_project(project)
+    con = state.connection(scope)
+    try:
+        columns, rows, truncated = run_readonly(con, query or "")
+    except QueryRejected as exc:
+        raise ToolFailure(f"SQL rejected: {exc}") from None
+    ans.add(
+        f"{len(rows)} rows{' (capped at 200)' if truncated else ''} — partitions {scope}, {GLOBAL}"
+    )
+    lines = table(columns, rows)
+    ans.add(lines[0])
+    for line in lines[1:]:
+        ans.add(line, prio=10, group="rows")
+
+
+def _parse_day(value: Any) -> date | None:
+    if value is None:
+        return None
+    text = str(value)[:10]
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def status(state: State, ans: Answer, project: str | None) -> None:
+    scope = state.check_project(project, allow_all=True)
+    manifest = state.manifest()
+    ans.add(f"build {manifest.get('build_id')} published {manifest.get('built_at')}")
+    comps = manifest.get("components") or {}
+    parts = manifest.get("partitions") or {}
+    for name in sorted(parts):
+        if scope and name not in (scope, GLOBAL):
+            continue
+        counts = parts[name].get("tables", {}) if isinstance(parts[name], dict) else {}
+        shown = ", ".join(
+            f"{t}={counts[t]}" for t in ("nodes", "edges", "unresolved", "problems") if t in counts
+        )
+        ans.add(f"partition {name}: {shown}", prio=5)
+        for key in sorted(k for k in comps if k.split("/", 1)[0] == name):
+            info = comps[key] or {}
+            built = info.get("version", "?")
+            now = state.current_version(str(info["repo"])) if info.get("repo") else "?"
+            flag = (
+                f"code_graph_stale: {key} built {built} now {now}"
+                if now != built
+                else f"{key} fresh at {built}"
+            )
+            ans.add(flag, prio=1 if now != built else 10, group="component", indent="  ")
+    if "kb_index_stale" in manifest:
+        ans.add(f"kb_index_stale: {manifest['kb_index_stale']}")
+    con = state.connection(scope) if scope else state.connection(None)
+    tables = {
+        r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()
+    }
+    today = datetime.now(UTC).date()
+    cfg_days = (30, 90)
+    if state.warehouse is not None:
+        try:
+            from kb.loader import load_config
+
+            cfg, _ = load_config(state.kb_root, state.data_dir)
+            cfg_days = (cfg.adr_proposed_days, cfg.verified_max_days)
+        except Exception:  # noqa: BLE001 — a missing kb.yaml keeps the defaults
+            pass
+    if "adrs" in tables:
+        rows = con.execute(
+            "SELECT id, project, date, path FROM adrs WHERE status = 'proposed' ORDER BY id"
+        ).fetchall()
+        old = [
+            r
+            for r in rows
+            if (d := _parse_day(r[2]))
+            and today - d > timedelta(days=cfg_days[0])
+            and (not scope or r[1] in (scope, "_kb"))
+        ]
+        ans.add(f"ADRs proposed > {cfg_days[0]} days: {len(old)}")
+        for adr, proj, day, path in old:
+            ans.add(f"{proj} ADR {adr} proposed {day} ({path})", prio=20, group="adr", indent="  ")
+    if "docs" in tables:
+        rows = con.execute(
+            "SELECT path, project, verified_at FROM docs WHERE verified_at IS NOT NULL ORDER BY path"
+        ).fetchall()
+        old = [
+            r
+            for r in rows
+            if (d := _parse_day(r[2]))
+            and today - d > timedelta(days=cfg_days[1])
+            and (not scope or r[1] in (scope, None))
+        ]
+        ans.add(f"docs verified > {cfg_days[1]} days ago: {len(old)}")
+        for path, _, day in old:
+            ans.add(f"{path} verified {day}", prio=25, group="doc", indent="  ")
+    if "problems" in tables:
+        rows = con.execute(
+            "SELECT severity, path, line, rule, message FROM problems ORDER BY severity, path, line"
+        ).fetchall()
+        warn = [r for r in rows if r[0] == "warning"]
+        errs = [r for r in rows if r[0] == "error"]
+        ans.add(f"validation: {len(errs)} errors, {len(warn)} warnings")
+        for sev, path, line, rule, message in errs + warn:
+            ans.add(
+                f"{sev} {path}:{line or 1} [{rule}] {short(message, 120)}",
+                prio=30,
+                group="problem",
+                indent="  ",
+            )
+
+
+def context(
+    state: State, ans: Answer, task: str, max_tokens: int | None, project: str | None
+) -> int:
+    """Append the doc context pack; returns the budget it was fitted to."""
+    scope = state.check_project(project, allow_all=True)
+    state.manifest()
+    limit = 8000 if max_tokens is None else int(max_tokens)
+    if not (task or "").strip():
+        raise ToolFailure("empty task — describe what you are about to do")
+    if len(task) > 4000:
+        raise ToolFailure(f"task is {len(task)} characters (max 4000) — summarise it")
+    try:
+        from warehouse.doc_search import search_context
+    except ImportError:
+        raise ToolFailure("doc index not built — run kb refresh") from None
+    assert state.warehouse is not None
+    tables = state.manifest().get("partitions", {}).get(GLOBAL, {}).get("tables", {})
+    if "doc_chunks" not in tables and not any(
+        "doc_chunks" in (p.get("tables") or {}) for p in state.manifest()["partitions"].values()
+    ):
+        raise ToolFailure("doc index not built — run kb refresh")
+    pack = search_context(state.warehouse, task, max_tokens=limit, project=scope)
+    for line in pack.render().splitlines():
+        ans.add(line, prio=0)
+    return limit

@@ -1,0 +1,336 @@
+"""kb_find and kb_compare: cross-project questions from the catalog and knowledge layer.
+
+Both read the `_global` partition only (catalog tables, knowledge nodes). The one
+exception is kind=route, which is a code internal: it needs a single project and reads
+that project's partition.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from typing import Any
+
+from mcp_server.budget import Answer
+from mcp_server.render import short
+from mcp_server.state import State, ToolFailure
+
+CATALOG = {
+    "package": "catalog_packages",
+    "middleware": "catalog_middleware",
+    "host": "catalog_hosts",
+    "tf_resource_type": "catalog_tf_types",
+    "env_var": "catalog_env_vars",
+}
+KINDS = [*CATALOG, "runtime", "integration", "stack", "component", "route"]
+
+
+def _kind(kind: str | None) -> str:
+    kind = (kind or "").strip().lower()
+    if kind not in KINDS:
+        near = difflib.get_close_matches(kind, KINDS, n=2, cutoff=0.5)
+        hint = f" — did you mean {', '.join(near)}?" if near else ""
+        raise ToolFailure(f"unknown kind '{short(kind, 40)}'{hint} (kinds: {', '.join(KINDS)})")
+    return kind
+
+
+def _pattern(query: str | None) -> str:
+    q = (query or "").strip()
+    if not q:
+        raise ToolFailure("empty query — pass a name, a glob like 'express*', or '*' for all")
+    if len(q) > 200:
+        raise ToolFailure(f"query is {len(q)} characters (max 200)")
+    esc = q.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    if "*" in q or "?" in q:
+        return esc.replace("*", "%").replace("?", "_")
+    return f"%{esc}%"
+
+
+def _tables(con: Any) -> set[str]:
+    return {
+        r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()
+    }
+
+
+def _catalog_rows(
+    state: State, kind: str, like: str, project: str | None, exact: bool = False
+) -> list[dict]:
+    con = state.connection(None)
+    table = CATALOG[kind]
+    if table not in _tables(con):
+        return []
+    cols = "project, component, name, file, line, attrs" + (
+        ", version, declared, ecosystem" if kind == "package" else ""
+    )
+    cond = "lower(name) = lower(?)" if exact else "name ILIKE ? ESCAPE '\\'"
+    sql = f"SELECT {cols} FROM {table} WHERE {cond}"
+    params: list[Any] = [like]
+    if project:
+        sql += " AND project = ?"
+        params.append(project)
+    sql += " ORDER BY name, project, component, file, line LIMIT 2000"
+    cur = con.execute(sql, params)
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
+
+
+def _knowledge(
+    state: State, kinds: list[str], like: str, project: str | None, exact: bool = False
+) -> list[dict]:
+    con = state.connection(None)
+    cond = "lower(name) = lower(?)" if exact else "name ILIKE ? ESCAPE '\\'"
+    sql = f"SELECT id, project, kind, name, file, line, attrs FROM nodes WHERE kind IN ({','.join('?' * len(kinds))}) AND {cond}"
+    params: list[Any] = [*kinds, like]
+    if project:
+        sql += " AND project = ?"
+        params.append(project)
+    cur = con.execute(sql + " ORDER BY project, name LIMIT 2000", params)
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
+
+
+def _users(state: State, node_ids: list[str], edge_types: list[str]) -> dict[str, list[dict]]:
+    """Sources of edges into node_ids (who runs on / integrates ...), with their attrs."""
+    if not node_ids:
+        return {}
+    con = state.connection(None)
+    cur = con.execute(
+        "SELECT e.dst, s.id, s.kind, s.name, s.attrs, e.file, e.line FROM edges e JOIN nodes s ON s.id = e.src "
+        f"WHERE e.dst IN ({','.join('?' * len(node_ids))}) AND e.type IN ({','.join('?' * len(edge_types))}) "
+        "ORDER BY s.id",
+        [*node_ids, *edge_types],
+    )
+    out: dict[str, list[dict]] = {}
+    for dst, sid, kind, name, attrs, file, line in cur.fetchall():
+        out.setdefault(dst, []).append(
+            {
+                "id": sid,
+                "kind": kind,
+                "name": name,
+                "attrs": _json(attrs),
+                "file": file,
+                "line": line,
+            }
+        )
+    return out
+
+
+def _json(raw: Any) -> dict:
+    try:
+        value = json.loads(raw) if raw else {}
+    except (TypeError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _loc(row: dict) -> str:
+    comp = (
+        f"{row.get('project')}/{row['component']}"
+        if row.get("component")
+        else str(row.get("project"))
+    )
+    where = (
+        f" {row['file']}:{row['line']}"
+        if row.get("file") and row.get("line")
+        else (f" {row['file']}" if row.get("file") else "")
+    )
+    return comp + where
+
+
+def _stacks(state: State, like: str, project: str | None) -> list[dict]:
+    rows = _knowledge(state, ["component"], "%", project)
+    needle = like.strip("%").replace("%", "").lower()
+    out = []
+    for row in rows:
+        stack = _json(row["attrs"]).get("stack")
+        text = " ".join(stack) if isinstance(stack, list) else str(stack or "")
+        if needle in text.lower() or like == "%":
+            out.append({**row, "stack": text, "component": row["name"]})
+    return out
+
+
+def find(state: State, ans: Answer, kind: str, query: str, project: str | None) -> None:
+    kind = _kind(kind)
+    like = _pattern(query)
+    scope = state.check_project(project, allow_all=True)
+    where = f"project {scope}" if scope else "all projects"
+    if kind == "route":
+        if scope is None:
+            raise ToolFailure(
+                "kind=route reads code internals of one project — pass project=<name>"
+            )
+        con = state.connection(scope)
+        rows = con.execute(
+            "SELECT project, component, name, file, line FROM nodes WHERE kind = 'route' AND project = ? AND name ILIKE ? ESCAPE '\\' ORDER BY component, name LIMIT 2000",
+            [scope, like],
+        ).fetchall()
+        ans.add(f"routes matching '{query}' in {where}: {len(rows)}")
+        for p, c, name, file, line in rows:
+            ans.touch(p, c)
+            ans.add(f"{name} ({p}/{c} {file}:{line})", prio=10, group="route", indent="  ")
+        return
+    if kind in CATALOG:
+        rows = _catalog_rows(state, kind, like, scope)
+        by_name: dict[str, list[dict]] = {}
+        for row in rows:
+            by_name.setdefault(row["name"], []).append(row)
+        projects = {r["project"] for r in rows}
+        ans.add(
+            f"{kind} matching '{query}' in {where}: {len(by_name)} names, {len(projects)} projects, {len(rows)} declarations"
+        )
+        for name, group in by_name.items():
+            ps = sorted({r["project"] for r in group})
+            ans.add(
+                f"{name} — {len(group)} in {len(ps)} projects ({', '.join(ps[:6])}{'…' if len(ps) > 6 else ''})",
+                prio=5,
+            )
+            for row in group:
+                ver = (
+                    f" {row['version'] or row.get('declared') or ''}".rstrip()
+                    if kind == "package"
+                    else ""
+                )
+                ans.add(f"{_loc(row)}{ver}", prio=20, group=f"{kind} {name}", indent="  ")
+    elif kind == "stack":
+        rows = _stacks(state, like, scope)
+        ans.add(f"components with stack matching '{query}' in {where}: {len(rows)}")
+        for row in rows:
+            ans.add(
+                f"{row['project']}/{row['name']} stack={row['stack']} ({row['file']}:{row['line']})",
+                prio=10,
+                group="stack",
+                indent="  ",
+            )
+    elif kind == "component":
+        rows = _knowledge(state, ["component"], like, scope)
+        ans.add(f"components matching '{query}' in {where}: {len(rows)}")
+        for row in rows:
+            a = _json(row["attrs"])
+            bits = " ".join(f"{k}={short(a[k], 40)}" for k in ("role", "stack") if a.get(k))
+            ans.add(
+                f"{row['project']}/{row['name']} {bits} ({row['file']}:{row['line']})",
+                prio=10,
+                group="component",
+                indent="  ",
+            )
+    else:
+        edge = "RUNS_ON" if kind == "runtime" else "INTEGRATES"
+        rows = _knowledge(state, [kind], like, scope)
+        users = _users(state, [r["id"] for r in rows], [edge])
+        ans.add(
+            f"{kind} matching '{query}' in {where}: {len(rows)} in {len({r['project'] for r in rows})} projects"
+        )
+        for row in rows:
+            ans.add(f"{row['name']} — project {row['project']}", prio=5)
+            for u in users.get(row["id"], []):
+                ans.add(
+                    f"{row['project']}: {u['name']} ({u['file']}:{u['line']})",
+                    prio=20,
+                    group=f"{kind} {row['name']}",
+                    indent="  ",
+                )
+    if len(ans.lines) == 1:
+        ans.add(
+            "no match in the catalog/knowledge layer (the catalog covers packages, middleware, hosts, tf types, env vars)"
+        )
+
+
+def compare(state: State, ans: Answer, kind: str, name: str, project: str | None) -> None:
+    kind = _kind(kind)
+    text = (name or "").strip()
+    if not text or len(text) > 200:
+        raise ToolFailure("pass name= (what to compare, e.g. express, cloud-run, contact-api)")
+    scope = state.check_project(project, allow_all=True)
+    if kind == "route":
+        raise ToolFailure(
+            "kb_compare does not compare routes (code internals) — use kb_find kind=route project=<p>"
+        )
+    if kind in CATALOG:
+        rows = _catalog_rows(state, kind, text, scope, exact=True) or _catalog_rows(
+            state, kind, _pattern(text), scope
+        )
+        if not rows:
+            raise ToolFailure(
+                f"no {kind} named '{short(text, 60)}' in the catalog — try kb_find kind={kind} query='*'"
+            )
+        versions: dict[str, list[str]] = {}
+        for row in rows:
+            key = (
+                (row.get("version") or row.get("declared") or "?")
+                if kind == "package"
+                else "declared"
+            )
+            versions.setdefault(str(key), []).append(f"{row['project']}/{row['component']}")
+        if kind == "package":
+            summary = "; ".join(f"{v}: {len(c)}" for v, c in sorted(versions.items()))
+            ans.add(
+                f"{kind} {text} across {len({r['project'] for r in rows})} projects — versions {summary}"
+            )
+        else:
+            ans.add(
+                f"{kind} {text} across {len({r['project'] for r in rows})} projects, {len(rows)} declarations"
+            )
+        ans.add(
+            "project/component | "
+            + ("version | declared | ecosystem | " if kind == "package" else "name | ")
+            + "where"
+        )
+        for row in rows:
+            cells = [f"{row['project']}/{row['component']}"]
+            cells += (
+                [str(row.get(k) or "∅") for k in ("version", "declared", "ecosystem")]
+                if kind == "package"
+                else [row["name"]]
+            )
+            cells.append(f"{row['file']}:{row['line']}" if row.get("file") else "∅")
+            ans.add(" | ".join(cells), prio=10, group=kind)
+        return
+    if kind in ("runtime", "component", "stack"):
+        _compare_envs(state, ans, kind, text, scope)
+        return
+    rows = _knowledge(state, [kind], text, scope, exact=True)
+    users = _users(state, [r["id"] for r in rows], ["INTEGRATES"])
+    ans.add(f"{kind} {text}: {len(rows)} projects")
+    for row in rows:
+        comps = ", ".join(u["name"] for u in users.get(row["id"], [])) or "∅"
+        ans.add(f"{row['project']} | components: {comps}", prio=10, group=kind)
+
+
+def _compare_envs(state: State, ans: Answer, kind: str, text: str, scope: str | None) -> None:
+    """Env instances side by side: runtime, URL, GCP project per component/env."""
+    con = state.connection(None)
+    sql = "SELECT project, name, file, line, attrs FROM nodes WHERE kind = 'env_instance'"
+    params: list[Any] = []
+    if scope:
+        sql += " AND project = ?"
+        params.append(scope)
+    rows = con.execute(sql + " ORDER BY project, name", params).fetchall()
+    comps = {
+        r["project"] + "/" + r["name"]: _json(r["attrs"])
+        for r in _knowledge(state, ["component"], "%", scope)
+    }
+    t = text.lower()
+    out = []
+    for project, name, file, line, attrs in rows:
+        a = _json(attrs)
+        comp = str(a.get("component") or name.split(" ")[0])
+        stack = comps.get(f"{project}/{comp}", {}).get("stack")
+        stack_s = " ".join(stack) if isinstance(stack, list) else str(stack or "")
+        keys = {
+            "runtime": str(a.get("runtime") or ""),
+            "component": comp,
+            "stack": stack_s,
+        }
+        if t != "*" and t not in keys[kind].lower():
+            continue
+        out.append(
+            f"{project}/{comp} | {a.get('env', '?')} | {a.get('runtime') or '∅'} | {short(a.get('url') or '∅', 60)} | {a.get('gcp_project') or '∅'} | {file}:{line}"
+        )
+    if not out:
+        raise ToolFailure(
+            f"no environment with {kind} matching '{short(text, 60)}' — try kb_find kind={kind} query='*'"
+        )
+    ans.add(f"{kind} '{text}': {len(out)} environments")
+    ans.add("project/component | env | runtime | url | gcp_project | where")
+    for line in out:
+        ans.add(line, prio=10, group="env")

@@ -1,0 +1,103 @@
+"""kb_entity: one node — attributes, where it is defined, docs, ADRs, edge counts.
+
+For a component also its entry points: routes with handler and middleware, exported
+functions, and triggers (anything the extractors marked as one).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from mcp_server.budget import Answer
+from mcp_server.graph import ProjectGraph, edge_attrs
+from mcp_server.render import ref, short, where
+from mcp_server.resolve import pick_project, resolve
+from mcp_server.state import State
+from mcp_server.tools_impact import _docs
+
+
+def entity(
+    state: State, ans: Answer, name: str, project: str | None, component: str | None
+) -> None:
+    pg = state.graph(pick_project(state, project, name))
+    nid = resolve(pg, name, component, "name")
+    data = pg.node(nid)
+    ans.touch(data.get("project"), data.get("component"))
+    ans.add(f"{data.get('kind')} {short(data.get('name'))}")
+    ans.add(f"id: {nid}")
+    loc = where(pg, nid)
+    if loc:
+        ans.add(f"defined at: {loc}")
+    for key, value in sorted(pg.attrs(nid).items()):
+        if key in ("repo_path",):
+            continue
+        ans.add(f"{key}: {short(value, 200)}", prio=5, group="attrs")
+    outs = Counter(d["type"] for _, _, d in pg.g.out_edges(nid, data=True))
+    ins = Counter(d["type"] for _, _, d in pg.g.in_edges(nid, data=True))
+    counts = [f"out {t}={n}" for t, n in sorted(outs.items())] + [
+        f"in {t}={n}" for t, n in sorted(ins.items())
+    ]
+    ans.add("edges: " + (", ".join(counts) if counts else "none per the static graph"))
+    if data.get("kind") == "component":
+        _entry_points(pg, ans, str(data.get("name")))
+    _adrs_docs(pg, ans, nid)
+    _docs(state, ans, pg.project, [str(data.get("name"))])
+
+
+def _entry_points(pg: ProjectGraph, ans: Answer, comp: str) -> None:
+    ans.touch(pg.project, comp)
+    routes = sorted(
+        (
+            n
+            for n, d in pg.g.nodes(data=True)
+            if d.get("kind") == "route" and d.get("component") == comp
+        ),
+        key=lambda n: (pg.node(n).get("file") or "", pg.node(n).get("line") or 0),
+    )
+    if routes:
+        ans.add(f"entry points — routes ({len(routes)}):")
+    for r in routes:
+        handler = [v for _, v, d in pg.g.out_edges(r, data=True) if d.get("type") == "ROUTES_TO"]
+        mids = sorted(
+            (
+                (edge_attrs(d).get("order") or 0, v)
+                for _, v, d in pg.g.out_edges(r, data=True)
+                if d.get("type") == "USES_MIDDLEWARE"
+            ),
+            key=lambda x: (x[0] if isinstance(x[0], int) else 0, x[1]),
+        )
+        text = ref(pg, r, kind=False)
+        if mids:
+            text += " | middleware " + ", ".join(short(pg.node(v).get("name"), 40) for _, v in mids)
+        if handler:
+            text += " → " + ", ".join(short(pg.node(h).get("name"), 60) for h in handler)
+        ans.add(text, prio=10, group="route", indent="  ")
+    exported = []
+    triggers = []
+    for n, d in pg.g.nodes(data=True):
+        if d.get("component") != comp or d.get("kind") != "symbol":
+            continue
+        attrs = pg.attrs(n)
+        if attrs.get("trigger") or attrs.get("triggers"):
+            triggers.append(n)
+        elif attrs.get("exported") or attrs.get("export"):
+            exported.append(n)
+    if triggers:
+        ans.add(f"triggers ({len(triggers)}):")
+        for n in sorted(triggers):
+            ans.add(ref(pg, n, kind=False), prio=15, group="trigger", indent="  ")
+    if exported:
+        ans.add(f"exported functions ({len(exported)}):")
+        for n in sorted(
+            exported, key=lambda n: (pg.node(n).get("file") or "", pg.node(n).get("line") or 0)
+        ):
+            ans.add(ref(pg, n, kind=False), prio=20, group="exported", indent="  ")
+
+
+def _adrs_docs(pg: ProjectGraph, ans: Answer, nid: str) -> None:
+    linked = []
+    for u, _, d in pg.g.in_edges(nid, data=True):
+        if d.get("type") in ("DECIDES", "DOCUMENTS"):
+            linked.append(f"{d['type']}: {ref(pg, u)}")
+    for line in sorted(linked):
+        ans.add(line, prio=25, group="linked")

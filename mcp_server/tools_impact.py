@@ -1,0 +1,204 @@
+"""kb_impact: what changes or breaks when a target changes or is rotated.
+
+Walks the graph backwards from the target (readers, callers, routes, HTTP callers in
+other repos), then adds the affected components' deploy environments, Terraform that
+provisions or mentions it, and the docs and ADRs that mention it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+
+from mcp_server.budget import Answer
+from mcp_server.graph import ProjectGraph, folder_of
+from mcp_server.render import edge_label, ref, short
+from mcp_server.resolve import candidates, pick_project, resolve
+from mcp_server.state import State, ToolFailure
+
+UPSTREAM = {
+    "READS_ENV", "RESOLVES_TO", "CALLS_FN", "ROUTES_TO", "CALLS", "CALLS_HTTP", "USES_MIDDLEWARE",
+    "IMPORTS", "USES_SECRET", "USES_PACKAGE", "USES_MIDDLEWARE_NAME", "CALLS_HOST", "USES_TF_TYPE",
+    "READS_ENV_NAME", "DECLARES", "DEFINES",
+}  # fmt: skip
+MAX_DEPTH = 5
+_URLISH = re.compile(r"^[a-z]+://|^[\w-]+(\.[\w-]+)+(/|$)", re.I)
+
+
+def _seeds(pg: ProjectGraph, target: str, component: str | None) -> list[str]:
+    text = target.strip()
+    stripped = text.rstrip("/")
+    is_folder = text.endswith("/") or any(
+        f.startswith(stripped + "/") for f in pg.by_file if "/" in stripped or "." not in stripped
+    )
+    if is_folder and stripped and stripped not in pg.g and stripped.lower() not in pg.by_name:
+        ids = [
+            i
+            for f, v in pg.by_file.items()
+            if f.startswith(stripped + "/")
+            for i in v
+            if not component or pg.node(i).get("component") == component
+        ]
+        if ids:
+            return ids
+    if _URLISH.search(text):
+        host = re.sub(r"^[a-z]+://", "", text, flags=re.I).split("/")[0].lower()
+        ids = [
+            i
+            for i, d in pg.g.nodes(data=True)
+            if d.get("kind") in {"env_instance", "http_call", "host", "component"}
+            and (
+                host in str(d.get("name", "")).lower() or host in str(d.get("attrs") or "").lower()
+            )
+        ]
+        if ids:
+            return ids
+    if not candidates(pg, text, component) and ":" not in text:
+        for kind in ("package", "middleware_name", "host", "tf_resource_type", "env_var_name"):
+            if f"_global:{kind}:{text}" in pg.g:
+                return [f"_global:{kind}:{text}"]
+    return [resolve(pg, text, component, "target")]
+
+
+def _walk(pg: ProjectGraph, seeds: list[str]) -> list[tuple[str, str, dict, int]]:
+    """(node, reached-from, edge data, depth) upstream of the seeds, breadth first."""
+    seen = set(seeds)
+    queue = deque((s, 0) for s in seeds)
+    found: list[tuple[str, str, dict, int]] = []
+    while queue:
+        node, depth = queue.popleft()
+        if depth >= MAX_DEPTH:
+            continue
+        for u, _, d in pg.g.in_edges(node, data=True):
+            if d.get("type") not in UPSTREAM or u in seen:
+                continue
+            kind = pg.node(u).get("kind")
+            seen.add(u)
+            found.append((u, node, d, depth + 1))
+            if kind not in {"component", "project"}:
+                queue.append((u, depth + 1))
+    return found
+
+
+def impact(
+    state: State, ans: Answer, target: str, project: str | None, component: str | None
+) -> None:
+    text = (target or "").strip()
+    if not text:
+        raise ToolFailure(
+            "empty target — pass a secret, env var, route, file or folder, symbol, package, Terraform resource or URL"
+        )
+    if len(text) > 500:
+        raise ToolFailure(f"target is {len(text)} characters (max 500)")
+    pg = state.graph(pick_project(state, project, text))
+    seeds = _seeds(pg, text, component)
+    label = ref(pg, seeds[0]) if len(seeds) == 1 else f"{len(seeds)} nodes under {text}"
+    ans.add(f"impact of {label} in project {pg.project}")
+    for s in seeds:
+        ans.touch(pg.node(s).get("project"), pg.node(s).get("component"))
+    found = _walk(pg, seeds)
+    comps: set[str] = set()
+    for s in seeds:
+        if pg.node(s).get("component"):
+            comps.add(pg.node(s)["component"])
+    if found:
+        ans.add(f"readers and callers ({len(found)}):")
+    for node, via, d, depth in found:
+        data = pg.node(node)
+        ans.touch(data.get("project"), data.get("component"))
+        if data.get("component"):
+            comps.add(data["component"])
+        if data.get("kind") == "component":
+            comps.add(str(data.get("name")))
+        fold = folder_of(data.get("file")) if data.get("kind") == "code_file" else None
+        hop = f"{edge_label(d)} {short(pg.node(via).get('name'), 60)}"
+        ans.add(
+            f"{ref(pg, node)} {hop}",
+            prio=10 * depth,
+            group=d["type"],
+            fold=fold,
+            indent="  " * depth,
+        )
+    if not found:
+        ans.add("no readers or callers per the static graph")
+        for comp in sorted(comps):
+            for row in pg.unresolved_of(comp)[:5]:
+                ans.add(
+                    f"  unresolved {row['kind']} {short(row['expr'], 60)} ({row['file']}:{row['line']})",
+                    prio=40,
+                )
+    _deploy(pg, ans, comps)
+    _terraform(pg, ans, seeds, text)
+    _docs(state, ans, pg.project, [text] + [str(pg.node(s).get("name")) for s in seeds[:3]])
+
+
+def _deploy(pg: ProjectGraph, ans: Answer, comps: set[str]) -> None:
+    rows = []
+    for comp in sorted(comps):
+        cid = f"{pg.project}:component:{comp}"
+        if cid not in pg.g:
+            continue
+        for _, env, d in pg.g.out_edges(cid, data=True):
+            if d.get("type") == "HAS_ENV":
+                attrs = pg.attrs(env)
+                bits = [
+                    f"{k}={short(attrs[k], 60)}"
+                    for k in ("runtime", "url", "gcp_project", "region")
+                    if attrs.get(k)
+                ]
+                rows.append(f"{pg.node(env).get('name')} {' '.join(bits)}".rstrip())
+    if rows:
+        ans.add(f"deploy environments of affected components ({', '.join(sorted(comps))}):")
+        for row in rows:
+            ans.add(row, prio=20, group="HAS_ENV", indent="  ")
+
+
+def _terraform(pg: ProjectGraph, ans: Answer, seeds: list[str], text: str) -> None:
+    names = {text.lower()} | {str(pg.node(s).get("name")).lower() for s in seeds}
+    names.discard("")
+    hits = []
+    for n, d in pg.g.nodes(data=True):
+        if d.get("kind") != "tf_resource" or n in seeds:
+            continue
+        blob = (str(d.get("name")) + " " + str(d.get("attrs") or "")).lower()
+        if any(name in blob for name in names if len(name) >= 3):
+            hits.append(n)
+    for s in seeds:
+        if pg.node(s).get("kind") == "tf_resource":
+            hits.extend(
+                v for _, v, d in pg.g.out_edges(s, data=True) if d.get("type") == "PROVISIONS"
+            )
+    if hits:
+        ans.add(f"terraform ({len(hits)}):")
+        for n in sorted(set(hits)):
+            ans.touch(pg.node(n).get("project"), pg.node(n).get("component"))
+            ans.add(ref(pg, n), prio=25, group="terraform", indent="  ")
+
+
+def _docs(state: State, ans: Answer, project: str, needles: list[str]) -> None:
+    con = state.connection(project)
+    needles = sorted({n for n in needles if n and len(n) >= 3})[:4]
+    if not needles:
+        return
+    tables = {
+        r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()
+    }
+    likes = " OR ".join(["{col} ILIKE ?"] * len(needles))
+    params = [f"%{n}%" for n in needles]
+    rows: list[str] = []
+    if "adrs" in tables:
+        sql = f"SELECT id, status, path FROM adrs WHERE (project = ? OR project IS NULL OR project = '_kb') AND ({likes.format(col='summary')}) ORDER BY id LIMIT 20"
+        for adr, status, path in con.execute(sql, [project, *params]).fetchall():
+            rows.append(f"ADR {adr} ({status}) {path}")
+    if "docs" in tables:
+        sql = (
+            "SELECT path, title FROM docs WHERE (project = ? OR project IS NULL) AND ("
+            + likes.format(col="coalesce(title,'') || ' ' || coalesce(frontmatter,'')")
+            + ") ORDER BY path LIMIT 20"
+        )
+        for path, title in con.execute(sql, [project, *params]).fetchall():
+            rows.append(f"doc {path} — {short(title, 80)}")
+    if rows:
+        ans.add(f"docs and ADRs mentioning it ({len(rows)}):")
+        for row in rows:
+            ans.add(row, prio=30, group="docs", indent="  ")

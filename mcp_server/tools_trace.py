@@ -1,0 +1,232 @@
+"""kb_trace and kb_neighbors: walking the per-project graph, with honest negatives."""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any
+
+import networkx as nx
+
+from mcp_server.budget import Answer
+from mcp_server.graph import ProjectGraph, edge_attrs, folder_of
+from mcp_server.render import edge_label, ref, unresolved_line
+from mcp_server.resolve import pick_project, resolve
+from mcp_server.state import State, ToolFailure
+
+TRACE_ORDER = [
+    "CALLS_HTTP",
+    "CALLS",
+    "USES_MIDDLEWARE",
+    "ROUTES_TO",
+    "CALLS_FN",
+    "READS_ENV",
+    "RESOLVES_TO",
+]
+TRACE_TYPES = set(TRACE_ORDER)
+ENTRY_TYPES = {"DEFINES", "HAS_CODE"}  # first hop only, from a file or a component
+KEY_KINDS = {"route", "symbol", "env_var", "http_call", "middleware", "secret"}
+EDGE_TYPES = [
+    "HAS_COMPONENT", "HAS_ENV", "RUNS_ON", "IN_GCP_PROJECT", "INTEGRATES", "USES_SECRET",
+    "DECIDES", "DOCUMENTS", "DEFINES", "IMPORTS", "ROUTES_TO", "USES_MIDDLEWARE", "CALLS_FN",
+    "CALLS_HTTP", "READS_ENV", "DECLARES", "HAS_CODE", "RESOLVES_TO", "CALLS", "PROVISIONS",
+    "USES_PACKAGE", "USES_MIDDLEWARE_NAME", "CALLS_HOST", "USES_TF_TYPE", "READS_ENV_NAME",
+]  # fmt: skip
+CAVEAT = "caveats: static trace — runtime middleware/DI and dynamic dispatch do not appear"
+
+
+def _edges(pg: ProjectGraph, node: str, up: bool, types: set[str]) -> list[tuple[str, dict]]:
+    it = pg.g.in_edges(node, data=True) if up else pg.g.out_edges(node, data=True)
+    out = [((u if up else v), d) for u, v, d in it if d.get("type") in types]
+
+    def key(item: tuple[str, dict]) -> tuple[Any, ...]:
+        other, data = item
+        order = edge_attrs(data).get("order")
+        rank = TRACE_ORDER.index(data["type"]) if data["type"] in TRACE_TYPES else 99
+        return (
+            rank,
+            order if isinstance(order, int) else 999,
+            pg.node(other).get("line") or 0,
+            other,
+        )
+
+    return sorted(out, key=key)
+
+
+def _label(data: dict, up: bool) -> str:
+    label = edge_label(data)
+    return "<" + label[:-1] if up else label
+
+
+def _walk(pg: ProjectGraph, ans: Answer, start: str, up: bool, max_depth: int) -> set[str]:
+    seen = {start}
+    files: set[str] = set()
+
+    def visit(node: str, depth: int) -> None:
+        data = pg.node(node)
+        ans.touch(data.get("project"), data.get("component"))
+        if data.get("file"):
+            files.add(data["file"])
+        if depth >= max_depth:
+            return
+        types = TRACE_TYPES | (ENTRY_TYPES if depth == 0 else set())
+        edges = _edges(pg, node, up, types)
+        indent = "  " * (depth + 1)
+        mids = [(o, d) for o, d in edges if d["type"] == "USES_MIDDLEWARE"]
+        if mids:
+            parts = []
+            for n, (other, d) in enumerate(mids, 1):
+                order = edge_attrs(d).get("order", n)
+                parts.append(f"[{order}] {ref(pg, other, kind=False)}")
+                seen.add(other)
+            ans.add(
+                f"{_label(mids[0][1], up)} {' '.join(parts)}",
+                prio=depth * 10 + 1,
+                group="USES_MIDDLEWARE",
+                indent=indent,
+            )
+        for other, d in edges:
+            if d["type"] == "USES_MIDDLEWARE":
+                continue
+            kind = pg.node(other).get("kind")
+            leaf = other in seen or depth + 1 >= max_depth or not _edges(pg, other, up, TRACE_TYPES)
+            prio = depth * 10 + (1 if kind in KEY_KINDS else 6) + (3 if leaf else 0)
+            fold = folder_of(pg.node(other).get("file")) if kind == "code_file" else None
+            text = f"{_label(d, up)} {ref(pg, other)}"
+            if other in seen:
+                ans.add(
+                    text + " (see above)", prio=prio + 2, group=d["type"], fold=fold, indent=indent
+                )
+                continue
+            seen.add(other)
+            ans.add(text, prio=prio, group=d["type"], fold=fold, indent=indent)
+            visit(other, depth + 1)
+
+    visit(start, 0)
+    return files
+
+
+def _caveats(pg: ProjectGraph, ans: Answer, components: set[str | None], files: set[str]) -> None:
+    ans.add(CAVEAT)
+    rows: list[dict] = []
+    for comp in sorted(c for c in components if c):
+        rows.extend(pg.unresolved_of(comp, files)[:5])
+    for row in rows[:10]:
+        ans.add(unresolved_line(row), prio=40, group="unresolved", indent="  ")
+
+
+def trace(
+    state: State,
+    ans: Answer,
+    start: str,
+    project: str | None,
+    component: str | None,
+    direction: str,
+    to: str | None,
+    max_depth: int,
+) -> None:
+    if direction not in ("down", "up"):
+        raise ToolFailure(f"direction must be 'down' or 'up', not '{direction}'")
+    max_depth = max(1, min(int(max_depth or 6), 12))
+    pg = state.graph(pick_project(state, project, start))
+    src = resolve(pg, start, component, "start node")
+    up = direction == "up"
+    if to:
+        _trace_to(pg, ans, src, resolve(pg, to, None, "to node"), up)
+        return
+    ans.add(ref(pg, src))
+    files = _walk(pg, ans, src, up, max_depth)
+    if len(ans.lines) == 1:
+        ans.add(
+            f"  no {'callers' if up else 'calls'} per the static graph (trace edges: {', '.join(TRACE_ORDER)})"
+        )
+    comps = {pg.node(src).get("component")}
+    _caveats(pg, ans, comps, files)
+
+
+def _trace_to(pg: ProjectGraph, ans: Answer, src: str, dst: str, up: bool) -> None:
+    types = TRACE_TYPES | ENTRY_TYPES
+    view = nx.subgraph_view(pg.g, filter_edge=lambda u, v, k: pg.g[u][v][k].get("type") in types)
+    a, b = (dst, src) if up else (src, dst)
+    try:
+        path = nx.shortest_path(view, a, b)
+    except nx.NetworkXNoPath:
+        path = None
+    for node in (src, dst):
+        ans.touch(pg.node(node).get("project"), pg.node(node).get("component"))
+    if path is None:
+        verb = "is reached by" if up else "reaches"
+        ans.add(
+            f"no path per the static graph: {ref(pg, src)} {verb} {ref(pg, dst)} via no {'/'.join(TRACE_ORDER)} chain"
+        )
+        comps = {pg.node(n).get("component") for n in (src, dst)}
+        files = {pg.node(n).get("file") for n in (src, dst) if pg.node(n).get("file")}
+        ans.add("what could hide one:")
+        _caveats(pg, ans, comps, files)
+        return
+    ans.add(f"path ({len(path) - 1} hops):")
+    ans.add(ref(pg, path[0]), indent="  ")
+    for i, (u, v) in enumerate(zip(path, path[1:], strict=False)):
+        data = next(d for d in pg.g[u][v].values() if d.get("type") in types)
+        ans.touch(pg.node(v).get("project"), pg.node(v).get("component"))
+        ans.add(f"{edge_label(data)} {ref(pg, v)}", prio=0, indent="  " * (i + 2))
+    ans.add(CAVEAT)
+
+
+def neighbors(
+    state: State,
+    ans: Answer,
+    node: str,
+    project: str | None,
+    component: str | None,
+    edge_types: list[str] | None,
+    direction: str,
+) -> None:
+    if direction not in ("out", "in", "both"):
+        raise ToolFailure(f"direction must be 'out', 'in' or 'both', not '{direction}'")
+    wanted = {t.strip().upper() for t in (edge_types or []) if t and t.strip()}
+    for t in sorted(wanted):
+        if t not in EDGE_TYPES:
+            near = difflib.get_close_matches(t, EDGE_TYPES, n=3, cutoff=0.5)
+            hint = f" — did you mean {', '.join(near)}?" if near else ""
+            raise ToolFailure(f"unknown edge type '{t}'{hint} (known: {', '.join(EDGE_TYPES)})")
+    pg = state.graph(pick_project(state, project, node))
+    nid = resolve(pg, node, component)
+    data = pg.node(nid)
+    ans.touch(data.get("project"), data.get("component"))
+    ans.add(ref(pg, nid))
+    groups: dict[tuple[str, str], list[str]] = {}
+    sides = (
+        [("out", False), ("in", True)] if direction == "both" else [(direction, direction == "in")]
+    )
+    for side, up in sides:
+        it = pg.g.in_edges(nid, data=True) if up else pg.g.out_edges(nid, data=True)
+        for u, v, d in it:
+            if wanted and d.get("type") not in wanted:
+                continue
+            other = u if up else v
+            groups.setdefault((side, d["type"]), []).append((other, d))  # type: ignore[arg-type]
+    if not groups:
+        scope = f"{'/'.join(sorted(wanted)) or 'any type'}, direction {direction}"
+        ans.add(f"no edge per the static graph ({scope})")
+        rows = pg.unresolved_of(
+            data.get("component"), {data.get("file")} if data.get("file") else None
+        )
+        if rows:
+            ans.add(
+                f"unresolved/dynamic calls in {data.get('project')}/{data.get('component')} that could hide one:"
+            )
+        for row in rows[:20]:
+            ans.add(unresolved_line(row), prio=30, group="unresolved", indent="  ")
+        return
+    for (side, etype), items in sorted(groups.items()):
+        arrow = "-->" if side == "out" else "<--"
+        ans.add(f"{arrow} {etype} ({len(items)}):")
+        for other, d in sorted(items, key=lambda x: (str(pg.node(x[0]).get("name")), x[0])):
+            odata = pg.node(other)
+            ans.touch(odata.get("project"), odata.get("component"))
+            kind = odata.get("kind")
+            fold = folder_of(odata.get("file")) if kind == "code_file" else None
+            extra = edge_label(d)[2:-3].removeprefix(etype).strip()
+            ans.add(
+                f"{ref(pg, other)} {extra}".rstrip(), prio=10, group=etype, fold=fold, indent="  "
+            )
