@@ -23,6 +23,8 @@ EXTRACTOR_MODULES: list[str] = [
     "vue",
     "typescript",
     "express",
+    "python",
+    "python_routes",
 ]
 
 

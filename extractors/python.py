@@ -1,0 +1,317 @@
+"""Python: code_file, symbol (functions, classes, methods), DEFINES, IMPORTS, CALLS_FN.
+
+Modules are named from their folder (`app/services/orders.py` → `app.services.orders`,
+rooted at the first folder up without `__init__.py`, and also at the component root), so
+`from app.services import orders as order_service`, `from . import store` and
+`import app.db` resolve to files of the component. Anything else is a package (kept on
+the code_file as attr `packages`); a relative import that finds no file is `unresolved`.
+
+Node qualifiers (as in typescript.py): code_file = rel path; symbol = `<rel>#<dotted>`
+(`orders.py#OrderService.get`). Nested functions belong to their enclosing symbol.
+CALLS_FN: symbol (or code_file for module-level code) → the symbol called, through
+local names, imports, `module.attr`, `self.method` and package re-exports.
+
+ctx.shared keys this module fills (read by python_routes, env_scan, http_calls):
+- `py.modules`: {rel: PyModule} — bindings (imports), symbols, top-level string
+  constants (`consts`), `enclosing(byte)` → the symbol (or code_file) id at a byte.
+- `py.resolve`: `resolve(rel, dotted) -> (rel, name) | None` — where a dotted name used
+  in file `rel` is defined (`orders.router` → (`app/routers/orders.py`, `router`)).
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+from tree_sitter import Node as TsNode
+
+from extractors.base import ComponentContext, SourceFile, captures
+
+NAME = "python"
+MODULES_KEY = "py.modules"
+_CALL_QUERY = "(call function: (_) @fn) @call"
+
+
+@dataclass
+class Binding:
+    spec: str  # as written: `app.services.orders`, `.store`
+    target: str | None  # rel of the resolved module file
+    name: str | None  # imported attribute of that module; None when the binding is the module
+    line: int
+
+
+@dataclass
+class PyModule:
+    rel: str
+    sf: SourceFile
+    modname: str
+    file_id: str
+    bindings: dict[str, Binding] = field(default_factory=dict)
+    symbols: dict[str, str] = field(default_factory=dict)  # dotted local name → node id
+    consts: dict[str, str] = field(default_factory=dict)  # NAME = "literal"
+    _ranges: list[tuple[int, int, str]] = field(default_factory=list)
+
+    def enclosing(self, byte: int) -> str:
+        """Innermost symbol whose span holds `byte`, else the code_file."""
+        starts = [r[0] for r in self._ranges]
+        i = bisect.bisect_right(starts, byte)
+        best = self.file_id
+        for start, end, node_id in self._ranges[:i]:
+            if start <= byte < end:
+                best = node_id
+        return best
+
+
+def text(sf: SourceFile, node: TsNode | None) -> str:
+    return sf.node_text(node) if node is not None else ""
+
+
+def string_value(sf: SourceFile, node: TsNode | None) -> str | None:
+    """A plain string literal's value (None for f-strings with interpolation and others)."""
+    if node is None or node.type != "string":
+        return None
+    if any(c.type == "interpolation" for c in node.children):
+        return None
+    return "".join(text(sf, c) for c in node.children if c.type == "string_content")
+
+
+def _module_names(rels: list[str]) -> dict[str, str]:
+    """dotted module name → rel, from package roots and from the component root."""
+    found: dict[str, str] = {}
+    names = set(rels)
+    for rel in sorted(rels):
+        parts = rel[:-3].split("/")
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        folders = rel.split("/")[:-1]
+        top = len(folders)
+        while top > 0 and "/".join(folders[:top]) + "/__init__.py" in names:
+            top -= 1
+        for start in sorted({top, 0}, reverse=True):
+            if parts[start:]:
+                found.setdefault(".".join(parts[start:]), rel)
+    return found
+
+
+class Resolver:
+    def __init__(self, ctx: ComponentContext, mods: dict[str, PyModule]):
+        self.ctx, self.mods = ctx, mods
+        self.by_name = _module_names(list(mods))
+
+    def absolute(self, mod: PyModule, spec: str) -> str | None:
+        """Dotted module name a (possibly relative) spec refers to."""
+        if not spec.startswith("."):
+            return spec
+        dots = len(spec) - len(spec.lstrip("."))
+        package = (
+            mod.modname.split(".")
+            if mod.rel.endswith("__init__.py")
+            else mod.modname.split(".")[:-1]
+        )
+        if dots - 1 > len(package):
+            return None
+        base = package[: len(package) - (dots - 1)]
+        rest = spec[dots:]
+        return ".".join([*base, rest] if rest else base) or None
+
+    def resolve(self, rel: str, dotted: str, depth: int = 0) -> tuple[str, str] | None:
+        """(rel, name) where `dotted`, as used in `rel`, is defined; name '' = the module."""
+        mod = self.mods.get(rel)
+        if mod is None or depth > 5:
+            return None
+        head, _, rest = dotted.partition(".")
+        if dotted in mod.symbols or head in mod.symbols:
+            return rel, dotted
+        # the longest bound prefix: `import app.db` binds `app.db`; `from x import y` binds `y`
+        parts = dotted.split(".")
+        for cut in range(len(parts), 0, -1):
+            binding = mod.bindings.get(".".join(parts[:cut]))
+            if binding is None or binding.target is None:
+                continue
+            tail = ".".join(parts[cut:])
+            if binding.name is None:
+                return (
+                    (binding.target, "")
+                    if not tail
+                    else self.resolve(binding.target, tail, depth + 1)
+                )
+            inner = binding.name + ("." + tail if tail else "")
+            return self.resolve(binding.target, inner, depth + 1) or (binding.target, inner)
+        return rel, dotted  # a module-level name of this file (or a builtin)
+
+    def symbol(self, rel: str, dotted: str) -> str | None:
+        found = self.resolve(rel, dotted)
+        if not found or not found[1]:
+            return None
+        target = self.mods.get(found[0])
+        return target.symbols.get(found[1]) if target else None
+
+
+def extract(ctx: ComponentContext) -> None:
+    files = [f for f in ctx.by_language("python")]
+    names = _module_names([f.rel for f in files])
+    by_rel = {rel: name for name, rel in reversed(list(names.items()))}
+    mods: dict[str, PyModule] = {}
+    for sf in sorted(files, key=lambda f: f.rel):
+        mods[sf.rel] = PyModule(sf.rel, sf, by_rel.get(sf.rel, sf.rel[:-3].replace("/", ".")),
+                                ctx.node_id("code_file", sf.rel))  # fmt: skip
+    resolver = Resolver(ctx, mods)
+    ctx.shared[MODULES_KEY] = mods
+    ctx.shared["py.resolve"] = resolver.resolve
+    ctx.shared["py.symbol"] = resolver.symbol
+    for mod in mods.values():
+        root = mod.sf.tree.root_node
+        if root.has_error:
+            ctx.problem("warning", mod.rel, _first_error_line(root), "syntax-error",
+                        "Python syntax error: facts after it may be missing")  # fmt: skip
+        packages: set[str] = set()
+        _imports(ctx, resolver, mod, root, packages)
+        for stmt in root.named_children:
+            _top_level(ctx, mod, stmt)
+        mod._ranges.sort(key=lambda r: (r[0], -r[1]))
+        ctx.add_node("code_file", mod.rel, mod.rel, mod.rel, 1, SourceFile.end_line(root),
+                     language="python", module=mod.modname, packages=sorted(packages))  # fmt: skip
+        for target, line in sorted(
+            {
+                b.target: b.line for b in mod.bindings.values() if b.target and b.target != mod.rel
+            }.items()
+        ):
+            ctx.add_edge(mod.file_id, ctx.node_id("code_file", target), "IMPORTS", mod.rel, line)
+    for mod in mods.values():
+        _calls(ctx, resolver, mod)
+
+
+def _first_error_line(root: TsNode) -> int:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "ERROR" or node.is_missing:
+            return SourceFile.line(node)
+        stack.extend(
+            reversed([c for c in node.children if c.has_error or c.is_missing or c.type == "ERROR"])
+        )
+    return 1
+
+
+def _imports(ctx, resolver: Resolver, mod: PyModule, root: TsNode, packages: set[str]) -> None:
+    sf = mod.sf
+    for node in captures("python", "[(import_statement) (import_from_statement)] @i", root).get(
+        "i", []
+    ):
+        line = SourceFile.line(node)
+        if node.type == "import_statement":
+            for item in node.children_by_field_name("name"):
+                dotted = item.child_by_field_name("name") if item.type == "aliased_import" else item
+                alias = item.child_by_field_name("alias") if item.type == "aliased_import" else None
+                spec = text(sf, dotted)
+                target = resolver.by_name.get(spec)
+                if target is None:
+                    packages.add(spec.split(".")[0])
+                    continue
+                local = text(sf, alias) if alias is not None else spec
+                mod.bindings[local] = Binding(spec, target, None, line)
+                if alias is None:  # `import app.db` also makes `app` usable
+                    for i in range(1, spec.count(".") + 1):
+                        prefix = ".".join(spec.split(".")[:i])
+                        if prefix in resolver.by_name:
+                            mod.bindings.setdefault(
+                                prefix, Binding(prefix, resolver.by_name[prefix], None, line)
+                            )
+            continue
+        mod_node = node.child_by_field_name("module_name")
+        spec = text(sf, mod_node)
+        absolute = resolver.absolute(mod, spec)
+        base = resolver.by_name.get(absolute or "")
+        if base is None:
+            if spec.startswith("."):
+                ctx.unresolved(
+                    mod.rel,
+                    line,
+                    "import",
+                    text(sf, node),
+                    f"relative import {spec} matches no file of the component",
+                )
+            else:
+                packages.add(spec.split(".")[0])
+            continue
+        for item in node.children_by_field_name("name"):
+            dotted = item.child_by_field_name("name") if item.type == "aliased_import" else item
+            alias = item.child_by_field_name("alias") if item.type == "aliased_import" else None
+            name = text(sf, dotted)
+            local = text(sf, alias) if alias is not None else name
+            sub = resolver.by_name.get(f"{absolute}.{name}")
+            mod.bindings[local] = (
+                Binding(spec, sub, None, line) if sub else Binding(spec, base, name, line)
+            )
+        if any(c.type == "wildcard_import" for c in node.children):
+            mod.bindings[f"*{base}"] = Binding(spec, base, None, line)
+
+
+def _definition(node: TsNode) -> tuple[TsNode, TsNode]:
+    """(definition, span): the def/class node and what its line range covers."""
+    if node.type == "decorated_definition":
+        inner = node.child_by_field_name("definition")
+        return (inner, node) if inner is not None else (node, node)
+    return node, node
+
+
+def _add_symbol(ctx, mod: PyModule, name: str, defn: TsNode, span: TsNode, kind: str) -> str:
+    decorators = [text(mod.sf, d)[1:].split("(")[0] for d in span.children if d.type == "decorator"]
+    node_id = ctx.add_node(
+        "symbol", f"{mod.rel}#{name}", name, mod.rel, SourceFile.line(defn),
+        SourceFile.end_line(span), exported=not name.split(".")[-1].startswith("_"),
+        symbol_kind=kind, decorators=decorators,
+        is_async=any(c.type == "async" for c in defn.children),
+    )  # fmt: skip
+    ctx.add_edge(mod.file_id, node_id, "DEFINES", mod.rel, SourceFile.line(defn))
+    mod.symbols[name] = node_id
+    mod._ranges.append((span.start_byte, span.end_byte, node_id))
+    return node_id
+
+
+def _top_level(ctx, mod: PyModule, stmt: TsNode) -> None:
+    sf = mod.sf
+    defn, span = _definition(stmt)
+    if defn.type == "function_definition":
+        _add_symbol(ctx, mod, text(sf, defn.child_by_field_name("name")), defn, span, "function")
+    elif defn.type == "class_definition":
+        cls = text(sf, defn.child_by_field_name("name"))
+        _add_symbol(ctx, mod, cls, defn, span, "class")
+        body = defn.child_by_field_name("body")
+        for member in body.named_children if body is not None else []:
+            mdef, mspan = _definition(member)
+            if mdef.type == "function_definition":
+                name = f"{cls}.{text(sf, mdef.child_by_field_name('name'))}"
+                _add_symbol(ctx, mod, name, mdef, mspan, "method")
+    elif stmt.type == "expression_statement" and stmt.named_child_count == 1:
+        assign = stmt.named_children[0]
+        if assign.type == "assignment":
+            left, right = assign.child_by_field_name("left"), assign.child_by_field_name("right")
+            value = string_value(sf, right)
+            if left is not None and left.type == "identifier" and value is not None:
+                mod.consts[text(sf, left)] = value
+    elif stmt.type in {"if_statement", "try_statement"}:  # `if TYPE_CHECKING:` / try-import
+        for child in stmt.named_children:
+            if child.type == "block":
+                for inner in child.named_children:
+                    _top_level(ctx, mod, inner)
+
+
+def _calls(ctx, resolver: Resolver, mod: PyModule) -> None:
+    sf = mod.sf
+    seen: set[tuple[str, str]] = set()
+    for node in captures("python", _CALL_QUERY, sf.tree.root_node).get("fn", []):
+        if node.type not in {"identifier", "attribute"}:
+            continue
+        dotted = text(sf, node)
+        caller = mod.enclosing(node.start_byte)
+        callee = None
+        if dotted.startswith("self.") and "#" in caller:
+            cls = caller.split("#", 1)[1].split(".")[0]
+            callee = mod.symbols.get(f"{cls}.{dotted[5:]}")
+        elif "(" not in dotted and "[" not in dotted:
+            callee = resolver.symbol(mod.rel, dotted)
+        if callee is None or callee == caller or (caller, callee) in seen:
+            continue
+        seen.add((caller, callee))
+        ctx.add_edge(caller, callee, "CALLS_FN", mod.rel, SourceFile.line(node))
