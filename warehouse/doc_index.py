@@ -101,6 +101,12 @@ class DocIndex:
                 for i, r in enumerate(rows)
             ),
         )
+        index._db.executescript(
+            "CREATE VIRTUAL TABLE body_vocab USING fts5vocab(fts_body, 'row');"
+            "CREATE VIRTUAL TABLE head_vocab USING fts5vocab(fts_head, 'row');"
+            "CREATE VIRTUAL TABLE query_words USING fts5(w, tokenize='porter unicode61');"
+            "CREATE VIRTUAL TABLE query_stems USING fts5vocab(query_words, 'instance');"
+        )
         index._db.commit()
         index.build_seconds = time.perf_counter() - started
         return index
@@ -108,6 +114,30 @@ class DocIndex:
     def _rowids(self, table: str, expr: str) -> set[int]:
         sql = f"SELECT rowid FROM {table} WHERE {table} MATCH ?"
         return {r[0] for r in self._db.execute(sql, (expr,))}
+
+    def document_frequency(self, words: list[str]) -> dict[str, int]:
+        """Rows containing each word's Porter stem (body or head; the larger count)."""
+        if not words:
+            return {}
+        with self._lock:
+            self._db.execute("DELETE FROM query_words")
+            self._db.executemany(
+                "INSERT INTO query_words(rowid, w) VALUES (?, ?)", enumerate(words)
+            )
+            stem = {
+                doc: term for term, doc in self._db.execute("SELECT term, doc FROM query_stems")
+            }
+            stems = sorted(set(stem.values()))
+            df: dict[str, int] = {}
+            for table in ("body_vocab", "head_vocab"):
+                for lo in range(0, len(stems), 500):
+                    part = stems[lo : lo + 500]
+                    marks = ",".join("?" * len(part))
+                    sql = f"SELECT term, doc FROM {table} WHERE term IN ({marks})"
+                    for term, count in self._db.execute(sql, part):
+                        df[term] = max(df.get(term, 0), count)
+            self._db.execute("DELETE FROM query_words")
+        return {w: df.get(stem.get(i, ""), 0) for i, w in enumerate(words)}
 
     def term_stats(self, term: str) -> TermStats:
         """Rows matching one query term (stemmed by FTS5), anywhere and in title/heading."""
@@ -197,3 +227,13 @@ def mirrors_of(row: dict[str, Any]) -> list[str]:
     except ValueError:
         return []
     return [str(v) for v in value] if isinstance(value, list) else []
+
+
+def chunk_frames(chunk_set: Any) -> dict[str, pl.DataFrame]:
+    """`doc_chunks` and `doc_edges` frames (validated) from a kb.context.ChunkSet."""
+    from warehouse.tables import frame, validate
+
+    return {
+        "doc_chunks": validate("doc_chunks", frame("doc_chunks", chunk_set.rows)),
+        "doc_edges": validate("doc_edges", frame("doc_edges", chunk_set.edges)),
+    }

@@ -30,7 +30,7 @@ IMPORT_FACTOR = 0.8  # imported originals are unverified copies
 NEIGHBOUR_FACTOR = 0.35  # a neighbour scores this share of the hit it hangs off
 NEIGHBOUR_FLOOR = 0.25  # ...and must reach this share of the best score
 MAX_TERMS = 24  # a very long task keeps its rarest significant words
-MAX_SCAN_TERMS = 200
+MAX_SCAN_TERMS = 20_000  # unique words looked at, at most
 
 _STOP_TEXT = """a about above after again against all am an and any are as at be because been before
     being below between both but by can could did do does doing done down during each few for
@@ -118,13 +118,17 @@ def search_context(
         pack.notes.append(
             f"no docs indexed for project {project!r} (known: {', '.join(known) or 'none'})"
         )
-    stats = {t: index.term_stats(t) for t in terms}
-    present = [t for t in terms if stats[t].rows]
-    pack.ignored = [t for t in terms if not stats[t].rows]
+    df = index.document_frequency(terms)
+    present = [t for t in terms if df[t]]
+    pack.ignored = [t for t in terms if not df[t]]
     if len(present) > MAX_TERMS:
-        present = sorted(present, key=lambda t: (len(stats[t].rows), terms.index(t)))[:MAX_TERMS]
-        present.sort(key=terms.index)
+        keep = set(sorted(present, key=lambda t: (df[t], terms.index(t)))[:MAX_TERMS])
+        present = [t for t in present if t in keep]
+    stats = {t: index.term_stats(t) for t in present}
     pack.terms = present
+    if not present:
+        pack.notes.append("none of the task's words appear in any indexed doc")
+        return pack
     hits = _ranked(index, present, stats, "AND", project, exclude)
     pack.mode = "AND"
     if not hits:

@@ -15,8 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kb.context.chunking import Chunk, chunk_markdown
+from kb.context.chunking import Chunk, chunk_hash, chunk_markdown
 from kb.context.discovery import Discovery, DocFile, RepoScope, discover_kb, discover_repo
+from kb.secret_scan import redact_text, scan_text
+from kb.tokens import estimate_tokens
 
 COLOCATION_MAX = 10
 KB_PROJECT = "_kb"  # project of KB docs that belong to no project
@@ -37,7 +39,7 @@ def _read(file: DocFile) -> str | None:
         return None
 
 
-def _kb_owner(rel: str, chunk: Chunk, fm_project: str | None) -> str:
+def _kb_owner(rel: str, fm_project: str | None) -> str:
     if fm_project:
         return fm_project
     parts = rel.split("/")
@@ -71,9 +73,11 @@ def chunk_discovery(disc: Discovery, project: str | None, component: str | None)
         chunks, warning = chunk_markdown(file.rel, text)
         if warning:
             out.warnings.append((file.rel, warning))
+        if scan_text(text):
+            _redact(chunks, out.warnings)
         fm_project, fm_component = _frontmatter_owner(text) if project is None else (None, None)
         for seq, chunk in enumerate(chunks):
-            row_project = project or _kb_owner(file.rel, chunk, fm_project)
+            row_project = project or _kb_owner(file.rel, fm_project)
             status = chunk.verification_status
             if file.bucket == "imports" and not status:
                 status = "unverified"
@@ -115,6 +119,21 @@ def chunk_discovery(disc: Discovery, project: str | None, component: str | None)
             }
         )
     return out
+
+
+def _redact(chunks: list[Chunk], warnings: list[tuple[str, str]]) -> None:
+    """Principle 4: a credential never reaches Parquet; report it by location only."""
+    for chunk in chunks:
+        text, findings = redact_text(chunk.text)
+        if not findings:
+            continue
+        for f in findings:
+            line = chunk.start_line + f.line - 1
+            warnings.append(
+                (chunk.path, f"line {line}: {f.rule} redacted (sha256:{f.sha256_prefix})")
+            )
+        chunk.text, chunk.tokens = text, estimate_tokens(text)
+        chunk.content_hash = chunk_hash(text)
 
 
 def _frontmatter_owner(text: str) -> tuple[str | None, str | None]:

@@ -137,7 +137,7 @@ def split_sections(
     split_level = min(h[1] for h in inner)
     cuts = [h for h in inner if h[1] == split_level]
     spans: list[tuple[int, int, list[str]]] = []
-    if any(line.strip() for line in lines[start : cuts[0][0]]):
+    if any(line.strip() and not _HEADING.match(line) for line in lines[start : cuts[0][0]]):
         spans.append((start, cuts[0][0], path))  # the intro before the first subsection
     for k, (idx, lvl, text) in enumerate(cuts):
         stop = cuts[k + 1][0] if k + 1 < len(cuts) else end
@@ -145,7 +145,7 @@ def split_sections(
     return spans
 
 
-def _hash(text: str) -> str:
+def chunk_hash(text: str) -> str:
     normal = "\n".join(line.rstrip() for line in text.strip().split("\n"))
     return hashlib.sha256(normal.encode("utf-8")).hexdigest()[:16]
 
@@ -184,7 +184,7 @@ def chunk_markdown(path: str, text: str) -> tuple[list[Chunk], str | None]:
                 end_line=doc.first_line + e - 1,
                 text=body,
                 tokens=estimate_tokens(body),
-                content_hash=_hash(body),
+                content_hash=chunk_hash(body),
                 title=title,
                 doc_type=doc_type,
                 verification_status=str(status) if status else None,

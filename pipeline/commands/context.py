@@ -1,0 +1,65 @@
+"""`kb context "task"`: the doc context broker from the command line (same as kb_context)."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from pathlib import Path
+
+from pipeline.cli import UserError, add_kb_option
+
+BUCKET_CHOICES = ("imports", "root", "docs", "skills", "meta")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "context",
+        help="the Markdown sections that matter for a task, ranked, within a token budget",
+        description="Search the KB's docs and every component repo's own Markdown (BM25, "
+        "Porter stemming) and print the best sections for TASK, each with path, heading path, "
+        "line range and why it was picked, never more than --max-tokens.",
+    )
+    parser.add_argument("task", help='what you are about to do, e.g. "rotate the zendesk token"')
+    parser.add_argument("--max-tokens", type=int, default=8000, metavar="N", help="default 8000")
+    parser.add_argument("--project", default=None, metavar="P", help="only this project's docs")
+    parser.add_argument(
+        "--exclude-bucket",
+        action="append",
+        default=[],
+        choices=BUCKET_CHOICES,
+        metavar="B",
+        help=f"leave out a bucket ({', '.join(BUCKET_CHOICES)}); repeatable",
+    )
+    add_kb_option(parser)
+    parser.set_defaults(handler=run)
+
+
+def _data_dir(kb: Path, data_dir: Path | None) -> Path:
+    if data_dir is not None:
+        return data_dir.resolve()
+    from kb.loader import KbNotFound, load_config
+
+    try:
+        config, _ = load_config(kb)
+    except KbNotFound as exc:
+        raise UserError(str(exc)) from None
+    return config.data_dir
+
+
+def run(args: argparse.Namespace) -> int:
+    from warehouse.doc_search import search_context
+    from warehouse.reader import Warehouse, WarehouseMissing
+
+    if args.max_tokens < 1:
+        raise UserError("--max-tokens must be at least 1")
+    warehouse = Warehouse(_data_dir(args.kb, args.data_dir))
+    try:
+        pack = search_context(
+            warehouse, args.task, args.max_tokens, args.project, args.exclude_bucket
+        )
+    except WarehouseMissing:
+        raise UserError(
+            f"no warehouse built yet — run `kb refresh --kb {shlex.quote(str(args.kb))}` first"
+        ) from None
+    print(pack.render(), end="")
+    return 0
