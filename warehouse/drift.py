@@ -315,7 +315,35 @@ def _route_exists(claim: str, scope: list[ComponentCode], everything: list[Compo
     if best_routes(method, path, own, suffix=False):
         return True
     others = [r for c in everything for r in c.routes]
-    return bool(best_routes(method, path, others, suffix=True))
+    if best_routes(method, path, others, suffix=True):
+        return True
+    return any(_next_route_file(path, c) for c in scope)
+
+
+def _next_route_file(path: str, code: ComponentCode) -> bool:
+    """Next.js file-system routes (app router `route.ts`, pages router `pages/api/*.ts`),
+    matched by file so a route the graph lacks is not called missing."""
+    segs = [s for s in path.split("?")[0].split("/") if s]
+    for rel in code.files:
+        parts = rel.split("/")
+        if parts[0] == "src":
+            parts = parts[1:]
+        stem = parts[-1].rsplit(".", 1)[0] if parts else ""
+        if len(parts) >= 2 and parts[0] == "app" and stem == "route":
+            route = parts[1:-1]
+        elif (
+            len(parts) >= 2 and parts[0] == "pages" and rel.endswith((".ts", ".js", ".tsx", ".jsx"))
+        ):
+            route = parts[1:-1] + ([] if stem == "index" else [stem])
+        else:
+            continue
+        route = [r for r in route if not (r.startswith("(") and r.endswith(")"))]
+        if len(route) == len(segs) and all(
+            r == s or (r.startswith("[") and r.endswith("]")) or s.startswith((":", "{", "["))
+            for r, s in zip(route, segs, strict=True)
+        ):
+            return True
+    return False
 
 
 def doc_drifts(kb: KnowledgeBase, doc: KbDoc, code: dict[str, ComponentCode]) -> list[Drift]:

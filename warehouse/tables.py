@@ -99,6 +99,21 @@ TABLES: dict[str, dict[str, pl.DataType]] = {
         "mirrors": S,
     },
     "doc_edges": {"project": S, "component": S, "src": S, "dst": S, "type": S, "reason": S},
+    # Verification report (warehouse/verification.py): one row per coverage cell or finding.
+    "verification": {
+        "section": S,
+        "project": S,
+        "component": S,
+        "path": S,
+        "line": N,
+        "rule": S,
+        "subject": S,
+        "location": S,
+        "message": S,
+        "verified": N,
+        "total": N,
+        "as_of": S,
+    },
     "builds": {
         "partition": S,
         "version": S,

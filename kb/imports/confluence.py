@@ -216,6 +216,7 @@ def _import_page(kb_root, source, page_id, hub, parent, known, result) -> list[s
         "title": title,
         "space": space,
         "version": int((page.get("version") or {}).get("number") or 0),
+        "modified": (page.get("version") or {}).get("when"),
         "fetched_at": now_utc(),
         "parent": str(ancestors[-1]["id"]) if ancestors else parent,
         "hub": str(hub),

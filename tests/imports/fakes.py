@@ -112,7 +112,10 @@ class FakeConfluence(_Server):
             "_links": {"webui": f"/spaces/{page['space']}/pages/{page_id}"},
         }
         if "version" in expand:
-            out["version"] = {"number": page["version"]}
+            out["version"] = {
+                "number": page["version"],
+                "when": page.get("when", "2026-11-01T09:00:00.000Z"),
+            }
         if "space" in expand:
             out["space"] = {"key": page["space"]}
         if "ancestors" in expand:
