@@ -252,3 +252,37 @@ def package_of(ctx: ComponentContext, rel: str, name: str) -> str | None:
     mod = modules(ctx).get(rel)
     binding = mod.imports.get(name) if mod else None
     return binding.package if binding else None
+
+
+def owner_at(ctx: ComponentContext, rel: str, node: TsNode) -> str:
+    """The symbol enclosing `node` (any language), else the file's code_file node.
+
+    JS-family files use their byte-precise module ranges; other files (Python, from another
+    extractor) use the innermost `symbol` node whose file/line/end_line span the line.
+    A code_file node is created if no extractor made one for this file.
+    """
+    mod = modules(ctx).get(rel)
+    if mod is not None:
+        return mod.enclosing(node.start_byte)
+    index = ctx.shared.get("code.symbol_lines")
+    if index is None or index[0] != len(ctx.facts.nodes):
+        by_file: dict[str, list[tuple[int, int, str]]] = {}
+        files: set[str] = set()
+        for n in ctx.facts.nodes:
+            if n.kind == "symbol" and n.file and n.line:
+                by_file.setdefault(n.file, []).append((n.line, n.end_line or n.line, n.id))
+            elif n.kind == "code_file" and n.file:
+                files.add(n.file)
+        index = (len(ctx.facts.nodes), by_file, files)
+        ctx.shared["code.symbol_lines"] = index
+    line = node.start_point[0] + 1
+    spans = [s for s in index[1].get(rel, []) if s[0] <= line <= s[1]]
+    if spans:
+        return min(spans, key=lambda s: (s[1] - s[0], -s[0]))[2]
+    if rel not in index[2]:
+        source = ctx.files.get(rel)
+        language = source.language if source is not None else None
+        ctx.add_node("code_file", rel, rel, rel, 1, language=language)
+        index[2].add(rel)
+        ctx.shared["code.symbol_lines"] = (len(ctx.facts.nodes), index[1], index[2])
+    return ctx.node_id("code_file", rel)

@@ -25,6 +25,8 @@ EXTRACTOR_MODULES: list[str] = [
     "express",
     "python",
     "python_routes",
+    # env_scan, http_calls last: they attribute reads/calls to symbols of every language
+    "env_scan",
 ]
 
 

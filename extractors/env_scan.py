@@ -1,0 +1,241 @@
+"""Environment variables: who reads them, which `.env*` files declare them.
+
+Reads: `process.env.X`, `process.env["X"]`, `const { A, B: b } = process.env`,
+`import.meta.env.X` (JS family, Vue script blocks included); Python `os.environ["X"]`,
+`os.environ.get("X")`, `os.getenv("X")`, `environ[...]`/`getenv(...)` imported from os,
+and pydantic `BaseSettings` fields (NAME = env_prefix + field name upper-cased, or the
+field's `alias`/`validation_alias`/`env`; `env_file` kept as an edge attr).
+Declarations: `.env`, `.env.example`, `.env.development`, ... (`export X=` accepted).
+
+env_var node: qualifier and name = the variable NAME, one per name per component (merged into
+an env_var node another extractor already made); file:line of the first declaration, else
+the first read. attrs: `values` {declaring file: value} — only URL/host values, never for a
+secret-looking name (TOKEN|SECRET|PASSWORD|KEY|CREDENTIAL|PRIVATE|...) and never a URL with
+credentials; `declared_in` [files]; `public` (NEXT_PUBLIC_/VITE_/... exposed to browsers);
+`secret_like`.
+READS_ENV: enclosing symbol (or code_file for module level) → env_var, file:line of the first
+read there, attr `via` (process.env, import.meta.env, os.environ, pydantic).
+DECLARES: the `.env*` code_file (created here, attrs language="dotenv") → env_var.
+Catalog rows `env_vars`: one per name, attrs `declared`, `read`.
+ctx.shared["env.vars"] = {NAME: node id}.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from tree_sitter import Node as TsNode
+
+from extractors.base import ComponentContext, SourceFile, matches
+from extractors.facts import CatalogRow
+from extractors.js_common import JS_LANGUAGES, owner_at, string_value, text
+
+NAME = "env_scan"
+SECRET_NAME = re.compile(
+    r"TOKEN|SECRET|PASSW|PWD|KEY|CREDENTIAL|PRIVATE|AUTH|SALT|SIGNATURE|CERT|DSN|SESSION|COOKIE",
+    re.I,
+)
+PUBLIC_PREFIXES = ("NEXT_PUBLIC_", "VITE_", "NUXT_PUBLIC_", "REACT_APP_", "PUBLIC_", "EXPO_PUBLIC_")
+_DOTENV_LINE = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.]*)\s*=\s*(.*?)\s*$")
+_URL = re.compile(r"^[a-z][a-z0-9+.-]*://[^\s@/]+(?:[/?#]\S*)?$", re.I)
+_HOST = re.compile(r"^(?:[a-z0-9-]+\.)+[a-z]{2,}(?::\d+)?(?:/\S*)?$|^localhost(?::\d+)?$", re.I)
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+_JS_QUERY = """
+(member_expression object: (member_expression) @env property: (property_identifier) @name) @read
+(subscript_expression object: (member_expression) @env index: (string) @name) @read
+(variable_declarator name: (object_pattern) @pattern value: (member_expression) @env) @read
+"""
+_PY_QUERY = """
+(subscript value: (_) @env subscript: (string) @name) @read
+(call function: (_) @fn arguments: (argument_list . (string) @name)) @read
+(class_definition superclasses: (argument_list) @bases body: (block) @body) @settings
+"""
+_PY_ENV_OBJECTS = {"os.environ", "environ"}
+_PY_GETTERS = {"os.environ.get", "environ.get", "os.getenv", "getenv", "os.environ.setdefault"}
+
+
+class _Env:
+    def __init__(self, ctx: ComponentContext):
+        self.ctx = ctx
+        self.first: dict[str, tuple[str, int]] = {}
+        self.declared: dict[str, list[tuple[str, int]]] = {}
+        self.values: dict[str, dict[str, str]] = {}
+        self.reads: dict[tuple[str, str], tuple[str, int, dict]] = {}
+
+    def read(self, name: str, rel: str, node: TsNode, **attrs) -> None:
+        if not _NAME.match(name):
+            return
+        owner = owner_at(self.ctx, rel, node)
+        line = SourceFile.line(node)
+        self.first.setdefault(name, (rel, line))
+        self.reads.setdefault((owner, name), (rel, line, attrs))
+
+
+def extract(ctx: ComponentContext) -> None:
+    env = _Env(ctx)
+    for sf in sorted(ctx.files.values(), key=lambda f: f.rel):
+        if sf.language in JS_LANGUAGES:
+            _js(env, sf)
+        elif sf.language == "python":
+            _python(env, sf)
+        elif posixpath.basename(sf.rel).startswith(".env") and sf.virtual_of is None:
+            _dotenv(env, sf)
+    _emit(ctx, env)
+
+
+def _js(env: _Env, sf: SourceFile) -> None:
+    for _, m in matches(sf.language, _JS_QUERY, sf.tree.root_node):
+        obj = text(sf, m["env"][0]).replace(" ", "")
+        via = {"process.env": "process.env", "import.meta.env": "import.meta.env"}.get(obj)
+        if via is None:
+            continue
+        if "pattern" in m:
+            for prop in m["pattern"][0].named_children:
+                key = prop if prop.type == "shorthand_property_identifier_pattern" else None
+                if prop.type == "pair_pattern":
+                    key = prop.child_by_field_name("key")
+                elif prop.type == "object_assignment_pattern":
+                    key = prop.child_by_field_name("left")
+                if key is not None:
+                    env.read(text(sf, key), sf.rel, prop, via=via)
+            continue
+        node = m["name"][0]
+        name = string_value(sf, node) if node.type == "string" else text(sf, node)
+        if name:
+            env.read(name, sf.rel, m["read"][0], via=via)
+
+
+def py_string(sf: SourceFile, node: TsNode | None) -> str | None:
+    """A plain Python string literal's value (not f-strings), else None."""
+    if node is None or node.type != "string":
+        return None
+    if any(c.type == "interpolation" for c in node.named_children):
+        return None
+    return "".join(text(sf, c) for c in node.named_children if c.type == "string_content")
+
+
+def _python(env: _Env, sf: SourceFile) -> None:
+    for _, m in matches("python", _PY_QUERY, sf.tree.root_node):
+        if "settings" in m:
+            _settings(env, sf, m["settings"][0], m["bases"][0], m["body"][0])
+            continue
+        if "env" in m:
+            ok = text(sf, m["env"][0]).replace(" ", "") in _PY_ENV_OBJECTS
+        else:
+            ok = text(sf, m["fn"][0]).replace(" ", "") in _PY_GETTERS
+        name = py_string(sf, m["name"][0])
+        if ok and name:
+            env.read(name, sf.rel, m["read"][0], via="os.environ")
+
+
+def _settings(env: _Env, sf: SourceFile, cls: TsNode, bases: TsNode, body: TsNode) -> None:
+    if "BaseSettings" not in text(sf, bases):
+        return
+    prefix, env_file, fields = "", None, []
+    for stmt in body.named_children:
+        expr = stmt.named_children[0] if stmt.type == "expression_statement" else stmt
+        if (
+            expr.type == "class_definition"
+            and text(sf, expr.child_by_field_name("name")) == "Config"
+        ):
+            for inner in expr.child_by_field_name("body").named_children:
+                assign = inner.named_children[0] if inner.named_children else None
+                if assign is not None and assign.type == "assignment":
+                    key = text(sf, assign.child_by_field_name("left"))
+                    value = py_string(sf, assign.child_by_field_name("right"))
+                    prefix = value if key == "env_prefix" and value is not None else prefix
+                    env_file = value if key == "env_file" and value is not None else env_file
+            continue
+        if expr.type != "assignment":
+            continue
+        left, right = expr.child_by_field_name("left"), expr.child_by_field_name("right")
+        name = text(sf, left)
+        if name == "model_config" and right is not None and right.type == "call":
+            for arg in right.child_by_field_name("arguments").named_children:
+                if arg.type == "keyword_argument":
+                    key = text(sf, arg.child_by_field_name("name"))
+                    value = py_string(sf, arg.child_by_field_name("value"))
+                    prefix = value if key == "env_prefix" and value is not None else prefix
+                    env_file = value if key == "env_file" and value is not None else env_file
+        elif left is not None and left.type == "identifier" and expr.child_by_field_name("type"):
+            fields.append((name, right, expr))
+    for name, right, node in fields:
+        alias = None
+        if right is not None and right.type == "call":
+            for arg in right.child_by_field_name("arguments").named_children:
+                if arg.type == "keyword_argument" and text(sf, arg.child_by_field_name("name")) in {
+                    "alias",
+                    "validation_alias",
+                    "env",
+                }:
+                    alias = py_string(sf, arg.child_by_field_name("value"))
+        var = alias or (prefix + name).upper()
+        attrs = {"via": "pydantic", "field": name}
+        if env_file:
+            attrs["env_file"] = env_file
+        env.read(var, sf.rel, node, **attrs)
+    del cls
+
+
+def keep_value(name: str, value: str) -> bool:
+    """Only URLs and hosts, never for a secret-looking name or a URL carrying credentials."""
+    if not value or SECRET_NAME.search(name):
+        return False
+    parts = [p.strip() for p in value.split(",") if p.strip()]
+    return bool(parts) and all(_URL.match(p) or _HOST.match(p) for p in parts)
+
+
+def _dotenv(env: _Env, sf: SourceFile) -> None:
+    for number, raw in enumerate(sf.text.splitlines(), start=1):
+        found = _DOTENV_LINE.match(raw)
+        if found is None or raw.lstrip().startswith("#"):
+            continue
+        name, value = found.group(1), found.group(2)
+        if value[:1] in {'"', "'"}:
+            value = value[1:].split(value[0], 1)[0]
+        else:
+            value = value.split(" #", 1)[0].strip()
+        env.declared.setdefault(name, []).append((sf.rel, number))
+        if keep_value(name, value):
+            env.values.setdefault(name, {})[sf.rel] = value
+
+
+def _emit(ctx: ComponentContext, env: _Env) -> None:
+    existing = {n.id: n for n in ctx.facts.nodes if n.kind in {"env_var", "code_file"}}
+    ids: dict[str, str] = ctx.shared.setdefault("env.vars", {})
+    names = sorted(set(env.first) | set(env.declared))
+    for rel in sorted({rel for places in env.declared.values() for rel, _ in places}):
+        if ctx.node_id("code_file", rel) not in existing:
+            ctx.add_node("code_file", rel, rel, rel, 1, language="dotenv")
+    for name in names:
+        declared = env.declared.get(name, [])
+        rel, line = declared[0] if declared else env.first[name]
+        attrs = {
+            "declared_in": sorted({r for r, _ in declared}),
+            "public": name.startswith(PUBLIC_PREFIXES),
+            "secret_like": bool(SECRET_NAME.search(name)),
+        }
+        if name in env.values:
+            attrs["values"] = dict(sorted(env.values[name].items()))
+        node_id = ctx.node_id("env_var", name)
+        if node_id in existing:
+            node = existing[node_id]
+            values = {**(node.attrs.get("values") or {}), **attrs.pop("values", {})}
+            node.attrs.update({k: v for k, v in attrs.items() if k not in node.attrs})
+            if values:
+                node.attrs["values"] = values
+        else:
+            ctx.add_node("env_var", name, name, rel, line, **attrs)
+        ids[name] = node_id
+        for file, at in declared:
+            ctx.add_edge(ctx.node_id("code_file", file), node_id, "DECLARES", file, at)
+        ctx.facts.catalog.append(
+            CatalogRow(
+                "env_vars", ctx.project, ctx.component, name, rel, line,
+                {"declared": bool(declared), "read": name in env.first},
+            )
+        )  # fmt: skip
+    for (owner, name), (rel, line, attrs) in sorted(env.reads.items(), key=lambda kv: kv[1][:2]):
+        ctx.add_edge(owner, ids[name], "READS_ENV", rel, line, **attrs)
