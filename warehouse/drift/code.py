@@ -1,0 +1,165 @@
+"""Code facts of one component for drift checks: graph frames + its repo folder.
+
+The graph can miss a dynamic read, so `mentions()` also looks for a name as a whole
+word in the component's non-Markdown files.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from kb.model import Component, KnowledgeBase
+from kb.versions import SKIP
+from warehouse.routematch import RouteRef, route_of
+
+TEXT_SUFFIXES = {".md", ".markdown", ".png", ".jpg", ".svg", ".ico", ".lock"}
+
+
+@dataclass
+class ComponentCode:
+    """What the code of one component has: the facts drift is checked against."""
+
+    component: Component
+    env_names: set[str]
+    routes: list[RouteRef]
+    packages: set[str]
+    files: set[str]  # POSIX paths relative to the repo folder
+    dirs: set[str]
+    calls_to: set[str]  # component ids this one has CALLS edges to
+    text_cache: dict[str, bool]
+
+    @property
+    def where(self) -> str:
+        return f"repos/{self.component.field('repo')}" if self.component.field("repo") else "?"
+
+    def mentions(self, word: str) -> bool:
+        """A non-Markdown file of the repo contains `word` as a whole word."""
+        if word in self.text_cache:
+            return self.text_cache[word]
+        pattern = re.compile(
+            rb"(?<![A-Za-z0-9_])" + re.escape(word.encode()) + rb"(?![A-Za-z0-9_])"
+        )
+        root = self.component.repo_path
+        found = False
+        for rel in sorted(self.files) if root else []:
+            if Path(rel).suffix in TEXT_SUFFIXES:
+                continue
+            try:
+                if pattern.search((root / rel).read_bytes()):
+                    found = True
+                    break
+            except OSError:
+                continue
+        self.text_cache[word] = found
+        return found
+
+    def has_env(self, name: str) -> bool:
+        return name in self.env_names or self.mentions(name)
+
+    def has_file(self, rel: str) -> bool:
+        rel = rel.strip("/").removeprefix("./")
+        return rel in self.files or rel in self.dirs
+
+
+def _attrs(raw: Any) -> dict[str, Any]:
+    if isinstance(raw, dict):
+        return raw
+    try:
+        value = json.loads(raw) if isinstance(raw, str) and raw else {}
+    except json.JSONDecodeError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _walk(root: Path | None) -> tuple[set[str], set[str]]:
+    files: set[str] = set()
+    dirs: set[str] = set()
+    if root is None or not root.is_dir():
+        return files, dirs
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP)
+        rel_dir = Path(dirpath).relative_to(root).as_posix()
+        if rel_dir != ".":
+            dirs.add(rel_dir)
+        for name in filenames:
+            files.add(name if rel_dir == "." else f"{rel_dir}/{name}")
+    return files, dirs
+
+
+def _manifest_packages(root: Path | None, files: set[str]) -> set[str]:
+    """Package names declared in package.json / requirements*.txt / pyproject.toml."""
+    out: set[str] = set()
+    for rel in files if root else []:
+        name = Path(rel).name
+        try:
+            if name == "package.json" and "/" not in rel.strip("/"):
+                data = json.loads((root / rel).read_text(encoding="utf-8"))
+                for key in ("dependencies", "devDependencies", "peerDependencies"):
+                    out.update((data.get(key) or {}).keys())
+            elif name.startswith("requirements") and name.endswith(".txt"):
+                for line in (root / rel).read_text(encoding="utf-8").splitlines():
+                    m = re.match(r"\s*([A-Za-z0-9_.\-]+)", line)
+                    if m and not line.strip().startswith(("#", "-")):
+                        out.add(m.group(1).lower())
+            elif name == "pyproject.toml":
+                text = (root / rel).read_text(encoding="utf-8")
+                out.update(
+                    m.lower() for m in re.findall(r'"([A-Za-z0-9_.\-]+)\s*[<>=~!\[;"]', text)
+                )
+        except (OSError, ValueError):
+            continue
+    return out
+
+
+def component_code(
+    kb: KnowledgeBase, project: str, tables: dict[str, pl.DataFrame]
+) -> dict[str, ComponentCode]:
+    """Facts per component of `project` from its graph frames and its repo folder."""
+    nodes = tables.get("nodes")
+    edges = tables.get("edges")
+    node_rows = nodes.to_dicts() if nodes is not None else []
+    by_id = {n["id"]: n for n in node_rows}
+    out: dict[str, ComponentCode] = {}
+    proj = kb.projects.get(project)
+    for cid, comp in sorted(proj.components.items()) if proj else []:
+        files, dirs = _walk(comp.repo_path)
+        out[cid] = ComponentCode(
+            comp, set(), [], _manifest_packages(comp.repo_path, files), files, dirs, set(), {}
+        )
+    for n in node_rows:
+        code = out.get(n.get("component") or "")
+        if code is None:
+            continue
+        attrs = _attrs(n.get("attrs"))
+        if n["kind"] == "env_var":
+            code.env_names.add(str(attrs.get("name") or n["name"]))
+        elif n["kind"] == "route":
+            method, path = route_of(n["name"], attrs)
+            code.routes.append(RouteRef(n["id"], code.component.id, method, path, n.get("file")))
+    for e in edges.to_dicts() if edges is not None else []:
+        src, dst = by_id.get(e["src"]), by_id.get(e["dst"])
+        if e["type"] == "READS_ENV" and dst is not None and src is not None:
+            code = out.get(src.get("component") or "")
+            if code is not None:
+                code.env_names.add(str(_attrs(dst.get("attrs")).get("name") or dst["name"]))
+        elif e["type"] == "CALLS" and src is not None and dst is not None:
+            code = out.get(src.get("component") or "")
+            if code is not None and dst.get("component"):
+                code.calls_to.add(str(dst["component"]))
+        elif e["type"] == "USES_PACKAGE" and e["src"].startswith(f"{project}:component:"):
+            code = out.get(e["src"].rsplit(":", 1)[1])
+            if code is not None:
+                code.packages.add(e["dst"].rsplit(":", 1)[-1])
+    packages = tables.get("catalog_packages")
+    for row in packages.to_dicts() if packages is not None else []:
+        code = out.get(row.get("component") or "")
+        if code is not None and row.get("project") == project and row.get("package"):
+            code.packages.add(str(row["package"]))
+    return out
