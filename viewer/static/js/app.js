@@ -127,12 +127,17 @@ export class App {
     this.layout = new Layout(nodes, links, {
       alpha,
       onFrame: () => {
+        // A big graph's painting competes with its layout: while it moves, paint ~6/s.
         this.stats.ticks = this.layout.ticks;
-        if (this.autoFit) this.renderer.fit(this.visibleNodes, this._inset());
-        this.draw();
+        const now = performance.now();
+        if (nodes.length < 2000 || now - (this._lastLayoutDraw || 0) > 160) {
+          this._lastLayoutDraw = now;
+          this.requestDraw();
+        }
       },
-      onSettled: ({ ms, ticks }) => {
+      onSettled: ({ ms, ticks, tickMs }) => {
         this.stats.settled = true;
+        this.stats.tickMs = tickMs;
         this.stats.settleMs ??= ms;
         this.stats.ticks = ticks;
         if (this.autoFit) {
@@ -256,6 +261,7 @@ export class App {
     if (this._frame !== null) cancelAnimationFrame(this._frame);
     this._frame = null;
     if (!this.model) return;
+    if (this.autoFit && !this.stats.settled) this.renderer.fit(this.visibleNodes, this._inset());
     this.renderer.draw({ nodes: this.visibleNodes, edges: this.visibleEdges, hop: this.hop, selected: this.state.selected, hover: this.hover });
   }
 
