@@ -1,0 +1,79 @@
+"""The Dagster assets stage chunks that publish lands and `kb context` then answers from."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import dagster as dg
+
+from warehouse.publish import publish
+from warehouse.staging import read_stage, staged_keys
+
+ROOT = Path(__file__).resolve().parents[2]
+KB_CLI = str(Path(sys.executable).parent / "kb")  # the installed console script
+
+
+def _kb(tmp_path: Path, write) -> Path:
+    write(
+        tmp_path,
+        {
+            "repos/api/README.md": "# API\n\nThe contact endpoint posts to Zendesk.\n",
+            "repos/api/docs/ops.md": "# Operations\n\nRotate the Zendesk token yearly.\n",
+            "kb/kb.yaml": "name: t\nrepos_root: ../repos\n",
+            "kb/projects/p/project.md": "---\nkind: project\nid: p\ntitle: P\n---\n# P\n",
+            "kb/projects/p/api/component.md": (
+                "---\nkind: component\nproject: p\nid: api\nrole: api\nrepo: api\n---\n"
+                "# API component\n\nServes the contact form.\n"
+            ),
+        },
+    )
+    return tmp_path / "kb"
+
+
+def test_assets_stage_publish_and_cli_answers(tmp_path, write):
+    warnings.simplefilter("ignore")
+    from assets.docs_index import doc_chunks, kb_doc_chunks
+    from pipeline.resources import KbResource
+
+    kb_root = _kb(tmp_path, write)
+    data = tmp_path / "data"
+    instance = dg.DagsterInstance.ephemeral()
+    instance.add_dynamic_partitions("components", ["p/api"])
+    resources = {"kb": KbResource(kb_root=str(kb_root), data_dir=str(data))}
+    assert dg.materialize([kb_doc_chunks], resources=resources, instance=instance).success
+    result = dg.materialize(
+        [doc_chunks], resources=resources, instance=instance, partition_key="p/api"
+    )
+    assert result.success
+    assert staged_keys(data, "doc_chunks") == ["_kb", "p/api"]
+    repo = read_stage(data, "doc_chunks", "p/api")
+    assert sorted(repo["doc_chunks"]["path"].to_list()) == ["README.md", "docs/ops.md"]
+    kb_stage = read_stage(data, "doc_chunks", "_kb")
+    publish(data, {"_global": kb_stage, "p": repo})
+    cli = [KB_CLI, "context", "rotate zendesk token"]
+    out = subprocess.run(
+        [*cli, "--kb", str(kb_root), "--data-dir", str(data), "--max-tokens", "300"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "p/api docs/ops.md:1-3 · Operations" in out.stdout
+    assert "why: AND: rotate, zendesk, token" in out.stdout
+
+
+def test_cli_without_warehouse_says_run_refresh(tmp_path, write):
+    kb_root = _kb(tmp_path, write)
+    out = subprocess.run(
+        [KB_CLI, "context", "x", "--kb", str(kb_root)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert out.returncode == 1
+    assert out.stderr.strip().count("\n") == 0 and "kb refresh" in out.stderr
