@@ -28,6 +28,7 @@ EXTRACTOR_MODULES: list[str] = [
     # env_scan, http_calls last: they attribute reads/calls to symbols of every language
     "env_scan",
     "terraform",
+    "packages",
 ]
 
 

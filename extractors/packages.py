@@ -1,0 +1,277 @@
+"""Package manifests → catalog rows `packages`, with versions resolved from lock files.
+
+Manifests: `package.json` (dependencies, devDependencies, peer/optional), `requirements*.txt`,
+`pyproject.toml` (PEP 621 `[project]`, optional deps, `[dependency-groups]`, Poetry),
+`Pipfile`. Each row: name = package, `line` = the dependency's line in the manifest, attrs
+`ecosystem` (npm|pypi), `package`, `declared` (the range as written), `version` (from the
+lock file next to the manifest: package-lock.json v1-v3, yarn.lock, pnpm-lock.yaml,
+poetry.lock, uv.lock, Pipfile.lock; else an exact `==` pin; else null), `dev`.
+Stack hints (`nextjs`, `express`, `fastapi`, ...) go to `ctx.shared["stack"]` and the
+manifest's code_file attr `stack`.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+import tomllib
+from typing import Any
+
+import yaml
+
+from extractors.base import ComponentContext, SourceFile
+from extractors.facts import CatalogRow, Node
+
+NAME = "packages"
+STACK_HINTS = {
+    "next": "nextjs", "nuxt": "nuxt", "vue": "vue", "react": "react", "express": "express",
+    "fastapi": "fastapi", "flask": "flask", "typescript": "typescript", "contentful": "contentful",
+    "contentful-management": "contentful", "firebase": "firebase", "firebase-admin": "firebase",
+    "firebase-functions": "firebase",
+}  # fmt: skip
+_REQ = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?\s*([^;#]*)")
+_YARN_HEAD = re.compile(r'^"?((?:@[^@/"]+/)?[^@/"\s]+)@')
+
+
+def _pypi(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _line_of(text: str, name: str, after: int = 0) -> int | None:
+    """1-based line of the first mention of `name` (as a key or a quoted item) after a line."""
+    pattern = re.compile(rf'^\s*["\']?{re.escape(name)}(["\'\s=<>~!\[:;,]|$)', re.I | re.M)
+    lines = text.splitlines()
+    for i in range(after, len(lines)):
+        if pattern.search(lines[i]) or re.search(
+            rf'["\']{re.escape(name)}[\s=<>~!\[;"\']', lines[i], re.I
+        ):
+            return i + 1
+    return None
+
+
+class Locks:
+    """Resolved versions from the lock files of one folder."""
+
+    def __init__(self, ctx: ComponentContext, folder: str):
+        self.npm: dict[str, str] = {}
+        self.npm_ranges: dict[tuple[str, str], str] = {}
+        self.pypi: dict[str, str] = {}
+        self.sources: list[str] = []
+
+        def read(name: str) -> str | None:
+            sf = ctx.files.get(posixpath.join(folder, name) if folder else name)
+            if sf is not None:
+                self.sources.append(sf.rel)
+            return sf.text if sf is not None else None
+
+        try:
+            self._load(read)
+        except (ValueError, KeyError, TypeError, yaml.YAMLError, tomllib.TOMLDecodeError) as exc:
+            ctx.problem("warning", folder or ".", None, "lock-file", f"lock file unreadable: {exc}")
+
+    def _load(self, read) -> None:
+        if text := read("package-lock.json"):
+            data = json.loads(text)
+            for key, info in (data.get("packages") or {}).items():
+                if key.startswith("node_modules/") and "/node_modules/" not in key[13:]:
+                    self.npm.setdefault(key[13:], str(info.get("version", "")))
+            for name, info in (data.get("dependencies") or {}).items():  # lockfile v1
+                if isinstance(info, dict) and info.get("version"):
+                    self.npm.setdefault(name, str(info["version"]))
+        if text := read("yarn.lock"):
+            heads: list[str] = []
+            for line in text.splitlines():
+                if line and not line.startswith((" ", "#")):
+                    heads = [h.strip().strip('"') for h in line.rstrip(":").split(",")]
+                elif heads and (m := re.match(r'^\s+version:?\s+"?([^"\s]+)"?', line)):
+                    for head in heads:
+                        if hm := _YARN_HEAD.match(head):
+                            name = hm.group(1)
+                            self.npm_ranges[(name, head[len(name) + 1 :].removeprefix("npm:"))] = (
+                                m.group(1)
+                            )
+                            self.npm.setdefault(name, m.group(1))
+                    heads = []
+        if text := read("pnpm-lock.yaml"):
+            data = yaml.safe_load(text) or {}
+            sections = [data] + list((data.get("importers") or {}).values())[:1]
+            for sec in sections:
+                for kind in ("dependencies", "devDependencies", "optionalDependencies"):
+                    for name, info in (sec.get(kind) or {}).items():
+                        version = info.get("version") if isinstance(info, dict) else info
+                        self.npm.setdefault(name, str(version).split("(")[0])
+        for lock in ("poetry.lock", "uv.lock"):
+            if text := read(lock):
+                for pkg in tomllib.loads(text).get("package", []):
+                    if pkg.get("name") and pkg.get("version"):
+                        self.pypi.setdefault(_pypi(pkg["name"]), str(pkg["version"]))
+        if text := read("Pipfile.lock"):
+            data = json.loads(text)
+            for section in ("default", "develop"):
+                for name, info in (data.get(section) or {}).items():
+                    if isinstance(info, dict) and str(info.get("version", "")).startswith("=="):
+                        self.pypi.setdefault(_pypi(name), info["version"][2:])
+
+    def version(self, ecosystem: str, name: str, declared: str) -> str | None:
+        if ecosystem == "npm":
+            return self.npm_ranges.get((name, declared)) or self.npm.get(name) or None
+        found = self.pypi.get(_pypi(name))
+        if found:
+            return found
+        m = re.fullmatch(r"\s*===?\s*([\w.!+-]+)\s*", declared or "")
+        return m.group(1) if m else None
+
+
+def extract(ctx: ComponentContext) -> None:
+    locks: dict[str, Locks] = {}
+    for rel, sf in sorted(ctx.files.items()):
+        base = posixpath.basename(rel)
+        folder = posixpath.dirname(rel)
+        if base == "package.json":
+            deps = _package_json(sf)
+        elif base.startswith("requirements") and base.endswith((".txt", ".in")):
+            deps = _requirements(sf)
+        elif base == "pyproject.toml":
+            deps = _pyproject(sf)
+        elif base == "Pipfile":
+            deps = _pipfile(sf)
+        else:
+            continue
+        if deps is None:
+            ctx.problem("warning", rel, None, "manifest", f"{base}: not valid, packages not read")
+            continue
+        lock = locks.setdefault(folder, Locks(ctx, folder))
+        ecosystem = "npm" if base == "package.json" else "pypi"
+        stack: set[str] = set()
+        seen: set[str] = set()
+        for name, declared, dev, line in deps:
+            if name in seen:
+                continue
+            seen.add(name)
+            if name in STACK_HINTS and (not dev or name == "typescript"):
+                stack.add(STACK_HINTS[name])
+            ctx.facts.catalog.append(CatalogRow("packages", ctx.project, ctx.component, name, rel, line, {
+                "ecosystem": ecosystem, "package": name, "declared": declared,
+                "version": lock.version(ecosystem, name, declared), "dev": dev,
+                "lock_file": lock.sources[0] if lock.sources else None,
+            }))  # fmt: skip
+        if ecosystem == "pypi" and deps:
+            stack.add("python")
+        ctx.shared.setdefault("stack", set()).update(stack)
+        _manifest_node(ctx, sf, sorted(stack), len(seen))
+
+
+def _manifest_node(ctx: ComponentContext, sf: SourceFile, stack: list[str], count: int) -> None:
+    node_id = ctx.node_id("code_file", sf.rel)
+    for node in ctx.facts.nodes:
+        if node.id == node_id:
+            node.attrs.update(stack=stack, manifest=True, dependencies=count)
+            return
+    end = sf.data.count(b"\n") + 1
+    ctx.facts.nodes.append(Node(node_id, "code_file", sf.rel, ctx.project, ctx.component, sf.rel, 1, end,
+                                {"language": "manifest", "manifest": True, "stack": stack, "dependencies": count}))  # fmt: skip
+
+
+Dep = tuple[str, str, bool, int | None]
+
+
+def _package_json(sf: SourceFile) -> list[Dep] | None:
+    try:
+        data = json.loads(sf.text)
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    text, out = sf.text, []
+    for section, dev in (("dependencies", False), ("devDependencies", True),
+                         ("peerDependencies", False), ("optionalDependencies", False)):  # fmt: skip
+        deps = data.get(section)
+        if not isinstance(deps, dict):
+            continue
+        start = (_line_of(text, section) or 1) - 1
+        for name, declared in deps.items():
+            out.append((name, str(declared), dev, _line_of(text, name, start)))
+    return out
+
+
+def _requirements(sf: SourceFile) -> list[Dep]:
+    dev = bool(re.search(r"dev|test|lint|doc", posixpath.basename(sf.rel)))
+    out = []
+    for i, raw in enumerate(sf.text.splitlines(), start=1):
+        line = raw.split(" #", 1)[0].strip()
+        if not line or line.startswith(("#", "-", "git+", "http:", "https:", ".", "/")):
+            continue
+        if m := _REQ.match(line):
+            out.append((_pypi(m.group(1)), m.group(3).strip(), dev, i))
+    return out
+
+
+def _pep508(spec: str) -> tuple[str, str] | None:
+    m = _REQ.match(spec)
+    return (_pypi(m.group(1)), m.group(3).strip()) if m else None
+
+
+def _poetry_spec(value: Any) -> str:
+    if isinstance(value, dict):
+        return str(value.get("version", ""))
+    return str(value)
+
+
+def _pyproject(sf: SourceFile) -> list[Dep] | None:
+    try:
+        data = tomllib.loads(sf.text)
+    except tomllib.TOMLDecodeError:
+        return None
+    text, out = sf.text, []
+
+    def add(name: str, declared: str, dev: bool, section: str) -> None:
+        out.append(
+            (_pypi(name), declared, dev, _line_of(text, name, (_line_of(text, section) or 1) - 1))
+        )
+
+    project = data.get("project") or {}
+    for spec in project.get("dependencies") or []:
+        if dep := _pep508(spec):
+            add(dep[0], dep[1], False, "dependencies")
+    for group, specs in (project.get("optional-dependencies") or {}).items():
+        for spec in specs:
+            if dep := _pep508(spec):
+                add(
+                    dep[0],
+                    dep[1],
+                    bool(re.search(r"dev|test|lint|doc", group)),
+                    "[project.optional-dependencies]",
+                )
+    for specs in (data.get("dependency-groups") or {}).values():
+        for spec in specs:
+            if isinstance(spec, str) and (dep := _pep508(spec)):
+                add(dep[0], dep[1], True, "[dependency-groups]")
+    poetry = (data.get("tool") or {}).get("poetry") or {}
+    for name, value in (poetry.get("dependencies") or {}).items():
+        if name.lower() != "python":
+            add(name, _poetry_spec(value), False, "[tool.poetry.dependencies]")
+    for name, value in (poetry.get("dev-dependencies") or {}).items():
+        add(name, _poetry_spec(value), True, "[tool.poetry.dev-dependencies]")
+    for group, info in (poetry.get("group") or {}).items():
+        for name, value in ((info or {}).get("dependencies") or {}).items():
+            add(
+                name,
+                _poetry_spec(value),
+                group != "main",
+                f"[tool.poetry.group.{group}.dependencies]",
+            )
+    return out
+
+
+def _pipfile(sf: SourceFile) -> list[Dep] | None:
+    try:
+        data = tomllib.loads(sf.text)
+    except tomllib.TOMLDecodeError:
+        return None
+    out = []
+    for section, dev in (("packages", False), ("dev-packages", True)):
+        start = (_line_of(sf.text, f"[{section}]") or 1) - 1
+        for name, value in (data.get(section) or {}).items():
+            out.append((_pypi(name), _poetry_spec(value), dev, _line_of(sf.text, name, start)))
+    return out
