@@ -129,7 +129,17 @@ def impact(
                 )
     _deploy(pg, ans, comps)
     _terraform(pg, ans, seeds, text)
-    _docs(state, ans, pg.project, [text] + [str(pg.node(s).get("name")) for s in seeds[:3]])
+    direct = [
+        str(pg.node(n).get("name"))
+        for n, _, _, depth in found
+        if depth == 1 and pg.node(n).get("kind") in {"env_var", "secret"}
+    ]
+    _docs(
+        state,
+        ans,
+        pg.project,
+        [text] + [str(pg.node(s).get("name")) for s in seeds[:3]] + direct[:3],
+    )
 
 
 def _deploy(pg: ProjectGraph, ans: Answer, comps: set[str]) -> None:
@@ -177,7 +187,7 @@ def _terraform(pg: ProjectGraph, ans: Answer, seeds: list[str], text: str) -> No
 
 def _docs(state: State, ans: Answer, project: str, needles: list[str]) -> None:
     con = state.connection(project)
-    needles = sorted({n for n in needles if n and len(n) >= 3})[:4]
+    needles = sorted({n for n in needles if n and len(n) >= 3})[:6]
     if not needles:
         return
     tables = {

@@ -42,7 +42,10 @@ class StdioClient:
     async def _main(self) -> None:
         self._stop = asyncio.Event()
         try:
-            async with stdio_client(self.params) as (read, write), ClientSession(read, write) as session:
+            async with (
+                stdio_client(self.params) as (read, write),
+                ClientSession(read, write) as session,
+            ):
                 await session.initialize()
                 self.session = session
                 self._ready.set()

@@ -434,7 +434,7 @@ def build(tmp: Path) -> dict[str, Path]:
     """Publish the warehouse under tmp; returns paths (kb, data, repos)."""
     kb = tmp / "kb"
     kb.mkdir(parents=True, exist_ok=True)
-    (kb / "kb.yaml").write_text("name: synthetic\ntoken_budget: 2000\n", encoding="utf-8")
+    (kb / "kb.yaml").write_text("name: synthetic\ntoken_budget: 1200\n", encoding="utf-8")
     repos = tmp / "repos"
     api_repo = repos / "acme-shop" / "api"
     _git_repo(

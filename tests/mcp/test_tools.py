@@ -22,7 +22,15 @@ def test_lists_the_nine_tools_with_layer_advice(mcp):
     assert set(tools) == TOOLS
     assert "index/projects.yaml" in tools["kb_entity"].description
     assert "index/decisions.md" in tools["kb_context"].description
-    assert set(tools["kb_trace"].input_schema["properties"]) >= {"start", "project", "component", "direction", "to", "max_depth", "budget"}
+    assert set(tools["kb_trace"].input_schema["properties"]) >= {
+        "start",
+        "project",
+        "component",
+        "direction",
+        "to",
+        "max_depth",
+        "budget",
+    }
 
 
 def test_trace_follows_the_contact_form_across_repos(mcp):
@@ -43,24 +51,37 @@ def test_trace_follows_the_contact_form_across_repos(mcp):
 
 
 def test_trace_to_answers_whether_start_reaches_target(mcp):
-    text, err = mcp.call("kb_trace", start="ContactForm", project="acme-shop", to="ZENDESK_API_TOKEN")
+    text, err = mcp.call(
+        "kb_trace", start="ContactForm", project="acme-shop", to="ZENDESK_API_TOKEN"
+    )
     assert not err and text.startswith("path (5 hops):")
-    assert "--READS_ENV--> env_var ZENDESK_API_TOKEN (acme-shop/api src/services/zendesk.ts:5)" in text
-    text, err = mcp.call("kb_trace", start="healthCheck", project="acme-shop", to="ZENDESK_API_TOKEN")
+    assert (
+        "--READS_ENV--> env_var ZENDESK_API_TOKEN (acme-shop/api src/services/zendesk.ts:5)" in text
+    )
+    text, err = mcp.call(
+        "kb_trace", start="healthCheck", project="acme-shop", to="ZENDESK_API_TOKEN"
+    )
     assert not err and text.startswith("no path per the static graph")
     assert "handlers[name](payload)" in text  # the unresolved call that could hide one
 
 
 def test_trace_up_lists_callers(mcp):
-    text, err = mcp.call("kb_trace", start="zendeskService.createTicket", project="acme-shop", direction="up")
+    text, err = mcp.call(
+        "kb_trace", start="zendeskService.createTicket", project="acme-shop", direction="up"
+    )
     assert not err
-    assert "<--CALLS_HTTP-- symbol ContactForm (acme-shop/web src/components/contact-form.tsx:105)" in text
+    assert (
+        "<--CALLS_HTTP-- symbol ContactForm (acme-shop/web src/components/contact-form.tsx:105)"
+        in text
+    )
 
 
 def test_node_arguments_by_path_line_and_component_path_line(mcp):
     a, _ = mcp.call("kb_neighbors", node="src/routes/contact.ts:18", project="acme-shop")
     b, _ = mcp.call("kb_neighbors", node="api/src/routes/contact.ts:18", project="acme-shop")
-    c, _ = mcp.call("kb_neighbors", node="acme-shop/api:route:POST /api/jp/contact", project="acme-shop")
+    c, _ = mcp.call(
+        "kb_neighbors", node="acme-shop/api:route:POST /api/jp/contact", project="acme-shop"
+    )
     d, _ = mcp.call("kb_neighbors", node="/api/jp/contact", project="acme-shop", component="api")
     assert a == b == c == d
     assert a.startswith("route POST /api/jp/contact (acme-shop/api src/routes/contact.ts:18)")
@@ -89,13 +110,24 @@ def test_neighbors_negative_is_honest(mcp):
     text, err = mcp.call("kb_neighbors", node="dispatchEvent", project="acme-shop")
     assert not err
     assert "no edge per the static graph" in text
-    assert "handlers[name](payload) (acme-shop/api src/services/events.ts:8) — dynamic dispatch" in text
+    assert (
+        "handlers[name](payload) (acme-shop/api src/services/events.ts:8) — dynamic dispatch"
+        in text
+    )
 
 
 def test_neighbors_filters_edge_types_and_rejects_unknown(mcp):
-    text, err = mcp.call("kb_neighbors", node="POST /api/jp/contact", project="acme-shop", edge_types=["ROUTES_TO"], direction="out")
+    text, err = mcp.call(
+        "kb_neighbors",
+        node="POST /api/jp/contact",
+        project="acme-shop",
+        edge_types=["ROUTES_TO"],
+        direction="out",
+    )
     assert not err and "ROUTES_TO (1)" in text and "USES_MIDDLEWARE" not in text
-    text, err = mcp.call("kb_neighbors", node="POST /api/jp/contact", project="acme-shop", edge_types=["ROUTE_TO"])
+    text, err = mcp.call(
+        "kb_neighbors", node="POST /api/jp/contact", project="acme-shop", edge_types=["ROUTE_TO"]
+    )
     assert err and "did you mean ROUTES_TO" in text
 
 
@@ -104,7 +136,9 @@ def test_impact_of_rotating_a_secret(mcp):
     assert not err
     assert "env_var ZENDESK_API_TOKEN (acme-shop/api src/services/zendesk.ts:5)" in text
     assert "route POST /api/jp/contact (acme-shop/api src/routes/contact.ts:18)" in text
-    assert "acme-shop/web src/components/contact-form.tsx:112" in text  # the caller in the other repo
+    assert (
+        "acme-shop/web src/components/contact-form.tsx:112" in text
+    )  # the caller in the other repo
     assert "api prod runtime=cloud-run" in text
     assert "ADR 0001 (proposed)" in text
 
@@ -119,7 +153,10 @@ def test_impact_of_a_folder_and_a_package(mcp):
 def test_find_and_compare_across_projects(mcp):
     text, err = mcp.call("kb_find", kind="package", query="express")
     assert not err
-    assert "acme-shop/api package.json:12 4.18.2" in text and "globex-portal/api package.json:9 4.19.2" in text
+    assert (
+        "acme-shop/api package.json:12 4.18.2" in text
+        and "globex-portal/api package.json:9 4.19.2" in text
+    )
     text, err = mcp.call("kb_compare", kind="package", name="express")
     assert not err and "versions 4.18.2: 1; 4.19.2: 1" in text
     text, err = mcp.call("kb_compare", kind="runtime", name="gke")
@@ -131,7 +168,10 @@ def test_find_and_compare_across_projects(mcp):
 def test_entity_of_a_component_lists_entry_points(mcp):
     text, err = mcp.call("kb_entity", name="api", project="acme-shop")
     assert not err
-    assert re.search(r"POST /api/jp/contact \(acme-shop/api src/routes/contact.ts:18\) \| middleware rateLimit, validateContact → contactController.sendContactEmailJp", text)
+    assert re.search(
+        r"POST /api/jp/contact \(acme-shop/api src/routes/contact.ts:18\) \| middleware rateLimit, validateContact → contactController.sendContactEmailJp",
+        text,
+    )
     assert "exported functions (2):" in text
 
 
@@ -144,7 +184,9 @@ def test_status_reports_freshness_and_old_items(mcp):
 
 
 def test_context_with_an_empty_doc_index_says_so(mcp):
-    text, err = mcp.call("kb_context", task="how does the contact form reach zendesk", max_tokens=500)
+    text, err = mcp.call(
+        "kb_context", task="how does the contact form reach zendesk", max_tokens=500
+    )
     assert not err and "0 sections" in text
     text, err = mcp.call("kb_context", task="   ")
     assert err and "empty task" in text
