@@ -47,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="kb",
         description="kb-graph: docs-as-code knowledge base and code context graph.",
         epilog="Start with `kb refresh` (builds the bundled example), then `kb status`, "
-        "`kb sql \"select kind, count(*) from nodes group by 1\"` or `kb mcp`.",
+        '`kb sql "select kind, count(*) from nodes group by 1"` or `kb mcp`.',
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for info in sorted(pkgutil.iter_modules(commands_pkg.__path__), key=lambda m: m.name):

@@ -1,0 +1,60 @@
+"""Code-layer assets: component versions (observed) and code facts per component."""
+
+import dagster as dg
+from dagster import AssetExecutionContext
+
+from assets.automation import STALE_OR_MISSING
+from extractors import extractors_code_version
+from kb.versions import component_version
+from pipeline.partitions import components_partitions
+from pipeline.resources import KbResource
+from warehouse.code_stage import extract_to_stage
+
+EXTRACTORS_VERSION = extractors_code_version()
+
+
+@dg.observable_source_asset(
+    partitions_def=components_partitions,
+    group_name="sources",
+    description="Each component's repo folder; data version = last commit touching it (+ dirty hash).",
+)
+def component_versions(context, kb: KbResource) -> dg.DataVersionsByPartition:
+    knowledge = kb.kb()
+    keys = context.instance.get_dynamic_partitions(components_partitions.name)
+    versions = {}
+    for key in keys:
+        comp = knowledge.component(key)
+        versions[key] = dg.DataVersion(component_version(comp.repo_path if comp else None))
+    return dg.DataVersionsByPartition(versions)
+
+
+@dg.asset(
+    partitions_def=components_partitions,
+    deps=[component_versions],
+    code_version=EXTRACTORS_VERSION,
+    automation_condition=STALE_OR_MISSING,
+    backfill_policy=dg.BackfillPolicy.single_run(),
+    group_name="code",
+)
+def code_facts(context: AssetExecutionContext, kb: KbResource) -> dg.MaterializeResult:
+    """Tree-sitter facts (nodes, edges, unresolved, catalog rows) of each component in the run."""
+    knowledge = kb.kb()
+    data_dir = kb.data_path()
+    extracted, reused, missing = [], [], []
+    for key in context.partition_keys:
+        comp = knowledge.component(key)
+        if comp is None:
+            missing.append(key)
+            continue
+        stamp = extract_to_stage(data_dir, comp, EXTRACTORS_VERSION)
+        (reused if stamp["reused"] else extracted).append(f"{key} @ {stamp['version']}")
+        context.log.info(
+            f"{key}: {'reused' if stamp['reused'] else 'extracted'} {stamp['version']}"
+        )
+    return dg.MaterializeResult(
+        metadata={
+            "extracted": dg.MetadataValue.md("\n".join(f"- {k}" for k in extracted) or "none"),
+            "reused (already current)": len(reused),
+            "not in KB": ", ".join(missing) or "none",
+        }
+    )

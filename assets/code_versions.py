@@ -1,0 +1,54 @@
+"""Code versions of the assets, computable without importing Dagster.
+
+The no-op fast path of `kb refresh` compares these with the published manifest, and
+the assets declare the same values as their Dagster `code_version`, so both agree on
+when a code change makes an asset stale.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+from functools import cache
+from pathlib import Path
+
+from extractors import extractors_code_version
+
+ASSET_SOURCES: dict[str, tuple[str, ...]] = {
+    "kb": ("kb",),
+    "knowledge_graph": ("kb", "warehouse.knowledge_graph"),
+    "graph": (
+        "warehouse.bridges",
+        "warehouse.http_bridge",
+        "warehouse.routematch",
+        "warehouse.catalog",
+    ),
+    "docs": ("kb.context", "warehouse.doc_index"),
+    "publish": ("warehouse.assemble", "warehouse.publish", "warehouse.tables"),
+    "verification": ("warehouse.verification", "warehouse.drift"),
+}
+
+
+@cache
+def source_version(*modules: str) -> str:
+    """Hash of the named modules' source files (a package hashes every .py under it)."""
+    digest = hashlib.sha256()
+    for name in modules:
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.origin is None:
+            continue
+        origin = Path(spec.origin)
+        files = sorted(origin.parent.rglob("*.py")) if origin.name == "__init__.py" else [origin]
+        for path in files:
+            digest.update(path.name.encode() + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def code_version(asset_group: str) -> str:
+    return source_version(*ASSET_SOURCES[asset_group])
+
+
+def current_code_versions() -> dict[str, str]:
+    versions = {name: code_version(name) for name in ASSET_SOURCES}
+    versions["extractors"] = extractors_code_version()
+    return versions

@@ -1,0 +1,94 @@
+"""Knowledge-layer assets: KB docs, validation (blocking), indexes, knowledge graph."""
+
+from __future__ import annotations
+
+import dagster as dg
+
+from assets.automation import STALE_OR_MISSING
+from assets.code_versions import code_version
+from kb.imports.store import import_problems
+from kb.indexes import write_indexes
+from kb.validate import has_errors, kb_today, validate_kb
+from pipeline.resources import KbResource
+from warehouse.knowledge_graph import knowledge_tables
+from warehouse.staging import write_stage
+from warehouse.tables import frame
+
+KB_CODE = code_version("kb")
+
+
+@dg.observable_source_asset(
+    group_name="sources", description="The KB's Markdown; data version = content hash."
+)
+def kb_source(kb: KbResource) -> dg.DataVersion:
+    return dg.DataVersion(kb.kb().content_hash)
+
+
+@dg.asset(
+    deps=[kb_source],
+    code_version=KB_CODE,
+    automation_condition=STALE_OR_MISSING,
+    group_name="knowledge",
+)
+def kb_docs(kb: KbResource) -> dg.MaterializeResult:
+    """Every KB Markdown file parsed: the `docs` and `adrs` tables."""
+    knowledge = kb.kb()
+    tables = knowledge_tables(knowledge)
+    write_stage(kb.data_path(), "kb_docs", "all", {t: tables[t] for t in ("docs", "adrs")})
+    return dg.MaterializeResult(
+        metadata={
+            "docs": len(knowledge.docs),
+            "adrs": len(knowledge.adrs),
+            "projects": len(knowledge.projects),
+        },
+        data_version=dg.DataVersion(knowledge.content_hash),
+    )
+
+
+@dg.asset_check(
+    asset=kb_docs, blocking=True, description="Vocabulary, schema, references, scope and secrets."
+)
+def kb_validation(kb: KbResource) -> dg.AssetCheckResult:
+    knowledge = kb.kb()
+    problems = validate_kb(knowledge, kb_today(), extra=import_problems(knowledge.config.root))
+    write_stage(kb.data_path(), "kb_validation", "all", {"problems": frame("problems", problems)})
+    errors = [p for p in problems if p.severity == "error"]
+    return dg.AssetCheckResult(
+        passed=not has_errors(problems),
+        metadata={
+            "errors": len(errors),
+            "warnings": len(problems) - len(errors),
+            "problems": dg.MetadataValue.md(
+                "\n".join(f"- `{p.render()}`" for p in problems[:50]) or "none"
+            ),
+        },
+    )
+
+
+@dg.asset(
+    deps=[kb_docs],
+    code_version=KB_CODE,
+    automation_condition=STALE_OR_MISSING,
+    group_name="knowledge",
+)
+def kb_indexes(kb: KbResource) -> dg.MaterializeResult:
+    """index/projects.yaml and index/decisions.md, written into the KB."""
+    changed = write_indexes(kb.kb())
+    return dg.MaterializeResult(metadata={"changed": ", ".join(changed) or "none"})
+
+
+@dg.asset(
+    deps=[kb_docs],
+    code_version=code_version("knowledge_graph"),
+    automation_condition=STALE_OR_MISSING,
+    group_name="knowledge",
+)
+def knowledge_graph(kb: KbResource) -> dg.MaterializeResult:
+    """Project, component, env, runtime, GCP project, integration, secret, ADR and doc nodes."""
+    tables = knowledge_tables(kb.kb())
+    write_stage(
+        kb.data_path(), "knowledge_graph", "all", {t: tables[t] for t in ("nodes", "edges")}
+    )
+    return dg.MaterializeResult(
+        metadata={"nodes": tables["nodes"].height, "edges": tables["edges"].height}
+    )

@@ -1,0 +1,25 @@
+"""Helpers shared by the subcommands: load the KB or fail with one line."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from kb.model import KnowledgeBase
+
+
+def load_kb_or_exit(args: argparse.Namespace) -> KnowledgeBase:
+    from kb.loader import KbNotFound, load_kb
+    from pipeline.cli import UserError
+
+    try:
+        return load_kb(Path(args.kb), args.data_dir)
+    except KbNotFound as exc:
+        raise UserError(str(exc)) from None
+
+
+def print_problems(problems, limit: int = 200) -> None:
+    for problem in problems[:limit]:
+        print(problem.render())
+    if len(problems) > limit:
+        print(f"… and {len(problems) - limit} more")

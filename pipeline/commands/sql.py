@@ -1,0 +1,71 @@
+"""`kb sql "SELECT …"`: read-only SQL over the published warehouse (never the build's DB)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from pipeline.cli import UserError, add_kb_option
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "sql", help="read-only SQL over the warehouse (tables: nodes, edges, docs, …)"
+    )
+    add_kb_option(parser)
+    parser.add_argument("query", help="one SELECT or WITH statement")
+    parser.add_argument("--project", help="only this project's partition (plus _global)")
+    parser.add_argument("--json", action="store_true", help="print a JSON array of row objects")
+    parser.add_argument("--limit", type=int, default=10_000, help="row cap (default 10000)")
+    parser.set_defaults(handler=handle)
+
+
+def format_table(columns: list[str], rows: list[tuple]) -> str:
+    cells = [[("" if v is None else str(v)) for v in row] for row in rows]
+    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
+
+    def line(values: list[str]) -> str:
+        return "  ".join(v.ljust(w) for v, w in zip(values, widths, strict=True)).rstrip()
+
+    out = [line(columns), line(["-" * w for w in widths])]
+    out += [line(r) for r in cells]
+    return "\n".join(out)
+
+
+def handle(args: argparse.Namespace) -> int:
+    from kb.loader import KbNotFound, load_config
+    from warehouse.query_guard import QueryRejected, run_readonly, sandbox
+    from warehouse.reader import GLOBAL, Warehouse, WarehouseMissing
+
+    try:
+        config, _ = load_config(args.kb, args.data_dir)
+        wh = Warehouse(config.data_dir)
+        partitions = wh.partitions()
+    except (KbNotFound, WarehouseMissing) as exc:
+        raise UserError(str(exc)) from None
+    if args.project:
+        if args.project not in partitions:
+            raise UserError(
+                f"unknown project '{args.project}' — known: {', '.join(p for p in partitions if p != GLOBAL)}"
+            )
+        partitions = [args.project, GLOBAL]
+    con = wh.connect(partitions)
+    sandbox(con, [str(p) for p in wh.build_dir.rglob("*.parquet")])
+    try:
+        columns, rows, truncated = run_readonly(
+            con, args.query, row_cap=args.limit, time_cap_s=60.0
+        )
+    except QueryRejected as exc:
+        raise UserError(str(exc)) from None
+    if args.json:
+        json.dump(
+            [dict(zip(columns, r, strict=True)) for r in rows], sys.stdout, indent=1, default=str
+        )
+        print()
+    else:
+        print(format_table(columns, rows))
+        print(
+            f"({len(rows)} row{'s' if len(rows) != 1 else ''}{', truncated at --limit' if truncated else ''})"
+        )
+    return 0

@@ -1,0 +1,33 @@
+"""The Dagster code location of kb-graph (`dagster dev` loads this; see pyproject)."""
+
+from __future__ import annotations
+
+import dagster as dg
+
+from assets import code, docs_index, graph, knowledge, publish
+from pipeline.jobs import observe_sources_job
+from pipeline.resources import KbResource, kb_resource_from_env
+from pipeline.sensors import components_sensor, repo_commits_sensor
+
+ASSET_MODULES = [knowledge, code, graph, docs_index, publish]
+
+automation_sensor = dg.AutomationConditionSensorDefinition(
+    "kb_automation",
+    target=dg.AssetSelection.all(),
+    default_status=dg.DefaultSensorStatus.RUNNING,
+    minimum_interval_seconds=30,
+)
+
+
+def build_definitions(kb_root: str | None = None, data_dir: str | None = None) -> dg.Definitions:
+    resource = KbResource(kb_root=kb_root, data_dir=data_dir or "") if kb_root else kb_resource_from_env()
+    return dg.Definitions(
+        assets=dg.load_assets_from_modules(ASSET_MODULES),
+        asset_checks=dg.load_asset_checks_from_modules(ASSET_MODULES),
+        jobs=[observe_sources_job],
+        sensors=[components_sensor, repo_commits_sensor, automation_sensor],
+        resources={"kb": resource},
+    )
+
+
+defs = build_definitions()

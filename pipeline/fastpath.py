@@ -1,0 +1,54 @@
+"""The no-op check of `kb refresh`, answered without importing Dagster.
+
+The published manifest records what the warehouse was built from: the KB content
+hash, each component's version and the assets' code versions. When all of them
+still hold, nothing is stale. A test checks that this answer agrees with Dagster's
+own automation-condition evaluation.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from assets.code_versions import current_code_versions
+from kb.model import KnowledgeBase
+from kb.versions import component_version
+from warehouse.publish import MANIFEST
+
+
+@dataclass
+class Staleness:
+    reasons: list[str] = field(default_factory=list)
+    stale_components: list[str] = field(default_factory=list)
+
+    @property
+    def up_to_date(self) -> bool:
+        return not self.reasons
+
+
+def staleness(kb: KnowledgeBase, data_dir: Path) -> Staleness:
+    """What changed since the published build (empty when nothing did)."""
+    result = Staleness()
+    try:
+        manifest = json.loads((data_dir / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        result.reasons.append("no warehouse published yet")
+        return result
+    if manifest.get("kb_hash") != kb.content_hash:
+        result.reasons.append(f"KB edited (built {manifest.get('kb_hash')}, now {kb.content_hash})")
+    built = manifest.get("components") or {}
+    for comp in kb.components():
+        now = component_version(comp.repo_path)
+        was = (built.get(comp.key) or {}).get("version")
+        if was != now:
+            result.stale_components.append(comp.key)
+            result.reasons.append(f"{comp.key}: built {was or 'never'}, now {now}")
+    for gone in sorted(set(built) - {c.key for c in kb.components()}):
+        result.reasons.append(f"{gone}: removed from the KB")
+    built_code = manifest.get("code_versions") or {}
+    for name, version in sorted(current_code_versions().items()):
+        if built_code.get(name) != version:
+            result.reasons.append(f"code of {name} changed ({built_code.get(name)} -> {version})")
+    return result

@@ -1,0 +1,183 @@
+"""`kb refresh`: materialize exactly what is stale, through Dagster, in process.
+
+1. sync the component partitions with the KB; 2. observe the sources (KB hash,
+component versions); 3. evaluate the assets' automation conditions (the same ones the
+Dagster UI's automation sensor evaluates), with the cursor kept in the data dir;
+4. run the stale partitions of partitioned assets in ONE run (a partition range;
+current components inside the range are reused, not re-extracted), then the stale
+unpartitioned assets and everything downstream of what ran, in a second run where the
+blocking checks guard the publish step.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import dagster as dg
+from dagster._serdes import deserialize_value, serialize_value
+
+from kb.model import KnowledgeBase
+from pipeline.definitions import build_definitions
+from pipeline.partitions import components_partitions
+from pipeline.sensors import partition_requests
+
+QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
+CURSOR_FILE = "automation_cursor.json"
+# Assets whose blocking checks must run in every build run that publishes.
+GUARDED = {dg.AssetKey("kb_docs"), dg.AssetKey("project_graph")}
+
+
+@dataclass
+class RefreshOutcome:
+    materialized: list[str] = field(default_factory=list)
+    failed_checks: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed_checks and not self.errors
+
+
+def dagster_home(data_dir: Path) -> Path:
+    """`$DAGSTER_HOME` when set (tests, `dagster dev`), else `<data_dir>/dagster`."""
+    home = Path(os.environ.get("DAGSTER_HOME") or data_dir / "dagster")
+    home.mkdir(parents=True, exist_ok=True)
+    config = home / "dagster.yaml"
+    if not config.exists():
+        config.write_text("telemetry:\n  enabled: false\n", encoding="utf-8")
+    return home
+
+
+def open_instance(data_dir: Path) -> dg.DagsterInstance:
+    from dagster._core.instance.ref import InstanceRef
+
+    return dg.DagsterInstance.from_ref(InstanceRef.from_dir(str(dagster_home(data_dir))))
+
+
+def sync_partitions(instance: dg.DagsterInstance, kb: KnowledgeBase) -> None:
+    existing = instance.get_dynamic_partitions(components_partitions.name)
+    for request in partition_requests([c.key for c in kb.components()], existing):
+        if isinstance(request, dg.AddDynamicPartitionsRequest):
+            instance.add_dynamic_partitions(
+                request.partitions_def_name, list(request.partition_keys)
+            )
+        else:
+            for key in request.partition_keys:
+                instance.delete_dynamic_partition(request.partitions_def_name, key)
+
+
+def stale_selection(
+    defs: dg.Definitions, instance: dg.DagsterInstance, data_dir: Path
+) -> dict[dg.AssetKey, set[str | None]]:
+    """Observe the sources, evaluate automation conditions; what they request, per asset."""
+    defs.get_job_def("observe_sources").execute_in_process(instance=instance, run_config=QUIET)
+    cursor_path = dagster_home(data_dir) / CURSOR_FILE
+    cursor = None
+    if cursor_path.exists():
+        try:
+            cursor = deserialize_value(cursor_path.read_text(encoding="utf-8"))
+        except Exception:  # an unreadable cursor only costs one full evaluation
+            cursor = None
+    result = dg.evaluate_automation_conditions(defs=defs, instance=instance, cursor=cursor)
+    cursor_path.write_text(serialize_value(result.cursor), encoding="utf-8")
+    requested = {}
+    for spec in defs.resolve_all_asset_specs():
+        parts = result.get_requested_partitions(spec.key)
+        if parts:
+            requested[spec.key] = set(parts)
+    return requested
+
+
+def _all_selection(
+    defs: dg.Definitions, instance: dg.DagsterInstance
+) -> dict[dg.AssetKey, set[str | None]]:
+    keys = instance.get_dynamic_partitions(components_partitions.name)
+    out: dict[dg.AssetKey, set[str | None]] = {}
+    for spec in defs.resolve_all_asset_specs():
+        if spec.key.path[0] in {"kb_source", "component_versions"}:
+            continue
+        out[spec.key] = set(keys) if spec.partitions_def else {None}
+    return out
+
+
+def run_refresh(
+    kb: KnowledgeBase, data_dir: Path, force: bool = False, say: Callable[[str], None] = print
+) -> RefreshOutcome:
+    warnings.filterwarnings("ignore", category=dg.BetaWarning)
+    warnings.filterwarnings("ignore", category=dg.PreviewWarning)
+    start = time.perf_counter()
+    instance = open_instance(data_dir)
+    defs = build_definitions(str(kb.config.root), str(data_dir))
+    sync_partitions(instance, kb)
+    requested = stale_selection(defs, instance, data_dir)
+    if force:
+        requested = _all_selection(defs, instance)
+    outcome = RefreshOutcome()
+    if not requested:
+        say(
+            f"nothing stale per Dagster's automation conditions ({time.perf_counter() - start:.1f}s)"
+        )
+        return outcome
+    assets = list(defs.assets or []) + list(defs.asset_checks or [])
+    resources = {"kb": defs.resources["kb"]}
+    order = instance.get_dynamic_partitions(components_partitions.name)
+    partitioned = {k: v for k, v in requested.items() if v != {None}}
+    if partitioned:
+        keys = sorted({p for v in partitioned.values() for p in v if p}, key=order.index)
+        say(
+            f"extracting {len(keys)} stale component(s) in one run: {', '.join(keys[:8])}{' …' if len(keys) > 8 else ''}"
+        )
+        result = dg.materialize(
+            assets,
+            selection=list(partitioned),
+            instance=instance,
+            resources=resources,
+            tags={
+                "dagster/asset_partition_range_start": keys[0],
+                "dagster/asset_partition_range_end": keys[-1],
+            },
+            run_config=QUIET,
+            raise_on_error=False,
+        )
+        _collect(result, outcome)
+        outcome.materialized += [f"{k.to_user_string()}[{len(v)}]" for k, v in partitioned.items()]
+    graph = defs.resolve_asset_graph()
+    partitioned_keys = {s.key for s in defs.resolve_all_asset_specs() if s.partitions_def}
+    downstream = dg.AssetSelection.assets(*requested).downstream().resolve(graph)
+    unpartitioned = {
+        k for k in downstream if k not in partitioned_keys and graph.get(k).is_materializable
+    }
+    if unpartitioned:  # blocking checks guard only their own run: always re-check
+        unpartitioned |= GUARDED
+    unpartitioned = sorted(unpartitioned)
+    if unpartitioned and outcome.ok:
+        say(f"building {', '.join(k.to_user_string() for k in unpartitioned)}")
+        result = dg.materialize(
+            assets,
+            selection=unpartitioned,
+            instance=instance,
+            resources=resources,
+            run_config=QUIET,
+            raise_on_error=False,
+        )
+        _collect(result, outcome)
+        outcome.materialized += [k.to_user_string() for k in unpartitioned]
+    say(f"done in {time.perf_counter() - start:.1f}s")
+    return outcome
+
+
+def _collect(result: dg.ExecuteInProcessResult, outcome: RefreshOutcome) -> None:
+    for evaluation in result.get_asset_check_evaluations():
+        if not evaluation.passed:
+            outcome.failed_checks.append(evaluation.check_name)
+    for event in result.all_events:
+        if event.is_step_failure and event.step_failure_data and event.step_failure_data.error:
+            error = event.step_failure_data.error
+            outcome.errors.append(
+                f"{event.step_key}: {error.cls_name}: {error.message.strip().splitlines()[0]}"
+            )

@@ -1,0 +1,94 @@
+"""Gather staged asset outputs into warehouse partitions, ready to publish.
+
+`_global`: knowledge layer + catalog + docs/adrs + KB problems + KB doc chunks +
+verification. `<project>`: its code graph with bridges + its repos' doc chunks.
+Only components the KB still lists are included, so a removed component disappears.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from kb.model import KnowledgeBase
+from warehouse.code_stage import read_stamp
+from warehouse.staging import read_stage
+from warehouse.tables import TABLES, frame
+
+GLOBAL = "_global"
+
+
+def concat(frames: list[pl.DataFrame | None], table: str | None = None) -> pl.DataFrame:
+    parts = [f for f in frames if f is not None and f.width]
+    if not parts:
+        return frame(table, []) if table in TABLES else pl.DataFrame()
+    return pl.concat(parts, how="diagonal_relaxed")
+
+
+def _version_of(values: list[str]) -> str:
+    return hashlib.sha256("\n".join(values).encode()).hexdigest()[:12]
+
+
+def assemble_partitions(
+    kb: KnowledgeBase, data_dir: Path
+) -> tuple[dict[str, dict[str, pl.DataFrame]], dict[str, Any]]:
+    knowledge = read_stage(data_dir, "knowledge_graph")
+    catalog = read_stage(data_dir, "catalog")
+    kb_docs = read_stage(data_dir, "kb_docs")
+    validation = read_stage(data_dir, "kb_validation")
+    verification = read_stage(data_dir, "verification_report")
+    global_tables: dict[str, pl.DataFrame] = {
+        "nodes": concat([knowledge.get("nodes"), catalog.get("nodes")], "nodes"),
+        "edges": concat([knowledge.get("edges"), catalog.get("edges")], "edges"),
+        "problems": concat([validation.get("problems"), verification.get("problems")], "problems"),
+        **{t: df for t, df in kb_docs.items()},
+        **{t: df for t, df in catalog.items() if t.startswith("catalog_")},
+        **{t: df for t, df in verification.items() if t != "problems"},
+    }
+    kb_chunks = read_stage(data_dir, "doc_chunks", "_kb")
+    global_tables.update(kb_chunks)
+    partitions: dict[str, dict[str, pl.DataFrame]] = {GLOBAL: global_tables}
+    components: dict[str, Any] = {}
+    versions_by_project: dict[str, list[str]] = {}
+    for pid in sorted(kb.projects):
+        project_tables = read_stage(data_dir, "project_graph", pid)
+        chunk_frames: dict[str, list[pl.DataFrame]] = {}
+        for comp in kb.components():
+            if comp.project != pid:
+                continue
+            stamp = read_stamp(data_dir, comp.key) or {}
+            components[comp.key] = {
+                "version": stamp.get("version"),
+                "code_version": stamp.get("code_version"),
+                "repo": str(comp.repo_path) if comp.repo_path else None,
+            }
+            versions_by_project.setdefault(pid, []).append(f"{comp.key}@{stamp.get('version')}")
+            for table, df in read_stage(data_dir, "doc_chunks", comp.key).items():
+                chunk_frames.setdefault(table, []).append(df)
+        for table, frames in chunk_frames.items():
+            project_tables[table] = concat(frames)
+        partitions[pid] = project_tables
+    built_at = datetime.now(UTC).isoformat(timespec="seconds")
+    builds = []
+    for name, tables in sorted(partitions.items()):
+        version = (
+            kb.content_hash if name == GLOBAL else _version_of(versions_by_project.get(name, []))
+        )
+        builds.append(
+            {
+                "partition": name,
+                "version": version,
+                "built_at": built_at,
+                **{
+                    t: tables[t].height if t in tables else 0
+                    for t in ("nodes", "edges", "unresolved", "problems")
+                },
+            }
+        )
+    global_tables["builds"] = frame("builds", builds)
+    extra = {"kb_hash": kb.content_hash, "kb_root": str(kb.config.root), "components": components}
+    return partitions, extra
