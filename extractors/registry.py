@@ -29,6 +29,7 @@ EXTRACTOR_MODULES: list[str] = [
     "env_scan",
     "terraform",
     "packages",
+    "contentful",
 ]
 
 
