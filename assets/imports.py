@@ -1,0 +1,64 @@
+"""Confluence / Drive imports as Dagster assets, one partition per configured source.
+
+Partitions are static, read from the KB's kb.yaml when the definitions are built
+(`build_import_defs(kb_root)`): a KB without `imports:` gets no import assets at all.
+Each source materializes in its own run, so a failing source never blocks the others;
+HTTP-level retries (429/5xx, Retry-After) happen inside kb.imports, and the asset adds a
+coarse retry policy on top for whole-run failures (a source down for minutes).
+"""
+
+from pathlib import Path
+
+import dagster as dg
+from dagster import AssetExecutionContext
+
+from kb.imports import ImportConfigError, import_sources, run_source
+from kb.loader import load_config
+from pipeline.resources import KbResource
+
+RETRY = dg.RetryPolicy(max_retries=2, delay=60, backoff=dg.Backoff.EXPONENTIAL)
+
+
+def build_import_defs(kb_root: str | Path) -> dict[str, list]:
+    """{"assets": [...], "jobs": [...], "schedules": [...]} for the KB's configured imports."""
+    config, _ = load_config(Path(kb_root))
+    sources = import_sources(config.imports)
+    if not sources:
+        return {"assets": [], "jobs": [], "schedules": []}
+    partitions = dg.StaticPartitionsDefinition(sources)
+
+    @dg.asset(
+        name="raw_imports",
+        partitions_def=partitions,
+        group_name="imports",
+        retry_policy=RETRY,
+        kinds={"confluence", "googledrive"},
+    )
+    def raw_imports(context: AssetExecutionContext, kb: KbResource) -> dg.MaterializeResult:
+        """Pages of one source fetched into `_imports/raw/`, secrets redacted, provenance kept."""
+        cfg, _ = load_config(Path(kb.kb_root))
+        try:
+            result = run_source(cfg.root, cfg.imports, context.partition_key)
+        except ImportConfigError as exc:
+            raise dg.Failure(description=str(exc)) from None
+        metadata = result.metadata()
+        metadata["pages"] = dg.MetadataValue.md(
+            "\n".join(f"- {p}" for p in metadata["pages"]) or "none"
+        )
+        metadata["errors"] = dg.MetadataValue.md(
+            "\n".join(f"- {e}" for e in metadata["errors"]) or "none"
+        )
+        metadata["requests"] = result.requests
+        if result.failed and not result.fetched and not result.unchanged:
+            raise dg.Failure(description=result.summary(), metadata=metadata)
+        context.log.info(result.summary())
+        return dg.MaterializeResult(metadata=metadata)
+
+    job = dg.define_asset_job("import_job", selection=[raw_imports], partitions_def=partitions)
+    schedules = []
+    cron = config.imports.get("schedule")
+    if cron:
+        from pipeline.schedules import imports_schedule
+
+        schedules.append(imports_schedule(job, str(cron), sources))
+    return {"assets": [raw_imports], "jobs": [job], "schedules": schedules}

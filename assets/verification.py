@@ -1,0 +1,76 @@
+"""`verification_report`: coverage, staleness and drift → KB root file + `verification` table.
+
+Reads the staged per-project graphs (and the catalog's packages) that `project_graph` /
+`catalog` wrote, the KB and its raw imports; writes `<kb>/verification-report.md` (only
+when its text changed) and stages the table for publish.
+"""
+
+from __future__ import annotations
+
+import dagster as dg
+
+from assets.automation import STALE_OR_MISSING
+from assets.code_versions import code_version
+from assets.graph import catalog, project_graph
+from assets.knowledge import kb_docs
+from kb.imports.store import read_sources
+from pipeline.resources import KbResource
+from warehouse.staging import read_stage, write_stage
+from warehouse.verification import build_verification
+
+REPORT = "verification-report.md"
+
+
+def project_tables(knowledge, data_dir) -> dict[str, dict]:
+    """Staged graph frames per project, with that project's rows of catalog_packages."""
+    packages = read_stage(data_dir, "catalog").get("catalog_packages")
+    out = {}
+    for pid in sorted(knowledge.projects):
+        tables = dict(read_stage(data_dir, "project_graph", pid))
+        if packages is not None and "project" in packages.columns:
+            tables["catalog_packages"] = packages.filter(packages["project"] == pid)
+        out[pid] = tables
+    return out
+
+
+def write_report(kb_root, text: str) -> bool:
+    path = kb_root / REPORT
+    if path.is_file() and path.read_text(encoding="utf-8") == text:
+        return False
+    tmp = path.with_name(REPORT + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
+    return True
+
+
+@dg.asset(
+    deps=[kb_docs, project_graph, catalog],
+    code_version=code_version("verification"),
+    automation_condition=STALE_OR_MISSING,
+    group_name="verification",
+)
+def verification_report(kb: KbResource) -> dg.MaterializeResult:
+    """verification-report.md in the KB root + the `verification` warehouse table."""
+    knowledge = kb.kb()
+    data_dir = kb.data_path()
+    text, df = build_verification(
+        knowledge, project_tables(knowledge, data_dir), read_sources(knowledge.config.root)
+    )
+    changed = write_report(knowledge.config.root, text)
+    write_stage(data_dir, "verification_report", "all", {"verification": df})
+    counts = df.group_by("section").len().sort("section").rows()
+    drift = df.filter(df["section"] == "drift")
+    return dg.MaterializeResult(
+        metadata={
+            **{f"{section}": n for section, n in counts},
+            "report": dg.MetadataValue.path(str(knowledge.config.root / REPORT)),
+            "report changed": changed,
+            "drift list": dg.MetadataValue.md(
+                "\n".join(
+                    f"- `{p}:{ln}` {m}"
+                    for p, ln, m in drift.select("path", "line", "message").rows()
+                )
+                or "none"
+            ),
+        }
+    )
