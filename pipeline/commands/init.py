@@ -1,0 +1,34 @@
+"""`kb init DIR`: scaffold a new KB."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+from pipeline.cli import UserError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("init", help="scaffold a new KB (kb.yaml, vocabulary, one project)")
+    parser.add_argument("dir", type=Path, help="folder for the new KB (created if missing)")
+    parser.add_argument("--project", default="my-project", help="id of the first project")
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    from kb.scaffold import scaffold
+    from kb.validate import kb_today
+
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", args.project):
+        raise UserError(f"project id '{args.project}' must be lowercase letters, digits and '-'")
+    try:
+        written = scaffold(args.dir, args.project, kb_today().isoformat())
+    except (FileExistsError, OSError) as exc:
+        raise UserError(str(exc)) from None
+    for path in written:
+        print(f"wrote {path}")
+    print(
+        f"next: add projects/{args.project}/<component>/component.md, then `kb refresh --kb {args.dir}`"
+    )
+    return 0

@@ -1,0 +1,63 @@
+"""`kb status`: what is stale and why — code graphs, indexes, ADRs, verifications."""
+
+from __future__ import annotations
+
+import argparse
+
+from pipeline.cli import add_kb_option
+from pipeline.commands._common import load_kb_or_exit
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "status", help="what is stale and why (code graph, indexes, ADRs, docs)"
+    )
+    add_kb_option(parser)
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    from kb.indexes import stale_indexes
+    from pipeline.commands.validate import run_validation
+    from pipeline.fastpath import staleness
+    from warehouse.reader import Warehouse, WarehouseMissing
+
+    kb = load_kb_or_exit(args)
+    data_dir = kb.config.data_dir
+    try:
+        manifest = Warehouse(data_dir).manifest()
+        print(f"warehouse: build {manifest['build_id']} at {manifest['built_at']} ({data_dir})")
+        built = manifest.get("components") or {}
+    except WarehouseMissing as exc:
+        print(f"warehouse: {exc}")
+        built = {}
+    state = staleness(kb, data_dir)
+    stale = set(state.stale_components)
+    for comp in kb.components():
+        was = (built.get(comp.key) or {}).get("version") or "never"
+        if comp.key in stale:
+            now = next(
+                (r.split(", now ")[-1] for r in state.reasons if r.startswith(comp.key + ":")), "?"
+            )
+            print(f"  {comp.key}: code_graph_stale: built {was} now {now}")
+        else:
+            print(f"  {comp.key}: current ({was})")
+    others = [r for r in state.reasons if not any(r.startswith(k + ":") for k in stale)]
+    for reason in others:
+        print(f"stale: {reason}")
+    indexes = stale_indexes(kb)
+    print("kb_index_stale: " + (", ".join(indexes) if indexes else "no (index/ is current)"))
+    problems = run_validation(kb)
+    for problem in problems:
+        if problem.rule in {"adr-stale", "verification-old"}:
+            print(f"{problem.path}:{problem.line}: {problem.message}")
+    errors = sum(p.severity == "error" for p in problems)
+    print(
+        f"validation: {errors} error(s), {len(problems) - errors} warning(s) — `kb validate` lists them"
+    )
+    print(
+        "up to date"
+        if state.up_to_date and not indexes
+        else "run `kb refresh` to rebuild what is stale"
+    )
+    return 0
