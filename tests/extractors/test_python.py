@@ -1,0 +1,237 @@
+"""Python extraction on small repos written for the test: symbols, imports, calls, routes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from textwrap import dedent
+
+from extractors.registry import extract_component
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for rel, body in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(dedent(body).lstrip("\n"))
+    return root
+
+
+def facts_of(root: Path, project: str = "p", component: str = "api"):
+    facts = extract_component(project, component, root)
+    assert not [p for p in facts.problems if p.rule.startswith("extractor-")], facts.problems
+    nodes = {n.id.split(":", 2)[2]: n for n in facts.nodes}
+    edges = {(e.src.split(":", 2)[2], e.dst.split(":", 2)[2], e.type): e for e in facts.edges}
+    return facts, nodes, edges
+
+
+FASTAPI = {
+    "app/__init__.py": "",
+    "app/main.py": """
+        from fastapi import Depends, FastAPI
+        from app.routers import orders
+        from app.security import verify_key
+
+        app = FastAPI()
+        app.include_router(orders.router, prefix="/v1", dependencies=[Depends(verify_key)])
+
+        @app.get("/healthz")
+        def healthz():
+            return {"ok": True}
+        """,
+    "app/security.py": """
+        def verify_key():
+            return True
+
+        def current_user():
+            return "u"
+
+        def audit():
+            pass
+        """,
+    "app/routers/__init__.py": "",
+    "app/routers/orders.py": """
+        from fastapi import APIRouter, Depends
+        from ..security import audit, current_user
+        from ..services import orders as order_service
+        from .missing import nothing
+
+        router = APIRouter(prefix="/orders", dependencies=[Depends(audit)])
+
+
+        @router.get("")
+        def list_orders(user=Depends(current_user)):
+            return order_service.list_orders(user)
+
+
+        @router.post("/{order_id}")
+        async def update_order(order_id: str):
+            return order_service.Store().save(order_id)
+        """,
+    "app/services/__init__.py": "",
+    "app/services/orders.py": """
+        import app.security
+
+
+        def list_orders(user):
+            app.security.audit()
+            return _load(user)
+
+
+        def _load(user):
+            return []
+
+
+        class Store:
+            def save(self, order_id):
+                return self.write(order_id)
+
+            def write(self, order_id):
+                return order_id
+        """,
+}
+
+
+def test_fastapi_routes_get_prefixes_from_router_and_include_across_files(tmp_path):
+    facts, nodes, edges = facts_of(write(tmp_path, FASTAPI))
+    routes = sorted(n.name for n in facts.nodes if n.kind == "route")
+    assert routes == ["GET /healthz", "GET /v1/orders", "POST /v1/orders/{order_id}"]
+    route = nodes["GET /v1/orders"]
+    assert (route.file, route.line) == ("app/routers/orders.py", 9)
+    assert route.attrs["method"] == "GET" and route.attrs["path"] == "/v1/orders"
+    assert ("GET /v1/orders", "app/routers/orders.py#list_orders", "ROUTES_TO") in edges
+    assert (
+        "POST /v1/orders/{order_id}",
+        "app/routers/orders.py#update_order",
+        "ROUTES_TO",
+    ) in edges
+    chain = sorted(
+        (e.attrs["order"], e.dst.rsplit("#", 1)[-1])
+        for e in facts.edges
+        if e.type == "USES_MIDDLEWARE" and e.src.endswith(":GET /v1/orders")
+    )
+    # include_router deps, then the router's, then the handler's parameter Depends
+    assert chain == [(1, "verify_key"), (2, "audit"), (3, "current_user")]
+    assert not [e for e in facts.edges if e.type == "USES_MIDDLEWARE" and "healthz" in e.src]
+
+
+def test_python_symbols_imports_and_calls_resolve_within_the_component(tmp_path):
+    facts, nodes, edges = facts_of(write(tmp_path, FASTAPI))
+    store = nodes["app/services/orders.py#Store.save"]
+    assert store.kind == "symbol" and store.attrs["symbol_kind"] == "method"
+    assert (store.line, store.end_line) == (14, 15)
+    assert nodes["app/services/orders.py#_load"].attrs["exported"] is False
+    assert ("app/routers/orders.py", "app/services/orders.py", "IMPORTS") in edges
+    assert ("app/routers/orders.py", "app/security.py", "IMPORTS") in edges
+    assert ("app/main.py", "app/routers/orders.py", "IMPORTS") in edges
+    calls = {(s, d) for s, d, t in edges if t == "CALLS_FN"}
+    assert ("app/routers/orders.py#list_orders", "app/services/orders.py#list_orders") in calls
+    assert ("app/routers/orders.py#update_order", "app/services/orders.py#Store") in calls
+    assert ("app/services/orders.py#list_orders", "app/security.py#audit") in calls
+    assert ("app/services/orders.py#Store.save", "app/services/orders.py#Store.write") in calls
+    [miss] = [u for u in facts.unresolved if u.kind == "import"]
+    assert (miss.file, miss.line) == ("app/routers/orders.py", 4) and ".missing" in miss.reason
+    pkgs = nodes["app/routers/orders.py"].attrs["packages"]
+    assert pkgs == ["fastapi"]
+
+
+FLASK = {
+    "main.py": """
+        from app import create_app
+
+        app = create_app()
+        """,
+    "app/__init__.py": """
+        from flask import Flask
+
+        from app.admin import admin_bp
+        from app.reports import bp
+
+
+        def create_app():
+            app = Flask(__name__)
+            app.register_blueprint(bp)
+            app.register_blueprint(admin_bp, url_prefix="/admin")
+
+            @app.before_request
+            def load_user():
+                pass
+
+            @app.route("/", methods=["GET", "HEAD"])
+            def index():
+                return "ok"
+
+            return app
+        """,
+    "app/reports.py": """
+        from flask import Blueprint
+
+        bp = Blueprint("reports", __name__, url_prefix="/reports")
+
+
+        @bp.get("/")
+        def list_reports():
+            return []
+
+
+        @bp.route("/<int:report_id>", methods=["GET", "DELETE"])
+        def report(report_id):
+            return {}
+        """,
+    "app/admin.py": """
+        from flask import Blueprint
+
+        admin_bp = Blueprint("admin", __name__, url_prefix="/ignored")
+
+
+        @admin_bp.before_request
+        def require_admin():
+            pass
+
+
+        @admin_bp.post("/sync")
+        def sync():
+            return {}
+        """,
+}
+
+
+def test_flask_blueprint_prefixes_registration_override_and_before_request(tmp_path):
+    facts, nodes, edges = facts_of(write(tmp_path, FLASK))
+    routes = sorted(n.name for n in facts.nodes if n.kind == "route")
+    assert routes == [
+        "DELETE /reports/<int:report_id>",
+        "GET /",
+        "GET /reports/",
+        "GET /reports/<int:report_id>",
+        "HEAD /",
+        "POST /admin/sync",
+    ]
+    assert ("GET /reports/<int:report_id>", "app/reports.py#report", "ROUTES_TO") in edges
+    index = [d for s, d, t in edges if s == "GET /" and t == "ROUTES_TO"]
+    assert index == ["app/__init__.py#create_app.<locals>.index"]
+    chain = sorted(
+        (e.attrs["order"], e.dst.rsplit(".", 1)[-1].rsplit("#", 1)[-1])
+        for e in facts.edges
+        if e.type == "USES_MIDDLEWARE" and e.src.endswith(":POST /admin/sync")
+    )
+    assert chain == [(1, "load_user"), (2, "require_admin")]
+    assert ("main.py", "app/__init__.py#create_app") in {
+        (s, d) for s, d, t in edges if t == "CALLS_FN"
+    }
+    names = {r.name for r in facts.catalog if r.table == "middleware"}
+    assert names == {"load_user", "require_admin"}
+
+
+def test_router_never_mounted_keeps_its_own_prefix_and_says_so(tmp_path):
+    facts, nodes, _ = facts_of(write(tmp_path, {
+        "svc.py": """
+            from fastapi import APIRouter
+            router = APIRouter(prefix="/items")
+
+            @router.delete("/{item_id}")
+            def remove(item_id: int):
+                return None
+            """,
+    }))  # fmt: skip
+    route = nodes["DELETE /items/{item_id}"]
+    assert route.attrs["mounted"] is False
