@@ -49,6 +49,7 @@ class ModuleInfo:
     consts: dict[str, TsNode] = field(default_factory=dict)  # top-level name -> value node
     anonymous: dict[int, str] = field(default_factory=dict)  # function start byte -> node id
     alias_nodes: dict[str, TsNode] = field(default_factory=dict)
+    env_names: dict[str, str] = field(default_factory=dict)  # `const { A: a } = process.env`
     _starts: list[int] = field(default_factory=list)
     _ranges: list[tuple[int, int, str, int]] = field(default_factory=list)
 

@@ -27,6 +27,7 @@ EXTRACTOR_MODULES: list[str] = [
     "python_routes",
     # env_scan, http_calls last: they attribute reads/calls to symbols of every language
     "env_scan",
+    "http_calls",
     "terraform",
     "packages",
     "contentful",

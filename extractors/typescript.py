@@ -52,6 +52,7 @@ _CALLBACK_METHODS = {"map", "filter", "forEach", "then", "catch", "finally", "re
 _CALLBACK_METHODS |= {"every", "find", "sort", "flatMap", "findIndex", "replace"}
 _NESTED_OBJECT_KEYS = {"actions", "methods", "getters", "computed", "handlers"}
 _CLASS_TYPES = {"class_declaration", "abstract_class_declaration", "class"}
+_ENV_OBJECTS = {"process.env", "import.meta.env"}
 
 
 def extract(ctx: ComponentContext) -> None:
@@ -257,6 +258,8 @@ def _variables(ctx, mod, decl: TsNode, resolver, packages, exported: bool) -> li
             if spec is not None:
                 _require(ctx, mod, target, spec, resolver, packages, SourceFile.line(value))
                 continue
+        if target.type == "object_pattern" and text(sf, value).replace(" ", "") in _ENV_OBJECTS:
+            _env_names(mod, target)
         if target.type != "identifier":
             continue
         name = text(sf, target)
@@ -320,6 +323,16 @@ def _alias_symbols(ctx, mod: ModuleInfo) -> None:
         ctx.add_edge(mod.file_id, node_id, "DEFINES", mod.rel, line)
         ctx.add_edge(node_id, target, "CALLS_FN", mod.rel, line, via="alias")
         mod.symbols[name] = node_id
+
+
+def _env_names(mod: ModuleInfo, pattern: TsNode) -> None:
+    for prop in pattern.named_children:
+        if prop.type == "shorthand_property_identifier_pattern":
+            mod.env_names[text(mod.sf, prop)] = text(mod.sf, prop)
+        elif prop.type == "pair_pattern":
+            key, value = prop.child_by_field_name("key"), prop.child_by_field_name("value")
+            if key is not None and value is not None and value.type == "identifier":
+                mod.env_names[text(mod.sf, value)] = text(mod.sf, key)
 
 
 def _require(ctx, mod, target: TsNode, spec, resolver, packages, line: int) -> None:
