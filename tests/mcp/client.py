@@ -21,11 +21,19 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class StdioClient:
-    def __init__(self, kb: Path, data_dir: Path | None = None, timeout: float = 60.0) -> None:
+    def __init__(
+        self,
+        kb: Path | None = None,
+        data_dir: Path | None = None,
+        timeout: float = 60.0,
+        params: StdioServerParameters | None = None,
+    ) -> None:
         args = ["-m", "mcp_server", "--kb", str(kb)]
         if data_dir is not None:
             args += ["--data-dir", str(data_dir)]
-        self.params = StdioServerParameters(command=sys.executable, args=args, cwd=str(ROOT))
+        self.params = params or StdioServerParameters(
+            command=sys.executable, args=args, cwd=str(ROOT)
+        )
         self.timeout = timeout
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
