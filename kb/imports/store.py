@@ -130,12 +130,28 @@ def write_import(
     return source
 
 
+def _plain(value: Any) -> Any:
+    """YAML timestamps read back as datetimes are written in their original ISO form."""
+    if isinstance(value, dt.datetime):
+        if value.tzinfo is not None:
+            value = value.astimezone(dt.UTC).replace(tzinfo=None)
+            return value.strftime("%Y-%m-%dT%H:%M:%SZ")
+        return value.isoformat()
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
 def dump_source(source: dict[str, Any]) -> str:
     order = ["system", "id", "url", "title", "space", "version", "revision", "modified"]
     order += ["fetched_at", "parent", "hub", "status", "encoding", "file", "sha256", "files"]
     keys = [k for k in order if k in source] + sorted(k for k in source if k not in order)
     return yaml.safe_dump(
-        {k: source[k] for k in keys}, sort_keys=False, allow_unicode=True, width=100
+        {k: _plain(source[k]) for k in keys}, sort_keys=False, allow_unicode=True, width=100
     )
 
 
