@@ -209,7 +209,7 @@ def _requirements(sf: SourceFile) -> list[Dep]:
 
 def _pep508(spec: str) -> tuple[str, str] | None:
     m = _REQ.match(spec)
-    return (_pypi(m.group(1)), m.group(3).strip()) if m else None
+    return (m.group(1), m.group(3).strip()) if m else None  # name as written
 
 
 def _poetry_spec(value: Any) -> str:
