@@ -95,7 +95,8 @@ export class GraphModel {
       groups.get(key).items.push({ edge: e, other: dir === "out" ? e.target : e.source });
     }
     const list = [...groups.values()];
-    for (const g of list) g.items.sort((a, b) => a.other.lname.localeCompare(b.other.lname));
+    const order = (item) => Number(item.edge.attrs?.order ?? Infinity); // middleware chain order
+    for (const g of list) g.items.sort((a, b) => order(a) - order(b) || a.other.lname.localeCompare(b.other.lname));
     list.sort((a, b) => (a.dir === b.dir ? a.type.localeCompare(b.type) : a.dir === "out" ? -1 : 1));
     return list;
   }
