@@ -1,0 +1,135 @@
+"""Next.js file-system routes: pages router and app router, with the `src/` prefix.
+
+- pages router: `pages/**.{js,jsx,ts,tsx}` → `GET /path` (page) — `_app`, `_document`,
+  `_error` skipped; `pages/api/**` → `ANY /api/path` (one handler takes every method).
+  ROUTES_TO the default export.
+- app router: `app/**/page.*` → `GET /path`; `app/**/route.*` → one route per exported HTTP
+  method function (`export async function POST`, `export const GET = ...`), ROUTES_TO it.
+  Route groups `(group)` and parallel slots `@slot` dropped, `_private` folders skipped.
+- dynamic segments keep the framework's own syntax: `[slug]`, `[...slug]`, `[[...slug]]`.
+- `middleware.{ts,js}` at the root (or `src/`) becomes a middleware node applied (order 1)
+  to routes its `config.matcher` covers (every route without a matcher).
+
+route attrs: `method`, `path`, `framework="nextjs"`, `router` ("app" | "pages"),
+`route_kind` ("page" | "api"). Runs only when the component depends on `next`.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from extractors.base import ComponentContext
+from extractors.js_common import ModuleInfo, js_files, modules, object_props, string_value
+
+NAME = "nextjs"
+HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
+_EXT = re.compile(r"\.(tsx|ts|jsx|js|mjs)$")
+_SPECIAL_PAGES = {"_app", "_document", "_error"}
+
+
+def _uses_next(ctx: ComponentContext) -> bool:
+    for rel, sf in ctx.files.items():
+        name = posixpath.basename(rel)
+        if name.startswith("next.config."):
+            return True
+        if name == "package.json" and b'"next"' in sf.data:
+            return True
+    return False
+
+
+def _route_path(segments: list[str]) -> str:
+    kept = [s for s in segments if not (s.startswith("(") and s.endswith(")")) and not s.startswith("@")]
+    return "/" + "/".join(kept)
+
+
+def _classify(rel: str) -> tuple[str, str, str] | None:
+    """(router, kind, path) for a route file, else None."""
+    stem = _EXT.sub("", rel)
+    if stem == rel:
+        return None
+    parts = stem.split("/")
+    if parts[0] == "src":
+        parts = parts[1:]
+    if len(parts) < 2 or parts[0] not in {"pages", "app"}:
+        return None
+    if parts[0] == "pages":
+        if parts[-1] in _SPECIAL_PAGES or any(p.startswith("_") for p in parts[1:]):
+            return None
+        segs = parts[1:-1] + ([] if parts[-1] == "index" else [parts[-1]])
+        kind = "api" if parts[1] == "api" else "page"
+        return "pages", kind, _route_path(segs)
+    if any(p.startswith("_") for p in parts[1:-1]) or parts[-1] not in {"page", "route"}:
+        return None
+    return "app", "page" if parts[-1] == "page" else "api", _route_path(parts[1:-1])
+
+
+def _handler(mod: ModuleInfo, exported: str) -> str | None:
+    local = mod.exports.get(exported)
+    return mod.symbols.get(local) if local else None
+
+
+def extract(ctx: ComponentContext) -> None:
+    if not _uses_next(ctx):
+        return
+    mods = modules(ctx)
+    middleware = _middleware(ctx, mods)
+    for sf in js_files(ctx):
+        found = _classify(sf.rel)
+        mod = mods.get(sf.rel)
+        if found is None or mod is None:
+            continue
+        router, kind, path = found
+        if router == "app" and kind == "api":
+            methods = [(m, _handler(mod, m)) for m in HTTP_METHODS if m in mod.exports]
+        else:
+            method = "ANY" if kind == "api" else "GET"
+            methods = [(method, _handler(mod, "default"))]
+        for method, handler in methods:
+            name = f"{method} {path}"
+            line = _line_of(ctx, handler) or 1
+            route = ctx.add_node(
+                "route", name, name, sf.rel, line, line,
+                method=method, path=path, framework="nextjs", router=router, route_kind=kind,
+            )  # fmt: skip
+            if handler:
+                ctx.add_edge(route, handler, "ROUTES_TO", sf.rel, line)
+            if middleware and _matches(path, middleware[1]):
+                ctx.add_edge(route, middleware[0], "USES_MIDDLEWARE", middleware[2], 1, order=1)
+
+
+def _line_of(ctx: ComponentContext, node_id: str | None) -> int | None:
+    if node_id is None:
+        return None
+    index = ctx.shared.setdefault("nextjs.lines", {n.id: n.line for n in ctx.facts.nodes if n.kind == "symbol"})
+    return index.get(node_id)
+
+
+def _middleware(ctx: ComponentContext, mods: dict[str, ModuleInfo]):
+    """(node id, matcher prefixes, rel) of `middleware.ts`, if the app has one."""
+    for rel in ("middleware.ts", "middleware.js", "src/middleware.ts", "src/middleware.js"):
+        mod = mods.get(rel)
+        if mod is None:
+            continue
+        symbol = _handler(mod, "middleware") or _handler(mod, "default")
+        line = _line_of(ctx, symbol) or 1
+        matchers: list[str] = []
+        config = mod.consts.get("config")
+        if config is not None and config.type == "object":
+            value = object_props(mod.sf, config).get("matcher")
+            items = value.named_children if value is not None and value.type == "array" else [value]
+            matchers = [s for s in (string_value(mod.sf, i) for i in items if i is not None) if s]
+        attrs = {"symbol": symbol} if symbol else {}
+        node = ctx.add_node("middleware", f"{rel}#middleware", "middleware", rel, line, matcher=matchers, **attrs)
+        return node, matchers, rel
+    return None
+
+
+def _matches(path: str, matchers: list[str]) -> bool:
+    if not matchers:
+        return True
+    for matcher in matchers:
+        prefix = re.split(r"[:(\[*]", matcher, maxsplit=1)[0].rstrip("/")
+        if not prefix or path == prefix or path.startswith(prefix + "/"):
+            return True
+    return False
