@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -99,3 +101,27 @@ def test_page_and_vendor_bundle_are_served_locally(viewer_server):
     )
     with urllib.request.urlopen(viewer_server.url + "static/vendor/d3-force.js") as res:
         assert "forceSimulation" in res.read().decode()
+
+
+def test_missing_front_end_bundle_says_which_command_builds_it(sample_dir, tmp_path):
+    """A checkout where viewer/setup.sh never ran: the server refuses with the fix."""
+    shutil.copytree(
+        REPO / "viewer",
+        tmp_path / "viewer",
+        ignore=shutil.ignore_patterns("vendor", "node_modules"),
+    )
+    env = {**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{REPO}"}
+    run = subprocess.run(
+        [sys.executable, "-c", "import sys; from pipeline.cli import main; sys.exit(main())"]
+        + ["viewer", "--data-dir", str(sample_dir), "--port", "0"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert run.returncode == 1
+    assert run.stderr.strip() == (
+        "kb viewer: viewer front-end files missing (vendor/d3-force.js) — "
+        "run `bash viewer/setup.sh`"
+    )
