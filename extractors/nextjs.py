@@ -39,7 +39,9 @@ def _uses_next(ctx: ComponentContext) -> bool:
 
 
 def _route_path(segments: list[str]) -> str:
-    kept = [s for s in segments if not (s.startswith("(") and s.endswith(")")) and not s.startswith("@")]
+    kept = [
+        s for s in segments if not (s.startswith("(") and s.endswith(")")) and not s.startswith("@")
+    ]
     return "/" + "/".join(kept)
 
 
@@ -101,7 +103,9 @@ def extract(ctx: ComponentContext) -> None:
 def _line_of(ctx: ComponentContext, node_id: str | None) -> int | None:
     if node_id is None:
         return None
-    index = ctx.shared.setdefault("nextjs.lines", {n.id: n.line for n in ctx.facts.nodes if n.kind == "symbol"})
+    index = ctx.shared.setdefault(
+        "nextjs.lines", {n.id: n.line for n in ctx.facts.nodes if n.kind == "symbol"}
+    )
     return index.get(node_id)
 
 
@@ -120,7 +124,9 @@ def _middleware(ctx: ComponentContext, mods: dict[str, ModuleInfo]):
             items = value.named_children if value is not None and value.type == "array" else [value]
             matchers = [s for s in (string_value(mod.sf, i) for i in items if i is not None) if s]
         attrs = {"symbol": symbol} if symbol else {}
-        node = ctx.add_node("middleware", f"{rel}#middleware", "middleware", rel, line, matcher=matchers, **attrs)
+        node = ctx.add_node(
+            "middleware", f"{rel}#middleware", "middleware", rel, line, matcher=matchers, **attrs
+        )
         return node, matchers, rel
     return None
 

@@ -23,6 +23,8 @@ EXTRACTOR_MODULES: list[str] = [
     "vue",
     "typescript",
     "express",
+    "nextjs",
+    "firebase",
     "python",
     "python_routes",
     # env_scan, http_calls last: they attribute reads/calls to symbols of every language
