@@ -167,7 +167,10 @@ def build_verification(
     today: dt.date | None = None,
 ) -> tuple[str, pl.DataFrame]:
     """(verification-report.md text, `verification` table) for the whole KB."""
-    today = today or dt.datetime.now(dt.UTC).date()
+    if today is None:
+        from kb.validate import kb_today  # KB_TODAY pins the clock, as for validation
+
+        today = kb_today()
     rows = coverage_rows(kb) + stale_rows(kb, sources, today) + undistilled_rows(kb, sources)
     for project in sorted(kb.projects):
         drifts, unknown = project_drifts(kb, project, dict(project_tables.get(project) or {}))

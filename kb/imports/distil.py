@@ -135,5 +135,8 @@ def set_verification(path: Path, block: dict[str, Any]) -> None:
 
 
 def verified_block(commit: str, today: dt.date | None = None) -> dict[str, str]:
-    today = today or dt.datetime.now(dt.UTC).date()
+    if today is None:
+        from kb.validate import kb_today  # KB_TODAY pins the clock (tests)
+
+        today = kb_today()
     return {"status": "verified", "verified_against": commit, "verified_at": today.isoformat()}

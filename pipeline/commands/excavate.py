@@ -8,7 +8,6 @@ as `<name>.proposed.md` and a unified diff is printed.
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import difflib
 import json
 from pathlib import Path
@@ -129,7 +128,9 @@ def draft(kb, project: str, comp, nodes, edges, packages: set[str]) -> tuple[str
     if uniq_calls:
         front["calls"] = uniq_calls
     front["source"] = ["code"]
-    today = dt.datetime.now(dt.UTC).date().isoformat()
+    from kb.validate import kb_today
+
+    today = kb_today().isoformat()
     front["verification"] = {
         "status": "verified",
         "verified_against": version,
