@@ -120,6 +120,10 @@ class HttpBridge:
             comps[0], path, via, f"{how} matched KB envs.{'+'.join(sorted(envs))}.url", envs
         )
 
+    def _envs(self, component: str) -> set[str]:
+        comp = self.components.get(component)
+        return set(comp.envs) if comp else set()
+
     def _function_component(self, name: str | None) -> str | None:
         funcs = [
             cid
@@ -143,23 +147,42 @@ class HttpBridge:
                 comp = self._function_component(str(fn))
                 if comp is None:
                     return None, f"hosting rewrite {source} → function {fn}: no functions component"
-                return Target(
-                    comp, "", f"rewrite {source}", f"hosting rewrite to function {fn}"
-                ), None
+                how = f"hosting rewrite to function {fn}"
+                return Target(comp, "", f"rewrite {source}", how, self._envs(caller)), None
             run = rule.get("run")
             if isinstance(run, dict) and run.get("serviceId"):
                 sid = str(run["serviceId"])
                 comp = sid if sid in self.components else None
                 if comp is None:
                     return None, f"hosting rewrite {source} → Cloud Run {sid}: no such component"
-                return Target(comp, "", f"rewrite {source}", f"hosting rewrite to run {sid}"), None
+                how = f"hosting rewrite to run {sid}"
+                return Target(comp, "", f"rewrite {source}", how, self._envs(caller)), None
             return None, None  # a static destination (SPA fallback): not an API call
         return None, None
 
     def targets(self, caller: str, attrs: dict[str, Any]) -> tuple[list[Target], str]:
         """Candidate targets, or [] and the reason nothing could be resolved."""
         method, env_var, base, path = parse_call(attrs)
+        if _callable(attrs):
+            fn = _callable(attrs)
+            comp = self._function_component(fn)
+            if comp is None:
+                return [], f"callable function {fn}: no functions component in the project"
+            how = "Firebase callable → functions"
+            return [Target(comp, "", f"callable {fn}", how, self._envs(comp))], ""
         found: list[Target] = []
+        template = str(attrs.get("url_template") or "")
+        if template.startswith(("http://", "https://")) and "{" in template.split("/")[2]:
+            # an env part inside the host (`https://{TENANT}.zendesk.com`): a KB host or external
+            host = template.split("/")[2].lower()
+            pattern = re.compile(
+                ".+".join(re.escape(p) for p in re.split(r"\{[^}]*\}", host)) + "$"
+            )
+            hits = sorted({c for h, cs in self.hosts.items() if pattern.match(h) for c, _ in cs})
+            if len(hits) != 1:
+                return [], "external" if not hits else f"host {host} matches components {hits}"
+            envs = {e for h, cs in self.hosts.items() if pattern.match(h) for _, e in cs}
+            return [Target(hits[0], "", env_var or host, f"host pattern {host}", envs)], ""
         if env_var:
             values = self.env_values.get((caller, env_var), [])
             for source, value in values:
@@ -174,8 +197,9 @@ class HttpBridge:
                 if target not in self.components:
                     return [], f"KB calls names component {target!r}, not in project {self.project}"
                 if any(t.component == target for t in found):
-                    for t in found:
+                    for t in found:  # the KB mapping holds for every env of the target
                         t.resolution += " + KB calls"
+                        t.envs |= set(self.components[target].envs)
                     continue
                 bases = {split_url(v)[1] for _, v in values if "://" in v}
                 envs = set(self.components[target].envs)
@@ -199,9 +223,18 @@ class HttpBridge:
             if why:
                 return [], why
             if self.routes.get(caller):
-                return [Target(caller, "", "relative", "same-origin route of the caller")], ""
+                how = "same-origin route of the caller"
+                return [Target(caller, "", "relative", how, self._envs(caller))], ""
             return [], "relative URL and no hosting rewrite or same-origin route serves it"
         return [], "dynamic URL: base or path is computed at run time"
+
+
+def _callable(attrs: dict[str, Any]) -> str | None:
+    """The function name of a Firebase `httpsCallable(functions, 'name')` call."""
+    if attrs.get("resolved_via") != "callable":
+        return None
+    name = attrs.get("function") or str(attrs.get("path") or "").strip("/")
+    return str(name) or None
 
 
 def calls_edges(
@@ -236,6 +269,8 @@ def calls_edges(
                 miss(why)
             continue
         method, _, _, path = parse_call(attrs)
+        if _callable(attrs):  # a callable is served by the function of that name, any method
+            method, path = "*", "/" + str(_callable(attrs))
         if path is None:
             miss("dynamic URL: the path is computed at run time")
             continue

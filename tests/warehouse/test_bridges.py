@@ -154,7 +154,9 @@ def test_exact_route_is_preferred_over_parametrised(tmp_path):
     edges = {e["src"].rsplit(":", 1)[1]: e for e in calls_of(graph(kb, "shop", web, api))}
     assert edges["summary"]["dst"] == summary
     assert edges["summary"]["attrs"]["confidence"] == "high"
-    assert edges["summary"]["attrs"]["envs"] == ["prod"]
+    # the value matched prod's URL; the KB `calls` entry extends it to every env of the target
+    assert edges["summary"]["attrs"]["envs"] == ["dev", "prod"]
+    assert "envs.prod.url" in edges["summary"]["attrs"]["resolution"]
     assert edges["one"]["dst"] == param
     assert edges["one"]["attrs"]["confidence"] == "medium"
 
