@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import fcntl
 import time
 
 from pipeline.cli import UserError, add_kb_option
@@ -25,6 +27,24 @@ def handle(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     kb = load_kb_or_exit(args)
     data_dir = kb.config.data_dir
+    with build_lock(data_dir):
+        return _refresh(args, kb, data_dir, start)
+
+
+@contextlib.contextmanager
+def build_lock(data_dir):
+    """One build at a time per data dir (post-commit hooks can fire together)."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    with open(data_dir / "refresh.lock", "w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print("waiting for another kb refresh on this warehouse …", flush=True)
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+
+
+def _refresh(args, kb, data_dir, start) -> int:
     if not args.all:
         from pipeline.fastpath import staleness
 
