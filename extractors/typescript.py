@@ -25,7 +25,7 @@ import re
 
 from tree_sitter import Node as TsNode
 
-from extractors.base import ComponentContext, SourceFile, captures
+from extractors.base import ComponentContext, SourceFile, captures, matches
 from extractors.js_common import (
     CALLS_KEY,
     FUNCTION_TYPES,
@@ -163,6 +163,21 @@ def _statement(ctx, mod: ModuleInfo, stmt: TsNode, resolver: Resolver, packages:
         _variables(ctx, mod, stmt, resolver, packages, exported=False)
     elif kind == "expression_statement":
         _commonjs(ctx, mod, stmt)
+    elif kind == "ERROR":
+        _recover(ctx, mod, stmt, resolver, packages, 0)
+
+
+def _recover(ctx, mod: ModuleInfo, error: TsNode, resolver, packages, depth: int) -> None:
+    """Keep declarations tree-sitter folded into an ERROR node after a syntax error."""
+    for child in error.named_children:
+        if child.type == "ERROR" and depth < 4:
+            _recover(ctx, mod, child, resolver, packages, depth + 1)
+        elif child.type == "function_expression" and child.child_by_field_name("name"):
+            name = text(mod.sf, child.child_by_field_name("name"))
+            if name not in mod.symbols:
+                _symbol(ctx, mod, name, child, child, False, "function")
+        elif child.type != "ERROR":
+            _statement(ctx, mod, child, resolver, packages)
 
 
 def _export(ctx, mod: ModuleInfo, stmt: TsNode, resolver: Resolver, packages: set[str]):
@@ -418,8 +433,31 @@ def _anonymous_handlers(ctx, mod: ModuleInfo) -> None:
         last_end = fn.end_byte
 
 
+_FUNCTION_NODES = FUNCTION_TYPES | {"function_declaration", "method_definition"}
+_DECLS = "(variable_declarator name: (identifier) @n value: (_) @v)"
+
+
+def _local(mod: ModuleInfo, at: TsNode, name: str, cache: dict) -> TsNode | None:
+    """A variable's initializer in the functions around `at` (one query per function)."""
+    node = at.parent
+    while node is not None:
+        if node.type in _FUNCTION_NODES:
+            key = (node.start_byte, node.end_byte)
+            if key not in cache:
+                found = matches(mod.sf.language, _DECLS, node)
+                cache[key] = {text(mod.sf, m["n"][0]): m["v"][0] for _, m in found}
+            if name in cache[key]:
+                return cache[key][name]
+        node = node.parent
+    return None
+
+
 def resolve_callee(
-    ctx: ComponentContext, mod: ModuleInfo, fn: TsNode | None, caller: str
+    ctx: ComponentContext,
+    mod: ModuleInfo,
+    fn: TsNode | None,
+    caller: str,
+    cache: dict | None = None,
 ) -> str | None:
     """The symbol a call's function expression names, following imports and instances."""
     sf = mod.sf
@@ -435,7 +473,8 @@ def resolve_callee(
     found = lookup_symbol(ctx, mod.rel, dotted)
     if found is not None or len(parts) == 1:
         return found
-    value = unwrap(mod.consts.get(parts[0]))  # `const store = useStore(); store.x()`
+    value = _local(mod, fn, parts[0], cache) if cache is not None else None
+    value = unwrap(value or mod.consts.get(parts[0]))  # `const store = useStore(); store.x()`
     if value is not None and value.type in {"call_expression", "new_expression"}:
         ctor = value.child_by_field_name(
             "function" if value.type == "call_expression" else "constructor"
@@ -451,11 +490,12 @@ def resolve_callee(
 def _calls(ctx: ComponentContext, mod: ModuleInfo, calls: list[CallSite]) -> None:
     sf = mod.sf
     seen: set[tuple[str, str]] = set()
+    cache: dict = {}
     found = captures(sf.language, _CALL_QUERY, sf.tree.root_node).get("call", [])
     for call in sorted(found, key=lambda n: n.start_byte):
         field = "function" if call.type == "call_expression" else "constructor"
         caller = mod.enclosing(call.start_byte)
-        callee = resolve_callee(ctx, mod, call.child_by_field_name(field), caller)
+        callee = resolve_callee(ctx, mod, call.child_by_field_name(field), caller, cache)
         if callee is None:
             continue
         calls.append(CallSite(mod.rel, call, caller, callee))
