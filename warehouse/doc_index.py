@@ -53,7 +53,8 @@ class DocIndex:
     """Chunks in SQLite (rowid = position in `chunks`) with an FTS5 table beside them."""
 
     chunks: list[dict[str, Any]]
-    edges: dict[tuple[str, str], list[tuple[str, str]]]  # (project, path) -> [(path, reason)]
+    # (project, component or "", path) -> [(co-located path, reason)]
+    edges: dict[tuple[str, str, str], list[tuple[str, str]]]
     build_id: str | None = None
     build_seconds: float = 0.0
     _db: sqlite3.Connection = field(init=False, repr=False)
@@ -69,11 +70,13 @@ class DocIndex:
             if chunks.height
             else []
         )
-        links: dict[tuple[str, str], list[tuple[str, str]]] = defaultdict(list)
+        links: dict[tuple[str, str, str], list[tuple[str, str]]] = defaultdict(list)
         if edges is not None and edges.height:
-            for e in edges.select("project", "src", "dst", "reason").iter_rows():
-                links[(e[0], e[1])].append((e[2], e[3] or ""))
-                links[(e[0], e[2])].append((e[1], e[3] or ""))
+            for p, c, src, dst, why in edges.select(
+                "project", "component", "src", "dst", "reason"
+            ).iter_rows():
+                links[(p, c or "", src)].append((dst, why or ""))
+                links[(p, c or "", dst)].append((src, why or ""))
         index = cls(rows, dict(links), build_id)
         index._db = sqlite3.connect(":memory:", check_same_thread=False)
         # Two tables, because FTS5's bm25() normalises by the whole row's length: in one
@@ -168,16 +171,17 @@ class DocIndex:
                     out[rid] -= HEAD_WEIGHT * rank
         return out
 
-    def neighbours(self, project: str, path: str) -> list[tuple[str, str]]:
-        return self.edges.get((project, path), [])
+    def neighbours(self, row: dict[str, Any]) -> list[tuple[str, str]]:
+        return self.edges.get((row["project"], row.get("component") or "", row["path"]), [])
 
-    def file_chunks(self, project: str, path: str) -> list[int]:
+    def file_chunks(self, row: dict[str, Any], path: str) -> list[int]:
+        """Rowids of the chunks of `path` in the same project and component as `row`."""
         if not hasattr(self, "_by_file"):
-            by_file: dict[tuple[str, str], list[int]] = defaultdict(list)
+            by_file: dict[tuple[str, str, str], list[int]] = defaultdict(list)
             for i, r in enumerate(self.chunks):
-                by_file[(r["project"], r["path"])].append(i)
+                by_file[(r["project"], r.get("component") or "", r["path"])].append(i)
             self._by_file = dict(by_file)
-        return self._by_file.get((project, path), [])
+        return self._by_file.get((row["project"], row.get("component") or "", path), [])
 
 
 def _quote(term: str) -> str:

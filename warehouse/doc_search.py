@@ -78,6 +78,7 @@ class _Hit:
     rowid: int
     score: float
     why: list[str] = field(default_factory=list)
+    tier: int = 0  # 0: the AND (or fallback OR) result; 1: OR hits filling the budget after AND
 
 
 def _visible(row: dict[str, Any], project: str | None, exclude: set[str]) -> bool:
@@ -92,6 +93,7 @@ def search_context(
     max_tokens: int = 8000,
     project: str | None = None,
     exclude_buckets: Iterable[str] = (),
+    or_fill: bool = False,
 ) -> ContextPack:
     """The best Markdown sections for `task`, packed within `max_tokens`.
 
@@ -101,6 +103,8 @@ def search_context(
     kb.context.BUCKETS except "kb". Raises `WarehouseMissing` when nothing is published;
     every other odd input (empty task, only stop words, tiny budget) gives a pack whose
     `render()` says what happened. The rendered text never exceeds max_tokens.
+    or_fill: when AND finds sections that leave budget unused, rank OR matches after them
+    (labelled "OR after AND"); off by default: OR only when AND finds nothing.
     """
     index = _as_index(chunks_source)
     exclude = set(exclude_buckets) - {"kb"}
@@ -134,13 +138,23 @@ def search_context(
     if not hits:
         hits = _ranked(index, present, stats, "OR", project, exclude)
         pack.mode = "OR" if hits else "none"
+    elif or_fill and len(present) > 1:
+        taken = {h.rowid for h in hits}
+        extra = [
+            h
+            for h in _ranked(index, present, stats, "OR", project, exclude)
+            if h.rowid not in taken
+        ]
+        for h in extra:
+            h.tier = 1
+        hits += extra
     for hit in hits:
         matched = [t for t in present if hit.rowid in stats[t].rows]
         in_head = [t for t in matched if hit.rowid in stats[t].head_rows]
-        text = f"{pack.mode}: {', '.join(matched)}"
+        text = f"{'OR after AND' if hit.tier else pack.mode}: {', '.join(matched)}"
         hit.why.insert(0, text + (f" (title/heading: {', '.join(in_head)})" if in_head else ""))
     hits = _with_neighbours(index, hits, project, exclude)
-    hits.sort(key=lambda h: (-h.score, h.rowid))
+    hits.sort(key=lambda h: (h.tier, -h.score, h.rowid))
     pack.fill(
         [(index.chunks[h.rowid], h.score, h.why) for h in hits],
         mirrors=lambda row: mirrors_of(row),
@@ -189,22 +203,24 @@ def _with_neighbours(
         return hits
     best = max(h.score for h in hits)
     taken = {h.rowid for h in hits}
-    files = {(index.chunks[h.rowid]["project"], index.chunks[h.rowid]["path"]) for h in hits}
+    files = {
+        (r["project"], r.get("component"), r["path"]) for r in (index.chunks[h.rowid] for h in hits)
+    }
     extra: dict[int, _Hit] = {}
     for hit in sorted(hits, key=lambda h: -h.score)[:10]:
         row = index.chunks[hit.rowid]
         score = hit.score * NEIGHBOUR_FACTOR
         if score < best * NEIGHBOUR_FLOOR:
             break
-        for path, reason in index.neighbours(row["project"], row["path"]):
-            if (row["project"], path) in files:
+        for path, reason in index.neighbours(row):
+            if (row["project"], row.get("component"), path) in files:
                 continue
-            rowids = index.file_chunks(row["project"], path)
+            rowids = index.file_chunks(row, path)
             if not rowids or rowids[0] in taken or rowids[0] in extra:
                 continue
             target = index.chunks[rowids[0]]
             if not _visible(target, project, exclude):
                 continue
             why = f"neighbour of {row['path']} ({reason})"
-            extra[rowids[0]] = _Hit(rowids[0], score, [why])
+            extra[rowids[0]] = _Hit(rowids[0], score, [why], hit.tier)
     return hits + list(extra.values())

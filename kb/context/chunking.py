@@ -106,7 +106,7 @@ def _split_paragraphs(
     begin, size = start, 0
     for i in range(start, end):
         size += estimate_tokens(lines[i]) + 1
-        boundary = not lines[i].strip() or i - begin > 400
+        boundary = not lines[i].strip() or size >= 2 * MAX_CHUNK_TOKENS
         if size >= MAX_CHUNK_TOKENS and boundary:
             parts.append((begin, i + 1))
             begin, size = i + 1, 0

@@ -1,7 +1,8 @@
 """Find the Markdown an agent may need: KB docs and each component repo's own docs.
 
 Buckets (each can be excluded by name):
-  kb       every .md of the KB except generated `.kb/` and `index/` (always in)
+  kb       every .md of the KB except the data dir `.kb/` (always in; `index/decisions.md`
+           is generated but is the cheapest answer to "why" questions)
   imports  `_imports/raw/**.md`: imported originals, kept so a component documented only
            in Confluence is still findable; ranked as unverified and excludable
   root     loose .md at a repo's root
@@ -27,7 +28,7 @@ BUCKETS = ("kb", "imports", "root", "docs", "skills", "meta")
 MARKDOWN = (".md", ".markdown", ".mdx")
 MAX_FILE_BYTES = 5 * 1024 * 1024  # same cap as a KB doc (kb/loader.py)
 ALWAYS_SKIP = {".git", "node_modules", ".venv", "__pycache__", ".hg", ".svn"}
-KB_SKIP = {".kb", "index"}  # generated in a KB
+KB_SKIP = {".kb"}  # the generated data dir
 _CAPS = re.compile(r"^[A-Z][A-Z0-9_-]*$")
 
 

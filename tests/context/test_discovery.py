@@ -103,6 +103,7 @@ def test_kb_docs_always_in_and_imports_excludable(tree):
     assert got == {
         "README.md": "kb",
         "projects/p/project.md": "kb",
+        "index/decisions.md": "kb",
         "_imports/raw/page-1/page.md": "imports",
     }
     assert set(_buckets(discover_kb(root, exclude_buckets=["imports", "kb"])).values()) == {"kb"}
