@@ -15,6 +15,7 @@ from warehouse.catalog import component_frames, cross_project_edges
 
 
 def write_kb(root: Path, projects: dict[str, dict[str, dict]]) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
     (root / "kb.yaml").write_text("name: t\nrepos_root: repos\n")
     for pid, comps in projects.items():
         pdir = root / "projects" / pid
@@ -289,3 +290,43 @@ def test_cross_project_edge_is_reported():
     )
     [msg] = cross_project_edges(df)
     assert "joins projects a and b" in msg and "x.ts:3" in msg
+
+
+def test_real_extraction_env_file_one_folder_up_to_fastapi_route(tmp_path):
+    """`.env` at the repo root, the call in `src/lib/`, the route behind an include prefix."""
+    kb_root = write_kb(tmp_path / "kb", {"p": {
+        "web": {"role": "frontend"},
+        "api": {"role": "api", "envs": {"dev": {"url": "https://api.dev.p.example"}}},
+    }})  # fmt: skip
+    repos = tmp_path / "kb" / "repos" / "p"
+    (repos / "web" / "src" / "lib").mkdir(parents=True)
+    (repos / "web" / ".env").write_text("API_BASE=https://api.dev.p.example/v2\n")
+    (repos / "web" / "src" / "lib" / "items.ts").write_text(
+        "export async function loadItem(id: string) {\n"
+        "  return fetch(`${process.env.API_BASE}/items/${id}`);\n}\n"
+    )
+    (repos / "api" / "app" / "routers").mkdir(parents=True)
+    (repos / "api" / "app" / "__init__.py").write_text("")
+    (repos / "api" / "app" / "routers" / "__init__.py").write_text("")
+    (repos / "api" / "app" / "main.py").write_text(
+        "from fastapi import FastAPI\nfrom app.routers import items\n\n"
+        "app = FastAPI()\napp.include_router(items.router, prefix='/v2')\n"
+    )
+    (repos / "api" / "app" / "routers" / "items.py").write_text(
+        "from fastapi import APIRouter\nrouter = APIRouter(prefix='/items')\n\n"
+        "@router.get('/{item_id}')\ndef get_item(item_id: str):\n    return {}\n\n"
+        "@router.get('/featured')\ndef featured():\n    return []\n"
+    )
+    from extractors.registry import extract_component
+
+    kb = load_kb(kb_root)
+    tables = {
+        c.key: component_frames(extract_component(c.project, c.id, c.repo_path))
+        for c in kb.components()
+    }
+    out = build_project_graph(kb, "p", tables)
+    [edge] = calls_of(out)
+    assert edge["dst"] == "p/api:route:GET /v2/items/{item_id}"
+    assert edge["attrs"]["via"] == "API_BASE" and edge["attrs"]["envs"] == ["dev"]
+    assert edge["attrs"]["path"] == "/v2/items/{id}"
+    assert edge["src"].startswith("p/web:http_call:")
