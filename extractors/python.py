@@ -50,11 +50,13 @@ class PyModule:
     symbols: dict[str, str] = field(default_factory=dict)  # dotted local name → node id
     consts: dict[str, str] = field(default_factory=dict)  # NAME = "literal"
     _ranges: list[tuple[int, int, str]] = field(default_factory=list)
+    _starts: list[int] = field(default_factory=list)
 
     def enclosing(self, byte: int) -> str:
         """Innermost symbol whose span holds `byte`, else the code_file."""
-        starts = [r[0] for r in self._ranges]
-        i = bisect.bisect_right(starts, byte)
+        if len(self._starts) != len(self._ranges):
+            self._starts = [r[0] for r in self._ranges]
+        i = bisect.bisect_right(self._starts, byte)
         best = self.file_id
         for start, end, node_id in self._ranges[:i]:
             if start <= byte < end:
@@ -206,7 +208,7 @@ def _imports(ctx, resolver: Resolver, mod: PyModule, root: TsNode, packages: set
                 spec = text(sf, dotted)
                 target = resolver.by_name.get(spec)
                 if target is None:
-                    packages.add(spec.split(".")[0])
+                    _missing(ctx, resolver, mod, node, spec, packages)
                     continue
                 local = text(sf, alias) if alias is not None else spec
                 mod.bindings[local] = Binding(spec, target, None, line)
@@ -232,7 +234,7 @@ def _imports(ctx, resolver: Resolver, mod: PyModule, root: TsNode, packages: set
                     f"relative import {spec} matches no file of the component",
                 )
             else:
-                packages.add(spec.split(".")[0])
+                _missing(ctx, resolver, mod, node, spec, packages)
             continue
         for item in node.children_by_field_name("name"):
             dotted = item.child_by_field_name("name") if item.type == "aliased_import" else item
@@ -245,6 +247,16 @@ def _imports(ctx, resolver: Resolver, mod: PyModule, root: TsNode, packages: set
             )
         if any(c.type == "wildcard_import" for c in node.children):
             mod.bindings[f"*{base}"] = Binding(spec, base, None, line)
+
+
+def _missing(ctx, resolver: Resolver, mod: PyModule, node: TsNode, spec: str, packages) -> None:
+    """A module of a local package that has no file is unresolved; anything else a package."""
+    top = spec.split(".")[0]
+    if top in resolver.by_name and top != spec:
+        reason = f"module {spec} not found in the component (package {top} is local)"
+        ctx.unresolved(mod.rel, SourceFile.line(node), "import", text(mod.sf, node), reason)
+    else:
+        packages.add(top)
 
 
 def _definition(node: TsNode) -> tuple[TsNode, TsNode]:

@@ -136,6 +136,7 @@ class Routes:
                 method = text(sf, fn.child_by_field_name("attribute"))
                 if method not in {
                     "include_router",
+                    "add_url_rule",
                     "register_blueprint",
                     "add_middleware",
                     "before_request",
@@ -144,6 +145,9 @@ class Routes:
                 parent = self.obj(mod.rel, text(sf, fn.child_by_field_name("object")))
                 pos, kw = _kwargs(sf, call)
                 if parent is None or not pos:
+                    continue
+                if method == "add_url_rule":
+                    self._url_rule(mod, call, parent, pos, kw)
                     continue
                 if method in {"add_middleware", "before_request"}:
                     kind = "asgi_middleware" if method == "add_middleware" else "before_request"
@@ -174,6 +178,18 @@ class Routes:
                         self.deps(mod, kw.get("dependencies"), "dependency"),
                     )
                 )
+
+    def _url_rule(self, mod: PyModule, call: TsNode, obj: Obj, pos: list, kw: dict) -> None:
+        """Flask `app.add_url_rule("/x", "endpoint", view_func=fn, methods=[...])`."""
+        sf = mod.sf
+        path = string_value(sf, pos[0])
+        view = kw.get("view_func") or (pos[2] if len(pos) > 2 else None)
+        if path is None or view is None:
+            return
+        handler = self.symbol(mod.rel, text(sf, view)) if self.symbol else None
+        methods = _methods(sf, kw.get("methods"))
+        where = (mod.rel, SourceFile.line(call), SourceFile.end_line(call))
+        self.pending.append((obj, where, path, methods, [], handler))
 
     def chains(self, obj: Obj, seen: frozenset = frozenset()) -> list[tuple[str, list[Mw], bool]]:
         """(full prefix, middleware in order, mounted on an app) for every way obj is mounted."""
@@ -251,16 +267,7 @@ class Routes:
                 "route path is not a string literal",
             )
             return
-        if attr in _VERBS:
-            methods = [attr.upper()]
-        else:
-            given = kw.get("methods")
-            methods = (
-                [string_value(sf, m) or "" for m in given.named_children]
-                if given is not None and given.type in {"list", "tuple", "set"}
-                else ["GET"]
-            )
-            methods = [m.upper() for m in methods if m] or ["GET"]
+        methods = [attr.upper()] if attr in _VERBS else _methods(sf, kw.get("methods"))
         route_mws = self.deps(mod, kw.get("dependencies"), "dependency")
         params = defn.child_by_field_name("parameters")
         for c in (
@@ -273,25 +280,27 @@ class Routes:
                 target = pos2[0] if pos2 else kw2.get("dependency")
                 if target is not None:
                     route_mws.append(self.mw(mod, target, "param_dependency"))
-        self.pending.append((obj, mod, dd, defn, path, methods, route_mws))
+        where = (mod.rel, SourceFile.line(dd), SourceFile.end_line(dd))
+        handler = self._handler(mod, dd, defn)
+        self.pending.append((obj, where, path, methods, route_mws, handler))
 
     def emit(self) -> None:
         ctx = self.ctx
         taken: set[str] = set()
-        for obj, mod, dd, defn, path, methods, route_mws in self.pending:
-            handler = self._handler(mod, dd, defn)
+        for obj, (rel, line, end), path, methods, route_mws, handler in self.pending:
             for prefix, mws, mounted in self.chains(obj):
                 full = _join(prefix, path) or "/"
                 for method in methods:
                     qual = f"{method} {full}"
                     if ctx.node_id("route", qual) in taken:
-                        qual = f"{qual}@{mod.rel}:{SourceFile.line(dd)}"
-                    route = ctx.add_node("route", qual, f"{method} {full}", mod.rel, SourceFile.line(dd),
-                                         SourceFile.end_line(dd), method=method, path=full,
+                        qual = f"{qual}@{rel}:{line}"
+                    route = ctx.add_node("route", qual, f"{method} {full}", rel, line, end,
+                                         method=method, path=full,
                                          framework=obj.framework, router=f"{obj.rel}:{obj.var}",
                                          mounted=mounted)  # fmt: skip
                     taken.add(route)
-                    ctx.add_edge(route, handler, "ROUTES_TO", mod.rel, SourceFile.line(dd))
+                    if handler:
+                        ctx.add_edge(route, handler, "ROUTES_TO", rel, line)
                     for order, mw in enumerate([*mws, *route_mws], start=1):
                         ctx.add_edge(
                             route,
@@ -322,6 +331,12 @@ class Routes:
                 )
             )
         return self.mw_nodes[qual]
+
+
+def _methods(sf: SourceFile, given: TsNode | None) -> list[str]:
+    if given is None or given.type not in {"list", "tuple", "set"}:
+        return ["GET"]
+    return [m.upper() for m in (string_value(sf, n) for n in given.named_children) if m] or ["GET"]
 
 
 def _join(prefix: str, path: str) -> str:

@@ -235,3 +235,23 @@ def test_router_never_mounted_keeps_its_own_prefix_and_says_so(tmp_path):
     }))  # fmt: skip
     route = nodes["DELETE /items/{item_id}"]
     assert route.attrs["mounted"] is False
+
+
+def test_add_url_rule_and_missing_module_of_a_local_package(tmp_path):
+    facts, nodes, edges = facts_of(write(tmp_path, {
+        "app/__init__.py": "",
+        "app/views.py": "def ping():\n    return 'pong'\n",
+        "app/main.py": """
+            from flask import Flask
+            from app.views import ping
+            import app.nothere
+
+            app = Flask(__name__)
+            app.add_url_rule("/ping", "ping", view_func=ping, methods=["POST"])
+            """,
+    }))  # fmt: skip
+    assert ("POST /ping", "app/views.py#ping", "ROUTES_TO") in edges
+    assert nodes["POST /ping"].line == 6
+    [miss] = [u for u in facts.unresolved if u.kind == "import"]
+    assert miss.line == 3 and "app.nothere not found" in miss.reason
+    assert nodes["app/main.py"].attrs["packages"] == ["flask"]
