@@ -330,3 +330,18 @@ def test_real_extraction_env_file_one_folder_up_to_fastapi_route(tmp_path):
     assert edge["attrs"]["via"] == "API_BASE" and edge["attrs"]["envs"] == ["dev"]
     assert edge["attrs"]["path"] == "/v2/items/{id}"
     assert edge["src"].startswith("p/web:http_call:")
+
+
+def test_literal_base_url_and_same_origin_relative_call(tmp_path):
+    kb = write_kb(tmp_path, {"shop": SHOP})
+    web, api = Facts("shop", "web"), Facts("shop", "contact-api")
+    web.call("lit", "POST", "https://contact-api.shop.example/api/jp/contact",
+             base="https://contact-api.shop.example", path="/api/jp/contact",
+             resolved_via="constant")  # fmt: skip
+    web.call("rel", "POST", "/api/revalidate")
+    own = web.route("POST", "/api/revalidate")
+    target = api.route("POST", "/api/jp/contact")
+    edges = {e["src"].rsplit(":", 1)[1]: e for e in calls_of(graph(kb, "shop", web, api))}
+    assert edges["lit"]["dst"] == target
+    assert edges["lit"]["attrs"]["envs"] == ["prod"] and edges["lit"]["attrs"]["via"] == "constant"
+    assert edges["rel"]["dst"] == own and edges["rel"]["attrs"]["via"] == "relative"
