@@ -73,6 +73,9 @@ class Wrapper:
     client: str
     via: str
     tail: Url | None = None
+    rel: str = ""
+    line: int = 0
+    expr: str = ""
 
 
 class HttpCalls:
@@ -205,8 +208,9 @@ class HttpCalls:
             if url.parts[0][1] in names and ":symbol:" in owner:
                 tail = Url(url.parts[1:], url.via)
                 self.wrappers[owner] = Wrapper(
-                    names.index(url.parts[0][1]), method.upper(), base, kind, via, tail
-                )
+                    names.index(url.parts[0][1]), method.upper(), base, kind, via, tail,
+                    sf.rel, line, text(sf, url_node),
+                )  # fmt: skip
                 return
         if url is None or url.starts_with_param:
             why = (
@@ -246,6 +250,9 @@ class HttpCalls:
                                 wrapper.client,
                                 wrapper.via,
                                 inner,
+                                site.rel,
+                                SourceFile.line(site.node),
+                                text(sf, node),
                             ),
                         )
                         self.taken_sites.add((site.caller, site.node.start_byte))
@@ -276,6 +283,16 @@ class HttpCalls:
                 )
             if len(self.wrappers) == before:
                 break
+        used = {site.callee for site in sites}
+        for symbol, wrapper in sorted(self.wrappers.items()):
+            if symbol not in used:
+                self.ctx.unresolved(
+                    wrapper.rel,
+                    wrapper.line,
+                    "http_call",
+                    wrapper.expr,
+                    f"dynamic URL: parameter of {symbol.rsplit('#', 1)[-1]}, which nothing in the component calls",
+                )
 
     # ---- output ----
     def emit(

@@ -237,7 +237,7 @@ def _py_plain(sf: SourceFile, node: TsNode | None) -> str | None:
 
 def py_module_const(sf: SourceFile, name: str) -> TsNode | None:
     for stmt in sf.tree.root_node.named_children:
-        expr = stmt.named_children[0] if stmt.type == "expression_statement" else None
+        expr = stmt.named_children[0] if stmt.type == "expression_statement" else stmt
         if expr is not None and expr.type == "assignment":
             left = expr.child_by_field_name("left")
             if left is not None and text(sf, left) == name:
@@ -257,7 +257,7 @@ def _param_name(sf: SourceFile, node: TsNode | None) -> str:
     if node.type in {"call_expression", "call"}:
         args = node.child_by_field_name("arguments")
         first = args.named_children[0] if args is not None and args.named_children else None
-        return _param_name(sf, first)
+        return _param_name(sf, first or node.child_by_field_name("function"))
     return "param"
 
 
