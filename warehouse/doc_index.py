@@ -8,6 +8,7 @@ than the body. The index is built from the published Parquet and cached per buil
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -114,6 +115,48 @@ class DocIndex:
         index.build_seconds = time.perf_counter() - started
         return index
 
+    def save(self, path: Path) -> Path:
+        """Write the index (FTS tables, rows, edges) to one SQLite file, atomically."""
+        path = Path(path)
+        tmp = path.with_name(path.name + f".tmp-{os.getpid()}")
+        tmp.unlink(missing_ok=True)
+        dest = sqlite3.connect(tmp)
+        try:
+            with self._lock:
+                self._db.backup(dest)
+            dest.execute("CREATE TABLE chunk_rows(rowid INTEGER PRIMARY KEY, data TEXT)")
+            dest.executemany(
+                "INSERT INTO chunk_rows VALUES (?, ?)",
+                ((i, json.dumps(r, default=str)) for i, r in enumerate(self.chunks)),
+            )
+            dest.execute("CREATE TABLE edge_rows(data TEXT)")
+            dest.execute(
+                "INSERT INTO edge_rows VALUES (?)", (json.dumps(list(self.edges.items())),)
+            )
+            dest.commit()
+        finally:
+            dest.close()
+        os.replace(tmp, path)
+        return path
+
+    @classmethod
+    def open(cls, path: Path, build_id: str | None = None) -> DocIndex:
+        """Load a saved index into memory (the file is read once, never held open)."""
+        started = time.perf_counter()
+        source = sqlite3.connect(f"file:{Path(path).as_posix()}?mode=ro", uri=True)
+        db = sqlite3.connect(":memory:", check_same_thread=False)
+        try:
+            source.backup(db)
+        finally:
+            source.close()
+        rows = [json.loads(d) for (d,) in db.execute("SELECT data FROM chunk_rows ORDER BY rowid")]
+        (edges_json,) = db.execute("SELECT data FROM edge_rows").fetchone()
+        edges = {tuple(k): [tuple(v) for v in vs] for k, vs in json.loads(edges_json)}
+        index = cls(rows, edges, build_id)
+        index._db = db
+        index.build_seconds = time.perf_counter() - started
+        return index
+
     def _rowids(self, table: str, expr: str) -> set[int]:
         sql = f"SELECT rowid FROM {table} WHERE {table} MATCH ?"
         return {r[0] for r in self._db.execute(sql, (expr,))}
@@ -205,8 +248,22 @@ def _concat(frames: list[pl.DataFrame]) -> pl.DataFrame:
     return pl.concat(frames, how="diagonal_relaxed") if frames else pl.DataFrame()
 
 
+INDEX_FILE = "doc_index.sqlite"  # optional, next to the build's partitions
+
+
+def _read_frames(warehouse: Warehouse) -> tuple[pl.DataFrame, pl.DataFrame]:
+    partitions = warehouse.partitions()
+    chunks = _concat([warehouse.read(p, "doc_chunks") for p in partitions])
+    edges = _concat([warehouse.read(p, "doc_edges") for p in partitions])
+    return chunks, edges
+
+
 def load_index(warehouse: Warehouse) -> DocIndex:
-    """The index of the published build, built once per build id and cached."""
+    """The index of the published build, built once per build id and cached.
+
+    A build that carries `doc_index.sqlite` (see `persist_index`) loads it instead of
+    indexing the Parquet: ~1 s per 10k chunks saved on the first query of a process.
+    """
     manifest = warehouse.manifest()
     build_id = str(manifest.get("build_id") or manifest.get("path"))
     key = f"{Path(warehouse.data_dir).resolve()}::{build_id}"
@@ -214,15 +271,25 @@ def load_index(warehouse: Warehouse) -> DocIndex:
         cached = _CACHE.get(key)
         if cached is not None:
             return cached
-    partitions = warehouse.partitions()
-    chunks = _concat([warehouse.read(p, "doc_chunks") for p in partitions])
-    edges = _concat([warehouse.read(p, "doc_edges") for p in partitions])
-    index = DocIndex.from_frames(chunks, edges if edges.height else None, build_id)
+    saved = warehouse.build_dir / INDEX_FILE
+    if saved.is_file():
+        index = DocIndex.open(saved, build_id)
+    else:
+        chunks, edges = _read_frames(warehouse)
+        index = DocIndex.from_frames(chunks, edges if edges.height else None, build_id)
     with _CACHE_LOCK:
         for old in [k for k in _CACHE if k.split("::")[0] == key.split("::")[0]]:
             del _CACHE[old]  # one build per data dir is enough
         _CACHE[key] = index
     return index
+
+
+def persist_index(data_dir: Path) -> Path:
+    """Write `doc_index.sqlite` into the current build (call right after publish)."""
+    warehouse = Warehouse(Path(data_dir))
+    chunks, edges = _read_frames(warehouse)
+    index = DocIndex.from_frames(chunks, edges if edges.height else None)
+    return index.save(warehouse.build_dir / INDEX_FILE)
 
 
 def mirrors_of(row: dict[str, Any]) -> list[str]:

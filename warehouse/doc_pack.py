@@ -77,9 +77,7 @@ class ContextPack:
             if self.terms and self.mode != "none"
             else ""
         )
-        head = (
-            f'context for "{task}"{scope}: {count} sections, {used}/{self.max_tokens} tokens{how}\n'
-        )
+        head = f'context for "{task}"{scope}: {count} section{"" if count == 1 else "s"}, {used}/{self.max_tokens} tokens{how}\n'
         if self.ignored:
             head += f"ignored (in no doc): {', '.join(self.ignored[:20])}\n"
         return head + "".join(f"note: {n}\n" for n in self.notes)

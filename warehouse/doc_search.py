@@ -107,6 +107,7 @@ def search_context(
     (labelled "OR after AND"); off by default: OR only when AND finds nothing.
     """
     index = _as_index(chunks_source)
+    project = None if project in ("*", "") else project
     exclude = set(exclude_buckets) - {"kb"}
     pack = ContextPack(task=task, max_tokens=max(0, int(max_tokens)), project=project)
     pack.build_id = index.build_id
