@@ -65,6 +65,17 @@ def _rows(df: pl.DataFrame) -> list[dict[str, Any]]:
     return df.to_dicts() if df.height else []
 
 
+def _node_data(row: dict[str, Any]) -> dict[str, Any]:
+    keys = ("kind", "project", "component", "file", "line", "end_line", "attrs")
+    data = {k: row.get(k) for k in keys}
+    data["name"] = row.get("name") or row["id"]
+    return data
+
+
+def _edge_data(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: row.get(k) for k in ("type", "file", "line", "component", "attrs")}
+
+
 def build_graph(
     project: str,
     own: dict[str, pl.DataFrame],
@@ -76,36 +87,22 @@ def build_graph(
     shared_nodes = [
         r for r in _rows(shared.get("nodes", pl.DataFrame())) if _keep_shared(r, project)
     ]
-    for row in _rows(own.get("nodes", pl.DataFrame())) + shared_nodes:
+    node_rows = _rows(own.get("nodes", pl.DataFrame())) + shared_nodes
+    g.add_nodes_from((row["id"], _node_data(row)) for row in node_rows)
+    for row in node_rows:
         node_id = row["id"]
-        g.add_node(
-            node_id,
-            kind=row.get("kind"),
-            name=row.get("name") or node_id,
-            project=row.get("project"),
-            component=row.get("component"),
-            file=row.get("file"),
-            line=row.get("line"),
-            end_line=row.get("end_line"),
-            attrs=row.get("attrs"),
-        )
         pg.by_name.setdefault(str(row.get("name") or "").lower(), []).append(node_id)
         if row.get("file"):
             pg.by_file.setdefault(row["file"], []).append(node_id)
         if row.get("component") and row.get("project") == project:
             pg.components.add(row["component"])
-    for row in _rows(own.get("edges", pl.DataFrame())) + _rows(shared.get("edges", pl.DataFrame())):
-        src, dst = row["src"], row["dst"]
-        if src in g and dst in g:
-            g.add_edge(
-                src,
-                dst,
-                type=row["type"],
-                file=row.get("file"),
-                line=row.get("line"),
-                component=row.get("component"),
-                attrs=row.get("attrs"),
-            )
+    nodes = g.nodes
+    edge_rows = _rows(own.get("edges", pl.DataFrame())) + _rows(shared.get("edges", pl.DataFrame()))
+    g.add_edges_from(
+        (row["src"], row["dst"], _edge_data(row))
+        for row in edge_rows
+        if row["src"] in nodes and row["dst"] in nodes
+    )
     pg.unresolved = _rows(own.get("unresolved", pl.DataFrame()))
     return pg
 

@@ -8,6 +8,7 @@ an error result); the server keeps serving. Never imports Dagster, assets or ext
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -163,5 +164,6 @@ def create_server(kb_root: Path, data_dir: Path | None = None) -> MCPServer:
             state, max_tokens, lambda a: tools_admin.context(state, a, task, max_tokens, project)
         )
 
-    server.state = state  # type: ignore[attr-defined]  # for in-process callers (bench)
+    server.state = state  # type: ignore[attr-defined]  # for in-process callers (tests)
+    threading.Thread(target=state.prewarm, daemon=True, name="kb-prewarm").start()
     return server

@@ -45,6 +45,8 @@ class State:
     _shared: dict[str, pl.DataFrame] | None = None
     _cons: dict[str, duckdb.DuckDBPyConnection] = field(default_factory=dict)
     _versions: dict[str, tuple[float, str]] = field(default_factory=dict)
+    _checking: set[str] = field(default_factory=set)
+    _small: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
     @classmethod
     def open(cls, kb_root: Path, data_dir: Path | None = None) -> State:
@@ -86,6 +88,7 @@ class State:
             con.close()
         self._graphs.clear()
         self._cons.clear()
+        self._small.clear()
         self._shared = None
 
     def projects(self) -> list[str]:
@@ -125,6 +128,16 @@ class State:
             self._shared = {t: self.read(GLOBAL, t) for t in ("nodes", "edges")}
         return self._shared
 
+    def rows(self, table: str) -> list[dict[str, Any]]:
+        """A small `_global` table (docs, adrs) as dicts, cached per build."""
+        self.manifest()
+        cached = self._small.get(table)
+        if cached is None:
+            df = self.read(GLOBAL, table)
+            cached = df.to_dicts() if df.height else []
+            self._small[table] = cached
+        return cached
+
     def graph(self, project: str) -> ProjectGraph:
         self.manifest()
         pg = self._graphs.get(project)
@@ -155,13 +168,39 @@ class State:
 
     # -- staleness ---------------------------------------------------------------
     def current_version(self, repo: str) -> str:
+        """The repo's version, checked at most every ~2 s; an expired check is refreshed
+        in the background (the answer uses the last one), so git never sits in a call."""
         now = time.monotonic()
         hit = self._versions.get(repo)
-        if hit and now - hit[0] < VERSION_TTL_S:
-            return hit[1]
-        version = component_version(Path(repo))
-        self._versions[repo] = (now, version)
-        return version
+        if hit is None:
+            version = component_version(Path(repo))
+            self._versions[repo] = (time.monotonic(), version)
+            return version
+        if now - hit[0] >= VERSION_TTL_S and repo not in self._checking:
+            self._checking.add(repo)
+            threading.Thread(target=self._recheck, args=(repo,), daemon=True).start()
+        return hit[1]
+
+    def _recheck(self, repo: str) -> None:
+        try:
+            self._versions[repo] = (time.monotonic(), component_version(Path(repo)))
+        finally:
+            self._checking.discard(repo)
+
+    def prewarm(self) -> None:
+        """Load what every first answer needs (manifest, shared layer, catalog connection)."""
+        try:
+            with self.lock:
+                self.manifest()
+                self.shared()
+                self.rows("docs")
+                self.rows("adrs")
+                self.connection(None)
+                projects = self.projects()
+                if len(projects) == 1:
+                    self.graph(projects[0])
+        except Exception:  # noqa: BLE001 — a missing warehouse is reported per call
+            pass
 
     def stale_lines(self, components: set[str]) -> list[str]:
         comps = self.manifest().get("components") or {}

@@ -186,29 +186,23 @@ def _terraform(pg: ProjectGraph, ans: Answer, seeds: list[str], text: str) -> No
 
 
 def _docs(state: State, ans: Answer, project: str, needles: list[str]) -> None:
-    con = state.connection(project)
-    needles = sorted({n for n in needles if n and len(n) >= 3})[:6]
+    """Docs and ADRs of this project (or the KB's own) whose text mentions a needle."""
+    needles = sorted({n.lower() for n in needles if n and len(n) >= 3})[:6]
     if not needles:
         return
-    tables = {
-        r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()
-    }
-    likes = " OR ".join(["{col} ILIKE ?"] * len(needles))
-    params = [f"%{n}%" for n in needles]
     rows: list[str] = []
-    if "adrs" in tables:
-        sql = f"SELECT id, status, path FROM adrs WHERE (project = ? OR project IS NULL OR project = '_kb') AND ({likes.format(col='summary')}) ORDER BY id LIMIT 20"
-        for adr, status, path in con.execute(sql, [project, *params]).fetchall():
-            rows.append(f"ADR {adr} ({status}) {path}")
-    if "docs" in tables:
-        sql = (
-            "SELECT path, title FROM docs WHERE (project = ? OR project IS NULL) AND ("
-            + likes.format(col="coalesce(title,'') || ' ' || coalesce(frontmatter,'')")
-            + ") ORDER BY path LIMIT 20"
-        )
-        for path, title in con.execute(sql, [project, *params]).fetchall():
-            rows.append(f"doc {path} — {short(title, 80)}")
+    for adr in state.rows("adrs"):
+        if adr.get("project") not in (project, None, "_kb"):
+            continue
+        if any(n in str(adr.get("summary") or "").lower() for n in needles):
+            rows.append(f"ADR {adr['id']} ({adr.get('status')}) {adr.get('path')}")
+    for doc in state.rows("docs"):
+        if doc.get("project") not in (project, None):
+            continue
+        blob = f"{doc.get('title') or ''} {doc.get('frontmatter') or ''}".lower()
+        if any(n in blob for n in needles):
+            rows.append(f"doc {doc['path']} — {short(doc.get('title'), 80)}")
     if rows:
         ans.add(f"docs and ADRs mentioning it ({len(rows)}):")
-        for row in rows:
+        for row in rows[:40]:
             ans.add(row, prio=30, group="docs", indent="  ")

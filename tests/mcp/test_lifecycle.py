@@ -105,8 +105,12 @@ def test_edited_code_marks_answers_stale(synth, mcp):
     original = target.read_text()
     target.write_text(original + "export const extra = 2;\n")
     try:
-        time.sleep(2.2)  # the version check is cached for ~2 s
-        text, err = mcp.call("kb_trace", start="ContactForm", project="acme-shop")
+        deadline = time.monotonic() + 10  # the version check is cached ~2 s, refreshed aside
+        while True:
+            text, err = mcp.call("kb_trace", start="ContactForm", project="acme-shop")
+            if "code_graph_stale" in text or time.monotonic() > deadline:
+                break
+            time.sleep(0.3)
         assert not err
         stale = [
             ln
@@ -120,7 +124,10 @@ def test_edited_code_marks_answers_stale(synth, mcp):
         assert "code_graph_stale" not in text
     finally:
         target.write_text(original)
-        time.sleep(2.2)
+        deadline = time.monotonic() + 10
+        while "code_graph_stale" in mcp.call("kb_status", project="acme-shop")[0]:
+            assert time.monotonic() < deadline
+            time.sleep(0.3)
 
 
 def test_server_never_imports_dagster_assets_or_extractors(synth):
