@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kb.context.chunking import Chunk, chunk_hash, chunk_markdown
+from kb.context.chunking import Chunk, chunk_document, chunk_hash
 from kb.context.discovery import Discovery, DocFile, RepoScope, discover_kb, discover_repo
 from kb.secret_scan import redact_text, scan_text
 from kb.tokens import estimate_tokens
@@ -70,12 +70,12 @@ def chunk_discovery(disc: Discovery, project: str | None, component: str | None)
         if text is None:
             out.skipped.append((file.rel, "unreadable"))
             continue
-        chunks, warning = chunk_markdown(file.rel, text)
-        if warning:
-            out.warnings.append((file.rel, warning))
+        chunks, doc = chunk_document(file.rel, text)
+        if doc.warning:
+            out.warnings.append((file.rel, doc.warning))
         if scan_text(text):
             _redact(chunks, out.warnings)
-        fm_project, fm_component = _frontmatter_owner(text) if project is None else (None, None)
+        fm_project, fm_component = _owner(doc.frontmatter) if project is None else (None, None)
         for seq, chunk in enumerate(chunks):
             row_project = project or _kb_owner(file.rel, fm_project)
             status = chunk.verification_status
@@ -136,10 +136,7 @@ def _redact(chunks: list[Chunk], warnings: list[tuple[str, str]]) -> None:
         chunk.content_hash = chunk_hash(text)
 
 
-def _frontmatter_owner(text: str) -> tuple[str | None, str | None]:
-    from kb.context.chunking import parse_doc
-
-    fm = parse_doc(text).frontmatter
+def _owner(fm: dict[str, Any]) -> tuple[str | None, str | None]:
     project, component = fm.get("project"), fm.get("component")
     return (str(project) if project else None, str(component) if component else None)
 

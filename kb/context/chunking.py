@@ -152,6 +152,12 @@ def chunk_hash(text: str) -> str:
 
 def chunk_markdown(path: str, text: str) -> tuple[list[Chunk], str | None]:
     """Chunks of one file, plus a warning (e.g. unreadable frontmatter) or None."""
+    chunks, doc = chunk_document(path, text)
+    return chunks, doc.warning
+
+
+def chunk_document(path: str, text: str) -> tuple[list[Chunk], ParsedDoc]:
+    """Chunks of one file and the parsed document they came from (frontmatter, warning)."""
     doc = parse_doc(text)
     lines, fm = doc.lines, doc.frontmatter
     heads = headings(lines)
@@ -162,7 +168,7 @@ def chunk_markdown(path: str, text: str) -> tuple[list[Chunk], str | None]:
     doc_type = fm.get("type") if isinstance(fm.get("type"), str) else None
     start, end = _trim(lines, 0, len(lines))
     if start >= end:
-        return [], doc.warning
+        return [], doc
     if len(h1s) > 1:
         spans = split_sections(lines, heads, start, end, [], 0)
     elif h1s:
@@ -190,4 +196,4 @@ def chunk_markdown(path: str, text: str) -> tuple[list[Chunk], str | None]:
                 verification_status=str(status) if status else None,
             )
         )
-    return chunks, doc.warning
+    return chunks, doc

@@ -30,6 +30,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="B",
         help=f"leave out a bucket ({', '.join(BUCKET_CHOICES)}); repeatable",
     )
+    parser.add_argument(
+        "--or-fill",
+        action="store_true",
+        help="after the sections matching ALL words, fill the budget with sections matching "
+        "ANY (default: OR only when AND finds nothing)",
+    )
     add_kb_option(parser)
     parser.set_defaults(handler=run)
 
@@ -55,7 +61,12 @@ def run(args: argparse.Namespace) -> int:
     warehouse = Warehouse(_data_dir(args.kb, args.data_dir))
     try:
         pack = search_context(
-            warehouse, args.task, args.max_tokens, args.project, args.exclude_bucket
+            warehouse,
+            args.task,
+            args.max_tokens,
+            args.project,
+            args.exclude_bucket,
+            or_fill=args.or_fill,
         )
     except WarehouseMissing:
         raise UserError(
