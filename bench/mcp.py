@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -33,7 +35,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "mcp"))
 
-from client import StdioClient  # noqa: E402
+from mcp_stdio import StdioClient  # noqa: E402
 
 from kb.tokens import estimate_tokens  # noqa: E402
 
@@ -418,6 +420,11 @@ def main() -> int:
         f"warehouse: {info['source']}, {info['nodes']} nodes, {info['components']} components, built in {build_s:.1f}s"
     )
 
+    # the same machine's speed right now: the bare import of the MCP SDK, and the load
+    t = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "import mcp.server.mcpserver"], check=True)
+    sdk_import_s = time.perf_counter() - t
+    load = os.getloadavg()
     cold = []
     for _ in range(3):
         t = time.perf_counter()
@@ -429,11 +436,14 @@ def main() -> int:
 
     client = StdioClient(info["kb"], info["data"])
     first_loads = []
-    for pi in range(PROJECTS):
+    for pi in range(PROJECTS):  # warm-up: first call per project loads its graph / SQL views
         t = time.perf_counter()
         client.call("kb_neighbors", node="POST /api/r1", project=f"proj-{pi:02d}")
         first_loads.append(time.perf_counter() - t)
+        client.call("kb_sql", sql="select 1", project=f"proj-{pi:02d}")
+        client.call("kb_status", project=f"proj-{pi:02d}")
     client.call("kb_context", task="warm up", max_tokens=500)
+    client.call("kb_find", kind="package", query="*")
     calls = _calls(random.Random(11), args.calls)
     per_tool: dict[str, list[float]] = {}
     within = errors = 0
@@ -457,6 +467,11 @@ def main() -> int:
     result = {
         "warehouse": {k: v for k, v in info.items() if k not in ("kb", "data")}
         | {"build_s": round(build_s, 1)},
+        "machine": {
+            "cpus": os.cpu_count(),
+            "loadavg_1m_at_start": round(load[0], 2),
+            "bare_mcp_sdk_import_s": round(sdk_import_s, 2),
+        },
         "cold_start_s": {
             "median": round(statistics.median(cold), 2),
             "max": round(max(cold), 2),

@@ -31,7 +31,8 @@ def entity(
     for key, value in sorted(pg.attrs(nid).items()):
         if key in ("repo_path",):
             continue
-        ans.add(f"{key}: {short(value, 200)}", prio=5, group="attrs")
+        shown = ", ".join(map(str, value)) if isinstance(value, list) else value
+        ans.add(f"{key}: {short(shown, 200)}", prio=5, group="attrs")
     outs = Counter(d["type"] for _, _, d in pg.g.out_edges(nid, data=True))
     ins = Counter(d["type"] for _, _, d in pg.g.in_edges(nid, data=True))
     counts = [f"out {t}={n}" for t, n in sorted(outs.items())] + [

@@ -201,7 +201,8 @@ def _docs(state: State, ans: Answer, project: str, needles: list[str]) -> None:
             continue
         blob = f"{doc.get('title') or ''} {doc.get('frontmatter') or ''}".lower()
         if any(n in blob for n in needles):
-            rows.append(f"doc {doc['path']} — {short(doc.get('title'), 80)}")
+            title = f" — {short(doc['title'], 80)}" if doc.get("title") else ""
+            rows.append(f"doc {doc['path']}{title}")
     if rows:
         ans.add(f"docs and ADRs mentioning it ({len(rows)}):")
         for row in rows[:40]:

@@ -7,8 +7,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-import synthetic  # noqa: E402
-from client import StdioClient  # noqa: E402
+import mcp_synthetic as synthetic  # noqa: E402
+from mcp_stdio import StdioClient  # noqa: E402
 
 
 @pytest.fixture(scope="session")

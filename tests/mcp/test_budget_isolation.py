@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from synthetic import PLANT
+from mcp_synthetic import PLANT
 
 from kb.tokens import estimate_tokens
 

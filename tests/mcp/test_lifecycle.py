@@ -10,10 +10,10 @@ import sys
 import time
 from pathlib import Path
 
+import mcp_synthetic as synthetic
 import pytest
-import synthetic
-from client import ROOT, StdioClient
 from mcp import StdioServerParameters
+from mcp_stdio import ROOT, StdioClient
 
 from warehouse.publish import publish
 from warehouse.reader import Warehouse
