@@ -29,7 +29,7 @@ from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext, SourceFile, matches
 from extractors.facts import CatalogRow
-from extractors.js_common import JS_LANGUAGES, owner_at, string_value, text
+from extractors.js_common import JS_LANGUAGES, file_index, owner_at, string_value, text
 
 NAME = "env_scan"
 SECRET_NAME = re.compile(
@@ -42,11 +42,6 @@ _URL = re.compile(r"^[a-z][a-z0-9+.-]*://[^\s@/]+(?:[/?#]\S*)?$", re.I)
 _HOST = re.compile(r"^(?:[a-z0-9-]+\.)+[a-z]{2,}(?::\d+)?(?:/\S*)?$|^localhost(?::\d+)?$", re.I)
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
-_JS_QUERY = """
-(member_expression object: (member_expression) @env property: (property_identifier) @name) @read
-(subscript_expression object: (member_expression) @env index: (string) @name) @read
-(variable_declarator name: (object_pattern) @pattern value: (member_expression) @env) @read
-"""
 _PY_QUERY = """
 (subscript value: (_) @env subscript: (string) @name) @read
 (call function: (_) @fn arguments: (argument_list . (string) @name)) @read
@@ -86,25 +81,20 @@ def extract(ctx: ComponentContext) -> None:
 
 
 def _js(env: _Env, sf: SourceFile) -> None:
-    for _, m in matches(sf.language, _JS_QUERY, sf.tree.root_node):
-        obj = text(sf, m["env"][0]).replace(" ", "")
-        via = {"process.env": "process.env", "import.meta.env": "import.meta.env"}.get(obj)
-        if via is None:
-            continue
-        if "pattern" in m:
-            for prop in m["pattern"][0].named_children:
-                key = prop if prop.type == "shorthand_property_identifier_pattern" else None
-                if prop.type == "pair_pattern":
-                    key = prop.child_by_field_name("key")
-                elif prop.type == "object_assignment_pattern":
-                    key = prop.child_by_field_name("left")
-                if key is not None:
-                    env.read(text(sf, key), sf.rel, prop, via=via)
-            continue
-        node = m["name"][0]
+    index = file_index(env.ctx, sf)
+    for pattern, via in index.env_patterns:
+        for prop in pattern.named_children:
+            key = prop if prop.type == "shorthand_property_identifier_pattern" else None
+            if prop.type == "pair_pattern":
+                key = prop.child_by_field_name("key")
+            elif prop.type == "object_assignment_pattern":
+                key = prop.child_by_field_name("left")
+            if key is not None:
+                env.read(text(sf, key), sf.rel, prop, via=via)
+    for read, node, via in index.env_reads:
         name = string_value(sf, node) if node.type == "string" else text(sf, node)
         if name:
-            env.read(name, sf.rel, m["read"][0], via=via)
+            env.read(name, sf.rel, read, via=via)
 
 
 def py_string(sf: SourceFile, node: TsNode | None) -> str | None:

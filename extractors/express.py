@@ -26,13 +26,14 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node as TsNode
 
-from extractors.base import ComponentContext, SourceFile, captures, matches
+from extractors.base import ComponentContext, SourceFile
 from extractors.facts import CatalogRow
 from extractors.js_common import (
     FUNCTION_TYPES,
     ModuleInfo,
     arguments,
     dotted_name,
+    file_index,
     js_files,
     lookup_symbol,
     modules,
@@ -46,9 +47,6 @@ from extractors.js_common import (
 
 NAME = "express"
 METHODS = {"get", "post", "put", "patch", "delete", "options", "head", "all"}
-_DECL_QUERY = "(variable_declarator name: (identifier) @name value: (_) @value)"
-_CALL_QUERY = """(call_expression function: (member_expression
-  object: (_) property: (property_identifier) @prop)) @call"""
 MAX_DEPTH = 16
 
 
@@ -70,19 +68,31 @@ def extract(ctx: ComponentContext) -> None:
     routers: dict[str, str] = {}  # "<rel>#<name>" -> "app" | "router"
     for sf in js_files(ctx):
         mod = mods.get(sf.rel)
-        if mod is None:
+        if mod is None or b"express" not in sf.data and b"Router" not in sf.data:
             continue
-        for _, match in matches(sf.language, _DECL_QUERY, sf.tree.root_node):
-            kind = _router_kind(ctx, mod, unwrap(match["value"][0]))
-            if kind:
-                routers[f"{sf.rel}#{text(sf, match['name'][0])}"] = kind
+        for name, values in file_index(ctx, sf).decls.items():
+            for value in values:
+                kind = _router_kind(ctx, mod, unwrap(value))
+                if kind:
+                    routers[f"{sf.rel}#{name}"] = kind
     if not routers:
         return
     state = _State(ctx, routers)
+    defining = {key.split("#", 1)[0] for key in routers}
     for sf in js_files(ctx):
-        if sf.rel in mods:
-            state.scan(mods[sf.rel])
+        mod = mods.get(sf.rel)
+        if mod is not None and (sf.rel in defining or _imports_router(ctx, mod, routers)):
+            state.scan(mod)
     state.emit()
+
+
+def _imports_router(ctx, mod: ModuleInfo, routers: dict[str, str]) -> bool:
+    for name, binding in mod.imports.items():
+        if binding.target and binding.imported != "*":
+            found = resolve_local(ctx, mod.rel, name)
+            if found and f"{found[0]}#{found[1]}" in routers:
+                return True
+    return False
 
 
 def _router_kind(ctx, mod: ModuleInfo, value: TsNode | None) -> str | None:
@@ -132,9 +142,11 @@ class _State:
 
     def scan(self, mod: ModuleInfo) -> None:
         sf = mod.sf
-        found = captures(sf.language, _CALL_QUERY, sf.tree.root_node)
-        for call in sorted(found.get("call", []), key=lambda n: n.start_byte):
-            prop = text(sf, call.child_by_field_name("function").child_by_field_name("property"))
+        for call in file_index(self.ctx, sf).calls:
+            fn = call.child_by_field_name("function")
+            if call.type != "call_expression" or fn is None or fn.type != "member_expression":
+                continue
+            prop = text(sf, fn.child_by_field_name("property"))
             if prop in METHODS or prop == "use":
                 self.registration(mod, call, prop)
 

@@ -25,12 +25,13 @@ from dataclasses import dataclass
 
 from tree_sitter import Node as TsNode
 
-from extractors.base import ComponentContext, SourceFile, captures, matches
+from extractors.base import ComponentContext, SourceFile
 from extractors.facts import CatalogRow
 from extractors.js_common import (
     CALLS_KEY,
     arguments,
     dotted_name,
+    file_index,
     js_files,
     modules,
     object_props,
@@ -52,9 +53,6 @@ CLIENT_PACKAGES = {
     "ofetch": "fetch",
 }
 VERBS = {"get", "delete", "head", "options", "post", "put", "patch"}
-_CALLS = "(call_expression) @call"
-_DEFAULTS = "(assignment_expression left: (member_expression) @l right: (_) @r)"
-_DECLS = "(variable_declarator name: (identifier) @n value: (_) @v)"
 _ORIGIN = re.compile(r"^([a-z][a-z0-9+.-]*://[^/?#]+)(.*)$", re.I)
 
 
@@ -109,12 +107,17 @@ class HttpCalls:
         return client
 
     def scan_clients(self, sf: SourceFile) -> None:
-        for _, m in matches(sf.language, _DECLS, sf.tree.root_node):
-            value = unwrap(m["v"][0])
-            key = f"{sf.rel}#{text(sf, m['n'][0])}"
-            if value.type == "identifier" and self.client_root(sf, text(sf, value)):
+        mod = modules(self.ctx)[sf.rel]
+        names = {n for n, b in mod.imports.items() if b.package in CLIENT_PACKAGES}
+        names |= {n for n in ("axios", "ky", "got") if n.encode() in sf.data}
+        if not names:
+            return
+        for name, values in file_index(self.ctx, sf).decls.items():
+            value = unwrap(values[-1])
+            key = f"{sf.rel}#{name}"
+            if value.type == "identifier" and text(sf, value) in names:
                 self.instances[key] = Client(self.client_root(sf, text(sf, value)), None, "default")
-            elif value.type == "call_expression":
+            elif value.type == "call_expression" and text(sf, value).split(".", 1)[0] in names:
                 callee = dotted_name(sf, value.child_by_field_name("function")) or ""
                 head, _, verb = callee.rpartition(".")
                 root = self.client_root(sf, head) if head and "." not in head else None
@@ -123,11 +126,11 @@ class HttpCalls:
                     props = object_props(sf, cfg) if cfg is not None else {}
                     raw = props.get("baseURL") or props.get("prefixUrl") or props.get("prefix")
                     self.instances[key] = Client(root, self.eval.js(sf, raw) if raw else None)
-        for _, m in matches(sf.language, _DEFAULTS, sf.tree.root_node):
-            left = text(sf, m["l"][0]).replace(" ", "")
+        for left_node, right in file_index(self.ctx, sf).defaults:
+            left = text(sf, left_node).replace(" ", "")
             if left.endswith(".defaults.baseURL"):
                 head = left[: -len(".defaults.baseURL")]
-                url = self.eval.js(sf, m["r"][0])
+                url = self.eval.js(sf, right)
                 root = self.client_root(sf, head)
                 if root and url:
                     self.defaults[root] = url
@@ -136,10 +139,9 @@ class HttpCalls:
 
     # ---- call sites ----
     def scan_calls(self, sf: SourceFile) -> None:
-        for call in sorted(
-            captures(sf.language, _CALLS, sf.tree.root_node).get("call", []),
-            key=lambda n: n.start_byte,
-        ):
+        for call in file_index(self.ctx, sf).calls:
+            if call.type != "call_expression":
+                continue
             fn = unwrap(call.child_by_field_name("function"))
             dotted = dotted_name(sf, fn) if fn is not None else None
             if dotted is None:

@@ -287,3 +287,102 @@ def owner_at(ctx: ComponentContext, rel: str, node: TsNode) -> str:
         index[2].add(rel)
         ctx.shared["code.symbol_lines"] = (len(ctx.facts.nodes), index[1], index[2])
     return ctx.node_id("code_file", rel)
+
+
+_INDEX_QUERY = """
+(call_expression) @call
+(new_expression) @call
+(variable_declarator name: (identifier) @n value: (_) @v)
+[(arrow_function) (function_expression)] @fn
+(member_expression
+  object: (member_expression object: (identifier) @o property: (property_identifier) @e)
+  property: (property_identifier) @name (#eq? @o "process") (#eq? @e "env")) @env_read
+(subscript_expression
+  object: (member_expression object: (identifier) @o property: (property_identifier) @e)
+  index: (string) @name (#eq? @o "process") (#eq? @e "env")) @env_read
+(member_expression
+  object: (member_expression object: (meta_property) property: (property_identifier) @e)
+  property: (property_identifier) @name (#eq? @e "env")) @meta_read
+(variable_declarator name: (object_pattern) @pattern value: (member_expression) @env_obj)
+(assignment_expression left: (member_expression) @l right: (_) @r (#match? @l "defaults[.]baseURL$"))
+(ERROR) @error
+"""
+
+
+@dataclass
+class FileIndex:
+    """Everything the JS-family extractors query, from ONE tree traversal per file.
+
+    A query's cost is the walk, not its pattern count: one combined query costs about what a
+    single-pattern one does, so every concern reads its nodes from here.
+    """
+
+    calls: list[TsNode] = field(default_factory=list)  # call/new expressions, source order
+    decls: dict[str, list[TsNode]] = field(default_factory=dict)  # name -> initializers
+    functions: list[TsNode] = field(default_factory=list)  # arrow/function expressions
+    env_reads: list[tuple[TsNode, TsNode, str]] = field(default_factory=list)  # read, name, via
+    env_patterns: list[tuple[TsNode, str]] = field(default_factory=list)  # `{A} = process.env`
+    defaults: list[tuple[TsNode, TsNode]] = field(default_factory=list)  # x.defaults.baseURL = v
+    errors: list[TsNode] = field(default_factory=list)
+
+
+def file_index(ctx: ComponentContext, sf: SourceFile) -> FileIndex:
+    from extractors.base import matches
+
+    cache: dict[str, FileIndex] = ctx.shared.setdefault("js.index", {})
+    index = cache.get(sf.rel)
+    if index is not None:
+        return index
+    index = cache[sf.rel] = FileIndex()
+    for _, m in matches(sf.language, _INDEX_QUERY, sf.tree.root_node):
+        if "call" in m:
+            index.calls.append(m["call"][0])
+        elif "fn" in m:
+            index.functions.append(m["fn"][0])
+        elif "v" in m:
+            index.decls.setdefault(text(sf, m["n"][0]), []).append(m["v"][0])
+        elif "env_read" in m:
+            index.env_reads.append((m["env_read"][0], m["name"][0], "process.env"))
+        elif "meta_read" in m:
+            index.env_reads.append((m["meta_read"][0], m["name"][0], "import.meta.env"))
+        elif "pattern" in m:
+            via = text(sf, m["env_obj"][0]).replace(" ", "")
+            if via in {"process.env", "import.meta.env"}:
+                index.env_patterns.append((m["pattern"][0], via))
+        elif "l" in m:
+            index.defaults.append((m["l"][0], m["r"][0]))
+        elif "error" in m:
+            index.errors.append(m["error"][0])
+    index.calls.sort(key=_start)
+    index.functions.sort(key=_start)
+    for values in index.decls.values():
+        values.sort(key=_start)
+    return index
+
+
+def _start(node: TsNode) -> int:
+    return node.start_byte
+
+
+_SCOPES = {
+    "function_declaration",
+    "function_expression",
+    "arrow_function",
+    "method_definition",
+    "generator_function_declaration",
+}
+
+
+def local_value(ctx: ComponentContext, sf: SourceFile, at: TsNode, name: str) -> TsNode | None:
+    """The nearest earlier `name = value` declared in a function scope around `at`."""
+    for value in reversed(file_index(ctx, sf).decls.get(name, [])):
+        if value.start_byte >= at.start_byte:
+            continue
+        scope = value.parent
+        while scope is not None and scope.type not in _SCOPES:
+            scope = scope.parent
+        if scope is None:
+            return None  # module level: a const, resolved elsewhere
+        if scope.start_byte <= at.start_byte < scope.end_byte:
+            return value
+    return None

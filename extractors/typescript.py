@@ -25,7 +25,7 @@ import re
 
 from tree_sitter import Node as TsNode
 
-from extractors.base import ComponentContext, SourceFile, captures, matches
+from extractors.base import ComponentContext, SourceFile, captures
 from extractors.js_common import (
     CALLS_KEY,
     FUNCTION_TYPES,
@@ -34,7 +34,9 @@ from extractors.js_common import (
     ModuleInfo,
     arguments,
     dotted_name,
+    file_index,
     js_files,
+    local_value,
     lookup_symbol,
     modules,
     resolve_local,
@@ -46,8 +48,6 @@ from extractors.js_resolve import Resolver
 
 NAME = "typescript"
 _CONFIG = re.compile(r"(^|/)(tsconfig(\.[\w.-]+)?|jsconfig)\.json$")
-_CALL_QUERY = "(call_expression) @call (new_expression) @call"
-_FN_QUERY = "[(arrow_function) (function_expression)] @fn"
 _CALLBACK_METHODS = {"map", "filter", "forEach", "then", "catch", "finally", "reduce", "some"}
 _CALLBACK_METHODS |= {"every", "find", "sort", "flatMap", "findIndex", "replace"}
 _NESTED_OBJECT_KEYS = {"actions", "methods", "getters", "computed", "handlers"}
@@ -72,12 +72,15 @@ def extract(ctx: ComponentContext) -> None:
         link_template(ctx)
 
 
-def report_syntax_errors(ctx: ComponentContext, sf: SourceFile) -> None:
+def report_syntax_errors(
+    ctx: ComponentContext, sf: SourceFile, errors: list[TsNode] | None = None
+) -> None:
     """Tree-sitter recovers from errors; say where the first one is so facts are trusted less."""
     root = sf.tree.root_node
     if not root.has_error:
         return
-    errors = captures(sf.language or "", "(ERROR) @e", root).get("e", [])
+    if errors is None:
+        errors = captures(sf.language or "", "(ERROR) @e", root).get("e", [])
     line = min((SourceFile.line(n) for n in errors), default=None)
     ctx.problem(
         "warning",
@@ -99,7 +102,7 @@ def _scan(
         mod.exports["default"] = name
     packages: set[str] = set()
     root = sf.tree.root_node
-    report_syntax_errors(ctx, sf)
+    report_syntax_errors(ctx, sf, file_index(ctx, sf).errors)
     for stmt in root.named_children:
         _statement(ctx, mod, stmt, resolver, packages)
     _alias_symbols(ctx, mod)
@@ -406,10 +409,7 @@ def _anonymous_handlers(ctx, mod: ModuleInfo) -> None:
         return  # Vue: hooks like onMounted(() => ...) belong to the component
     mod.seal()
     last_end = -1
-    for fn in sorted(
-        captures(sf.language, _FN_QUERY, sf.tree.root_node).get("fn", []),
-        key=lambda n: n.start_byte,
-    ):
+    for fn in file_index(ctx, sf).functions:
         if fn.start_byte < last_end or fn.parent is None or fn.parent.type != "arguments":
             continue
         if mod.enclosing(fn.start_byte) != mod.owner_id:
@@ -433,31 +433,8 @@ def _anonymous_handlers(ctx, mod: ModuleInfo) -> None:
         last_end = fn.end_byte
 
 
-_FUNCTION_NODES = FUNCTION_TYPES | {"function_declaration", "method_definition"}
-_DECLS = "(variable_declarator name: (identifier) @n value: (_) @v)"
-
-
-def _local(mod: ModuleInfo, at: TsNode, name: str, cache: dict) -> TsNode | None:
-    """A variable's initializer in the functions around `at` (one query per function)."""
-    node = at.parent
-    while node is not None:
-        if node.type in _FUNCTION_NODES:
-            key = (node.start_byte, node.end_byte)
-            if key not in cache:
-                found = matches(mod.sf.language, _DECLS, node)
-                cache[key] = {text(mod.sf, m["n"][0]): m["v"][0] for _, m in found}
-            if name in cache[key]:
-                return cache[key][name]
-        node = node.parent
-    return None
-
-
 def resolve_callee(
-    ctx: ComponentContext,
-    mod: ModuleInfo,
-    fn: TsNode | None,
-    caller: str,
-    cache: dict | None = None,
+    ctx: ComponentContext, mod: ModuleInfo, fn: TsNode | None, caller: str
 ) -> str | None:
     """The symbol a call's function expression names, following imports and instances."""
     sf = mod.sf
@@ -473,7 +450,9 @@ def resolve_callee(
     found = lookup_symbol(ctx, mod.rel, dotted)
     if found is not None or len(parts) == 1:
         return found
-    value = _local(mod, fn, parts[0], cache) if cache is not None else None
+    if parts[0] in mod.imports:
+        return None
+    value = local_value(ctx, sf, fn, parts[0]) if fn is not None else None
     value = unwrap(value or mod.consts.get(parts[0]))  # `const store = useStore(); store.x()`
     if value is not None and value.type in {"call_expression", "new_expression"}:
         ctor = value.child_by_field_name(
@@ -490,12 +469,10 @@ def resolve_callee(
 def _calls(ctx: ComponentContext, mod: ModuleInfo, calls: list[CallSite]) -> None:
     sf = mod.sf
     seen: set[tuple[str, str]] = set()
-    cache: dict = {}
-    found = captures(sf.language, _CALL_QUERY, sf.tree.root_node).get("call", [])
-    for call in sorted(found, key=lambda n: n.start_byte):
+    for call in file_index(ctx, sf).calls:
         field = "function" if call.type == "call_expression" else "constructor"
         caller = mod.enclosing(call.start_byte)
-        callee = resolve_callee(ctx, mod, call.child_by_field_name(field), caller, cache)
+        callee = resolve_callee(ctx, mod, call.child_by_field_name(field), caller)
         if callee is None:
             continue
         calls.append(CallSite(mod.rel, call, caller, callee))

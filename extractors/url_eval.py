@@ -14,12 +14,19 @@ from dataclasses import dataclass, field
 from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext, SourceFile, matches
-from extractors.js_common import dotted_name, modules, resolve_const, string_value, text, unwrap
+from extractors.js_common import (
+    dotted_name,
+    local_value,
+    modules,
+    resolve_const,
+    string_value,
+    text,
+    unwrap,
+)
 
 MAX_DEPTH = 12
 _ENV_OBJECTS = {"process.env", "import.meta.env"}
 _PARAM_WRAPPERS = {"encodeURIComponent", "encodeURI", "String", "Number", "escape", "quote"}
-_JS_LOCALS = "(variable_declarator name: (identifier) @n value: (_) @v)"
 _PY_LOCALS = "(assignment left: (identifier) @n right: (_) @v)"
 _FUNCTIONS = {
     "function_declaration",
@@ -69,20 +76,24 @@ def parameter_names(sf: SourceFile, fn: TsNode | None) -> list[str]:
     return names
 
 
-def _local_value(sf: SourceFile, at: TsNode, name: str, python: bool) -> TsNode | None:
-    fn = enclosing_function(at)
-    if fn is None:
-        return None
-    best = None
-    for _, m in matches(sf.language or "", _PY_LOCALS if python else _JS_LOCALS, fn):
-        if text(sf, m["n"][0]) == name and m["n"][0].start_byte < at.start_byte:
-            best = m["v"][0]
-    return best
-
-
 class Evaluator:
     def __init__(self, ctx: ComponentContext):
         self.ctx = ctx
+        self._py_locals: dict[tuple[str, int, int], dict[str, list[TsNode]]] = {}
+
+    def _py_local(self, sf: SourceFile, at: TsNode, name: str) -> TsNode | None:
+        """The last `name = value` before `at` in its Python function (one query per function)."""
+        fn = enclosing_function(at)
+        if fn is None:
+            return None
+        key = (sf.rel, fn.start_byte, fn.end_byte)
+        if key not in self._py_locals:
+            found: dict[str, list[TsNode]] = {}
+            for _, m in matches("python", _PY_LOCALS, fn):
+                found.setdefault(text(sf, m["n"][0]), []).append(m["v"][0])
+            self._py_locals[key] = found
+        earlier = [v for v in self._py_locals[key].get(name, []) if v.start_byte < at.start_byte]
+        return max(earlier, key=lambda v: v.start_byte) if earlier else None
 
     # ---- JavaScript / TypeScript ----
     def js(self, sf: SourceFile, node: TsNode | None, depth: int = 0) -> Url | None:
@@ -158,7 +169,7 @@ class Evaluator:
 
     def _js_identifier(self, sf: SourceFile, node: TsNode, depth: int) -> Url | None:
         name = text(sf, node)
-        local = _local_value(sf, node, name, python=False)
+        local = local_value(self.ctx, sf, node, name)
         if local is not None:
             return self.js(sf, local, depth + 1)
         if name in parameter_names(sf, enclosing_function(node)):
@@ -204,7 +215,7 @@ class Evaluator:
                 return Url([("env", env)], {"env"})
         if kind == "identifier":
             name = text(sf, node)
-            local = _local_value(sf, node, name, python=True)
+            local = self._py_local(sf, node, name)
             if local is not None:
                 return self.py(sf, local, depth + 1)
             if name in parameter_names(sf, enclosing_function(node)):
