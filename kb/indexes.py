@@ -22,14 +22,14 @@ _COMPONENT_FIELDS = ("title", "role", "repo", "stack", "integrations", "tags", "
 _SECRET_FIELDS = ("name", "store", "ref", "env_var", "hint", "sha256_prefix")
 
 
-def _plain(value: Any) -> Any:
+def plain_value(value: Any) -> Any:
     """YAML-safe, deterministic values (dates as ISO text)."""
     if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
+        return {str(k): plain_value(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_plain(v) for v in value]
+        return [plain_value(v) for v in value]
     return value
 
 
@@ -42,15 +42,15 @@ def projects_index(kb: KnowledgeBase) -> str:
         for cid, comp in sorted(project.components.items()):
             fm = comp.doc.frontmatter
             entry: dict[str, Any] = {
-                k: _plain(fm[k]) for k in _COMPONENT_FIELDS if fm.get(k) not in (None, [])
+                k: plain_value(fm[k]) for k in _COMPONENT_FIELDS if fm.get(k) not in (None, [])
             }
             entry["doc"] = comp.doc.path
-            envs = {env: _plain(values) for env, values in sorted(comp.envs.items())}
+            envs = {env: plain_value(values) for env, values in sorted(comp.envs.items())}
             if envs:
                 entry["envs"] = envs
             secrets = [
                 {
-                    k: _plain(s[k])
+                    k: plain_value(s[k])
                     for k in _SECRET_FIELDS
                     if isinstance(s, dict) and s.get(k) is not None
                 }
@@ -59,15 +59,15 @@ def projects_index(kb: KnowledgeBase) -> str:
             if secrets:
                 entry["secrets"] = secrets
             if comp.list_field("calls"):
-                entry["calls"] = _plain(comp.list_field("calls"))
+                entry["calls"] = plain_value(comp.list_field("calls"))
             if comp.doc.verification:
-                entry["verification"] = _plain(comp.doc.verification)
+                entry["verification"] = plain_value(comp.doc.verification)
             components[cid] = entry
         projects[pid] = {
             "title": project.title,
             "doc": project.doc.path,
             **(
-                {"tags": _plain(project.doc.frontmatter["tags"])}
+                {"tags": plain_value(project.doc.frontmatter["tags"])}
                 if project.doc.frontmatter.get("tags")
                 else {}
             ),

@@ -60,7 +60,9 @@ def component_version(folder: Path | None) -> str:
     if top is None:
         return content_version(folder)
     commit = (_git(folder, "log", "-1", "--format=%H", "--", ".") or "").strip()
-    status = _git(folder, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", ".") or ""
+    status = (
+        _git(folder, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", ".") or ""
+    )
     toplevel = Path(top.strip())
     changed = []
     for entry in status.split("\0"):

@@ -20,7 +20,9 @@ automation_sensor = dg.AutomationConditionSensorDefinition(
 
 
 def build_definitions(kb_root: str | None = None, data_dir: str | None = None) -> dg.Definitions:
-    resource = KbResource(kb_root=kb_root, data_dir=data_dir or "") if kb_root else kb_resource_from_env()
+    resource = (
+        KbResource(kb_root=kb_root, data_dir=data_dir or "") if kb_root else kb_resource_from_env()
+    )
     return dg.Definitions(
         assets=dg.load_assets_from_modules(ASSET_MODULES),
         asset_checks=dg.load_asset_checks_from_modules(ASSET_MODULES),
