@@ -1,9 +1,8 @@
 """Latency and budget benchmark of the kb-graph MCP server, over real stdio.
 
-Warehouse: the scale portfolio of bench/build.py when it offers one (`--scale`),
-otherwise a generated portfolio of 13 projects × 4 components (~52 components,
-~50k nodes) published with `warehouse.publish`, with the spec's web → api chain in
-every project. Measures, through the SDK's `stdio_client` launching
+Warehouse: the scale portfolio of bench/portfolio.py (real npm/PyPI packages, ~50
+components, built by `kb refresh --all`), or with `--generated` (or when the packages
+can't be fetched) bench/mcp_portfolio.py's 13 projects × 4 components, ~50k nodes. Measures, through the SDK's `stdio_client` launching
 `python -m mcp_server`:
   - cold start: spawn → initialize → first kb_trace answer (median of 3 spawns);
   - per tool p50/p95 over a few hundred warm calls in one session (graphs loaded);
@@ -37,357 +36,115 @@ sys.path.insert(0, str(ROOT / "tests" / "mcp"))
 
 from mcp_stdio import StdioClient  # noqa: E402
 
+from bench.mcp_portfolio import generate  # noqa: E402
 from kb.tokens import estimate_tokens  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "mcp.json"
-PROJECTS, COMPONENTS = 13, ("web", "api", "infra", "cms")
-FILES, SYMBOLS, ROUTES = 160, 720, 60
-
-
-def _generate(tmp: Path) -> dict[str, Any]:
-    """Publish the synthetic scale portfolio; returns kb/data paths and sample names."""
-    from warehouse.publish import publish
-    from warehouse.tables import frame
-
-    rnd = random.Random(7)
-    kb, repos, data = tmp / "kb", tmp / "repos", tmp / "data"
-    kb.mkdir(parents=True)
-    (kb / "kb.yaml").write_text("name: bench\ntoken_budget: 2000\n", encoding="utf-8")
-    partitions: dict[str, dict[str, Any]] = {}
-    gnodes: list[dict] = []
-    gedges: list[dict] = []
-    packages: list[dict] = []
-    chunks: list[dict] = []
-    components: dict[str, dict[str, str]] = {}
-    for pi in range(PROJECTS):
-        p = f"proj-{pi:02d}"
-        nodes: list[dict] = []
-        edges: list[dict] = []
-        unresolved: list[dict] = []
-        gnodes.append(
-            {
-                "id": f"{p}:project:{p}",
-                "kind": "project",
-                "name": p,
-                "project": p,
-                "file": f"projects/{p}/project.md",
-                "line": 1,
-            }
-        )
-        for c in COMPONENTS:
-            folder = repos / p / c
-            folder.mkdir(parents=True)
-            (folder / "README.md").write_text(f"# {p} {c}\n", encoding="utf-8")
-            components[f"{p}/{c}"] = {"version": "", "repo": str(folder)}
-            cid = f"{p}:component:{c}"
-            gnodes.append(
-                {
-                    "id": cid,
-                    "kind": "component",
-                    "name": c,
-                    "project": p,
-                    "file": f"projects/{p}/{c}.md",
-                    "line": 2,
-                    "attrs": {"stack": ["express" if c == "api" else "nextjs"]},
-                }
-            )
-            gedges.append(
-                {"src": f"{p}:project:{p}", "dst": cid, "type": "HAS_COMPONENT", "project": p}
-            )
-            for env in ("dev", "prod"):
-                eid = f"{p}:env_instance:{c}/{env}"
-                gnodes.append(
-                    {
-                        "id": eid,
-                        "kind": "env_instance",
-                        "name": f"{c} {env}",
-                        "project": p,
-                        "file": f"projects/{p}/{c}.md",
-                        "line": 9,
-                        "attrs": {
-                            "env": env,
-                            "component": c,
-                            "runtime": rnd.choice(["cloud-run", "gke", "vercel"]),
-                            "url": f"https://{c}.{env}.{p}.example",
-                        },
-                    }
-                )
-                gedges.append({"src": cid, "dst": eid, "type": "HAS_ENV", "project": p})
-            for pkg in ("express", "next", "zod", "axios")[: 2 + pi % 3]:
-                packages.append(
-                    {
-                        "project": p,
-                        "component": c,
-                        "ecosystem": "npm",
-                        "package": pkg,
-                        "name": pkg,
-                        "version": f"4.{pi}.{rnd.randint(0, 9)}",
-                        "declared": "^4.0.0",
-                        "file": "package.json",
-                        "line": 10 + len(pkg),
-                    }
-                )
-            pre = f"{p}/{c}"
-            for f in range(FILES):
-                path = f"src/mod{f // 20}/file{f}.ts"
-                nodes.append(
-                    {
-                        "id": f"{pre}:code_file:{path}",
-                        "kind": "code_file",
-                        "name": path,
-                        "project": p,
-                        "component": c,
-                        "file": path,
-                        "line": 1,
-                    }
-                )
-                edges.append(
-                    {"src": cid, "dst": f"{pre}:code_file:{path}", "type": "HAS_CODE", "project": p}
-                )
-            for s in range(SYMBOLS):
-                path = f"src/mod{(s % FILES) // 20}/file{s % FILES}.ts"
-                sid = f"{pre}:symbol:fn{s}"
-                nodes.append(
-                    {
-                        "id": sid,
-                        "kind": "symbol",
-                        "name": f"{c}Fn{s}",
-                        "project": p,
-                        "component": c,
-                        "file": path,
-                        "line": 3 + s // FILES * 10,
-                        "end_line": 9 + s // FILES * 10,
-                    }
-                )
-                edges.append(
-                    {
-                        "src": f"{pre}:code_file:{path}",
-                        "dst": sid,
-                        "type": "DEFINES",
-                        "project": p,
-                        "component": c,
-                    }
-                )
-                for t in rnd.sample(range(SYMBOLS), 2):
-                    if t > s:
-                        edges.append(
-                            {
-                                "src": sid,
-                                "dst": f"{pre}:symbol:fn{t}",
-                                "type": "CALLS_FN",
-                                "project": p,
-                                "component": c,
-                                "file": path,
-                                "line": 5,
-                            }
-                        )
-            for e in range(30):
-                nodes.append(
-                    {
-                        "id": f"{pre}:env_var:VAR_{e}",
-                        "kind": "env_var",
-                        "name": f"{c.upper()}_VAR_{e}",
-                        "project": p,
-                        "component": c,
-                        "file": "src/config.ts",
-                        "line": e + 1,
-                    }
-                )
-                edges.append(
-                    {
-                        "src": f"{pre}:symbol:fn{e * 7}",
-                        "dst": f"{pre}:env_var:VAR_{e}",
-                        "type": "READS_ENV",
-                        "project": p,
-                        "component": c,
-                    }
-                )
-            if c == "api":
-                for r in range(ROUTES):
-                    rid = f"{pre}:route:POST /api/r{r}"
-                    nodes.append(
-                        {
-                            "id": rid,
-                            "kind": "route",
-                            "name": f"POST /api/r{r}",
-                            "project": p,
-                            "component": c,
-                            "file": "src/routes.ts",
-                            "line": r + 10,
-                        }
-                    )
-                    edges.append(
-                        {
-                            "src": rid,
-                            "dst": f"{pre}:symbol:fn{r * 3}",
-                            "type": "ROUTES_TO",
-                            "project": p,
-                            "component": c,
-                        }
-                    )
-                    for o in (1, 2):
-                        edges.append(
-                            {
-                                "src": rid,
-                                "dst": f"{pre}:middleware:mw{o}",
-                                "type": "USES_MIDDLEWARE",
-                                "project": p,
-                                "component": c,
-                                "attrs": {"order": o},
-                            }
-                        )
-                for o in (1, 2):
-                    nodes.append(
-                        {
-                            "id": f"{pre}:middleware:mw{o}",
-                            "kind": "middleware",
-                            "name": f"middleware{o}",
-                            "project": p,
-                            "component": c,
-                            "file": "src/mw.ts",
-                            "line": o,
-                        }
-                    )
-            if c == "web":
-                for h in range(40):
-                    hid = f"{pre}:http_call:call{h}"
-                    nodes.append(
-                        {
-                            "id": hid,
-                            "kind": "http_call",
-                            "name": f"POST {{API_URL}}/api/r{h}",
-                            "project": p,
-                            "component": c,
-                            "file": "src/api.ts",
-                            "line": h + 5,
-                        }
-                    )
-                    edges.append(
-                        {
-                            "src": f"{pre}:symbol:fn{h * 5}",
-                            "dst": hid,
-                            "type": "CALLS_HTTP",
-                            "project": p,
-                            "component": c,
-                        }
-                    )
-                    edges.append(
-                        {
-                            "src": hid,
-                            "dst": f"{p}/api:route:POST /api/r{h}",
-                            "type": "CALLS",
-                            "project": p,
-                            "attrs": {"via": "API_URL", "envs": ["dev", "prod"]},
-                        }
-                    )
-            for u in range(10):
-                unresolved.append(
-                    {
-                        "project": p,
-                        "component": c,
-                        "file": f"src/mod0/file{u}.ts",
-                        "line": 7,
-                        "kind": "http_call",
-                        "expr": f"fetch(url{u})",
-                        "reason": "dynamic URL",
-                    }
-                )
-            for d in range(4):
-                chunks.append(
-                    {
-                        "project": p,
-                        "component": c,
-                        "bucket": "repo",
-                        "path": f"{c}/docs/guide{d}.md",
-                        "heading_path": f"Guide {d} > Setup",
-                        "start_line": 1,
-                        "end_line": 20,
-                        "tokens": 120,
-                        "content_hash": f"{p}{c}{d}",
-                        "text": f"# Guide {d}\nHow {c} of {p} handles contact forms, payments and deploys. "
-                        * 6,
-                        "title": f"{c} guide {d}",
-                        "doc_type": "guide",
-                        "verification_status": "verified",
-                        "seq": d,
-                        "mirrors": None,
-                    }
-                )
-        partitions[p] = {
-            "nodes": frame("nodes", nodes),
-            "edges": frame("edges", edges),
-            "unresolved": frame("unresolved", unresolved),
-        }
-    for pkg in ("express", "next", "zod", "axios"):
-        gnodes.append({"id": f"_global:package:{pkg}", "kind": "package", "name": pkg})
-    partitions["_global"] = {
-        "nodes": frame("nodes", gnodes),
-        "edges": frame("edges", gedges),
-        "catalog_packages": frame("catalog_packages", packages),
-        "doc_chunks": frame("doc_chunks", chunks),
-    }
-    from kb.versions import component_version
-
-    for info in components.values():
-        info["version"] = component_version(Path(info["repo"]))
-    publish(data, partitions, {"components": components})
-    total = sum(t["nodes"].height for t in partitions.values())
-    return {
-        "kb": kb,
-        "data": data,
-        "nodes": total,
-        "components": len(components),
-        "source": "generated (bench/mcp.py)",
-    }
 
 
 def _scale_portfolio(tmp: Path) -> dict[str, Any] | None:
-    """bench/build.py's scale portfolio when that module offers a builder."""
-    path = ROOT / "bench" / "build.py"
-    if not path.exists():
-        return None
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("bench_build", path)
-    if spec is None or spec.loader is None:
-        return None
-    module = importlib.util.module_from_spec(spec)
+    """bench/portfolio.py's scale portfolio (real npm/PyPI packages), built by `kb refresh`."""
     try:
-        spec.loader.exec_module(module)
-    except Exception as exc:  # noqa: BLE001 — fall back to the generated portfolio
-        print(f"bench/build.py not usable ({exc.__class__.__name__}): generating a portfolio")
+        from bench.portfolio import fetch, write_portfolio
+    except ImportError:
         return None
-    builder = getattr(module, "build_scale_warehouse", None)
-    if builder is None:
+    try:
+        packages = fetch()
+    except Exception as exc:  # noqa: BLE001 — offline or npm missing: generated portfolio
+        print(f"scale portfolio unavailable ({exc.__class__.__name__}): generating one")
         return None
-    kb, data = builder(tmp)
+    kb = write_portfolio(tmp / "portfolio", packages)
+    data = tmp / "data"
+    kb_exe = str(Path(sys.executable).with_name("kb"))
+    subprocess.run(
+        [kb_exe, "refresh", "--all", "--kb", str(kb), "--data-dir", str(data)], check=True
+    )
     return {
-        "kb": Path(kb),
-        "data": Path(data),
-        "nodes": None,
-        "components": None,
-        "source": "bench/build.py",
+        "kb": kb,
+        "data": data,
+        "source": "bench/portfolio.py scale portfolio, built by kb refresh",
     }
 
 
-def _calls(rnd: random.Random, n: int) -> list[tuple[str, dict[str, Any], int]]:
+def _samples(data: Path) -> dict[str, dict[str, list[str]]]:
+    """Per project: node ids to ask about (symbols with calls, routes, env vars, files)."""
+    import duckdb
+
+    from warehouse.reader import Warehouse
+
+    wh = Warehouse(data)
+    out: dict[str, dict[str, list[str]]] = {}
+    con = duckdb.connect()
+    for p in wh.partitions():
+        nodes, edges = wh.table_path(p, "nodes"), wh.table_path(p, "edges")
+        if p == "_global" or nodes is None or edges is None:
+            continue
+        q = f"read_parquet('{nodes.as_posix()}')"
+        e = f"read_parquet('{edges.as_posix()}')"
+        pick: dict[str, list[str]] = {}
+        pick["start"] = [
+            r[0]
+            for r in con.execute(
+                f"select distinct src from {e} where type in ('CALLS_FN','CALLS_HTTP','ROUTES_TO') order by hash(src) limit 30"
+            ).fetchall()
+        ]
+        for kind in ("route", "env_var", "code_file", "symbol"):
+            pick[kind] = [
+                r[0]
+                for r in con.execute(
+                    f"select id from {q} where kind = '{kind}' order by hash(id) limit 30"
+                ).fetchall()
+            ]
+        pick["component"] = [
+            r[0]
+            for r in con.execute(
+                f"select distinct component from {q} where component is not null order by 1"
+            ).fetchall()
+        ]
+        if pick["start"] and pick["symbol"]:
+            out[p] = pick
+    pkgs = wh.table_path("_global", "catalog_packages")
+    names = []
+    if pkgs is not None:
+        names = [
+            r[0]
+            for r in con.execute(
+                f"select name from read_parquet('{pkgs.as_posix()}') group by 1 order by count(*) desc, 1 limit 20"
+            ).fetchall()
+        ]
+    out["_packages"] = {"names": names or ["express"]}
+    return out
+
+
+def _calls(
+    rnd: random.Random, n: int, samples: dict[str, dict[str, list[str]]]
+) -> list[tuple[str, dict[str, Any], int]]:
     """(tool, args, budget the answer must fit) — varied arguments per tool."""
+    projects = sorted(p for p in samples if not p.startswith("_"))
+    packages = samples["_packages"]["names"]
     out = []
     for _ in range(n):
-        p = f"proj-{rnd.randrange(PROJECTS):02d}"
-        s = rnd.randrange(SYMBOLS)
-        r = rnd.randrange(ROUTES)
+        p = rnd.choice(projects)
+        pick = samples[p]
+        any_node = rnd.choice(pick["route"] + pick["symbol"] + pick["env_var"] or pick["symbol"])
+        target = rnd.choice(
+            (pick["env_var"] or pick["symbol"])
+            + [
+                f"{f.split(':')[0].split('/')[1]}/{f.split(':', 2)[2]}"
+                for f in pick["code_file"][:5]
+            ]
+        )
         out += [
-            ("kb_trace", {"start": f"webFn{(r % 40) * 5}", "project": p, "component": "web"}, 2000),
-            ("kb_impact", {"target": f"API_VAR_{rnd.randrange(30)}", "project": p}, 2000),
-            ("kb_neighbors", {"node": f"POST /api/r{r}", "project": p}, 2000),
-            ("kb_find", {"kind": "package", "query": rnd.choice(["express", "zod", "*"])}, 2000),
-            ("kb_compare", {"kind": "package", "name": rnd.choice(["express", "next"])}, 2000),
-            ("kb_entity", {"name": f"apiFn{s}", "project": p}, 2000),
+            ("kb_trace", {"start": rnd.choice(pick["start"]), "project": p}, 2000),
+            ("kb_impact", {"target": target, "project": p}, 2000),
+            ("kb_neighbors", {"node": any_node, "project": p}, 2000),
+            ("kb_find", {"kind": "package", "query": rnd.choice([*packages[:5], "*"])}, 2000),
+            ("kb_compare", {"kind": "package", "name": rnd.choice(packages[:5])}, 2000),
+            ("kb_entity", {"name": rnd.choice(pick["symbol"]), "project": p}, 2000),
             (
                 "kb_sql",
                 {
-                    "sql": f"select kind, count(*) from nodes where component = 'api' and line > {s % 50} group by 1",
+                    "sql": f"select kind, count(*) from nodes where line > {rnd.randrange(50)} group by 1",
                     "project": p,
                 },
                 2000,
@@ -395,7 +152,7 @@ def _calls(rnd: random.Random, n: int) -> list[tuple[str, dict[str, Any], int]]:
             ("kb_status", {"project": p}, 2000),
             (
                 "kb_context",
-                {"task": "contact forms payments deploys", "project": p, "max_tokens": 2000},
+                {"task": "routing middleware request handler", "project": p, "max_tokens": 2000},
                 2000,
             ),
         ]
@@ -411,10 +168,17 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--calls", type=int, default=40, help="calls per tool (default 40)")
     ap.add_argument("--keep", type=Path, default=None, help="build the warehouse here and keep it")
+    ap.add_argument(
+        "--generated", action="store_true", help="use the generated portfolio, not the scale one"
+    )
     args = ap.parse_args()
     tmp = args.keep or Path(tempfile.mkdtemp(prefix="kb-bench-mcp-"))
     t0 = time.perf_counter()
-    info = _scale_portfolio(tmp) or _generate(tmp)
+    info = (None if args.generated else _scale_portfolio(tmp)) or generate(tmp)
+    manifest = json.loads((Path(info["data"]) / "manifest.json").read_text(encoding="utf-8"))
+    info["nodes"] = sum(p["tables"].get("nodes", 0) for p in manifest["partitions"].values())
+    info["edges"] = sum(p["tables"].get("edges", 0) for p in manifest["partitions"].values())
+    info["components"] = len(manifest.get("components") or {})
     build_s = time.perf_counter() - t0
     print(
         f"warehouse: {info['source']}, {info['nodes']} nodes, {info['components']} components, built in {build_s:.1f}s"
@@ -425,33 +189,39 @@ def main() -> int:
     subprocess.run([sys.executable, "-c", "import mcp.server.mcpserver"], check=True)
     sdk_import_s = time.perf_counter() - t
     load = os.getloadavg()
+    samples = _samples(info["data"])
+    projects = sorted(p for p in samples if not p.startswith("_"))
+    first = projects[0]
     cold = []
     for _ in range(3):
         t = time.perf_counter()
         client = StdioClient(info["kb"], info["data"])
-        text, err = client.call("kb_trace", start="webFn5", project="proj-00", component="web")
+        text, err = client.call("kb_trace", start=samples[first]["start"][0], project=first)
         cold.append(time.perf_counter() - t)
         assert not err, text
         client.close()
 
     client = StdioClient(info["kb"], info["data"])
     first_loads = []
-    for pi in range(PROJECTS):  # warm-up: first call per project loads its graph / SQL views
+    for p in projects:  # warm-up: the first call per project loads its graph / SQL views
         t = time.perf_counter()
-        client.call("kb_neighbors", node="POST /api/r1", project=f"proj-{pi:02d}")
+        client.call("kb_neighbors", node=samples[p]["symbol"][0], project=p)
         first_loads.append(time.perf_counter() - t)
-        client.call("kb_sql", sql="select 1", project=f"proj-{pi:02d}")
-        client.call("kb_status", project=f"proj-{pi:02d}")
+        client.call("kb_sql", sql="select 1", project=p)
+        client.call("kb_status", project=p)
     client.call("kb_context", task="warm up", max_tokens=500)
     client.call("kb_find", kind="package", query="*")
-    calls = _calls(random.Random(11), args.calls)
+    calls = _calls(random.Random(11), args.calls, samples)
     per_tool: dict[str, list[float]] = {}
     within = errors = 0
+    error_samples: list[str] = []
     for tool, targs, budget in calls:
         t = time.perf_counter()
         text, err = client.call(tool, **targs)
         per_tool.setdefault(tool, []).append((time.perf_counter() - t) * 1000)
-        errors += err
+        if err:
+            errors += 1
+            error_samples.append(f"{tool}: {text[:160]}")
         within += estimate_tokens(text) <= budget
     client.close()
 
@@ -484,6 +254,7 @@ def main() -> int:
         "tools": tools,
         "calls": len(calls),
         "errors": errors,
+        "error_samples": error_samples[:5],
         "within_budget_pct": round(100.0 * within / len(calls), 2),
         "targets": {"warm_p95_ms": 50, "cold_start_s": 2.0, "within_budget_pct": 100},
     }
