@@ -71,12 +71,10 @@ def sync_partitions(instance: dg.DagsterInstance, kb: KnowledgeBase) -> None:
                 instance.delete_dynamic_partition(request.partitions_def_name, key)
 
 
-def stale_selection(
-    defs: dg.Definitions, instance: dg.DagsterInstance, data_dir: Path
+def _evaluate(
+    defs: dg.Definitions, instance: dg.DagsterInstance, cursor_path: Path
 ) -> dict[dg.AssetKey, set[str | None]]:
-    """Observe the sources, evaluate automation conditions; what they request, per asset."""
-    defs.get_job_def("observe_sources").execute_in_process(instance=instance, run_config=QUIET)
-    cursor_path = dagster_home(data_dir) / CURSOR_FILE
+    """One automation tick, its cursor kept in the data dir; what it requests, per asset."""
     cursor = None
     if cursor_path.exists():
         try:
@@ -90,6 +88,25 @@ def stale_selection(
         parts = result.get_requested_partitions(spec.key)
         if parts:
             requested[spec.key] = set(parts)
+    return requested
+
+
+def stale_selection(
+    defs: dg.Definitions, instance: dg.DagsterInstance, data_dir: Path
+) -> dict[dg.AssetKey, set[str | None]]:
+    """Observe the sources, evaluate automation conditions; what they request, per asset.
+
+    Two ticks. The first, before observing, takes in the materializations of the last
+    build: Dagster's `since_last_handled` drops a trigger that fires on the same tick as
+    its reset, so a commit observed on the first tick after a build would otherwise be
+    lost (the build's "newly updated" reset would swallow it). The second tick sees the
+    new commits and KB edits. Both ticks' requests count.
+    """
+    cursor_path = dagster_home(data_dir) / CURSOR_FILE
+    requested = _evaluate(defs, instance, cursor_path)
+    defs.get_job_def("observe_sources").execute_in_process(instance=instance, run_config=QUIET)
+    for key, parts in _evaluate(defs, instance, cursor_path).items():
+        requested.setdefault(key, set()).update(parts)
     return requested
 
 
