@@ -137,7 +137,7 @@ def trace(
     files = _walk(pg, ans, src, up, max_depth)
     if len(ans.lines) == 1:
         ans.add(
-            f"  no {'callers' if up else 'calls'} per the static graph (trace edges: {', '.join(TRACE_ORDER)})"
+            f"  no edge per the static graph: no {'callers' if up else 'calls'} via {', '.join(TRACE_ORDER)}"
         )
     comps = {pg.node(src).get("component")}
     _caveats(pg, ans, comps, files)

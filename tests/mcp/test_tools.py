@@ -190,3 +190,10 @@ def test_context_with_an_empty_doc_index_says_so(mcp):
     assert not err and "0 sections" in text
     text, err = mcp.call("kb_context", task="   ")
     assert err and "empty task" in text
+
+
+def test_trace_from_a_leaf_is_an_honest_negative(mcp):
+    text, err = mcp.call("kb_trace", start="dispatchEvent", project="acme-shop")
+    assert not err
+    assert "no edge per the static graph: no calls via" in text
+    assert "handlers[name](payload)" in text  # the dynamic call that could hide one
