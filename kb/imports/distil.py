@@ -114,6 +114,13 @@ def commit_exists(repo: Path, commit: str) -> str | None:
     return out.stdout.strip() or commit
 
 
+def _scalar(value: str) -> str:
+    """YAML text of a string that reads back as that string (`1234567`, `1e45678` quoted)."""
+    text = yaml.safe_dump(value, default_flow_style=True).strip()
+    text = text.removesuffix("...").strip()
+    return value if yaml.safe_load(value) == value else text
+
+
 def set_verification(path: Path, block: dict[str, Any]) -> None:
     """Replace (or add) the top-level `verification:` block of a doc's frontmatter."""
     lines = path.read_text(encoding="utf-8").split("\n")
@@ -122,7 +129,9 @@ def set_verification(path: Path, block: dict[str, Any]) -> None:
     end = next((i for i in range(1, len(lines)) if lines[i].strip() in ("---", "...")), None)
     if end is None:
         raise DistilError(f"{path.name}: frontmatter is never closed")
-    new = ["verification:"] + [f"  {k}: {v}" for k, v in block.items()]
+    new = ["verification:"] + [
+        f"  {k}: {_scalar(v) if k == 'verified_against' else v}" for k, v in block.items()
+    ]
     start = next((i for i in range(1, end) if re.match(r"^verification\s*:", lines[i])), None)
     if start is None:
         lines[end:end] = new
