@@ -198,7 +198,8 @@ def _emit(ctx: ComponentContext, env: _Env) -> None:
     names = sorted(set(env.first) | set(env.declared))
     for rel in sorted({rel for places in env.declared.values() for rel, _ in places}):
         if ctx.node_id("code_file", rel) not in existing:
-            ctx.add_node("code_file", rel, rel, rel, 1, language="dotenv")
+            lines = ctx.files[rel].data.count(b"\n") or 1
+            ctx.add_node("code_file", rel, rel, rel, 1, lines, language="dotenv")
     for name in names:
         declared = env.declared.get(name, [])
         rel, line = declared[0] if declared else env.first[name]

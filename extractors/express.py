@@ -212,6 +212,10 @@ class _State:
             return None
         if node.type in FUNCTION_TYPES:
             return mod.anonymous.get(node.start_byte) or self.anonymous(mod, node)
+        if node.type == "call_expression" and arguments(node):  # asyncHandler(ctrl.fn)
+            inner = unwrap(arguments(node)[-1])
+            if inner is not None and (inner.type in FUNCTION_TYPES or dotted_name(sf, inner)):
+                return self.handler(mod, inner)
         dotted = dotted_name(sf, node)
         found = lookup_symbol(self.ctx, mod.rel, dotted) if dotted else None
         if found is None:

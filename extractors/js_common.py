@@ -233,19 +233,20 @@ def resolve_const(ctx: ComponentContext, rel: str, name: str) -> tuple[SourceFil
 
 
 def dotted_name(sf: SourceFile, node: TsNode | None) -> str | None:
-    """`a`, `a.b`, `a.b.c` for identifiers and plain member chains, else None."""
+    """`a`, `a.b`, `a.b.c` for identifiers and plain member chains, else None (iterative:
+    minified or generated code can chain thousands deep)."""
+    parts: list[str] = []
     node = unwrap(node)
-    if node is None:
-        return None
-    if node.type in {"identifier", "this"}:
-        return sf.node_text(node)
-    if node.type == "member_expression":
-        obj = dotted_name(sf, node.child_by_field_name("object"))
+    while node is not None and node.type == "member_expression":
         prop = node.child_by_field_name("property")
-        if obj is None or prop is None or prop.type != "property_identifier":
+        if prop is None or prop.type != "property_identifier":
             return None
-        return f"{obj}.{sf.node_text(prop)}"
-    return None
+        parts.append(sf.node_text(prop))
+        node = unwrap(node.child_by_field_name("object"))
+    if node is None or node.type not in {"identifier", "this"}:
+        return None
+    parts.append(sf.node_text(node))
+    return ".".join(reversed(parts))
 
 
 def package_of(ctx: ComponentContext, rel: str, name: str) -> str | None:

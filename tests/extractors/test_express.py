@@ -160,3 +160,17 @@ def test_path_scoped_middleware_and_commonjs_app(tmp_path):
     assert uses == {("route:GET /admin/users", "auth.required")}
     assert f.node("middleware:auth.js#required").file == "auth.js"
     assert {d for (s, d) in f.edges("ROUTES_TO")} >= {"symbol:server.js#listUsers"}
+
+
+def test_wrapped_handlers_resolve_to_the_inner_function(tmp_path):
+    f = extract(tmp_path, {
+        "app.ts": """
+            import express from 'express';
+            import { ctrl } from './ctrl';
+            const app = express();
+            app.get('/orders/:id', asyncHandler(ctrl.show));
+            """,
+        "ctrl.ts": "export const ctrl = {\n  async show(req, res) {},\n};\n",
+    })  # fmt: skip
+    to = {s: d for (s, d) in f.edges("ROUTES_TO")}
+    assert to["route:GET /orders/:id"] == "symbol:ctrl.ts#ctrl.show"

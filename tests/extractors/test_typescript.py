@@ -193,3 +193,9 @@ def test_module_level_handlers_and_calls_are_attributed(tmp_path):
     assert ("symbol:src/index.js#<anonymous>@2:15", "symbol:src/server.js#start") in calls
     assert ("code_file:src/index.js", "symbol:src/server.js#start") in calls  # `.map` callback
     assert f.node("symbol:src/index.js#<anonymous>@2:15").name == "<anonymous>"
+
+
+def test_very_long_member_chains_do_not_break_extraction(tmp_path):
+    chain = "a" + ".b" * 3000
+    f = extract(tmp_path, {"src/gen.js": f"export function gen() {{\n  return {chain}.c();\n}}\n"})
+    assert f.where("symbol:src/gen.js#gen") == "src/gen.js:1"
