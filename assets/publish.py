@@ -11,6 +11,7 @@ from assets.graph import catalog, project_graph
 from assets.knowledge import kb_docs, kb_indexes, knowledge_graph
 from pipeline.resources import KbResource
 from warehouse.assemble import assemble_partitions
+from warehouse.doc_index import persist_index
 from warehouse.publish import publish
 
 PUBLISH_CODE = code_version("publish")
