@@ -69,13 +69,13 @@ def test_extraction_stays_within_a_small_multiple_of_parse_time(tmp_path):
     ctx = ComponentContext("p", "c", tmp_path)
     collect_files(ctx)
     parser = parser_for("typescript")
-    start = time.perf_counter()
+    start = time.process_time()
     for sf in ctx.files.values():
         sf._tree = parser.parse(sf.data)
-    parse = time.perf_counter() - start
-    start = time.perf_counter()
+    parse = time.process_time() - start
+    start = time.process_time()
     for module in (vue, typescript, express, nextjs, firebase, env_scan, http_calls):
         module.extract(ctx)
-    extraction = time.perf_counter() - start
+    extraction = time.process_time() - start
     assert len([n for n in ctx.facts.nodes if n.kind == "http_call"]) == 60 * 40
-    assert extraction < 3 * parse + 0.2, (extraction, parse)
+    assert extraction < 3 * parse + 0.3, (extraction, parse)  # CPU time: robust to load
