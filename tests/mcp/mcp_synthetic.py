@@ -12,15 +12,13 @@ from __future__ import annotations
 
 import subprocess
 from pathlib import Path
-from typing import Any
 
-from extractors.facts import Edge, Node, Unresolved
+from mcp_synthetic_code import PLANT, acme, edge, globex  # noqa: F401  (PLANT is re-exported)
+
+from extractors.facts import Edge, Node
 from kb.versions import component_version
 from warehouse.publish import publish
 from warehouse.tables import frame
-
-PLANT = "Xyzzy42"
-FANOUT = 60
 
 
 def _git_repo(folder: Path, files: dict[str, str]) -> None:
@@ -35,351 +33,6 @@ def _git_repo(folder: Path, files: dict[str, str]) -> None:
     subprocess.run(["git", "-C", str(folder), *env, "commit", "-q", "-m", "init"], check=True)
 
 
-def _code(
-    p: str,
-    c: str,
-    kind: str,
-    q: str,
-    name: str,
-    file: str,
-    line: int,
-    end: int | None = None,
-    **attrs: Any,
-) -> Node:
-    return Node(f"{p}/{c}:{kind}:{q}", kind, name, p, c, file, line, end or line, attrs)
-
-
-def _e(
-    src: str,
-    dst: str,
-    t: str,
-    p: str,
-    c: str | None,
-    file: str | None = None,
-    line: int | None = None,
-    **attrs: Any,
-) -> Edge:
-    return Edge(src, dst, t, p, c, file, line, attrs)
-
-
-def _acme() -> tuple[list[Node], list[Edge], list[Unresolved]]:
-    p = "acme-shop"
-    nodes = [
-        _code(
-            p,
-            "web",
-            "code_file",
-            "src/components/contact-form.tsx",
-            "src/components/contact-form.tsx",
-            "src/components/contact-form.tsx",
-            1,
-        ),
-        _code(
-            p,
-            "web",
-            "symbol",
-            "ContactForm",
-            "ContactForm",
-            "src/components/contact-form.tsx",
-            105,
-            160,
-            exported=True,
-        ),
-        _code(
-            p,
-            "web",
-            "http_call",
-            "contact-form.tsx:112",
-            "POST {NEXT_PUBLIC_CONTACT_API_URL}jp/contact",
-            "src/components/contact-form.tsx",
-            112,
-        ),
-        _code(
-            p,
-            "web",
-            "env_var",
-            "NEXT_PUBLIC_CONTACT_API_URL",
-            "NEXT_PUBLIC_CONTACT_API_URL",
-            "src/components/contact-form.tsx",
-            110,
-        ),
-        _code(
-            p,
-            "api",
-            "route",
-            "POST /api/jp/contact",
-            "POST /api/jp/contact",
-            "src/routes/contact.ts",
-            18,
-        ),
-        _code(p, "api", "route", "GET /api/health", "GET /api/health", "src/routes/index.ts", 9),
-        _code(p, "api", "middleware", "rateLimit", "rateLimit", "src/middleware/rate-limit.ts", 7),
-        _code(
-            p,
-            "api",
-            "middleware",
-            "validateContact",
-            "validateContact",
-            "src/validators/contact.ts",
-            12,
-        ),
-        _code(
-            p,
-            "api",
-            "symbol",
-            "contactController.sendContactEmailJp",
-            "contactController.sendContactEmailJp",
-            "src/controllers/contact.ts",
-            40,
-            70,
-            exported=True,
-        ),
-        _code(p, "api", "symbol", "healthCheck", "healthCheck", "src/routes/index.ts", 3, 6),
-        _code(
-            p,
-            "api",
-            "symbol",
-            "zendeskService.createTicket",
-            "zendeskService.createTicket",
-            "src/services/zendesk.ts",
-            22,
-            48,
-            exported=True,
-        ),
-        _code(
-            p,
-            "api",
-            "env_var",
-            "ZENDESK_API_TOKEN",
-            "ZENDESK_API_TOKEN",
-            "src/services/zendesk.ts",
-            5,
-        ),
-        _code(
-            p, "api", "symbol", "dispatchEvent", "dispatchEvent", "src/services/events.ts", 4, 12
-        ),
-    ]
-    files = [
-        "src/routes/contact.ts",
-        "src/routes/index.ts",
-        "src/middleware/rate-limit.ts",
-        "src/validators/contact.ts",
-        "src/controllers/contact.ts",
-        "src/services/zendesk.ts",
-        "src/services/events.ts",
-    ]
-    for i in range(FANOUT):
-        files.append(f"src/lib/helpers/util{i:02d}.ts")
-        nodes.append(
-            _code(
-                p,
-                "api",
-                "symbol",
-                f"util{i:02d}",
-                f"formatField{i:02d}",
-                f"src/lib/helpers/util{i:02d}.ts",
-                3,
-                9,
-            )
-        )
-    nodes += [_code(p, "api", "code_file", f, f, f, 1) for f in files]
-    r, h, s = (
-        f"{p}/api:route:POST /api/jp/contact",
-        f"{p}/api:symbol:contactController.sendContactEmailJp",
-        f"{p}/api:symbol:zendeskService.createTicket",
-    )
-    edges = [
-        _e(
-            f"{p}/web:symbol:ContactForm",
-            f"{p}/web:http_call:contact-form.tsx:112",
-            "CALLS_HTTP",
-            p,
-            "web",
-            "src/components/contact-form.tsx",
-            112,
-        ),
-        _e(
-            f"{p}/web:symbol:ContactForm",
-            f"{p}/web:env_var:NEXT_PUBLIC_CONTACT_API_URL",
-            "READS_ENV",
-            p,
-            "web",
-            "src/components/contact-form.tsx",
-            110,
-        ),
-        _e(
-            f"{p}/web:http_call:contact-form.tsx:112",
-            r,
-            "CALLS",
-            p,
-            None,
-            via="NEXT_PUBLIC_CONTACT_API_URL",
-            envs=["dev", "prod"],
-        ),
-        _e(
-            r,
-            f"{p}/api:middleware:rateLimit",
-            "USES_MIDDLEWARE",
-            p,
-            "api",
-            "src/routes/contact.ts",
-            18,
-            order=1,
-        ),
-        _e(
-            r,
-            f"{p}/api:middleware:validateContact",
-            "USES_MIDDLEWARE",
-            p,
-            "api",
-            "src/routes/contact.ts",
-            18,
-            order=2,
-        ),
-        _e(r, h, "ROUTES_TO", p, "api", "src/routes/contact.ts", 18),
-        _e(
-            f"{p}/api:route:GET /api/health",
-            f"{p}/api:symbol:healthCheck",
-            "ROUTES_TO",
-            p,
-            "api",
-            "src/routes/index.ts",
-            9,
-        ),
-        _e(h, s, "CALLS_FN", p, "api", "src/controllers/contact.ts", 52),
-        _e(
-            s,
-            f"{p}/api:env_var:ZENDESK_API_TOKEN",
-            "READS_ENV",
-            p,
-            "api",
-            "src/services/zendesk.ts",
-            5,
-        ),
-        _e(
-            f"{p}/api:env_var:ZENDESK_API_TOKEN",
-            f"{p}:secret:zendesk-api-token",
-            "RESOLVES_TO",
-            p,
-            None,
-        ),
-        _e(
-            f"{p}/web:code_file:src/components/contact-form.tsx",
-            f"{p}/web:symbol:ContactForm",
-            "DEFINES",
-            p,
-            "web",
-            "src/components/contact-form.tsx",
-            105,
-        ),
-    ]
-    for i in range(FANOUT):
-        edges.append(
-            _e(
-                h,
-                f"{p}/api:symbol:util{i:02d}",
-                "CALLS_FN",
-                p,
-                "api",
-                "src/controllers/contact.ts",
-                53 + i,
-            )
-        )
-    for f in files:
-        edges.append(_e(f"{p}:component:api", f"{p}/api:code_file:{f}", "HAS_CODE", p, None))
-    edges.append(
-        _e(
-            f"{p}:component:web",
-            f"{p}/web:code_file:src/components/contact-form.tsx",
-            "HAS_CODE",
-            p,
-            None,
-        )
-    )
-    unresolved = [
-        Unresolved(
-            p,
-            "web",
-            "src/components/contact-form.tsx",
-            130,
-            "http_call",
-            "fetch(buildUrl(kind))",
-            "dynamic URL",
-        ),
-        Unresolved(
-            p,
-            "api",
-            "src/services/events.ts",
-            8,
-            "call",
-            "handlers[name](payload)",
-            "dynamic dispatch",
-        ),
-    ]
-    return nodes, edges, unresolved
-
-
-def _globex() -> tuple[list[Node], list[Edge], list[Unresolved]]:
-    p = "globex-portal"
-    nodes = [
-        _code(
-            p,
-            "api",
-            "route",
-            f"GET /internal/{PLANT.lower()}-only",
-            f"GET /internal/{PLANT.lower()}-only",
-            "src/routes/internal.ts",
-            11,
-        ),
-        _code(
-            p,
-            "api",
-            "symbol",
-            f"GlobexSecretSauce{PLANT}",
-            f"GlobexSecretSauce{PLANT}",
-            "src/secret/sauce.ts",
-            3,
-            30,
-            exported=True,
-        ),
-        _code(
-            p,
-            "api",
-            "env_var",
-            f"GLOBEX_{PLANT.upper()}_KEY",
-            f"GLOBEX_{PLANT.upper()}_KEY",
-            "src/secret/sauce.ts",
-            4,
-        ),
-        _code(p, "web", "symbol", "ContactForm", "ContactForm", "app/contact/form.tsx", 8, 40),
-        _code(
-            p,
-            "api",
-            "code_file",
-            "src/secret/sauce.ts",
-            "src/secret/sauce.ts",
-            "src/secret/sauce.ts",
-            1,
-        ),
-    ]
-    edges = [
-        _e(nodes[0].id, nodes[1].id, "ROUTES_TO", p, "api", "src/routes/internal.ts", 11),
-        _e(nodes[1].id, nodes[2].id, "READS_ENV", p, "api", "src/secret/sauce.ts", 4),
-    ]
-    unresolved = [
-        Unresolved(
-            p,
-            "api",
-            "src/secret/sauce.ts",
-            20,
-            "http_call",
-            f"axios.get({PLANT}Url)",
-            "dynamic URL",
-        )
-    ]
-    return nodes, edges, unresolved
-
-
 def _knowledge(p: str, comps: dict[str, dict], runtime: str) -> tuple[list[Node], list[Edge]]:
     doc = f"projects/{p}/project.md"
     nodes = [Node(f"{p}:project:{p}", "project", p.title(), p, None, doc, 1)]
@@ -390,7 +43,7 @@ def _knowledge(p: str, comps: dict[str, dict], runtime: str) -> tuple[list[Node]
         cdoc = f"projects/{p}/components/{c}.md"
         cid = f"{p}:component:{c}"
         nodes.append(Node(cid, "component", c, p, None, cdoc, 2, None, attrs))
-        edges.append(_e(f"{p}:project:{p}", cid, "HAS_COMPONENT", p, None, cdoc, 2))
+        edges.append(edge(f"{p}:project:{p}", cid, "HAS_COMPONENT", p, None, cdoc, 2))
         for env in ("dev", "prod"):
             eid = f"{p}:env_instance:{c}/{env}"
             url = f"https://{c}{'' if env == 'prod' else '.dev'}.{p}.example.com"
@@ -413,10 +66,10 @@ def _knowledge(p: str, comps: dict[str, dict], runtime: str) -> tuple[list[Node]
                     },
                 )
             )
-            edges.append(_e(cid, eid, "HAS_ENV", p, None, cdoc, 10))
-            edges.append(_e(eid, rt.id, "RUNS_ON", p, None, cdoc, 11))
+            edges.append(edge(cid, eid, "HAS_ENV", p, None, cdoc, 10))
+            edges.append(edge(eid, rt.id, "RUNS_ON", p, None, cdoc, 11))
         edges.append(
-            _e(
+            edge(
                 cid,
                 "_global:package:express",
                 "USES_PACKAGE",
@@ -447,8 +100,8 @@ def build(tmp: Path) -> dict[str, Path]:
     globex_api = repos / "globex-portal" / "api"
     globex_api.mkdir(parents=True, exist_ok=True)
     (globex_api / "index.ts").write_text("export {};\n", encoding="utf-8")
-    an, ae, au = _acme()
-    gn, ge, gu = _globex()
+    an, ae, au = acme()
+    gn, ge, gu = globex()
     kn1, ke1 = _knowledge(
         "acme-shop",
         {
@@ -477,7 +130,7 @@ def build(tmp: Path) -> dict[str, Path]:
         {"store": "secret-manager"},
     )
     ke1.append(
-        _e(
+        edge(
             "acme-shop:component:api",
             secret.id,
             "USES_SECRET",
