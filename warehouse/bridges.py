@@ -163,10 +163,20 @@ def build_project_graph(
 
     `component_tables` maps `project/component` to that component's frames (`nodes`,
     `edges`, `unresolved`, `problems`, as `warehouse.tables.frame` builds them); keys of
-    other projects are ignored, so nothing of another project can leak in.
+    other projects are ignored, so nothing of another project can leak in. Problem paths
+    get the `project/component/` prefix (relative to repos_root, like `repo:`).
     """
     mine = {k: v for k, v in sorted(component_tables.items()) if k.split("/", 1)[0] == project_id}
     out = {t: _concat([v.get(t) for v in mine.values()], t) for t in PARTITION_TABLES}
+    problems = []
+    for key, tables in mine.items():  # a component's problem paths are relative to its repo
+        df = tables.get("problems")
+        if df is not None and df.height:
+            path = pl.col("path")
+            keyed = path.str.starts_with("/") | path.str.starts_with(key)
+            prefixed = pl.when(keyed).then(path).otherwise(pl.lit(key + "/") + path)
+            problems.append(df.with_columns(prefixed.alias("path")))
+    out["problems"] = _concat(problems, "problems")
     nodes = out["nodes"].unique(subset=["id"], keep="first", maintain_order=True)
     edges, unresolved = build_bridges(kb, project_id, _records(nodes))
     out["nodes"] = nodes

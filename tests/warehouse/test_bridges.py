@@ -345,3 +345,13 @@ def test_literal_base_url_and_same_origin_relative_call(tmp_path):
     assert edges["lit"]["dst"] == target
     assert edges["lit"]["attrs"]["envs"] == ["prod"] and edges["lit"]["attrs"]["via"] == "constant"
     assert edges["rel"]["dst"] == own and edges["rel"]["attrs"]["via"] == "relative"
+
+
+def test_problem_paths_name_their_component(tmp_path):
+    from extractors.facts import ExtractProblem
+
+    kb = write_kb(tmp_path, {"shop": SHOP})
+    web = Facts("shop", "web")
+    web.facts.problems.append(ExtractProblem("warning", "package.json", None, "manifest", "bad"))
+    [row] = graph(kb, "shop", web)["problems"].to_dicts()
+    assert row["path"] == "shop/web/package.json"
