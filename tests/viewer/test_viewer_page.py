@@ -158,5 +158,6 @@ def test_dragging_a_node_pins_it(page, viewer_server):
     page.wait_for_function("__kbViewer.settled")
     end = page.evaluate(f"__kbViewer.screenPos({ROUTE!r})")
     assert end["pinned"]
-    assert abs(end["x"] - start["x"] - 60) < 2 and abs(end["y"] - start["y"] - 40) < 2
+    moved = (end["x"] - start["x"], end["y"] - start["y"])
+    assert abs(moved[0] - 60) < 2 and abs(moved[1] - 40) < 2, (start, end, viewer_state(page))
     assert viewer_state(page)["selected"] is None  # a drag is not a click

@@ -36,7 +36,10 @@ export class App {
         this.requestDraw();
         this._writeUrlSoon();
       },
-      onDragStart: () => this.layout?.reheat(),
+      onDragStart: () => {
+        this.stats.settled = false;
+        this.layout?.reheat();
+      },
       onDragMove: () => this.requestDraw(),
       onDragEnd: () => this.layout?.cool(),
     });

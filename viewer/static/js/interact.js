@@ -34,7 +34,8 @@ export function attachInteraction(canvas, renderer, hooks) {
     canvas.setPointerCapture(ev.pointerId);
   });
 
-  canvas.addEventListener("pointermove", (ev) => {
+  // The release point counts as a last move: a busy page may coalesce the moves before it.
+  const move = (ev) => {
     const [sx, sy] = point(ev);
     if (!drag) {
       hooks.onHover(renderer.hit(hooks.nodes(), sx, sy));
@@ -45,17 +46,19 @@ export function attachInteraction(canvas, renderer, hooks) {
     drag.moved = true;
     if (drag.node) {
       const [wx, wy] = renderer.toWorld(sx, sy);
-      drag.node.fx = wx;
-      drag.node.fy = wy;
+      drag.node.fx = drag.node.x = wx;
+      drag.node.fy = drag.node.y = wy;
       hooks.onDragMove(drag.node);
     } else {
       renderer.t = { ...drag.t0, x: drag.t0.x + sx - drag.sx, y: drag.t0.y + sy - drag.sy };
       hooks.onView();
     }
-  });
+  };
+  canvas.addEventListener("pointermove", move);
 
   const finish = (ev) => {
     if (!drag) return;
+    if (ev.type === "pointerup") move(ev);
     const d = drag;
     drag = null;
     if (canvas.hasPointerCapture(ev.pointerId)) canvas.releasePointerCapture(ev.pointerId);
