@@ -174,7 +174,12 @@ def main() -> int:
     args = ap.parse_args()
     tmp = args.keep or Path(tempfile.mkdtemp(prefix="kb-bench-mcp-"))
     t0 = time.perf_counter()
-    info = (None if args.generated else _scale_portfolio(tmp)) or generate(tmp)
+    reuse = args.keep is not None and (tmp / "data" / "manifest.json").exists()
+    if reuse:  # a warehouse this script built before with --keep
+        kb = tmp / "portfolio" / "kb" if (tmp / "portfolio" / "kb").is_dir() else tmp / "kb"
+        info = {"kb": kb, "data": tmp / "data", "source": f"reused {tmp}"}
+    else:
+        info = (None if args.generated else _scale_portfolio(tmp)) or generate(tmp)
     manifest = json.loads((Path(info["data"]) / "manifest.json").read_text(encoding="utf-8"))
     info["nodes"] = sum(p["tables"].get("nodes", 0) for p in manifest["partitions"].values())
     info["edges"] = sum(p["tables"].get("edges", 0) for p in manifest["partitions"].values())

@@ -37,6 +37,8 @@ class State:
     kb_root: Path
     data_dir: Path | None = None
     default_budget: int = DEFAULT_BUDGET
+    adr_proposed_days: int = 30
+    verified_max_days: int = 90
     config_error: str | None = None
     warehouse: Warehouse | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)
@@ -59,6 +61,8 @@ class State:
                 state.warehouse = Warehouse(data_dir)
             return state
         state.default_budget = config.token_budget
+        state.adr_proposed_days = config.adr_proposed_days
+        state.verified_max_days = config.verified_max_days
         state.warehouse = Warehouse(config.data_dir)
         return state
 
@@ -128,14 +132,15 @@ class State:
             self._shared = {t: self.read(GLOBAL, t) for t in ("nodes", "edges")}
         return self._shared
 
-    def rows(self, table: str) -> list[dict[str, Any]]:
-        """A small `_global` table (docs, adrs) as dicts, cached per build."""
+    def rows(self, table: str, partition: str = GLOBAL) -> list[dict[str, Any]]:
+        """A small table (docs, adrs, problems) as dicts, cached per build."""
         self.manifest()
-        cached = self._small.get(table)
+        key = f"{partition}/{table}"
+        cached = self._small.get(key)
         if cached is None:
-            df = self.read(GLOBAL, table)
+            df = self.read(partition, table)
             cached = df.to_dicts() if df.height else []
-            self._small[table] = cached
+            self._small[key] = cached
         return cached
 
     def graph(self, project: str) -> ProjectGraph:

@@ -64,62 +64,46 @@ def status(state: State, ans: Answer, project: str | None) -> None:
             ans.add(flag, prio=1 if now != built else 10, group="component", indent="  ")
     if "kb_index_stale" in manifest:
         ans.add(f"kb_index_stale: {manifest['kb_index_stale']}")
-    con = state.connection(scope) if scope else state.connection(None)
-    tables = {
-        r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()
-    }
     today = datetime.now(UTC).date()
-    cfg_days = (30, 90)
-    if state.warehouse is not None:
-        try:
-            from kb.loader import load_config
-
-            cfg, _ = load_config(state.kb_root, state.data_dir)
-            cfg_days = (cfg.adr_proposed_days, cfg.verified_max_days)
-        except Exception:  # noqa: BLE001 — a missing kb.yaml keeps the defaults
-            pass
-    if "adrs" in tables:
-        rows = con.execute(
-            "SELECT id, project, date, path FROM adrs WHERE status = 'proposed' ORDER BY id"
-        ).fetchall()
-        old = [
-            r
-            for r in rows
-            if (d := _parse_day(r[2]))
-            and today - d > timedelta(days=cfg_days[0])
-            and (not scope or r[1] in (scope, "_kb"))
-        ]
-        ans.add(f"ADRs proposed > {cfg_days[0]} days: {len(old)}")
-        for adr, proj, day, path in old:
-            ans.add(f"{proj} ADR {adr} proposed {day} ({path})", prio=20, group="adr", indent="  ")
-    if "docs" in tables:
-        rows = con.execute(
-            "SELECT path, project, verified_at FROM docs WHERE verified_at IS NOT NULL ORDER BY path"
-        ).fetchall()
-        old = [
-            r
-            for r in rows
-            if (d := _parse_day(r[2]))
-            and today - d > timedelta(days=cfg_days[1])
-            and (not scope or r[1] in (scope, None))
-        ]
-        ans.add(f"docs verified > {cfg_days[1]} days ago: {len(old)}")
-        for path, _, day in old:
-            ans.add(f"{path} verified {day}", prio=25, group="doc", indent="  ")
-    if "problems" in tables:
-        rows = con.execute(
-            "SELECT severity, path, line, rule, message FROM problems ORDER BY severity, path, line"
-        ).fetchall()
-        warn = [r for r in rows if r[0] == "warning"]
-        errs = [r for r in rows if r[0] == "error"]
-        ans.add(f"validation: {len(errs)} errors, {len(warn)} warnings")
-        for sev, path, line, rule, message in errs + warn:
-            ans.add(
-                f"{sev} {path}:{line or 1} [{rule}] {short(message, 120)}",
-                prio=30,
-                group="problem",
-                indent="  ",
-            )
+    adr_days, doc_days = state.adr_proposed_days, state.verified_max_days
+    old_adrs = [
+        r
+        for r in state.rows("adrs")
+        if r.get("status") == "proposed"
+        and (d := _parse_day(r.get("date")))
+        and today - d > timedelta(days=adr_days)
+        and (not scope or r.get("project") in (scope, "_kb"))
+    ]
+    ans.add(f"ADRs proposed > {adr_days} days: {len(old_adrs)}")
+    for r in sorted(old_adrs, key=lambda r: (str(r.get("project")), str(r.get("id")))):
+        ans.add(
+            f"{r.get('project')} ADR {r.get('id')} proposed {r.get('date')} ({r.get('path')})",
+            prio=20,
+            group="adr",
+            indent="  ",
+        )
+    old_docs = [
+        r
+        for r in state.rows("docs")
+        if (d := _parse_day(r.get("verified_at")))
+        and today - d > timedelta(days=doc_days)
+        and (not scope or r.get("project") in (scope, None))
+    ]
+    ans.add(f"docs verified > {doc_days} days ago: {len(old_docs)}")
+    for r in sorted(old_docs, key=lambda r: str(r.get("path"))):
+        ans.add(f"{r['path']} verified {r.get('verified_at')}", prio=25, group="doc", indent="  ")
+    rows = list(state.rows("problems")) + (list(state.rows("problems", scope)) if scope else [])
+    rows.sort(key=lambda r: (str(r.get("severity")), str(r.get("path")), r.get("line") or 0))
+    warn = [r for r in rows if r.get("severity") == "warning"]
+    errs = [r for r in rows if r.get("severity") == "error"]
+    ans.add(f"validation: {len(errs)} errors, {len(warn)} warnings")
+    for r in errs + warn:
+        ans.add(
+            f"{r['severity']} {r.get('path')}:{r.get('line') or 1} [{r.get('rule')}] {short(r.get('message'), 120)}",
+            prio=30,
+            group="problem",
+            indent="  ",
+        )
 
 
 def context(
