@@ -58,6 +58,8 @@ def handle(args: argparse.Namespace) -> int:
         )
     except QueryRejected as exc:
         raise UserError(str(exc)) from None
+    finally:
+        con.close()  # before interpreter exit: DuckDB can abort when torn down at shutdown
     if args.json:
         json.dump(
             [dict(zip(columns, r, strict=True)) for r in rows], sys.stdout, indent=1, default=str
