@@ -177,9 +177,12 @@ def main() -> int:
     reuse = args.keep is not None and (tmp / "data" / "manifest.json").exists()
     if reuse:  # a warehouse this script built before with --keep
         kb = tmp / "portfolio" / "kb" if (tmp / "portfolio" / "kb").is_dir() else tmp / "kb"
-        info = {"kb": kb, "data": tmp / "data", "source": f"reused {tmp}"}
+        label = tmp / "bench-source.txt"
+        what = label.read_text(encoding="utf-8").strip() if label.exists() else "a warehouse"
+        info = {"kb": kb, "data": tmp / "data", "source": f"{what} (reused from {tmp})"}
     else:
         info = (None if args.generated else _scale_portfolio(tmp)) or generate(tmp)
+        (tmp / "bench-source.txt").write_text(str(info["source"]) + "\n", encoding="utf-8")
     manifest = json.loads((Path(info["data"]) / "manifest.json").read_text(encoding="utf-8"))
     info["nodes"] = sum(p["tables"].get("nodes", 0) for p in manifest["partitions"].values())
     info["edges"] = sum(p["tables"].get("edges", 0) for p in manifest["partitions"].values())
