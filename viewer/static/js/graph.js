@@ -22,7 +22,10 @@ export class GraphModel {
     }
     for (const n of this.nodes) {
       n.r = nodeRadius(n.kind, n.degree);
-      n.lname = String(n.name ?? "").toLowerCase();
+      n.name = String(n.name ?? n.id);
+      // In `_global` several projects have an "api" or a "web": say whose it is.
+      n.label = this.partition === "_global" && n.kind === "component" && n.project ? `${n.project}/${n.name}` : n.name;
+      n.lname = n.name.toLowerCase();
       n.lid = n.id.toLowerCase();
     }
   }

@@ -194,7 +194,7 @@ export class Renderer {
     ctx.textBaseline = "middle";
     ctx.lineJoin = "round";
     for (const [, , n, sx, sy] of picked.slice(0, MAX_LABELS)) {
-      const text = n.name.length > 48 ? `${n.name.slice(0, 47)}…` : n.name;
+      const text = n.label.length > 48 ? `${n.label.slice(0, 47)}…` : n.label;
       const x = sx + n.r * t.k + 4;
       ctx.lineWidth = 3.5;
       ctx.strokeStyle = "rgba(11,17,32,0.9)";
