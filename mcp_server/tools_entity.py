@@ -81,12 +81,22 @@ def _entry_points(pg: ProjectGraph, ans: Answer, comp: str) -> None:
         attrs = pg.attrs(n)
         if attrs.get("trigger") or attrs.get("triggers"):
             triggers.append(n)
-        elif attrs.get("exported") or attrs.get("export"):
+        elif (attrs.get("exported") or attrs.get("export")) and attrs.get("symbol_kind") not in (
+            "variable",
+            "anonymous",
+            "type",
+            "interface",
+        ):
             exported.append(n)
     if triggers:
         ans.add(f"triggers ({len(triggers)}):")
         for n in sorted(triggers):
-            ans.add(ref(pg, n, kind=False), prio=15, group="trigger", indent="  ")
+            attrs = pg.attrs(n)
+            on = attrs.get("trigger") or attrs.get("triggers")
+            extra = f" on {attrs['resource']}" if attrs.get("resource") else ""
+            ans.add(
+                f"[{on}{extra}] {ref(pg, n, kind=False)}", prio=15, group="trigger", indent="  "
+            )
     if exported:
         ans.add(f"exported functions ({len(exported)}):")
         for n in sorted(

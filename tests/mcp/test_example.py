@@ -110,3 +110,13 @@ def test_no_other_project_code_in_acme_answers(ex):
         text, err = ex.call(tool, budget=50_000, **args)
         assert not err, text
         assert not re.search(r"(globex-portal|initech-events)/[\w-]+[: ]", text), (tool, text)
+
+
+def test_functions_component_lists_its_triggers(ex):
+    text, err = ex.call("kb_entity", name="initech-events:component:functions", project="initech-events")
+    assert not err, text
+    assert re.search(r"triggers \(\d+\):", text)
+    assert re.search(
+        r"\[onDocumentCreated on registrations/\{id\}\] onRegistrationCreated \(initech-events/functions \S+:\d+\)",
+        text,
+    )
