@@ -7,56 +7,12 @@ a missing browser fails the test with the command that installs it, never a sile
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
+from viewer_harness import CHROMIUM, CHROMIUM_ARGS, REPO, ViewerProcess
 from viewer_sample import publish_sample
-
-REPO = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("KB_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-]
-ARTIFACTS = REPO / "test-artifacts"
-KB = str(Path(sys.executable).with_name("kb"))
-
-
-class ViewerProcess:
-    def __init__(self, args: list[str]):
-        self.started = time.perf_counter()
-        self.proc = subprocess.Popen(
-            [KB, "viewer", *args],
-            cwd=REPO,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        line = self.proc.stdout.readline()
-        self.startup_s = time.perf_counter() - self.started
-        if " at http://" not in line:
-            self.stop()
-            raise AssertionError(f"kb viewer did not start: {line!r} {self.proc.stderr.read()!r}")
-        self.url = line.rsplit(" at ", 1)[1].strip()
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        for stream in (self.proc.stdout, self.proc.stderr):
-            if stream:
-                stream.close()
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -121,21 +77,3 @@ def page(browser):
     yield page
     context.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
-
-
-def open_view(page, url: str, settled: bool = True):
-    """Go to url and wait until the viewer has loaded (and its layout has stopped)."""
-    page.goto(url)
-    page.wait_for_function("window.__kbViewer && window.__kbViewer.ready", timeout=30_000)
-    if settled:
-        page.wait_for_function("window.__kbViewer.settled", timeout=60_000)
-    return page
-
-
-def viewer_state(page) -> dict:
-    return page.evaluate(
-        """() => { const v = window.__kbViewer; return {
-            partition: v.partition, selected: v.selected, hops: v.hops,
-            highlighted: v.highlighted, hop1: v.hop1, hidden: v.hidden,
-            transform: v.transform, visible: v.visibleNodeCount, notices: v.notices }; }"""
-    )

@@ -11,7 +11,7 @@ import sys
 import urllib.error
 import urllib.request
 
-from conftest import KB, REPO, ViewerProcess
+from viewer_harness import KB, REPO, ViewerProcess
 
 
 def get(url: str) -> tuple[int, dict]:

@@ -1,4 +1,4 @@
-"""End to end on the bundled example: `kb refresh` builds it, `kb viewer` serves it, and
+"""End to end on the bundled example: the real `kb refresh` builds it (suite fixture), `kb viewer` serves it, and
 headless Chromium explores it. Expectations come from the server's own JSON, so the test
 follows the example as it grows instead of pinning its line numbers.
 """
@@ -6,31 +6,18 @@ follows the example as it grows instead of pinning its line numbers.
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 import urllib.request
 
 import pytest
-from conftest import ARTIFACTS, KB, REPO, ViewerProcess, open_view, viewer_state
+from viewer_harness import ARTIFACTS, ViewerProcess, open_view, viewer_state
 
 ROUTE = "acme-shop/contact-api:route:POST /api/jp/contact"
 
 
 @pytest.fixture(scope="module")
-def example_server(tmp_path_factory):
-    root = tmp_path_factory.mktemp("example")
-    shutil.copytree(REPO / "examples", root / "examples")
-    kb, data = root / "examples" / "kb", root / "data"
-    run = subprocess.run(
-        [KB, "refresh", "--kb", str(kb), "--data-dir", str(data)],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    if run.returncode != 0:
-        pytest.fail(f"`kb refresh` of the example failed:\n{run.stdout}\n{run.stderr}")
-    proc = ViewerProcess(["--kb", str(kb), "--data-dir", str(data), "--port", "0"])
+def example_server(built_example):
+    """`kb viewer --kb <example>` over the suite's real `kb refresh` of the example."""
+    proc = ViewerProcess(["--kb", str(built_example), "--port", "0"])
     yield proc
     proc.stop()
 

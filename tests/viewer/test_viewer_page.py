@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import ARTIFACTS, open_view, viewer_state
+from viewer_harness import ARTIFACTS, open_view, viewer_state
 from viewer_sample import large_partition, publish_parts, sample_partitions
 
 ROUTE = "acme-shop/contact-api:route:POST /api/jp/contact"

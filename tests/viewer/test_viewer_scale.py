@@ -11,7 +11,7 @@ import json
 import time
 
 import pytest
-from conftest import ARTIFACTS, open_view, viewer_state
+from viewer_harness import ARTIFACTS, open_view, viewer_state
 
 ALL = "__kbViewer.settled && __kbViewer.visibleNodeCount === 5000"
 
