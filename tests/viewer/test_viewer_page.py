@@ -34,8 +34,12 @@ def test_explore_search_highlight_legend_and_shared_url(page, viewer_server, bro
     page.keyboard.press("Enter")
     page.wait_for_function(f"__kbViewer.selected === {ROUTE!r}")
 
+    state = viewer_state(page)  # 2 hops by default: the handler's callee lights up too
+    assert state["hops"] == 2 and set(state["hop1"]) == ROUTE_NEIGHBOURS
+    assert "acme-shop/contact-api:symbol:createTicket" in state["hop2"]
     page.click("[data-hops='1']")
     state = viewer_state(page)
+    assert state["hop2"] == [] and "hops=1" in page.url
     assert set(state["hop1"]) == ROUTE_NEIGHBOURS
     assert set(state["highlighted"]) == ROUTE_NEIGHBOURS | {ROUTE}
 

@@ -67,6 +67,6 @@ def viewer_state(page) -> dict:
     return page.evaluate(
         """() => { const v = window.__kbViewer; return {
             partition: v.partition, selected: v.selected, hops: v.hops,
-            highlighted: v.highlighted, hop1: v.hop1, hidden: v.hidden,
+            highlighted: v.highlighted, hop1: v.hop1, hop2: v.hop2, hidden: v.hidden,
             transform: v.transform, visible: v.visibleNodeCount, notices: v.notices }; }"""
     )
