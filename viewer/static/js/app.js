@@ -210,7 +210,7 @@ export class App {
   /** Width the floating legend covers, so "fit" keeps the graph beside it. */
   _inset() {
     const legend = this.dom.legendBox;
-    return legend && legend.offsetWidth && this.renderer.width > 900 ? legend.offsetWidth + 24 : 0;
+    return legend && legend.offsetWidth && this.renderer.width > 600 ? legend.offsetWidth + 24 : 0;
   }
 
   _center(node) {
