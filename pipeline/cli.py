@@ -71,5 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+if __name__ == "__main__":  # `python -m pipeline.cli`: run the importable module's main
+    from pipeline.cli import main as installed_main
+
+    sys.exit(installed_main())
