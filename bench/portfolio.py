@@ -16,7 +16,7 @@ from pathlib import Path
 WORK = Path(__file__).resolve().parent / "work"
 NPM = ["express@4", "@nestjs/core", "next@14", "vue@3", "axios"]
 PYPI = ["flask", "fastapi"]
-SPLIT_BYTES = 2_000_000  # a package bigger than this is split by top-level folder
+SPLIT_BYTES = 500_000  # a package bigger than this is split by top-level folder (~46 components)
 SOURCE_SUFFIXES = {".js", ".mjs", ".cjs", ".ts", ".tsx", ".py", ".vue", ".tf"}
 
 
@@ -31,9 +31,7 @@ def fetch(work: Path = WORK) -> Path:
     )
     subprocess.run(
         [
-            "python3",
-            "-m",
-            "pip",
+            shutil.which("pip") or shutil.which("pip3") or "pip",
             "download",
             "--no-deps",
             "--no-binary",

@@ -15,7 +15,7 @@ from pathlib import Path
 from assets.code_versions import current_code_versions
 from kb.model import KnowledgeBase
 from kb.versions import component_version
-from warehouse.publish import MANIFEST
+from warehouse.reader import MANIFEST
 
 
 @dataclass

@@ -26,9 +26,9 @@ from typing import Any
 import duckdb
 import polars as pl
 
+from warehouse.reader import MANIFEST
 from warehouse.tables import TABLES, frame, validate
 
-MANIFEST = "manifest.json"
 DUCKDB_FILE = "kb.duckdb"
 KEEP_BUILDS = 3
 

@@ -15,9 +15,8 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from warehouse.publish import MANIFEST
-
 GLOBAL = "_global"
+MANIFEST = "manifest.json"  # written by warehouse.publish; kept here so readers stay light
 
 
 class WarehouseMissing(Exception):
