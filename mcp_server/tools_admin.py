@@ -127,7 +127,7 @@ def context(
         "doc_chunks" in (p.get("tables") or {}) for p in state.manifest()["partitions"].values()
     ):
         raise ToolFailure("doc index not built — run kb refresh")
-    pack = search_context(state.warehouse, task, max_tokens=limit, project=scope)
+    pack = search_context(state.warehouse, task, max_tokens=limit, project=scope, or_fill=True)
     for line in pack.render().splitlines():
         ans.add(line, prio=0)
     return limit

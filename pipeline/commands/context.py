@@ -31,10 +31,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help=f"leave out a bucket ({', '.join(BUCKET_CHOICES)}); repeatable",
     )
     parser.add_argument(
-        "--or-fill",
+        "--and-only",
         action="store_true",
-        help="after the sections matching ALL words, fill the budget with sections matching "
-        "ANY (default: OR only when AND finds nothing)",
+        help="only sections matching ALL significant words (OR only when AND finds nothing); "
+        "default: AND matches first, then ANY-word matches fill the remaining budget",
     )
     add_kb_option(parser)
     parser.set_defaults(handler=run)
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
             args.max_tokens,
             args.project,
             args.exclude_bucket,
-            or_fill=args.or_fill,
+            or_fill=not args.and_only,
         )
     except WarehouseMissing:
         raise UserError(
