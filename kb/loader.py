@@ -238,7 +238,13 @@ def _adr_from(doc: KbDoc) -> Adr | None:
     )
 
 
-def content_hash(root: Path, docs: list[KbDoc]) -> str:
+def content_hash(root: Path, docs: list[KbDoc], problems: list[Problem] = ()) -> str:
+    """Hash of the settings, every parsed doc and every file that could not be read.
+
+    Files that fail to load (bad YAML, not UTF-8, too large, a symlink loop) yield no
+    doc, so their problems are hashed too: breaking or fixing one changes the hash and
+    `kb refresh` rebuilds (and fails) instead of answering "nothing to do".
+    """
     digest = hashlib.sha256()
     for name in ("kb.yaml", "vocabulary.yaml"):
         path = root / name
@@ -246,6 +252,8 @@ def content_hash(root: Path, docs: list[KbDoc]) -> str:
             digest.update(name.encode() + b"\0" + path.read_bytes())
     for doc in sorted(docs, key=lambda d: d.path):
         digest.update(doc.path.encode() + b"\0" + doc.sha256.encode())
+    for problem in sorted(problems):
+        digest.update(problem.render().encode() + b"\0")
     return digest.hexdigest()[:16]
 
 
@@ -277,5 +285,5 @@ def load_kb(root: Path, data_dir: Path | None = None) -> KnowledgeBase:
         project.components.setdefault(comp_id, Component(doc.project, comp_id, doc, repo_path))
     adrs = sorted((a for d in docs if (a := _adr_from(d))), key=lambda a: (a.project, a.number))
     return KnowledgeBase(
-        config, vocabulary, docs, projects, adrs, problems, content_hash(root, docs)
+        config, vocabulary, docs, projects, adrs, problems, content_hash(root, docs, problems)
     )

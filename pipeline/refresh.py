@@ -23,10 +23,13 @@ from dagster._serdes import deserialize_value, serialize_value
 
 from kb.model import KnowledgeBase
 from pipeline.definitions import build_definitions
+from pipeline.fastpath import staleness
 from pipeline.partitions import components_partitions
 from pipeline.sensors import partition_requests
 
-QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
+# Dagster's console logger prints step failures with stack traces; `run_refresh` reports
+# each failure as one line of its own instead.
+QUIET = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 CURSOR_FILE = "automation_cursor.json"
 # Assets whose blocking checks must run in every build run that publishes.
 GUARDED = {dg.AssetKey("kb_docs"), dg.AssetKey("project_graph")}
@@ -132,6 +135,15 @@ def run_refresh(
     defs = build_definitions(str(kb.config.root), str(data_dir))
     sync_partitions(instance, kb)
     requested = stale_selection(defs, instance, data_dir)
+    if not requested and not force:
+        # Dagster counts a request as handled even when its run failed (no retry
+        # storms), so after a failed build it sees nothing stale while the published
+        # warehouse is still behind. The manifest is the referee: rebuild everything;
+        # components whose staged facts are current are reused, not re-extracted.
+        behind = staleness(kb, data_dir).reasons
+        if behind:
+            say(f"the published warehouse is behind ({behind[0]}): rebuilding")
+            force = True
     if force:
         requested = _all_selection(defs, instance)
     outcome = RefreshOutcome()
@@ -184,7 +196,7 @@ def run_refresh(
         )
         _collect(result, outcome)
         outcome.materialized += [k.to_user_string() for k in unpartitioned]
-    say(f"done in {time.perf_counter() - start:.1f}s")
+    say(f"{'stopped' if not outcome.ok else 'done'} in {time.perf_counter() - start:.1f}s")
     return outcome
 
 
@@ -195,6 +207,8 @@ def _collect(result: dg.ExecuteInProcessResult, outcome: RefreshOutcome) -> None
     for event in result.all_events:
         if event.is_step_failure and event.step_failure_data and event.step_failure_data.error:
             error = event.step_failure_data.error
+            if error.cls_name == "DagsterAssetCheckFailedError":
+                continue  # reported by name in failed_checks
             outcome.errors.append(
                 f"{event.step_key}: {error.cls_name}: {error.message.strip().splitlines()[0]}"
             )
