@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import dagster as dg
+import polars as pl
 
 from assets.automation import STALE_OR_MISSING
 from assets.code_versions import code_version
 from kb.imports.store import import_problems
 from kb.indexes import write_indexes
+from kb.secret_scan import redact_text
 from kb.validate import has_errors, kb_today, validate_kb
 from pipeline.resources import KbResource
 from warehouse.knowledge_graph import knowledge_tables
@@ -15,6 +17,19 @@ from warehouse.staging import write_stage
 from warehouse.tables import frame
 
 KB_CODE = code_version("kb")
+
+
+def _redacted(df: pl.DataFrame) -> pl.DataFrame:
+    """Credentials replaced by their redaction marker in every text column.
+
+    kb_docs is staged before its blocking validation check runs, so a KB holding a
+    plaintext credential must not get it into Parquet even on the way to failing.
+    """
+    text = [name for name, dtype in df.schema.items() if dtype == pl.Utf8]
+    return df.with_columns(
+        pl.col(name).map_elements(lambda v: redact_text(v)[0], return_dtype=pl.Utf8)
+        for name in text
+    )
 
 
 @dg.observable_source_asset(
@@ -34,7 +49,8 @@ def kb_docs(kb: KbResource) -> dg.MaterializeResult:
     """Every KB Markdown file parsed: the `docs` and `adrs` tables."""
     knowledge = kb.kb()
     tables = knowledge_tables(knowledge)
-    write_stage(kb.data_path(), "kb_docs", "all", {t: tables[t] for t in ("docs", "adrs")})
+    staged = {t: _redacted(tables[t]) for t in ("docs", "adrs")}
+    write_stage(kb.data_path(), "kb_docs", "all", staged)
     return dg.MaterializeResult(
         metadata={
             "docs": len(knowledge.docs),
