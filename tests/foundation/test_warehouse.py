@@ -1,0 +1,168 @@
+"""The warehouse as users meet it: atomic publish, crash safety, DuckDB and `kb sql`."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import duckdb
+import pandera.errors
+import pytest
+from foundation_helpers import assert_one_line_failure, output, warehouse_snapshot
+from portfolio import TODAY, build, copy_example, kb_cli
+
+from warehouse.publish import publish
+from warehouse.tables import TABLES, frame
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    kb_root = copy_example(tmp_path_factory.mktemp("warehouse") / "portfolio")
+    build(kb_root)
+    return kb_root
+
+
+def _node(node_id: str, line: int = 1) -> dict:
+    return {"id": node_id, "project": "p", "kind": "route", "name": node_id, "line": line}
+
+
+def _assert_complete(kb_root: Path) -> None:
+    """The manifest names an existing build whose every partition has every table."""
+    data_dir = kb_root / ".kb"
+    manifest = json.loads((data_dir / "manifest.json").read_text(encoding="utf-8"))
+    build_dir = data_dir / manifest["path"]
+    assert build_dir.is_dir() and not build_dir.name.endswith(".tmp")
+    assert set(manifest["partitions"]) >= {"_global", "acme-shop", "globex-portal"}
+    for partition in manifest["partitions"]:
+        folder = build_dir / f"partition={partition}"
+        missing = [t for t in TABLES if not (folder / f"{t}.parquet").is_file()]
+        assert not missing, f"{folder} lacks {missing}"
+    result = kb_cli("sql", "--kb", str(kb_root), "--json", "select count(*) as n from nodes")
+    assert result.returncode == 0, output(result)
+    assert json.loads(result.stdout)[0]["n"] > 0
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        pytest.param([_node("p:route:a"), _node("p:route:a")], id="duplicate-node-ids"),
+        pytest.param([_node("p:route:b", line=0)], id="line-0"),
+    ],
+)
+def test_pandera_rejects_a_bad_table_and_nothing_switches(kb: Path, rows: list[dict]) -> None:
+    data_dir = kb / ".kb"
+    before = warehouse_snapshot(kb)
+    builds_before = sorted(p.name for p in (data_dir / "builds").iterdir())
+    duckdb_before = (data_dir / "kb.duckdb").read_bytes()
+    with pytest.raises(pandera.errors.SchemaError):
+        publish(data_dir, {"_global": {"nodes": frame("nodes", rows)}})
+    assert warehouse_snapshot(kb) == before
+    assert sorted(p.name for p in (data_dir / "builds").iterdir()) == builds_before
+    assert (data_dir / "kb.duckdb").read_bytes() == duckdb_before
+    _assert_complete(kb)
+
+
+def _start_refresh_all(kb_root: Path) -> subprocess.Popen:
+    env = {**os.environ, "KB_TODAY": TODAY}
+    env.pop("DAGSTER_HOME", None)
+    kb_exe = Path(sys.executable).with_name("kb")
+    return subprocess.Popen(
+        [str(kb_exe), "refresh", "--all", "--kb", str(kb_root)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        start_new_session=True,
+    )
+
+
+def _publishing(data_dir: Path) -> bool:
+    builds = data_dir / "builds"
+    return any(p.name.endswith(".tmp") for p in builds.iterdir()) or any(
+        data_dir.glob("kb.duckdb.tmp-*")
+    )
+
+
+@pytest.mark.parametrize("moment", ["0.5s", "2s", "5s", "while-publishing"])
+def test_killed_build_leaves_the_last_good_warehouse(kb: Path, moment: str) -> None:
+    before = warehouse_snapshot(kb)
+    proc = _start_refresh_all(kb)
+    try:
+        if moment == "while-publishing":
+            deadline = time.monotonic() + 120
+            while not _publishing(kb / ".kb") and proc.poll() is None:
+                assert time.monotonic() < deadline, "the build never started publishing"
+                time.sleep(0.005)
+        else:
+            time.sleep(float(moment.rstrip("s")))
+        assert proc.poll() is None, "the build finished before it could be killed"
+        os.killpg(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait(timeout=60)
+    assert proc.returncode == -signal.SIGKILL
+    now = warehouse_snapshot(kb)
+    assert now == before or now["manifest"] != before["manifest"]  # old build, or a new whole one
+    _assert_complete(kb)
+
+
+def test_a_build_after_a_kill_succeeds_and_cleans_up(kb: Path) -> None:
+    build(kb, "--all")
+    _assert_complete(kb)
+    leftovers = [p.name for p in (kb / ".kb" / "builds").iterdir() if p.name.endswith(".tmp")]
+    assert not leftovers
+
+
+def test_kb_duckdb_opens_read_only_for_analysts(kb: Path) -> None:
+    con = duckdb.connect(str(kb / ".kb" / "kb.duckdb"), read_only=True)
+    try:
+        rows = dict(con.execute("select kind, count(*) from nodes group by 1").fetchall())
+    finally:
+        con.close()
+    assert rows["project"] == 3
+    assert rows["component"] == 10
+    with (
+        duckdb.connect(str(kb / ".kb" / "kb.duckdb"), read_only=True) as con,
+        pytest.raises(duckdb.Error),
+    ):
+        con.execute("create table x as select 1")
+
+
+def test_kb_sql_json_is_an_array_of_row_objects(kb: Path) -> None:
+    query = "select kind, count(*) as n from nodes group by 1 order by 1"
+    result = kb_cli("sql", "--kb", str(kb), "--json", query)
+    assert result.returncode == 0, output(result)
+    rows = json.loads(result.stdout)
+    assert isinstance(rows, list) and rows
+    assert all(set(r) == {"kind", "n"} for r in rows)
+    assert {"kind": "project", "n": 3} in rows
+
+
+def test_kb_sql_prints_a_table(kb: Path) -> None:
+    result = kb_cli("sql", "--kb", str(kb), "select kind, count(*) as n from nodes group by 1")
+    assert result.returncode == 0, output(result)
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["kind", "n"]
+    assert any(ln.split()[:2] == ["project", "3"] for ln in lines)
+    assert lines[-1].endswith("rows)")
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "drop view nodes",
+        "delete from nodes",
+        "create table x as select 1",
+        "copy nodes to '/tmp/kb-sql-out.csv'",
+        "select 1; drop view nodes",
+    ],
+)
+def test_kb_sql_rejects_anything_but_select(kb: Path, statement: str) -> None:
+    result = kb_cli("sql", "--kb", str(kb), statement)
+    line = assert_one_line_failure(result, r"^kb sql: ")
+    assert output(result).strip() == line
+    assert not Path("/tmp/kb-sql-out.csv").exists()
+    _assert_complete(kb)
