@@ -17,7 +17,14 @@ FOLDER = "application/vnd.google-apps.folder"
 
 
 def _folder(drive):
-    drive.add("D1", "Frontend handbook", DOC, "ROOT", b"# Handbook\n\nUse the SDK.\n", revisions=("1", "2", "3"))
+    drive.add(
+        "D1",
+        "Frontend handbook",
+        DOC,
+        "ROOT",
+        b"# Handbook\n\nUse the SDK.\n",
+        revisions=("1", "2", "3"),
+    )
     drive.add("D2", "Old design", DOC, "ROOT", b"<h1>Old</h1><p>html only</p>")
     drive.no_markdown.add("D2")
     drive.add("S1", "Env matrix", SHEET, "ROOT", "env,owner\nprod,Jürgen\n".encode("latin-1"))
@@ -62,7 +69,9 @@ def test_reimport_exports_only_new_revisions(tmp_path: Path, drive, env_creds):
     assert meta["revision"] == "4"
 
 
-def test_wrong_token_fails_the_folder_without_writing(tmp_path: Path, drive, env_creds, monkeypatch):
+def test_wrong_token_fails_the_folder_without_writing(
+    tmp_path: Path, drive, env_creds, monkeypatch
+):
     _folder(drive)
     monkeypatch.setenv("KB_DRIVE_TOKEN", "not-the-token")
     [result] = run_imports(tmp_path, imports_config(drive=drive))

@@ -36,7 +36,7 @@ def test_partitions_schedule_and_isolated_failure(tmp_path, confluence, drive, e
     drive.add("D1", "Doc", "text/plain", "ROOT", b"hello")
     root = _kb(tmp_path, confluence, drive)
     built = build_import_defs(root)
-    [asset], [job], [schedule] = built["assets"], built["jobs"], built["schedules"]
+    [asset], [_job], [schedule] = built["assets"], built["jobs"], built["schedules"]
     keys = asset.partitions_def.get_partition_keys()
     assert keys == ["confluence:1", "confluence:2", "drive:ROOT"]
     assert schedule.cron_schedule == "0 6 * * 1-5"
