@@ -1,0 +1,197 @@
+"""The Dagster code location, materialized for real in a temporary DAGSTER_HOME.
+
+One copy of the example is built in process from `Definitions`; the tests that follow
+run in order on it: `kb refresh` twice (the second does nothing), a commit to one
+component (the fast path and Dagster's own automation evaluation name exactly that
+partition, and `kb refresh` re-extracts only it), then a KB edit (KB assets, no code).
+"""
+
+from __future__ import annotations
+
+import shutil
+import warnings
+from pathlib import Path
+
+import dagster as dg
+import pytest
+from foundation_helpers import output
+from portfolio import copy_example, git, kb_cli
+
+from kb.loader import load_kb
+from pipeline.definitions import build_definitions
+from pipeline.fastpath import staleness
+from pipeline.partitions import components_partitions
+from pipeline.refresh import stale_selection
+
+warnings.filterwarnings("ignore", category=dg.BetaWarning)
+warnings.filterwarnings("ignore", category=dg.PreviewWarning)
+
+CODE_FACTS = dg.AssetKey("code_facts")
+COMPONENT = "acme-shop/contact-api"
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("dagster_home")
+    (path / "dagster.yaml").write_text("telemetry:\n  enabled: false\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def kb_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return copy_example(tmp_path_factory.mktemp("dagster") / "portfolio")
+
+
+def _refresh(kb_root: Path, home: Path):
+    result = kb_cli("refresh", "--kb", str(kb_root), env={"DAGSTER_HOME": str(home)})
+    assert result.returncode == 0, output(result)
+    assert "Traceback" not in output(result)
+    return result
+
+
+def _dagster_requests(kb_root: Path, home: Path, tmp_path: Path, monkeypatch) -> dict:
+    """What Dagster's automation evaluation requests now, on a throwaway copy of the instance."""
+    scratch = tmp_path / "home-copy"
+    shutil.copytree(home, scratch)
+    monkeypatch.setenv("DAGSTER_HOME", str(scratch))
+    instance = dg.DagsterInstance.get()
+    kb = load_kb(kb_root)
+    defs = build_definitions(str(kb.config.root), str(kb.config.data_dir))
+    return stale_selection(defs, instance, kb.config.data_dir)
+
+
+def _stamps(kb_root: Path) -> dict[str, bytes]:
+    base = kb_root / ".kb" / "staging" / "code_facts"
+    return {p.parent.name: p.read_bytes() for p in sorted(base.glob("*/stamp.json"))}
+
+
+def test_every_asset_is_versioned_and_automated() -> None:
+    from pipeline.definitions import defs
+
+    graph = defs.resolve_asset_graph()
+    for spec in defs.resolve_all_asset_specs():
+        if graph.get(spec.key).is_observable and not graph.get(spec.key).is_materializable:
+            continue  # sources: observed, never materialized
+        name = spec.key.to_user_string()
+        assert spec.code_version, f"{name} has no code_version"
+        assert spec.automation_condition is not None, f"{name} has no automation condition"
+    checks = {s.key.name: s for c in defs.asset_checks or [] for s in c.check_specs}
+    assert checks["kb_validation"].blocking
+    assert checks["kb_validation"].asset_key == dg.AssetKey("kb_docs")
+    assert checks["no_cross_project_edges"].blocking
+    assert checks["no_cross_project_edges"].asset_key == dg.AssetKey("project_graph")
+    assert defs.get_job_def("observe_sources")
+    sources = {
+        k.to_user_string()
+        for k in defs.get_job_def("observe_sources").asset_layer.asset_graph.get_all_asset_keys()
+    }
+    assert {"kb_source", "component_versions"} <= sources
+
+
+def test_materialize_everything_in_a_temporary_dagster_home(
+    kb_root: Path, home: Path, monkeypatch
+) -> None:
+    monkeypatch.setenv("DAGSTER_HOME", str(home))
+    instance = dg.DagsterInstance.get()
+    kb = load_kb(kb_root)
+    defs = build_definitions(str(kb.config.root), str(kb.config.data_dir))
+    keys = [c.key for c in kb.components()]
+    instance.add_dynamic_partitions(components_partitions.name, keys)
+    defs.get_job_def("observe_sources").execute_in_process(instance=instance)
+    graph = defs.resolve_asset_graph()
+    specs = [s for s in defs.resolve_all_asset_specs() if graph.get(s.key).is_materializable]
+    everything = list(defs.assets or []) + list(defs.asset_checks or [])
+    resources = {"kb": defs.resources["kb"]}
+    partitioned = [s.key for s in specs if s.partitions_def]
+    result = dg.materialize(
+        everything,
+        selection=partitioned,
+        instance=instance,
+        resources=resources,
+        tags={
+            "dagster/asset_partition_range_start": keys[0],
+            "dagster/asset_partition_range_end": keys[-1],
+        },
+    )
+    assert result.success
+    rest = [s.key for s in specs if not s.partitions_def]
+    result = dg.materialize(everything, selection=rest, instance=instance, resources=resources)
+    assert result.success
+    checks = {e.check_name: e.passed for e in result.get_asset_check_evaluations()}
+    assert checks == {"kb_validation": True, "no_cross_project_edges": True}
+    for spec in specs:
+        event = instance.get_latest_materialization_event(spec.key)
+        assert event is not None, f"{spec.key.to_user_string()} never materialized"
+    assert set(instance.get_materialized_partitions(CODE_FACTS)) == set(keys)
+    assert (kb.config.data_dir / "manifest.json").is_file()
+    assert len(_stamps(kb_root)) == len(keys)
+    sql = kb_cli("sql", "--kb", str(kb_root), "select kind, count(*) from nodes group by 1")
+    assert sql.returncode == 0, output(sql)
+
+
+def test_refresh_twice_the_second_does_nothing(
+    kb_root: Path, home: Path, tmp_path, monkeypatch
+) -> None:
+    assert _dagster_requests(kb_root, home, tmp_path, monkeypatch) == {}
+    _refresh(kb_root, home)
+    second = _refresh(kb_root, home)
+    assert "nothing to do" in second.stdout, output(second)
+    assert "extracting" not in second.stdout and "building" not in second.stdout
+
+
+def test_commit_to_one_component_restales_exactly_it(
+    kb_root: Path, home: Path, tmp_path, monkeypatch
+) -> None:
+    repo = kb_root.parent
+    target = repo / "repos" / COMPONENT / "src" / "index.ts"
+    assert target.is_file(), "example layout changed: pick another file of contact-api"
+    target.write_text(target.read_text(encoding="utf-8") + "\n// touched by a test\n", "utf-8")
+    git(repo, "commit", "-qam", "touch contact-api")
+
+    fast = staleness(load_kb(kb_root), kb_root / ".kb")
+    assert fast.stale_components == [COMPONENT]
+    requested = _dagster_requests(kb_root, home, tmp_path, monkeypatch)
+    assert requested.get(CODE_FACTS) == {COMPONENT}, requested  # the two agree
+
+    stamps = _stamps(kb_root)
+    result = _refresh(kb_root, home)
+    assert f"extracting 1 stale component(s) in one run: {COMPONENT}" in result.stdout, output(
+        result
+    )
+    after = _stamps(kb_root)
+    changed = sorted(k for k in after if after[k] != stamps.get(k))
+    assert changed == [COMPONENT.replace("/", "__")]
+    assert "nothing to do" in _refresh(kb_root, home).stdout
+
+
+def test_status_names_the_stale_component(kb_root: Path, home: Path) -> None:
+    repo = kb_root.parent
+    target = repo / "repos" / "globex-portal" / "api" / "README-test.md"
+    target.write_text("touched\n", encoding="utf-8")
+    git(repo, "add", "-A", "repos")
+    git(repo, "commit", "-qm", "touch globex api")
+    result = kb_cli("status", "--kb", str(kb_root))
+    assert result.returncode == 0, output(result)
+    stale = [ln for ln in result.stdout.splitlines() if "code_graph_stale" in ln]
+    assert len(stale) == 1 and stale[0].strip().startswith("globex-portal/api:"), result.stdout
+    _refresh(kb_root, home)
+    assert "code_graph_stale" not in kb_cli("status", "--kb", str(kb_root)).stdout
+
+
+def test_kb_edit_stales_kb_assets_but_no_code_facts(
+    kb_root: Path, home: Path, tmp_path, monkeypatch
+) -> None:
+    doc = kb_root / "projects/acme-shop/contact-api/architecture.md"
+    doc.write_text(doc.read_text(encoding="utf-8") + "\nOne more sentence.\n", "utf-8")
+    fast = staleness(load_kb(kb_root), kb_root / ".kb")
+    assert fast.stale_components == []
+    assert any(r.startswith("KB edited") for r in fast.reasons), fast.reasons
+    requested = _dagster_requests(kb_root, home, tmp_path, monkeypatch)
+    assert dg.AssetKey("kb_docs") in requested, requested
+    assert CODE_FACTS not in requested, requested
+
+    stamps = _stamps(kb_root)
+    result = _refresh(kb_root, home)
+    assert "extracting" not in result.stdout, output(result)
+    assert _stamps(kb_root) == stamps
+    assert "nothing to do" in _refresh(kb_root, home).stdout
