@@ -12,6 +12,7 @@ import json
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 
@@ -233,3 +234,44 @@ class FakeDrive(_Server):
             return 200, item["content"], item["mimeType"]
         meta = {k: item[k] for k in ("id", "name", "mimeType", "modifiedTime", "parents")}
         return 200, json.dumps(meta).encode(), "application/json"
+
+
+USER, TOKEN, DRIVE_TOKEN = "bot@acme.example", "conf-token-123", "drive-token-456"
+
+# Fake credentials of several kinds, built from pieces so no scanner flags this file.
+PLANTED = {
+    "aws": "AKIA" + "Z3X7K2M4N8P3R5T6",
+    "stripe": "sk_live_" + "9fQ2xL7mN4bV8cZ1aS6dF3gH",
+    "github": "ghp_" + "Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6J7k8",
+    "url_password": "Pl4nted-Db-Passw0rd",
+    "keyword": "Hunter2-Planted-Secret",
+}
+
+
+def imports_config(confluence=None, drive=None, hubs=("1",), folders=("ROOT",), depth=2):
+    out = {}
+    if confluence is not None:
+        out["confluence"] = {
+            "base_url": confluence.url + "/wiki",
+            "hubs": list(hubs),
+            "token_env": "KB_TEST_CONF_TOKEN",
+            "user_env": "KB_TEST_CONF_USER",
+            "depth": depth,
+        }
+    if drive is not None:
+        out["drive"] = {
+            "folders": list(folders),
+            "credentials_env": "KB_DRIVE_TOKEN",
+            "api_endpoint": drive.url,
+        }
+    return out
+
+
+def every_byte(*roots: Path) -> bytes:
+    """All bytes of every file under the roots (KB tree, data dir): where a leak would be."""
+    blob = bytearray()
+    for root in roots:
+        for path in sorted(Path(root).rglob("*")):
+            if path.is_file():
+                blob += path.read_bytes()
+    return bytes(blob)

@@ -7,7 +7,7 @@ import hashlib
 from pathlib import Path
 
 import yaml
-from conftest import imports_config
+from import_fakes import imports_config
 
 from kb.imports import read_sources, run_imports
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import DRIVE_TOKEN, PLANTED, TOKEN, USER, every_byte, imports_config
+from import_fakes import DRIVE_TOKEN, PLANTED, TOKEN, USER, every_byte, imports_config
 from portfolio import EXAMPLES, build, kb_cli
 
 PLANTED_DRIFTS = {

@@ -8,7 +8,7 @@ import datetime as dt
 import dagster as dg
 import pytest
 import yaml
-from conftest import imports_config
+from import_fakes import imports_config
 
 from assets.imports import build_import_defs
 from pipeline.resources import KbResource

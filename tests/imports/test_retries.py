@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import imports_config
+from import_fakes import imports_config
 
 from kb.imports import read_sources, run_imports
 
