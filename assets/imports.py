@@ -55,7 +55,8 @@ def build_import_defs(kb_root: str | Path) -> dict[str, list]:
     schedules = []
     cron = config.imports.get("schedule")
     if cron:
-        from pipeline.schedules import imports_schedule
+        from pipeline.schedules import credentials_present, imports_schedule
 
-        schedules.append(imports_schedule(job, str(cron), sources))
+        running = credentials_present(config.imports)
+        schedules.append(imports_schedule(job, str(cron), sources, running))
     return {"assets": [raw_imports], "jobs": [job], "schedules": schedules}

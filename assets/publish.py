@@ -9,13 +9,23 @@ from assets.code_versions import code_version, current_code_versions
 from assets.docs_index import doc_chunks, kb_doc_chunks
 from assets.graph import catalog, project_graph
 from assets.knowledge import kb_docs, kb_indexes, knowledge_graph
+from assets.verification import verification_report
 from pipeline.resources import KbResource
 from warehouse.assemble import assemble_partitions
 from warehouse.doc_index import persist_index
 from warehouse.publish import publish
 
 PUBLISH_CODE = code_version("publish")
-UPSTREAM = [kb_docs, kb_indexes, knowledge_graph, project_graph, catalog, doc_chunks, kb_doc_chunks]
+UPSTREAM = [
+    kb_docs,
+    kb_indexes,
+    knowledge_graph,
+    project_graph,
+    catalog,
+    doc_chunks,
+    kb_doc_chunks,
+    verification_report,
+]
 
 
 @dg.asset(
@@ -31,6 +41,7 @@ def warehouse(kb: KbResource) -> dg.MaterializeResult:
     manifest = publish(
         kb.data_path(), partitions, {**extra, "code_versions": current_code_versions()}
     )
+    persist_index(kb.data_path())  # the doc search index, next to the Parquet it indexes
     return dg.MaterializeResult(
         metadata={
             "build_id": manifest["build_id"],

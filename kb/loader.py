@@ -144,7 +144,7 @@ def iter_markdown(root: Path, problems: list[Problem]) -> list[Path]:
                 )
             elif is_dir and entry.name not in SKIP_DIRS:
                 walk(path)
-            elif is_file and entry.name.endswith(".md"):
+            elif is_file and entry.name.endswith(".md") and not entry.name.endswith(".proposed.md"):
                 found.append(path)
 
     walk(root)

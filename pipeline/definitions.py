@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import dagster as dg
 
-from assets import code, docs_index, graph, knowledge, publish
+from assets import code, docs_index, graph, knowledge, publish, verification
+from assets.imports import build_import_defs
 from pipeline.jobs import observe_sources_job
 from pipeline.resources import KbResource, kb_resource_from_env
 from pipeline.sensors import components_sensor, repo_commits_sensor
 
-ASSET_MODULES = [knowledge, code, graph, docs_index, publish]
+ASSET_MODULES = [knowledge, code, graph, docs_index, verification, publish]
 
 automation_sensor = dg.AutomationConditionSensorDefinition(
     "kb_automation",
@@ -23,10 +24,12 @@ def build_definitions(kb_root: str | None = None, data_dir: str | None = None) -
     resource = (
         KbResource(kb_root=kb_root, data_dir=data_dir or "") if kb_root else kb_resource_from_env()
     )
+    imports = build_import_defs(resource.kb_root)  # empty when kb.yaml configures none
     return dg.Definitions(
-        assets=dg.load_assets_from_modules(ASSET_MODULES),
+        assets=[*dg.load_assets_from_modules(ASSET_MODULES), *imports["assets"]],
         asset_checks=dg.load_asset_checks_from_modules(ASSET_MODULES),
-        jobs=[observe_sources_job],
+        jobs=[observe_sources_job, *imports["jobs"]],
+        schedules=imports["schedules"],
         sensors=[components_sensor, repo_commits_sensor, automation_sensor],
         resources={"kb": resource},
     )

@@ -119,7 +119,7 @@ def _all_selection(
     keys = instance.get_dynamic_partitions(components_partitions.name)
     out: dict[dg.AssetKey, set[str | None]] = {}
     for spec in defs.resolve_all_asset_specs():
-        if spec.key.path[0] in {"kb_source", "component_versions"}:
+        if spec.automation_condition is None:  # sources, and imports (`kb import` runs those)
             continue
         out[spec.key] = set(keys) if spec.partitions_def else {None}
     return out

@@ -6,16 +6,36 @@ folder. The run key is the tick time + source, so a tick is never launched twice
 
 from __future__ import annotations
 
+import os
+
 import dagster as dg
 
 
-def imports_schedule(job: dg.UnresolvedAssetJobDefinition, cron: str, sources: list[str]):
+def credentials_present(imports: dict) -> bool:
+    """True when every credential env var kb.yaml names for its imports is set."""
+    names = []
+    confluence = imports.get("confluence") or {}
+    if confluence:
+        names += [confluence.get("token_env"), confluence.get("user_env")]
+    drive = imports.get("drive") or {}
+    if drive:
+        names.append(drive.get("credentials_env"))
+    return all(os.environ.get(str(n)) for n in names if n)
+
+
+def imports_schedule(
+    job: dg.UnresolvedAssetJobDefinition, cron: str, sources: list[str], running: bool = True
+):
+    """Runs each source on `cron`; starts switched off when its credentials are absent."""
+
     @dg.schedule(
         name="imports_schedule",
         cron_schedule=cron,
         job=job,
         execution_timezone="UTC",
-        default_status=dg.DefaultScheduleStatus.RUNNING,
+        default_status=dg.DefaultScheduleStatus.RUNNING
+        if running
+        else dg.DefaultScheduleStatus.STOPPED,
     )
     def _schedule(context: dg.ScheduleEvaluationContext):
         tick = (
