@@ -17,16 +17,9 @@ import polars as pl
 from kb.model import KnowledgeBase
 from warehouse.code_stage import read_stamp
 from warehouse.staging import read_stage
-from warehouse.tables import TABLES, frame
+from warehouse.tables import concat, frame
 
 GLOBAL = "_global"
-
-
-def concat(frames: list[pl.DataFrame | None], table: str | None = None) -> pl.DataFrame:
-    parts = [f for f in frames if f is not None and f.width]
-    if not parts:
-        return frame(table, []) if table in TABLES else pl.DataFrame()
-    return pl.concat(parts, how="diagonal_relaxed")
 
 
 def _version_of(values: list[str]) -> str:
@@ -42,9 +35,9 @@ def assemble_partitions(
     validation = read_stage(data_dir, "kb_validation")
     verification = read_stage(data_dir, "verification_report")
     global_tables: dict[str, pl.DataFrame] = {
-        "nodes": concat([knowledge.get("nodes"), catalog.get("nodes")], "nodes"),
-        "edges": concat([knowledge.get("edges"), catalog.get("edges")], "edges"),
-        "problems": concat([validation.get("problems"), verification.get("problems")], "problems"),
+        "nodes": concat("nodes", [knowledge.get("nodes"), catalog.get("nodes")]),
+        "edges": concat("edges", [knowledge.get("edges"), catalog.get("edges")]),
+        "problems": concat("problems", [validation.get("problems"), verification.get("problems")]),
         **{t: df for t, df in kb_docs.items()},
         **{t: df for t, df in catalog.items() if t.startswith("catalog_")},
         **{t: df for t, df in verification.items() if t != "problems"},
@@ -70,7 +63,7 @@ def assemble_partitions(
             for table, df in read_stage(data_dir, "doc_chunks", comp.key).items():
                 chunk_frames.setdefault(table, []).append(df)
         for table, frames in chunk_frames.items():
-            project_tables[table] = concat(frames)
+            project_tables[table] = concat(table, frames)
         partitions[pid] = project_tables
     built_at = datetime.now(UTC).isoformat(timespec="seconds")
     builds = []

@@ -19,7 +19,7 @@ import polars as pl
 from extractors.facts import Edge, Unresolved
 from kb.model import KnowledgeBase
 from warehouse.http_bridge import calls_edges
-from warehouse.tables import TABLES, frame
+from warehouse.tables import concat, frame
 
 PARTITION_TABLES = ("nodes", "edges", "unresolved", "problems")
 
@@ -141,21 +141,6 @@ def build_bridges(
     return edges, unresolved
 
 
-def _concat(frames: list[pl.DataFrame], table: str) -> pl.DataFrame:
-    cols = TABLES[table]
-    parts = [
-        f.select(
-            [
-                pl.col(c).cast(t) if c in f.columns else pl.lit(None, t).alias(c)
-                for c, t in cols.items()
-            ]
-        )
-        for f in frames
-        if f is not None
-    ]
-    return pl.concat(parts, how="vertical") if parts else frame(table, [])
-
-
 def build_project_graph(
     kb: KnowledgeBase, project_id: str, component_tables: dict[str, dict[str, pl.DataFrame]]
 ) -> dict[str, pl.DataFrame]:
@@ -167,7 +152,7 @@ def build_project_graph(
     get the `project/component/` prefix (relative to repos_root, like `repo:`).
     """
     mine = {k: v for k, v in sorted(component_tables.items()) if k.split("/", 1)[0] == project_id}
-    out = {t: _concat([v.get(t) for v in mine.values()], t) for t in PARTITION_TABLES}
+    out = {t: concat(t, [v.get(t) for v in mine.values()]) for t in PARTITION_TABLES}
     problems = []
     for key, tables in mine.items():  # a component's problem paths are relative to its repo
         df = tables.get("problems")
@@ -176,7 +161,7 @@ def build_project_graph(
             keyed = path.str.starts_with("/") | path.str.starts_with(key)
             prefixed = pl.when(keyed).then(path).otherwise(pl.lit(key + "/") + path)
             problems.append(df.with_columns(prefixed.alias("path")))
-    out["problems"] = _concat(problems, "problems")
+    out["problems"] = concat("problems", problems)
     nodes = out["nodes"].unique(subset=["id"], keep="first", maintain_order=True)
     edges, unresolved = build_bridges(kb, project_id, _records(nodes))
     out["nodes"] = nodes

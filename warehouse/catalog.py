@@ -17,7 +17,7 @@ import polars as pl
 
 from extractors.facts import ComponentFacts, Edge, Node
 from kb.model import KnowledgeBase
-from warehouse.tables import TABLES, frame
+from warehouse.tables import TABLES, concat, frame
 
 # catalog row table → (catalog table, catalog node kind, edge type)
 CATALOG_KINDS: dict[str, tuple[str, str, str]] = {
@@ -60,21 +60,6 @@ def component_frames(facts: ComponentFacts) -> dict[str, pl.DataFrame]:
     return out
 
 
-def _concat(frames: list[pl.DataFrame], table: str) -> pl.DataFrame:
-    cols = TABLES[table]
-    parts = [
-        f.select(
-            [
-                pl.col(c).cast(t) if c in f.columns else pl.lit(None, t).alias(c)
-                for c, t in cols.items()
-            ]
-        )
-        for f in frames
-        if f is not None
-    ]
-    return pl.concat(parts, how="vertical") if parts else frame(table, [])
-
-
 def build_catalog(
     kb: KnowledgeBase, component_tables: dict[str, dict[str, pl.DataFrame]]
 ) -> dict[str, pl.DataFrame]:
@@ -84,7 +69,7 @@ def build_catalog(
     """
     out: dict[str, pl.DataFrame] = {}
     for table in CATALOG_TABLES:
-        df = _concat([t.get(table) for _, t in sorted(component_tables.items())], table)
+        df = concat(table, [t.get(table) for _, t in sorted(component_tables.items())])
         out[table] = df.sort(["project", "component", "name", "file", "line"], nulls_last=True)
     nodes: dict[str, Node] = {}
     edges: dict[tuple[str, str, str], Edge] = {}

@@ -182,3 +182,21 @@ def frame(table: str, rows: Iterable[Any]) -> pl.DataFrame:
 def validate(table: str, df: pl.DataFrame) -> pl.DataFrame:
     """Check `df` against the table's pandera schema (data and schema, not lazily)."""
     return SCHEMAS[table].validate(df)
+
+
+def concat(table: str | None, frames: Iterable[pl.DataFrame | None]) -> pl.DataFrame:
+    """Stack frames of one table; a contract table gets exactly its columns and dtypes."""
+    parts = [f for f in frames if f is not None and f.width]
+    if table not in TABLES:
+        return pl.concat(parts, how="diagonal_relaxed") if parts else pl.DataFrame()
+    columns = TABLES[table]
+    typed = [
+        f.select(
+            [
+                pl.col(c).cast(t) if c in f.columns else pl.lit(None, t).alias(c)
+                for c, t in columns.items()
+            ]
+        )
+        for f in parts
+    ]
+    return pl.concat(typed, how="vertical") if typed else frame(table, [])

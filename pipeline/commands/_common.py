@@ -23,3 +23,15 @@ def print_problems(problems, limit: int = 200) -> None:
         print(problem.render())
     if len(problems) > limit:
         print(f"… and {len(problems) - limit} more")
+
+
+def config_or_exit(args: argparse.Namespace):
+    """kb.yaml's settings (with --data-dir applied) without parsing the whole KB."""
+    from kb.loader import KbNotFound, load_config
+    from pipeline.cli import UserError
+
+    try:
+        config, _ = load_config(Path(args.kb), args.data_dir)
+    except KbNotFound as exc:
+        raise UserError(str(exc)) from None
+    return config

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 import shlex
-from pathlib import Path
 
 from pipeline.cli import UserError, add_kb_option
+from pipeline.commands._common import config_or_exit
 
 BUCKET_CHOICES = ("imports", "root", "docs", "skills", "meta")
 
@@ -40,25 +40,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-def _data_dir(kb: Path, data_dir: Path | None) -> Path:
-    if data_dir is not None:
-        return data_dir.resolve()
-    from kb.loader import KbNotFound, load_config
-
-    try:
-        config, _ = load_config(kb)
-    except KbNotFound as exc:
-        raise UserError(str(exc)) from None
-    return config.data_dir
-
-
 def run(args: argparse.Namespace) -> int:
     from warehouse.doc_search import search_context
     from warehouse.reader import Warehouse, WarehouseMissing
 
     if args.max_tokens < 1:
         raise UserError("--max-tokens must be at least 1")
-    warehouse = Warehouse(_data_dir(args.kb, args.data_dir))
+    warehouse = Warehouse(config_or_exit(args).data_dir)
     try:
         pack = search_context(
             warehouse,

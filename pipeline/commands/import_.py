@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from pipeline.cli import UserError, add_kb_option
+from pipeline.commands._common import config_or_exit
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -23,12 +24,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from kb.imports import import_sources, run_imports
-    from kb.loader import KbNotFound, load_config
 
-    try:
-        config, _ = load_config(args.kb)
-    except KbNotFound as exc:
-        raise UserError(str(exc)) from None
+    config = config_or_exit(args)
     sources = import_sources(config.imports)
     if not sources:
         print("no imports configured in kb.yaml (imports: confluence/drive) — nothing to do")

@@ -7,6 +7,7 @@ import json
 import sys
 
 from pipeline.cli import UserError, add_kb_option
+from pipeline.commands._common import config_or_exit
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -34,15 +35,13 @@ def format_table(columns: list[str], rows: list[tuple]) -> str:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from kb.loader import KbNotFound, load_config
     from warehouse.query_guard import QueryRejected, run_readonly, sandbox
     from warehouse.reader import GLOBAL, Warehouse, WarehouseMissing
 
+    wh = Warehouse(config_or_exit(args).data_dir)
     try:
-        config, _ = load_config(args.kb, args.data_dir)
-        wh = Warehouse(config.data_dir)
         partitions = wh.partitions()
-    except (KbNotFound, WarehouseMissing) as exc:
+    except WarehouseMissing as exc:
         raise UserError(str(exc)) from None
     if args.project:
         if args.project not in partitions:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 import shlex
-from pathlib import Path
 
 from pipeline.cli import UserError, add_kb_option
+from pipeline.commands._common import config_or_exit
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -24,22 +24,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-def _data_dir(kb: Path, data_dir: Path | None) -> Path:
-    if data_dir is not None:
-        return data_dir.resolve()
-    from kb.loader import KbNotFound, load_config
-
-    try:
-        config, _ = load_config(kb)
-    except KbNotFound as exc:
-        raise UserError(str(exc)) from None
-    return config.data_dir
-
-
 def run(args: argparse.Namespace) -> int:
     from viewer.server import ViewerError, serve
 
-    data_dir = _data_dir(args.kb, args.data_dir)
+    data_dir = config_or_exit(args).data_dir
     command = f"kb refresh --kb {shlex.quote(str(args.kb))}"
     if args.data_dir is not None:
         command += f" --data-dir {shlex.quote(str(args.data_dir))}"
