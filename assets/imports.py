@@ -12,6 +12,7 @@ from pathlib import Path
 import dagster as dg
 from dagster import AssetExecutionContext
 
+from assets.code_versions import source_version
 from kb.imports import ImportConfigError, import_sources, run_source
 from kb.loader import load_config
 from pipeline.resources import KbResource
@@ -30,6 +31,7 @@ def build_import_defs(kb_root: str | Path) -> dict[str, list]:
         partitions_def=partitions,
         group_name="imports",
         kinds={"confluence", "googledrive"},
+        code_version=source_version("kb.imports"),
     )
     def raw_imports(context: AssetExecutionContext, kb: KbResource) -> dg.MaterializeResult:
         """Pages of one source fetched into `_imports/raw/`, secrets redacted, provenance kept."""
