@@ -152,8 +152,11 @@ SCHEMAS: dict[str, pa.DataFrameSchema] = {name: _schema(name) for name in TABLES
 
 
 def _as_dict(row: Any) -> dict[str, Any]:
+    """Shallow view of a row: fact dataclasses are read, never copied (asdict deep-copies)."""
+    if isinstance(row, dict):
+        return row
     if dataclasses.is_dataclass(row):
-        return dataclasses.asdict(row)
+        return vars(row) if hasattr(row, "__dict__") else dataclasses.asdict(row)
     return dict(row)
 
 
