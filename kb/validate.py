@@ -51,6 +51,11 @@ class _Checker:
         self.kb = kb
         self.today = today
         self.out: list[Problem] = list(kb.problems)
+        # An unreadable kb.yaml leaves repos_root unknown: its one error is the news, not
+        # a "missing repo" for every component that follows from it.
+        self.repos_root_known = not any(
+            p.path == "kb.yaml" and p.severity == "error" for p in kb.problems
+        )
 
     def err(
         self, doc: KbDoc | str, key: str | int, rule: str, msg: str, sev: str = "error"
@@ -222,7 +227,8 @@ class _Checker:
                 )
         comp = self.kb.component(f"{doc.project}/{fm.get('id')}")
         if (
-            comp
+            self.repos_root_known
+            and comp
             and comp.doc is doc
             and fm.get("repo")
             and (comp.repo_path is None or not comp.repo_path.is_dir())
