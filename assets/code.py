@@ -5,7 +5,7 @@ from dagster import AssetExecutionContext
 
 from assets.automation import STALE_OR_MISSING
 from extractors import extractors_code_version
-from kb.versions import component_version
+from kb.versions import component_versions as versions_of
 from pipeline.partitions import components_partitions
 from pipeline.resources import KbResource
 from warehouse.code_stage import extract_to_stage
@@ -21,11 +21,9 @@ EXTRACTORS_VERSION = extractors_code_version()
 def component_versions(context, kb: KbResource) -> dg.DataVersionsByPartition:
     knowledge = kb.kb()
     keys = context.instance.get_dynamic_partitions(components_partitions.name)
-    versions = {}
-    for key in keys:
-        comp = knowledge.component(key)
-        versions[key] = dg.DataVersion(component_version(comp.repo_path if comp else None))
-    return dg.DataVersionsByPartition(versions)
+    folders = {key: (c.repo_path if (c := knowledge.component(key)) else None) for key in keys}
+    current = versions_of(folders, kb.data_path() / "versions-cache.json")
+    return dg.DataVersionsByPartition({k: dg.DataVersion(v) for k, v in current.items()})
 
 
 @dg.asset(

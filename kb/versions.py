@@ -72,3 +72,90 @@ def component_version(folder: Path | None) -> str:
     if changed:
         version += ".dirty." + _hash_files(toplevel, changed)[:8]
     return version
+
+
+def _toplevel(folder: Path) -> Path | None:
+    """The enclosing git work tree, found by walking up to a `.git` (no subprocess)."""
+    for candidate in (folder, *folder.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return None
+
+
+def _dirty_by_folder(top: Path, rels: dict[str, str]) -> dict[str, list[str]]:
+    status = _git(top, "status", "--porcelain=v1", "-z", "--untracked-files=all") or ""
+    changed = [e[3:] for e in status.split("\0") if len(e) > 3 and e[2] == " "]
+    out: dict[str, list[str]] = {key: [] for key in rels}
+    for path in changed:
+        for key, rel in rels.items():
+            if rel == "" or path == rel or path.startswith(rel + "/"):
+                out[key].append(path)
+    return out
+
+
+def _last_commits(top: Path, rels: dict[str, str], cache: dict) -> dict[str, str]:
+    """Last commit touching each folder; reuses the cache unless HEAD moved past it."""
+    head = (_git(top, "rev-parse", "HEAD") or "").strip()
+    entry = cache.get(str(top)) or {}
+    known: dict[str, str] = dict(entry.get("folders") or {}) if entry.get("head") else {}
+    todo = [key for key, rel in rels.items() if rel not in known]
+    if entry.get("head") and entry["head"] != head:
+        # Only a fast-forward keeps untouched folders' last commits; a rewrite renames them.
+        ancestor = _git(top, "merge-base", "--is-ancestor", entry["head"], head) is not None
+        diff = _git(top, "diff", "--name-only", "-z", entry["head"], head) if ancestor else None
+        if diff is None:
+            known, todo = {}, list(rels)
+        else:
+            paths = [p for p in diff.split("\0") if p]
+            for key, rel in rels.items():
+                if any(rel == "" or p == rel or p.startswith(rel + "/") for p in paths):
+                    todo.append(key)
+    for key in set(todo):
+        rel = rels[key]
+        known[rel] = (_git(top, "log", "-1", "--format=%H", "--", rel or ".") or "").strip()
+    cache[str(top)] = {"head": head, "folders": known}
+    return {key: known.get(rel, "") for key, rel in rels.items()}
+
+
+def component_versions(
+    folders: dict[str, Path | None], cache_file: Path | None = None
+) -> dict[str, str]:
+    """`component_version` for many folders at once: a few git calls per repo, not per folder.
+
+    The last commit per folder is cached in `cache_file` against the repo's HEAD; when HEAD
+    moves, only folders that `git diff` says changed are asked again.
+    """
+    import json
+
+    cache: dict = {}
+    if cache_file is not None and cache_file.is_file():
+        try:
+            cache = json.loads(cache_file.read_text(encoding="utf-8"))
+        except ValueError:
+            cache = {}
+    versions: dict[str, str] = {}
+    by_top: dict[Path, dict[str, str]] = {}
+    for key, folder in folders.items():
+        if folder is None or not folder.is_dir():
+            versions[key] = "missing"
+            continue
+        top = _toplevel(folder.resolve())
+        if top is None:
+            versions[key] = content_version(folder)
+            continue
+        rel = folder.resolve().relative_to(top).as_posix()
+        by_top.setdefault(top, {})[key] = "" if rel == "." else rel
+    for top, rels in by_top.items():
+        commits = _last_commits(top, rels, cache)
+        dirty = _dirty_by_folder(top, rels)
+        for key in rels:
+            version = commits[key][:12] if commits[key] else "uncommitted"
+            if dirty[key]:
+                version += ".dirty." + _hash_files(top, dirty[key])[:8]
+            versions[key] = version
+    if cache_file is not None and by_top:
+        cache_file.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache_file.with_name(cache_file.name + f".tmp-{os.getpid()}")
+        tmp.write_text(json.dumps(cache, sort_keys=True), encoding="utf-8")
+        os.replace(tmp, cache_file)
+    return versions

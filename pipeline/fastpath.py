@@ -14,7 +14,7 @@ from pathlib import Path
 
 from assets.code_versions import current_code_versions
 from kb.model import KnowledgeBase
-from kb.versions import component_version
+from kb.versions import component_versions
 from warehouse.reader import MANIFEST
 
 
@@ -28,6 +28,11 @@ class Staleness:
         return not self.reasons
 
 
+def versions_cache(data_dir: Path) -> Path:
+    """Where the last commit per component folder is remembered between runs."""
+    return data_dir / "versions-cache.json"
+
+
 def staleness(kb: KnowledgeBase, data_dir: Path) -> Staleness:
     """What changed since the published build (empty when nothing did)."""
     result = Staleness()
@@ -39,8 +44,11 @@ def staleness(kb: KnowledgeBase, data_dir: Path) -> Staleness:
     if manifest.get("kb_hash") != kb.content_hash:
         result.reasons.append(f"KB edited (built {manifest.get('kb_hash')}, now {kb.content_hash})")
     built = manifest.get("components") or {}
+    current = component_versions(
+        {c.key: c.repo_path for c in kb.components()}, versions_cache(data_dir)
+    )
     for comp in kb.components():
-        now = component_version(comp.repo_path)
+        now = current[comp.key]
         was = (built.get(comp.key) or {}).get("version")
         if was != now:
             result.stale_components.append(comp.key)

@@ -3,10 +3,10 @@
 1. sync the component partitions with the KB; 2. observe the sources (KB hash,
 component versions); 3. evaluate the assets' automation conditions (the same ones the
 Dagster UI's automation sensor evaluates), with the cursor kept in the data dir;
-4. run the stale partitions of partitioned assets in ONE run (a partition range;
-current components inside the range are reused, not re-extracted), then the stale
-unpartitioned assets and everything downstream of what ran, in a second run where the
-blocking checks guard the publish step.
+4. run everything stale in ONE run: the stale partitions of partitioned assets as a
+partition range (current components inside the range are reused, not re-extracted),
+the stale unpartitioned assets and everything downstream, with the blocking checks
+(KB validation, no cross-project edge) in the same run, guarding the publish step.
 """
 
 from __future__ import annotations
@@ -156,25 +156,6 @@ def run_refresh(
     resources = {"kb": defs.resources["kb"]}
     order = instance.get_dynamic_partitions(components_partitions.name)
     partitioned = {k: v for k, v in requested.items() if v != {None}}
-    if partitioned:
-        keys = sorted({p for v in partitioned.values() for p in v if p}, key=order.index)
-        say(
-            f"extracting {len(keys)} stale component(s) in one run: {', '.join(keys[:8])}{' …' if len(keys) > 8 else ''}"
-        )
-        result = dg.materialize(
-            assets,
-            selection=list(partitioned),
-            instance=instance,
-            resources=resources,
-            tags={
-                "dagster/asset_partition_range_start": keys[0],
-                "dagster/asset_partition_range_end": keys[-1],
-            },
-            run_config=QUIET,
-            raise_on_error=False,
-        )
-        _collect(result, outcome)
-        outcome.materialized += [f"{k.to_user_string()}[{len(v)}]" for k, v in partitioned.items()]
     graph = defs.resolve_asset_graph()
     partitioned_keys = {s.key for s in defs.resolve_all_asset_specs() if s.partitions_def}
     downstream = dg.AssetSelection.assets(*requested).downstream().resolve(graph)
@@ -183,19 +164,29 @@ def run_refresh(
     }
     if unpartitioned:  # blocking checks guard only their own run: always re-check
         unpartitioned |= GUARDED
-    unpartitioned = sorted(unpartitioned)
-    if unpartitioned and outcome.ok:
-        say(f"building {', '.join(k.to_user_string() for k in unpartitioned)}")
-        result = dg.materialize(
-            assets,
-            selection=unpartitioned,
-            instance=instance,
-            resources=resources,
-            run_config=QUIET,
-            raise_on_error=False,
-        )
-        _collect(result, outcome)
-        outcome.materialized += [k.to_user_string() for k in unpartitioned]
+    tags: dict[str, str] = {}
+    if partitioned:
+        keys = sorted({p for v in partitioned.values() for p in v if p}, key=order.index)
+        shown = ", ".join(keys[:8]) + (" …" if len(keys) > 8 else "")
+        say(f"extracting {len(keys)} stale component(s): {shown}")
+        tags = {
+            "dagster/asset_partition_range_start": keys[0],
+            "dagster/asset_partition_range_end": keys[-1],
+        }
+    selection = sorted(partitioned) + sorted(unpartitioned)
+    say(f"one run: {', '.join(k.to_user_string() for k in selection)}")
+    result = dg.materialize(
+        assets,
+        selection=selection,
+        instance=instance,
+        resources=resources,
+        tags=tags,
+        run_config=QUIET,
+        raise_on_error=False,
+    )
+    _collect(result, outcome)
+    outcome.materialized += [f"{k.to_user_string()}[{len(v)}]" for k, v in partitioned.items()]
+    outcome.materialized += [k.to_user_string() for k in sorted(unpartitioned)]
     say(f"{'stopped' if not outcome.ok else 'done'} in {time.perf_counter() - start:.1f}s")
     return outcome
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 from pathlib import Path
 
 import dagster as dg
 
-from kb.loader import load_config, load_kb
+from kb.loader import SKIP_DIRS, load_config, load_kb
 from kb.model import KnowledgeBase
 
 DEFAULT_KB = Path(__file__).resolve().parents[1] / "examples" / "kb"
@@ -20,7 +21,9 @@ class KbResource(dg.ConfigurableResource):
     data_dir: str = ""
 
     def kb(self) -> KnowledgeBase:
-        return load_kb(Path(self.kb_root), self._data_dir_override())
+        """The parsed KB; re-parsed only when a file under the KB changed (stat check)."""
+        root = Path(self.kb_root)
+        return _cached_kb(root, self._data_dir_override(), _fingerprint(root))
 
     def data_path(self) -> Path:
         config, _ = load_config(Path(self.kb_root), self._data_dir_override())
@@ -28,6 +31,25 @@ class KbResource(dg.ConfigurableResource):
 
     def _data_dir_override(self) -> Path | None:
         return Path(self.data_dir) if self.data_dir else None
+
+
+def _fingerprint(root: Path) -> tuple:
+    """(path, size, mtime) of every file the loader could read: cheap next to parsing."""
+    entries = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS or d == "_imports"]
+        for name in filenames:
+            try:
+                st = os.stat(os.path.join(dirpath, name))
+            except OSError:
+                continue
+            entries.append((dirpath, name, st.st_size, st.st_mtime_ns))
+    return tuple(sorted(entries))
+
+
+@lru_cache(maxsize=4)
+def _cached_kb(root: Path, data_dir: Path | None, fingerprint: tuple) -> KnowledgeBase:
+    return load_kb(root, data_dir)
 
 
 def kb_resource_from_env() -> KbResource:

@@ -7,7 +7,7 @@ import json
 import dagster as dg
 
 from kb.loader import KbNotFound
-from kb.versions import component_version
+from kb.versions import component_versions
 from pipeline.jobs import observe_sources_job
 from pipeline.partitions import components_partitions
 from pipeline.resources import KbResource
@@ -52,7 +52,7 @@ def repo_commits_sensor(context: dg.SensorEvaluationContext, kb: KbResource):
         knowledge = kb.kb()
     except KbNotFound as exc:
         return dg.SkipReason(str(exc))
-    current = {c.key: component_version(c.repo_path) for c in knowledge.components()}
+    current = component_versions({c.key: c.repo_path for c in knowledge.components()})
     current["_kb"] = knowledge.content_hash
     if context.cursor and json.loads(context.cursor) == current:
         return dg.SkipReason("no new commits and no KB edits")
