@@ -4,11 +4,11 @@ import dagster as dg
 from dagster import AssetExecutionContext
 
 from assets.automation import STALE_OR_MISSING
+from assets.extraction import extract_to_stage
 from extractors import extractors_code_version
 from kb.versions import component_versions as versions_of
 from pipeline.partitions import components_partitions
 from pipeline.resources import KbResource
-from warehouse.code_stage import extract_to_stage
 
 EXTRACTORS_VERSION = extractors_code_version()
 

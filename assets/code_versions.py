@@ -24,7 +24,12 @@ ASSET_SOURCES: dict[str, tuple[str, ...]] = {
         "warehouse.catalog",
     ),
     "docs": ("kb.context", "warehouse.doc_index"),
-    "publish": ("warehouse.assemble", "warehouse.publish", "warehouse.tables"),
+    "publish": (
+        "warehouse.assemble",
+        "warehouse.publish",
+        "warehouse.tables",
+        "warehouse.code_stage",
+    ),
     "verification": ("warehouse.verification", "warehouse.drift"),
 }
 
