@@ -94,3 +94,14 @@ def test_no_subcommand_is_a_usage_error() -> None:
     result = kb_cli()
     assert result.returncode == 2, output(result)
     assert "usage: kb" in result.stderr
+
+
+def test_sql_and_status_before_any_build(tmp_path: Path) -> None:
+    target = tmp_path / "kb"
+    assert kb_cli("init", str(target)).returncode == 0
+    result = kb_cli("sql", "--kb", str(target), "select 1")
+    line = assert_one_line_failure(result, r"^kb sql: ")
+    assert "kb refresh" in line and output(result).strip() == line
+    status = kb_cli("status", "--kb", str(target))
+    assert status.returncode == 0, output(status)
+    assert "run `kb refresh`" in status.stdout

@@ -147,7 +147,7 @@ def test_refresh_twice_the_second_does_nothing(
     _refresh(kb_root, home)
     second = _refresh(kb_root, home)
     assert "nothing to do" in second.stdout, output(second)
-    assert "extracting" not in second.stdout and "building" not in second.stdout
+    assert "extracting" not in second.stdout and "run:" not in second.stdout
 
 
 def test_commit_to_one_component_restales_exactly_it(
@@ -166,9 +166,10 @@ def test_commit_to_one_component_restales_exactly_it(
 
     stamps = _stamps(kb_root)
     result = _refresh(kb_root, home)
-    assert f"extracting 1 stale component(s) in one run: {COMPONENT}" in result.stdout, output(
-        result
-    )
+    extracting = [ln for ln in result.stdout.splitlines() if ln.startswith("extracting")]
+    assert len(extracting) == 1, output(result)
+    assert extracting[0].startswith("extracting 1 stale component(s)"), extracting
+    assert extracting[0].endswith(f": {COMPONENT}"), extracting
     after = _stamps(kb_root)
     changed = sorted(k for k in after if after[k] != stamps.get(k))
     assert changed == [COMPONENT.replace("/", "__")]
