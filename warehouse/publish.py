@@ -26,7 +26,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from warehouse.reader import MANIFEST
+from warehouse.reader import MANIFEST, parquet_view
 from warehouse.tables import TABLES, frame, validate
 
 DUCKDB_FILE = "kb.duckdb"
@@ -67,11 +67,9 @@ def build_duckdb(data_dir: Path, build_dir: Path, table_names: list[str]) -> Non
     con = duckdb.connect(str(tmp))
     try:
         for table in table_names:
-            glob = (build_dir / "*" / f"{table}.parquet").as_posix().replace("'", "''")
-            con.execute(
-                f"CREATE VIEW {table} AS SELECT * FROM read_parquet('{glob}', "
-                "hive_partitioning=true, union_by_name=true)"
-            )
+            paths = sorted(p.as_posix() for p in build_dir.glob(f"*/{table}.parquet"))
+            if paths:
+                parquet_view(con, table, paths)
     finally:
         con.close()
     os.replace(tmp, target)

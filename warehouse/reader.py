@@ -19,6 +19,20 @@ GLOBAL = "_global"
 MANIFEST = "manifest.json"  # written by warehouse.publish; kept here so readers stay light
 
 
+def parquet_view(con: duckdb.DuckDBPyConnection, table: str, paths: list[str]) -> None:
+    """`CREATE VIEW table` over `paths`; `partition` is the hive folder's unless the table
+    has a `partition` column of its own (`builds`), which the folder name must not overwrite."""
+    columns = {
+        r[0] for r in con.execute("SELECT name FROM parquet_schema(?)", [paths[0]]).fetchall()
+    }
+    hive = "false" if "partition" in columns else "true"
+    quoted = ", ".join("'" + p.replace("'", "''") + "'" for p in paths)
+    con.execute(
+        f"CREATE VIEW {table} AS SELECT * FROM read_parquet([{quoted}], "
+        f"hive_partitioning={hive}, union_by_name=true)"
+    )
+
+
 class WarehouseMissing(Exception):
     """No published warehouse (never built, or the data dir is wrong)."""
 
@@ -81,9 +95,5 @@ class Warehouse:
             for path in sorted(folder.glob("*.parquet")):
                 tables.setdefault(path.stem, []).append(path.as_posix())
         for table, paths in sorted(tables.items()):
-            quoted = ", ".join("'" + p.replace("'", "''") + "'" for p in paths)
-            con.execute(
-                f"CREATE VIEW {table} AS SELECT * FROM read_parquet([{quoted}], "
-                "hive_partitioning=true, union_by_name=true)"
-            )
+            parquet_view(con, table, paths)
         return con

@@ -166,3 +166,35 @@ def test_kb_sql_rejects_anything_but_select(kb: Path, statement: str) -> None:
     assert output(result).strip() == line
     assert not Path("/tmp/kb-sql-out.csv").exists()
     _assert_complete(kb)
+
+
+def test_builds_table_keeps_its_own_partition_column(kb: Path) -> None:
+    """One `builds` row per partition, named by its own column, not by the folder it sits in."""
+    query = "select partition, version from builds order by 1"
+    result = kb_cli("sql", "--kb", str(kb), "--json", query)
+    assert result.returncode == 0, output(result)
+    rows = json.loads(result.stdout)
+    assert [r["partition"] for r in rows] == [
+        "_global",
+        "acme-shop",
+        "globex-portal",
+        "initech-events",
+    ]
+    with duckdb.connect(str(kb / ".kb" / "kb.duckdb"), read_only=True) as con:
+        assert con.execute(query).fetchall() == [(r["partition"], r["version"]) for r in rows]
+        # tables without a column of that name get it from the partition folder
+        kinds = con.execute("select distinct partition from nodes order by 1").fetchall()
+    assert ("acme-shop",) in kinds and ("_global",) in kinds
+
+
+def test_manifest_records_build_id_time_and_commit_per_component(kb: Path) -> None:
+    manifest = json.loads((kb / ".kb" / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["build_id"] and manifest["built_at"]
+    repo = kb.parent
+    head = subprocess.run(
+        ["git", "-C", str(repo), "log", "-1", "--format=%H", "--", "repos/acme-shop/contact-api"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert manifest["components"]["acme-shop/contact-api"]["version"] == head[:12]
