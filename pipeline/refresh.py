@@ -185,6 +185,10 @@ def run_refresh(
         raise_on_error=False,
     )
     _collect(result, outcome)
+    if force and outcome.ok:
+        # A forced build is not something the automation cursor asked for: one more tick
+        # takes it in, so code-version changes it already built are not requested again.
+        _evaluate(defs, instance, dagster_home(data_dir) / CURSOR_FILE)
     outcome.materialized += [f"{k.to_user_string()}[{len(v)}]" for k, v in partitioned.items()]
     outcome.materialized += [k.to_user_string() for k in sorted(unpartitioned)]
     say(f"{'stopped' if not outcome.ok else 'done'} in {time.perf_counter() - start:.1f}s")
