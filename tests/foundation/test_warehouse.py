@@ -109,6 +109,25 @@ def test_killed_build_leaves_the_last_good_warehouse(kb: Path, moment: str) -> N
     _assert_complete(kb)
 
 
+def test_kb_sql_answers_throughout_a_rebuild(kb: Path) -> None:
+    """Readers never see a half-written build: every query during `refresh --all` works."""
+    proc = _start_refresh_all(kb)
+    answers = 0
+    try:
+        while proc.poll() is None:
+            result = kb_cli("sql", "--kb", str(kb), "--json", "select count(*) as n from nodes")
+            assert result.returncode == 0, output(result)
+            assert json.loads(result.stdout)[0]["n"] > 0
+            answers += 1
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=60)
+    assert proc.returncode == 0
+    assert answers >= 2
+    _assert_complete(kb)
+
+
 def test_a_build_after_a_kill_succeeds_and_cleans_up(kb: Path) -> None:
     build(kb, "--all")
     _assert_complete(kb)
@@ -158,6 +177,8 @@ def test_kb_sql_prints_a_table(kb: Path) -> None:
         "create table x as select 1",
         "copy nodes to '/tmp/kb-sql-out.csv'",
         "select 1; drop view nodes",
+        "select * from read_csv('/etc/passwd')",
+        "select from from",
     ],
 )
 def test_kb_sql_rejects_anything_but_select(kb: Path, statement: str) -> None:
