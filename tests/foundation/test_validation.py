@@ -224,3 +224,24 @@ def test_all_problems_reported_together_sorted(kb: Path) -> None:
     assert "did you mean 'frontend'?" in errors[-1]
     keys = [(ln.split(":")[0], int(ln.split(":")[1])) for ln in lines]
     assert keys == sorted(keys)
+
+
+def test_adr_rules_numbers_names_and_supersedes(kb: Path) -> None:
+    adr_dir = kb / "projects/acme-shop/adr"
+    source = (adr_dir / "0003-create-zendesk-tickets-for-contact-form.md").read_text("utf-8")
+    (adr_dir / "0003-duplicate-number.md").write_text(source, encoding="utf-8")
+    (adr_dir / "Rate-Limits.md").write_text(source.replace("supersedes: 0002\n", ""), "utf-8")
+    line = _edit(
+        adr_dir / "0001-express-for-contact-api.md",
+        "status: accepted",
+        "status: accepted\nsupersedes: 0009",
+    )
+    code, lines = validate(kb)
+    assert code == 1
+    _one(lines, "projects/acme-shop/adr/0003-", "ADR 0003 is also", "[duplicate]")
+    _one(lines, "projects/acme-shop/adr/Rate-Limits.md:1: error:", "NNNN-title.md", "[adr-name]")
+    _one(
+        lines,
+        f"projects/acme-shop/adr/0001-express-for-contact-api.md:{line + 1}: error:",
+        "supersedes 0009: no such ADR in acme-shop",
+    )
