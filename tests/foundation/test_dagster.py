@@ -207,3 +207,42 @@ def test_kb_edit_stales_kb_assets_but_no_code_facts(
     assert "extracting" not in result.stdout, output(result)
     assert _stamps(kb_root) == stamps
     assert "nothing to do" in _refresh(kb_root, home).stdout
+
+
+def test_sensors_keep_partitions_in_sync_and_notice_commits(
+    example_kb: Path, tmp_path, monkeypatch
+) -> None:
+    """What `dagster dev` runs: the components sensor and the repo commits sensor."""
+    home = tmp_path / "sensor_home"
+    home.mkdir()
+    (home / "dagster.yaml").write_text("telemetry:\n  enabled: false\n", encoding="utf-8")
+    monkeypatch.setenv("DAGSTER_HOME", str(home))
+    instance = dg.DagsterInstance.get()
+    defs = build_definitions(str(example_kb), str(example_kb / ".kb"))
+    resources = {"kb": defs.resources["kb"]}
+
+    def tick(name: str, cursor: str | None = None):
+        sensor = defs.resolve_sensor_def(name)
+        context = dg.build_sensor_context(instance=instance, resources=resources, cursor=cursor)
+        return sensor.evaluate_tick(context)
+
+    result = tick("components_sensor")
+    added = [k for r in result.dynamic_partitions_requests for k in r.partition_keys]
+    assert sorted(added) == sorted(c.key for c in load_kb(example_kb).components())
+    instance.add_dynamic_partitions(components_partitions.name, added)
+    assert tick("components_sensor").dynamic_partitions_requests == []
+
+    first = tick("repo_commits_sensor")
+    assert len(first.run_requests) == 1
+    again = tick("repo_commits_sensor", first.cursor)
+    assert again.run_requests == [] and "no new commits" in (again.skip_message or "")
+    repo = example_kb.parent
+    target = repo / "repos" / COMPONENT / "src" / "index.ts"
+    target.write_text(target.read_text(encoding="utf-8") + "\n// new\n", encoding="utf-8")
+    git(repo, "commit", "-qam", "new commit")
+    assert len(tick("repo_commits_sensor", first.cursor).run_requests) == 1
+    shutil.rmtree(example_kb / "projects" / "initech-events" / "web")
+    requests = tick("components_sensor").dynamic_partitions_requests
+    assert [(type(r).__name__, list(r.partition_keys)) for r in requests] == [
+        ("DeleteDynamicPartitionsRequest", ["initech-events/web"])
+    ]
