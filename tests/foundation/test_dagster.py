@@ -246,3 +246,26 @@ def test_sensors_keep_partitions_in_sync_and_notice_commits(
     assert [(type(r).__name__, list(r.partition_keys)) for r in requests] == [
         ("DeleteDynamicPartitionsRequest", ["initech-events/web"])
     ]
+
+
+def test_dagster_cli_loads_the_code_location(tmp_path) -> None:
+    """What `dagster dev` loads from pyproject's [tool.dagster]: it validates cleanly."""
+    import os
+    import subprocess
+    import sys
+
+    from portfolio import REPO
+
+    env = {**os.environ, "DAGSTER_HOME": str(tmp_path)}
+    (tmp_path / "dagster.yaml").write_text("telemetry:\n  enabled: false\n", encoding="utf-8")
+    dagster = Path(sys.executable).with_name("dagster")
+    result = subprocess.run(
+        [str(dagster), "definitions", "validate"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Validation successful for code location kb_graph" in result.stdout + result.stderr
