@@ -4,7 +4,7 @@ import dagster as dg
 from dagster import AssetExecutionContext
 
 from assets.automation import STALE_OR_MISSING
-from assets.extraction import extract_to_stage
+from assets.extraction import extract_many
 from extractors import extractors_code_version
 from kb.versions import component_versions as versions_of
 from pipeline.partitions import components_partitions
@@ -38,17 +38,13 @@ def code_facts(context: AssetExecutionContext, kb: KbResource) -> dg.Materialize
     """Tree-sitter facts (nodes, edges, unresolved, catalog rows) of each component in the run."""
     knowledge = kb.kb()
     data_dir = kb.data_path()
-    extracted, reused, missing = [], [], []
-    for key in context.partition_keys:
-        comp = knowledge.component(key)
-        if comp is None:
-            missing.append(key)
-            continue
-        stamp = extract_to_stage(data_dir, comp, EXTRACTORS_VERSION)
+    comps = [c for key in context.partition_keys if (c := knowledge.component(key))]
+    missing = sorted(set(context.partition_keys) - {c.key for c in comps})
+    stamps = extract_many(data_dir, comps, EXTRACTORS_VERSION)
+    extracted, reused = [], []
+    for key, stamp in sorted(stamps.items()):
         (reused if stamp["reused"] else extracted).append(f"{key} @ {stamp['version']}")
-        context.log.info(
-            f"{key}: {'reused' if stamp['reused'] else 'extracted'} {stamp['version']}"
-        )
+    context.log.info(f"extracted {len(extracted)}, reused {len(reused)} (already current)")
     return dg.MaterializeResult(
         metadata={
             "extracted": dg.MetadataValue.md("\n".join(f"- {k}" for k in extracted) or "none"),

@@ -5,6 +5,9 @@ Plain Python (no Dagster): the `code_facts` asset calls it once per partition in
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from extractors import extract_component
@@ -12,6 +15,9 @@ from kb.model import Component
 from kb.versions import component_version
 from warehouse.catalog import component_frames
 from warehouse.code_stage import read_stamp, write_component_facts
+
+# Below this many components a worker's start-up (imports) costs more than it saves.
+PARALLEL_FROM = 4
 
 
 def extract_to_stage(
@@ -32,3 +38,22 @@ def extract_to_stage(
     tables = component_frames(facts) if facts is not None else {}
     write_component_facts(data_dir, comp.key, tables, stamp)
     return {**stamp, "reused": False}
+
+
+def _extract_one(args: tuple[Path, Component, str]) -> tuple[str, dict]:
+    data_dir, comp, code_version = args
+    return comp.key, extract_to_stage(data_dir, comp, code_version)
+
+
+def extract_many(
+    data_dir: Path, comps: list[Component], code_version: str, workers: int | None = None
+) -> dict[str, dict]:
+    """Stamps of many components. Components are independent, so several stale ones are
+    extracted in parallel worker processes (spawned: the caller may hold threads)."""
+    workers = min(workers or os.cpu_count() or 1, len(comps))
+    if workers < 2 or len(comps) < PARALLEL_FROM:
+        return dict(map(_extract_one, ((data_dir, c, code_version) for c in comps)))
+    jobs = [(data_dir, c, code_version) for c in comps]
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        return dict(pool.map(_extract_one, jobs, chunksize=1))
