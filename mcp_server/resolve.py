@@ -106,6 +106,8 @@ def candidates(pg: ProjectGraph, text: str, component: str | None = None) -> lis
         ids = _in_component(pg, [i for i in pg.g if i.lower().endswith(":" + lower)], component)
     if not ids and ("/" in text or "." in text):
         ids = _by_location(pg, text, None, component)
+    if len(ids) > 1:  # a catalog node only mirrors the project's own node of that name
+        ids = [i for i in ids if not i.startswith("_global:")] or ids
     if len(ids) > 1:
         exact = [i for i in ids if pg.node(i).get("name") == text]
         ids = exact or ids
