@@ -33,8 +33,12 @@ HEADING_RE = re.compile(OUT_OF_SCOPE_HEADING, re.IGNORECASE | re.MULTILINE)
 
 
 def did_you_mean(value: str, allowed: list[str]) -> str:
-    close = difflib.get_close_matches(value, allowed, n=1, cutoff=0.5)
-    return f" — did you mean '{close[0]}'?" if close else f" — allowed: {', '.join(allowed)}"
+    """The closest allowed value, compared case-insensitively ('API' → 'api')."""
+    by_lower = {a.lower(): a for a in reversed(allowed)}
+    close = difflib.get_close_matches(value.lower(), list(by_lower), n=1, cutoff=0.5)
+    if close:
+        return f" — did you mean '{by_lower[close[0]]}'?"
+    return f" — allowed: {', '.join(allowed)}"
 
 
 def as_date(value: Any) -> date | None:

@@ -245,3 +245,36 @@ def test_adr_rules_numbers_names_and_supersedes(kb: Path) -> None:
         f"projects/acme-shop/adr/0001-express-for-contact-api.md:{line + 1}: error:",
         "supersedes 0009: no such ADR in acme-shop",
     )
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("role: api", "role: API", "role 'API' is not in vocabulary.role — did you mean 'api'?"),
+        (
+            "  prod: {",
+            "  production: {",
+            "env 'production' is not in vocabulary.env — did you mean 'prod'?",
+        ),
+        (
+            "stack: [express,",
+            "stack: [expres,",
+            "stack 'expres' is not in vocabulary.stack — did you mean 'express'?",
+        ),
+        (
+            "integrations: [zendesk, recaptcha]",
+            "integrations: [zendesk, recapcha]",
+            "integrations 'recapcha' is not in vocabulary.integration — did you mean 'recaptcha'?",
+        ),
+        (
+            "deploy: cloud-build",
+            "deploy: jenkins",
+            "deploy 'jenkins' is not in vocabulary.deploy — allowed: github-actions,",
+        ),
+    ],
+)
+def test_vocabulary_of_every_field(kb: Path, old: str, new: str, message: str) -> None:
+    line = _edit(kb / "projects/acme-shop/contact-api/component.md", old, new)
+    code, lines = validate(kb)
+    assert code == 1
+    _one(lines, f"projects/acme-shop/contact-api/component.md:{line}: error: {message}")
