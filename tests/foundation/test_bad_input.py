@@ -186,3 +186,13 @@ def test_refresh_keeps_failing_until_the_kb_is_fixed(kb: Path) -> None:
     result = kb_cli("refresh", "--kb", str(kb))
     assert result.returncode == 0, output(result)
     assert "nothing to do" in kb_cli("refresh", "--kb", str(kb)).stdout
+
+
+def test_a_folder_without_kb_yaml(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "readme.md").write_text("# not a KB\n", encoding="utf-8")
+    for command in ("validate", "refresh", "check"):
+        result = kb_cli(command, "--kb", str(tmp_path))
+        line = assert_one_line_failure(result, r"not a KB \(no kb\.yaml\)")
+        assert "kb init" in line and output(result).strip() == line
+    assert not (tmp_path / ".kb").exists()

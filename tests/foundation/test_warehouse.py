@@ -87,18 +87,28 @@ def _publishing(data_dir: Path) -> bool:
     )
 
 
-@pytest.mark.parametrize("moment", ["0.5s", "2s", "5s", "while-publishing"])
+def _runs(data_dir: Path) -> set[str]:
+    storage = data_dir / "dagster" / "storage"
+    return {p.name for p in storage.iterdir()} if storage.is_dir() else set()
+
+
+@pytest.mark.parametrize("moment", ["0.5s", "2s", "in-the-dagster-run", "while-publishing"])
 def test_killed_build_leaves_the_last_good_warehouse(kb: Path, moment: str) -> None:
     before = warehouse_snapshot(kb)
+    runs = _runs(kb / ".kb")
     proc = _start_refresh_all(kb)
     try:
-        if moment == "while-publishing":
-            deadline = time.monotonic() + 120
-            while not _publishing(kb / ".kb") and proc.poll() is None:
-                assert time.monotonic() < deadline, "the build never started publishing"
-                time.sleep(0.005)
-        else:
+        if moment.endswith("s"):
             time.sleep(float(moment.rstrip("s")))
+        else:
+            ready = {
+                "while-publishing": lambda: _publishing(kb / ".kb"),
+                "in-the-dagster-run": lambda: _runs(kb / ".kb") - runs,
+            }[moment]
+            deadline = time.monotonic() + 120
+            while not ready() and proc.poll() is None:
+                assert time.monotonic() < deadline, f"the build never got to {moment}"
+                time.sleep(0.005)
         assert proc.poll() is None, "the build finished before it could be killed"
         os.killpg(proc.pid, signal.SIGKILL)
     finally:
