@@ -73,7 +73,20 @@ def compiled_query(language: str, source: str) -> Query:
 
 
 def captures(language: str, source: str, node: TsNode) -> dict[str, list[TsNode]]:
-    return QueryCursor(compiled_query(language, source)).captures(node)
+    """Captured nodes by name, in match (document) order.
+
+    Built from `matches`: py-tree-sitter 0.26's own `QueryCursor.captures` returns each list
+    in an order that changes from process to process, which made "first line" facts flaky.
+    """
+    out: dict[str, list[TsNode]] = {}
+    for _, match in QueryCursor(compiled_query(language, source)).matches(node):
+        for name, nodes in match.items():
+            found = out.get(name)
+            if found is None:
+                out[name] = list(nodes)
+            else:
+                found.extend(nodes)
+    return out
 
 
 def matches(language: str, source: str, node: TsNode) -> list[tuple[int, dict[str, list[TsNode]]]]:
