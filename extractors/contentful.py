@@ -31,6 +31,7 @@ _SKELETON = re.compile(
 _TYPED = re.compile(r"\.(getEntries|getEntry)\s*<\s*(\w+)")
 _GQL = re.compile(r"\b([a-z][A-Za-z0-9]*)Collection\s*[({]")
 _USES = ("contentful", "graphql.contentful", "ctfl", "cdn.contentful.com")
+_USES_BYTES = tuple(u.encode() for u in _USES)
 
 
 def _content_types(data: Any) -> list[dict[str, Any]]:
@@ -77,18 +78,27 @@ def extract(ctx: ComponentContext) -> None:
     if types:
         ctx.shared.setdefault("stack", set()).add("contentful")
     code = list(_code(ctx))
-    if not types and not any(u in text for _, text, _ in code for u in _USES):
+    if not types and not any(u in data for _, data, _ in code for u in _USES_BYTES):
         return  # `content_type` means a MIME type in a component that never uses Contentful
-    for rel, text, enclosing in code:
-        _usages(ctx, rel, text, enclosing, types)
+    for rel, data, enclosing in code:
+        if _may_use(data):
+            _usages(ctx, rel, data.decode("utf-8", "replace"), enclosing, types)
+
+
+def _may_use(data: bytes) -> bool:
+    """Cheap byte test: can any usage pattern match? Each regex needs one of these literals
+    (ASCII, so a byte match is a text match), so most files skip the decode and the scans."""
+    if b"content_type" in data or b"Collection" in data:
+        return True
+    return b"EntrySkeletonType" in data and b"getEntr" in data
 
 
 def _code(ctx: ComponentContext):
-    """(rel, source text, byte → enclosing node id) for every JS-family and Python module."""
+    """(rel, source bytes, byte → enclosing node id) for every JS-family and Python module."""
     for rel, mod in sorted((ctx.shared.get("js.modules") or {}).items()):
-        yield rel, mod.sf.text, mod.enclosing
+        yield rel, mod.sf.data, mod.enclosing
     for rel, mod in sorted((ctx.shared.get("py.modules") or {}).items()):
-        yield rel, mod.sf.text, mod.enclosing
+        yield rel, mod.sf.data, mod.enclosing
 
 
 def _usages(ctx: ComponentContext, rel: str, text: str, enclosing, types: dict[str, str]) -> None:
@@ -97,8 +107,11 @@ def _usages(ctx: ComponentContext, rel: str, text: str, enclosing, types: dict[s
         before = text[max(0, m.start() - 300) : m.start()]
         methods = _METHOD.findall(before)
         found.append((m.start(), m.group(1), methods[-1] if methods else "query"))
-    skeletons = dict((name, cid) for name, cid in _SKELETON.findall(text))
-    for m in _TYPED.finditer(text):
+    if "EntrySkeletonType" not in text:
+        skeletons: dict[str, str] = {}
+    else:
+        skeletons = dict((name, cid) for name, cid in _SKELETON.findall(text))
+    for m in _TYPED.finditer(text) if skeletons else ():
         if m.group(2) in skeletons and m.group(1) == "getEntry":
             found.append((m.start(), skeletons[m.group(2)], "getEntry"))
     if "query" in text or "gql" in text or "graphql" in text.lower():

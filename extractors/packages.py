@@ -125,6 +125,7 @@ class Locks:
 
 def extract(ctx: ComponentContext) -> None:
     locks: dict[str, Locks] = {}
+    files: dict[str, Node] | None = None
     for rel, sf in sorted(ctx.files.items()):
         base = posixpath.basename(rel)
         folder = posixpath.dirname(rel)
@@ -159,18 +160,26 @@ def extract(ctx: ComponentContext) -> None:
         if ecosystem == "pypi" and deps:
             stack.add("python")
         ctx.shared.setdefault("stack", set()).update(stack)
-        _manifest_node(ctx, sf, sorted(stack), len(seen))
+        if files is None:  # first node per id, as a scan of ctx.facts.nodes finds
+            files = {}
+            for node in ctx.facts.nodes:
+                files.setdefault(node.id, node)
+        _manifest_node(ctx, sf, sorted(stack), len(seen), files)
 
 
-def _manifest_node(ctx: ComponentContext, sf: SourceFile, stack: list[str], count: int) -> None:
+def _manifest_node(
+    ctx: ComponentContext, sf: SourceFile, stack: list[str], count: int, files: dict[str, Node]
+) -> None:
     node_id = ctx.node_id("code_file", sf.rel)
-    for node in ctx.facts.nodes:
-        if node.id == node_id:
-            node.attrs.update(stack=stack, manifest=True, dependencies=count)
-            return
+    node = files.get(node_id)
+    if node is not None:
+        node.attrs.update(stack=stack, manifest=True, dependencies=count)
+        return
     end = sf.data.count(b"\n") + 1
-    ctx.facts.nodes.append(Node(node_id, "code_file", sf.rel, ctx.project, ctx.component, sf.rel, 1, end,
-                                {"language": "manifest", "manifest": True, "stack": stack, "dependencies": count}))  # fmt: skip
+    node = Node(node_id, "code_file", sf.rel, ctx.project, ctx.component, sf.rel, 1, end,
+                {"language": "manifest", "manifest": True, "stack": stack, "dependencies": count})  # fmt: skip
+    ctx.facts.nodes.append(node)
+    files[node_id] = node
 
 
 Dep = tuple[str, str, bool, int | None]

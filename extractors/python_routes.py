@@ -73,6 +73,8 @@ class Routes:
         self.objs: dict[tuple[str, str], Obj] = {}
         self.mw_nodes: dict[str, str] = {}
         self.pending: list[tuple] = []
+        self._ids: set[str] = set()  # ids of ctx.facts.nodes[: self._ids_len]
+        self._ids_len = 0
 
     def obj(self, rel: str, expr: str) -> Obj | None:
         found = self.resolve(rel, expr) if self.resolve else None
@@ -223,6 +225,16 @@ class Routes:
                         mod, dd, defn, dec.named_children[0] if dec.named_children else None
                     )
 
+    def _has_node(self, node_id: str) -> bool:
+        """Membership in ctx.facts.nodes, indexed incrementally (nodes are only appended)."""
+        nodes = self.ctx.facts.nodes
+        if self._ids_len > len(nodes):
+            self._ids, self._ids_len = set(), 0
+        if self._ids_len < len(nodes):
+            self._ids.update(n.id for n in nodes[self._ids_len :])
+            self._ids_len = len(nodes)
+        return node_id in self._ids
+
     def _handler(self, mod: PyModule, dd: TsNode, defn: TsNode) -> str:
         name = text(mod.sf, defn.child_by_field_name("name"))
         if name in mod.symbols and mod.symbols[name] == mod.enclosing(defn.start_byte):
@@ -230,7 +242,7 @@ class Routes:
         outer = mod.enclosing(dd.start_byte)
         qual = f"{outer.split('#', 1)[1]}.<locals>.{name}" if "#" in outer else name
         node_id = self.ctx.node_id("symbol", f"{mod.rel}#{qual}")
-        if node_id not in {n.id for n in self.ctx.facts.nodes}:
+        if not self._has_node(node_id):
             self.ctx.add_node("symbol", f"{mod.rel}#{qual}", qual, mod.rel, SourceFile.line(defn),
                               SourceFile.end_line(dd), exported=False, symbol_kind="function", nested=True)  # fmt: skip
             self.ctx.add_edge(mod.file_id, node_id, "DEFINES", mod.rel, SourceFile.line(defn))
