@@ -30,6 +30,7 @@ from extractors.facts import CatalogRow
 from extractors.js_common import (
     CALLS_KEY,
     arguments,
+    call_names,
     dotted_name,
     file_index,
     js_files,
@@ -53,6 +54,7 @@ CLIENT_PACKAGES = {
     "ofetch": "fetch",
 }
 VERBS = {"get", "delete", "head", "options", "post", "put", "patch"}
+_CLIENT_VERBS = VERBS | {"request"}
 _ORIGIN = re.compile(r"^([a-z][a-z0-9+.-]*://[^/?#]+)(.*)$", re.I)
 
 
@@ -86,6 +88,7 @@ class HttpCalls:
         self.taken: set[str] = set()
         self.hosts: set[tuple[str, str, int]] = set()
         self.taken_sites: set[tuple[str, int]] = set()
+        self.client_memo: dict[tuple[str, str], Client | None] = {}
 
     # ---- clients ----
     def client_root(self, sf: SourceFile, name: str) -> str | None:
@@ -137,14 +140,20 @@ class HttpCalls:
                 elif url and (client := self.client_of(sf, head)) is not None:
                     client.base = url
 
+    def scan_client_of(self, sf: SourceFile, name: str) -> Client | None:
+        """client_of, memoized per (file, name): instances and defaults are settled once
+        scan_clients has run over every file, and nothing mutates a returned Client."""
+        key = (sf.rel, name)
+        memo = self.client_memo
+        if key in memo:
+            return memo[key]
+        client = memo[key] = self.client_of(sf, name)
+        return client
+
     # ---- call sites ----
     def scan_calls(self, sf: SourceFile) -> None:
-        for call in file_index(self.ctx, sf).calls:
-            if call.type != "call_expression":
-                continue
-            fn = unwrap(call.child_by_field_name("function"))
-            dotted = dotted_name(sf, fn) if fn is not None else None
-            if dotted is None:
+        for call, _, dotted in call_names(self.ctx, sf):
+            if dotted is None or call.type != "call_expression":
                 continue
             args = arguments(call)
             if dotted in {"fetch", "window.fetch", "globalThis.fetch", "$fetch", "ofetch"}:
@@ -171,10 +180,10 @@ class HttpCalls:
 
     def client_call(self, sf: SourceFile, call: TsNode, dotted: str, args: list[TsNode]) -> None:
         head, _, verb = dotted.rpartition(".")
-        if head and "." not in head and verb in VERBS | {"request"}:
-            client = self.client_of(sf, head)
+        if head and "." not in head and verb in _CLIENT_VERBS:
+            client = self.scan_client_of(sf, head)
         elif not head:
-            client, verb = self.client_of(sf, dotted), "call"
+            client, verb = self.scan_client_of(sf, dotted), "call"
         else:
             return
         if client is None:

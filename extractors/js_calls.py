@@ -14,6 +14,7 @@ from extractors.base import ComponentContext, SourceFile
 from extractors.js_common import (
     CallSite,
     ModuleInfo,
+    call_names,
     dotted_name,
     file_index,
     local_value,
@@ -63,17 +64,34 @@ def resolve_callee(
     ctx: ComponentContext, mod: ModuleInfo, fn: TsNode | None, caller: str
 ) -> str | None:
     """The symbol a call's function expression names, following imports and instances."""
-    sf = mod.sf
-    dotted = dotted_name(sf, fn)
+    return _resolve(ctx, mod, fn, dotted_name(mod.sf, fn), caller, None)
+
+
+def _resolve(
+    ctx: ComponentContext,
+    mod: ModuleInfo,
+    fn: TsNode | None,
+    dotted: str | None,
+    caller: str,
+    memo: dict[str, str | None] | None,
+) -> str | None:
+    """resolve_callee with the dotted name given; `memo` caches lookup_symbol per name
+    (valid while the module tables do not change, i.e. within one add_calls)."""
     if dotted is None:
         return None
+    sf = mod.sf
     parts = dotted.split(".")
     if parts[0] == "this" and len(parts) == 2:
         owner = caller.rsplit("#", 1)[-1].rsplit(".", 1)[0]
         return mod.symbols.get(f"{owner}.{parts[1]}")
     if len(parts) > 2:
         return None
-    found = lookup_symbol(ctx, mod.rel, dotted)
+    if memo is None:
+        found = lookup_symbol(ctx, mod.rel, dotted)
+    elif dotted in memo:
+        found = memo[dotted]
+    else:
+        found = memo[dotted] = lookup_symbol(ctx, mod.rel, dotted)
     if found is not None or len(parts) == 1:
         return found
     if parts[0] in mod.imports:
@@ -96,10 +114,13 @@ def add_calls(ctx: ComponentContext, mod: ModuleInfo, calls: list[CallSite]) -> 
     """CALLS_FN edges (first call line per caller/callee pair) and the resolved CallSites."""
     sf = mod.sf
     seen: set[tuple[str, str]] = set()
-    for call in file_index(ctx, sf).calls:
-        field = "function" if call.type == "call_expression" else "constructor"
-        caller = mod.enclosing(call.start_byte)
-        callee = resolve_callee(ctx, mod, call.child_by_field_name(field), caller)
+    memo: dict[str, str | None] = {}
+    enclosing = mod.enclosing
+    for call, fn, dotted in call_names(ctx, sf):
+        if dotted is None:
+            continue
+        caller = enclosing(call.start_byte)
+        callee = _resolve(ctx, mod, fn, dotted, caller, memo)
         if callee is None:
             continue
         calls.append(CallSite(mod.rel, call, caller, callee))

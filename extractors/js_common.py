@@ -113,17 +113,23 @@ def string_value(sf: SourceFile, node: TsNode | None) -> str | None:
     return None
 
 
-def unwrap(node: TsNode | None) -> TsNode | None:
-    """Strip parentheses, `await`, `as`/`satisfies`/non-null wrappers."""
-    while node is not None and node.type in {
+_WRAPPERS = frozenset(
+    {
         "parenthesized_expression",
         "await_expression",
         "as_expression",
         "satisfies_expression",
         "non_null_expression",
         "type_assertion",
-    }:
-        node = node.named_children[0] if node.named_children else None
+    }
+)
+
+
+def unwrap(node: TsNode | None) -> TsNode | None:
+    """Strip parentheses, `await`, `as`/`satisfies`/non-null wrappers."""
+    while node is not None and node.type in _WRAPPERS:
+        children = node.named_children
+        node = children[0] if children else None
     return node
 
 
@@ -235,18 +241,28 @@ def resolve_const(ctx: ComponentContext, rel: str, name: str) -> tuple[SourceFil
 def dotted_name(sf: SourceFile, node: TsNode | None) -> str | None:
     """`a`, `a.b`, `a.b.c` for identifiers and plain member chains, else None (iterative:
     minified or generated code can chain thousands deep)."""
-    parts: list[str] = []
     node = unwrap(node)
-    while node is not None and node.type == "member_expression":
+    if node is None:
+        return None
+    kind = node.type
+    data = sf.data
+    if kind == "identifier":  # the common case: a plain name
+        return data[node.start_byte : node.end_byte].decode("utf-8", "replace")
+    parts: list[str] = []
+    while kind == "member_expression":
         prop = node.child_by_field_name("property")
         if prop is None or prop.type != "property_identifier":
             return None
-        parts.append(sf.node_text(prop))
+        parts.append(data[prop.start_byte : prop.end_byte].decode("utf-8", "replace"))
         node = unwrap(node.child_by_field_name("object"))
-    if node is None or node.type not in {"identifier", "this"}:
+        if node is None:
+            return None
+        kind = node.type
+    if kind != "identifier" and kind != "this":
         return None
-    parts.append(sf.node_text(node))
-    return ".".join(reversed(parts))
+    parts.append(data[node.start_byte : node.end_byte].decode("utf-8", "replace"))
+    parts.reverse()
+    return ".".join(parts)
 
 
 def package_of(ctx: ComponentContext, rel: str, name: str) -> str | None:
@@ -325,15 +341,22 @@ class FileIndex:
     env_patterns: list[tuple[TsNode, str]] = field(default_factory=list)  # `{A} = process.env`
     defaults: list[tuple[TsNode, TsNode]] = field(default_factory=list)  # x.defaults.baseURL = v
     errors: list[TsNode] = field(default_factory=list)
+    # filled on first use: (call, function/constructor node, its dotted name) per call
+    callees: list[tuple[TsNode, TsNode | None, str | None]] | None = None
+    # name -> per initializer in `decls`: (start byte, enclosing scope start, scope end);
+    # scope start None for module level
+    scopes: dict[str, list[tuple[int, int | None, int]]] = field(default_factory=dict)
 
 
 def file_index(ctx: ComponentContext, sf: SourceFile) -> FileIndex:
-    from extractors.base import matches
-
-    cache: dict[str, FileIndex] = ctx.shared.setdefault("js.index", {})
+    cache: dict[str, FileIndex] | None = ctx.shared.get("js.index")
+    if cache is None:
+        cache = ctx.shared["js.index"] = {}
     index = cache.get(sf.rel)
     if index is not None:
         return index
+    from extractors.base import matches
+
     index = cache[sf.rel] = FileIndex()
     for _, m in matches(sf.language, _INDEX_QUERY, sf.tree.root_node):
         if "call" in m:
@@ -365,6 +388,23 @@ def _start(node: TsNode) -> int:
     return node.start_byte
 
 
+def call_names(
+    ctx: ComponentContext, sf: SourceFile
+) -> list[tuple[TsNode, TsNode | None, str | None]]:
+    """(call, callee node, dotted callee name) for every call/new expression, computed once
+    per file for every extractor that dispatches on the callee."""
+    index = file_index(ctx, sf)
+    if index.callees is None:
+        out = []
+        for call in index.calls:
+            fn = call.child_by_field_name(
+                "function" if call.type == "call_expression" else "constructor"
+            )
+            out.append((call, fn, dotted_name(sf, fn)))
+        index.callees = out
+    return index.callees
+
+
 _SCOPES = {
     "function_declaration",
     "function_expression",
@@ -376,14 +416,29 @@ _SCOPES = {
 
 def local_value(ctx: ComponentContext, sf: SourceFile, at: TsNode, name: str) -> TsNode | None:
     """The nearest earlier `name = value` declared in a function scope around `at`."""
-    for value in reversed(file_index(ctx, sf).decls.get(name, [])):
-        if value.start_byte >= at.start_byte:
+    index = file_index(ctx, sf)
+    values = index.decls.get(name)
+    if not values:
+        return None
+    spans = index.scopes.get(name)
+    if spans is None:
+        spans = index.scopes[name] = [_scope_span(value) for value in values]
+    at_start = at.start_byte
+    for i in range(len(values) - 1, -1, -1):
+        start, scope_start, scope_end = spans[i]
+        if start >= at_start:
             continue
-        scope = value.parent
-        while scope is not None and scope.type not in _SCOPES:
-            scope = scope.parent
-        if scope is None:
+        if scope_start is None:
             return None  # module level: a const, resolved elsewhere
-        if scope.start_byte <= at.start_byte < scope.end_byte:
-            return value
+        if scope_start <= at_start < scope_end:
+            return values[i]
     return None
+
+
+def _scope_span(value: TsNode) -> tuple[int, int | None, int]:
+    scope = value.parent
+    while scope is not None and scope.type not in _SCOPES:
+        scope = scope.parent
+    if scope is None:
+        return value.start_byte, None, 0
+    return value.start_byte, scope.start_byte, scope.end_byte
