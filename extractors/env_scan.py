@@ -27,9 +27,10 @@ import re
 
 from tree_sitter import Node as TsNode
 
-from extractors.base import ComponentContext, SourceFile, matches
+from extractors.base import ComponentContext, SourceFile
 from extractors.facts import CatalogRow
 from extractors.js_common import JS_LANGUAGES, file_index, owner_at, string_value, text
+from extractors.py_index import py_matches
 
 NAME = "env_scan"
 SECRET_NAME = re.compile(
@@ -42,11 +43,7 @@ _URL = re.compile(r"^[a-z][a-z0-9+.-]*://[^\s@/]+(?:[/?#]\S*)?$", re.I)
 _HOST = re.compile(r"^(?:[a-z0-9-]+\.)+[a-z]{2,}(?::\d+)?(?:/\S*)?$|^localhost(?::\d+)?$", re.I)
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
-_PY_QUERY = """
-(subscript value: (_) @env subscript: (string) @name) @read
-(call function: (_) @fn arguments: (argument_list . (string) @name)) @read
-(class_definition superclasses: (argument_list) @bases body: (block) @body) @settings
-"""
+# Python reads: part "env" of extractors/py_index.py
 _PY_ENV_OBJECTS = {"os.environ", "environ"}
 _PY_GETTERS = {"os.environ.get", "environ.get", "os.getenv", "getenv", "os.environ.setdefault"}
 
@@ -107,7 +104,7 @@ def py_string(sf: SourceFile, node: TsNode | None) -> str | None:
 
 
 def _python(env: _Env, sf: SourceFile) -> None:
-    for _, m in matches("python", _PY_QUERY, sf.tree.root_node):
+    for m in py_matches(env.ctx, sf, "env"):
         if "settings" in m:
             _settings(env, sf, m["settings"][0], m["bases"][0], m["body"][0])
             continue

@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING
 
 from tree_sitter import Node as TsNode
 
-from extractors.base import SourceFile, matches
+from extractors.base import SourceFile
 from extractors.js_common import text
+from extractors.py_index import py_index, py_matches
 from extractors.url_eval import Url, enclosing_function, parameter_names, py_module_const
 
 if TYPE_CHECKING:
@@ -19,9 +20,7 @@ if TYPE_CHECKING:
 MODULES = {"requests", "httpx", "aiohttp"}
 VERBS = {"get", "delete", "head", "options", "post", "put", "patch"}
 FACTORIES = {"httpx.Client", "httpx.AsyncClient", "requests.Session", "requests.session"}
-_QUERY = "(call function: (attribute object: (_) @obj attribute: (identifier) @verb)) @call"
-_WITH = "(as_pattern (call) @value alias: (as_pattern_target (identifier) @name))"
-_LOCALS = "(assignment left: (identifier) @n right: (call) @v)"
+# queries: parts "http", "with" and "assign_calls" of extractors/py_index.py
 
 
 def _kwargs(sf: SourceFile, call: TsNode) -> tuple[list[TsNode], dict[str, TsNode]]:
@@ -40,9 +39,9 @@ def _instance(calls: HttpCalls, sf: SourceFile, name: str, at: TsNode, withs) ->
     value = withs.get(name)
     fn = enclosing_function(at)
     if value is None and fn is not None:
-        for _, m in matches("python", _LOCALS, fn):
-            if text(sf, m["n"][0]) == name:
-                value = m["v"][0]
+        for m in py_index(calls.ctx, sf).assignments_in(fn):
+            if text(sf, m["l"][0]) == name:
+                value = m["r"][0]
     if value is None:
         value = py_module_const(sf, name)
     if value is None or value.type != "call":
@@ -54,11 +53,8 @@ def _instance(calls: HttpCalls, sf: SourceFile, name: str, at: TsNode, withs) ->
 
 
 def scan_python(calls: HttpCalls, sf: SourceFile) -> None:
-    withs = {
-        text(sf, m["name"][0]): m["value"][0]
-        for _, m in matches("python", _WITH, sf.tree.root_node)
-    }
-    for _, m in matches("python", _QUERY, sf.tree.root_node):
+    withs = {text(sf, m["name"][0]): m["value"][0] for m in py_matches(calls.ctx, sf, "with")}
+    for m in py_matches(calls.ctx, sf, "http"):
         call, obj, verb = m["call"][0], m["obj"][0], text(sf, m["verb"][0])
         if verb not in VERBS and verb != "request":
             continue

@@ -25,11 +25,11 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node as TsNode
 
-from extractors.base import ComponentContext, SourceFile, captures
+from extractors.base import ComponentContext, SourceFile
+from extractors.py_index import py_captures
 
 NAME = "python"
 MODULES_KEY = "py.modules"
-_CALL_QUERY = "(call function: (_) @fn) @call"
 
 
 @dataclass
@@ -197,9 +197,7 @@ def _first_error_line(root: TsNode) -> int:
 
 def _imports(ctx, resolver: Resolver, mod: PyModule, root: TsNode, packages: set[str]) -> None:
     sf = mod.sf
-    for node in captures("python", "[(import_statement) (import_from_statement)] @i", root).get(
-        "i", []
-    ):
+    for node in py_captures(ctx, sf, "imports", "i"):
         line = SourceFile.line(node)
         if node.type == "import_statement":
             for item in node.children_by_field_name("name"):
@@ -312,7 +310,7 @@ def _top_level(ctx, mod: PyModule, stmt: TsNode) -> None:
 def _calls(ctx, resolver: Resolver, mod: PyModule) -> None:
     sf = mod.sf
     seen: set[tuple[str, str]] = set()
-    for node in captures("python", _CALL_QUERY, sf.tree.root_node).get("fn", []):
+    for node in py_captures(ctx, sf, "calls", "fn"):
         if node.type not in {"identifier", "attribute"}:
             continue
         dotted = text(sf, node)

@@ -23,6 +23,7 @@ from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext, SourceFile, captures
 from extractors.facts import CatalogRow
+from extractors.py_index import py_captures
 from extractors.python import PyModule, string_value, text
 
 NAME = "python_routes"
@@ -103,11 +104,7 @@ class Routes:
     # pass 1: apps, routers, blueprints
     def find_objects(self) -> None:
         for mod in self.mods.values():
-            for node in captures(
-                "python",
-                "(assignment left: (identifier) @l right: (call) @r) @a",
-                mod.sf.tree.root_node,
-            ).get("a", []):
+            for node in py_captures(self.ctx, mod.sf, "assign_calls", "a"):
                 call = node.child_by_field_name("right")
                 ctor = text(mod.sf, call.child_by_field_name("function")).rsplit(".", 1)[-1]
                 if ctor not in _CONSTRUCTORS:
@@ -131,9 +128,7 @@ class Routes:
     def find_mounts(self) -> None:
         for mod in self.mods.values():
             sf = mod.sf
-            for call in captures(
-                "python", "(call function: (attribute)) @c", sf.tree.root_node
-            ).get("c", []):
+            for call in py_captures(self.ctx, sf, "attr_calls", "c"):
                 fn = call.child_by_field_name("function")
                 method = text(sf, fn.child_by_field_name("attribute"))
                 if method not in {
@@ -214,9 +209,7 @@ class Routes:
     def find_routes(self) -> None:
         for mod in self.mods.values():
             sf = mod.sf
-            for dd in captures("python", "(decorated_definition) @d", sf.tree.root_node).get(
-                "d", []
-            ):
+            for dd in py_captures(self.ctx, sf, "decorated", "d"):
                 defn = dd.child_by_field_name("definition")
                 if defn is None or defn.type != "function_definition":
                     continue

@@ -1,0 +1,92 @@
+"""One query walk per Python file for every Python extractor (python, python_routes,
+env_scan, http_python).
+
+A query's cost is the tree walk, not its pattern count: the eight separate queries these
+extractors used cost ~5x one combined query. Each concern's patterns are kept as written;
+a match is routed back to its concern by pattern index, and the matches of one concern keep
+the order its own query would return (tree-sitter returns matches in document order).
+"""
+
+from __future__ import annotations
+
+import bisect
+from typing import TYPE_CHECKING
+
+from tree_sitter import Node as TsNode
+from tree_sitter import QueryCursor
+
+from extractors.base import compiled_query
+
+if TYPE_CHECKING:
+    from extractors.base import ComponentContext, SourceFile
+
+Match = dict[str, list[TsNode]]
+
+PARTS: tuple[tuple[str, str], ...] = (
+    ("imports", "[(import_statement) (import_from_statement)] @i"),
+    ("calls", "(call function: (_) @fn) @call"),
+    ("assign_calls", "(assignment left: (identifier) @l right: (call) @r) @a"),
+    ("attr_calls", "(call function: (attribute)) @c"),
+    ("decorated", "(decorated_definition) @d"),
+    (
+        "env",  # env_scan: os.environ[...], getenv(...)-style calls, pydantic settings
+        """
+(subscript value: (_) @env subscript: (string) @name) @read
+(call function: (_) @fn arguments: (argument_list . (string) @name)) @read
+(class_definition superclasses: (argument_list) @bases body: (block) @body) @settings
+""",
+    ),
+    ("with", "(as_pattern (call) @value alias: (as_pattern_target (identifier) @name))"),
+    ("http", "(call function: (attribute object: (_) @obj attribute: (identifier) @verb)) @call"),
+)
+_COMBINED = "\n".join(source for _, source in PARTS)
+_OWNER: list[str] = []  # pattern index -> part name, filled on first use
+
+
+class PyIndex:
+    """Matches of every part for one file, each list in document order."""
+
+    __slots__ = ("parts", "_assign_starts")
+
+    def __init__(self, parts: dict[str, list[Match]]):
+        self.parts = parts
+        self._assign_starts: list[int] | None = None
+
+    def assignments_in(self, node: TsNode) -> list[Match]:
+        """`assign_calls` matches inside `node` (what the same query run on `node` gives)."""
+        found = self.parts["assign_calls"]
+        if self._assign_starts is None:
+            self._assign_starts = [m["a"][0].start_byte for m in found]
+        lo = bisect.bisect_left(self._assign_starts, node.start_byte)
+        hi = bisect.bisect_left(self._assign_starts, node.end_byte)
+        end = node.end_byte
+        return [m for m in found[lo:hi] if m["a"][0].end_byte <= end]
+
+
+def py_index(ctx: ComponentContext, sf: SourceFile) -> PyIndex:
+    cache: dict[str, PyIndex] | None = ctx.shared.get("py.index")
+    if cache is None:
+        cache = ctx.shared["py.index"] = {}
+    index = cache.get(sf.rel)
+    if index is not None:
+        return index
+    if not _OWNER:
+        for name, source in PARTS:
+            _OWNER.extend([name] * compiled_query("python", source).pattern_count)
+    parts: dict[str, list[Match]] = {name: [] for name, _ in PARTS}
+    owner = _OWNER
+    for pattern, match in QueryCursor(compiled_query("python", _COMBINED)).matches(
+        sf.tree.root_node
+    ):
+        parts[owner[pattern]].append(match)
+    index = cache[sf.rel] = PyIndex(parts)
+    return index
+
+
+def py_matches(ctx: ComponentContext, sf: SourceFile, part: str) -> list[Match]:
+    return py_index(ctx, sf).parts[part]
+
+
+def py_captures(ctx: ComponentContext, sf: SourceFile, part: str, name: str) -> list[TsNode]:
+    """Like base.captures(...)[name] for that part's query on the whole file."""
+    return [node for match in py_index(ctx, sf).parts[part] for node in match.get(name, ())]
