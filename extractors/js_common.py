@@ -343,9 +343,9 @@ class FileIndex:
     errors: list[TsNode] = field(default_factory=list)
     # filled on first use: (call, function/constructor node, its dotted name) per call
     callees: list[tuple[TsNode, TsNode | None, str | None]] | None = None
-    # name -> per initializer in `decls`: (start byte, enclosing scope start, scope end);
-    # scope start None for module level
-    scopes: dict[str, list[tuple[int, int | None, int]]] = field(default_factory=dict)
+    # name -> per initializer in `decls`, computed on first need: (start byte, enclosing
+    # scope start, scope end); scope start None for module level
+    scopes: dict[str, list[tuple[int, int | None, int] | None]] = field(default_factory=dict)
 
 
 def file_index(ctx: ComponentContext, sf: SourceFile) -> FileIndex:
@@ -422,12 +422,16 @@ def local_value(ctx: ComponentContext, sf: SourceFile, at: TsNode, name: str) ->
         return None
     spans = index.scopes.get(name)
     if spans is None:
-        spans = index.scopes[name] = [_scope_span(value) for value in values]
+        spans = index.scopes[name] = [None] * len(values)
     at_start = at.start_byte
     for i in range(len(values) - 1, -1, -1):
-        start, scope_start, scope_end = spans[i]
-        if start >= at_start:
+        value = values[i]
+        if value.start_byte >= at_start:
             continue
+        span = spans[i]
+        if span is None:
+            span = spans[i] = _scope_span(value)
+        _, scope_start, scope_end = span
         if scope_start is None:
             return None  # module level: a const, resolved elsewhere
         if scope_start <= at_start < scope_end:
