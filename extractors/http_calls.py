@@ -55,6 +55,7 @@ CLIENT_PACKAGES = {
 }
 VERBS = {"get", "delete", "head", "options", "post", "put", "patch"}
 _CLIENT_VERBS = VERBS | {"request"}
+_FETCH = {"fetch", "window.fetch", "globalThis.fetch", "$fetch", "ofetch"}
 _ORIGIN = re.compile(r"^([a-z][a-z0-9+.-]*://[^/?#]+)(.*)$", re.I)
 
 
@@ -155,14 +156,14 @@ class HttpCalls:
         for call, _, dotted in call_names(self.ctx, sf):
             if dotted is None or call.type != "call_expression":
                 continue
-            args = arguments(call)
-            if dotted in {"fetch", "window.fetch", "globalThis.fetch", "$fetch", "ofetch"}:
+            if dotted in _FETCH:
+                args = arguments(call)
                 opts = (
                     object_props(sf, args[1]) if len(args) > 1 and args[1].type == "object" else {}
                 )
                 method = string_value(sf, opts.get("method")) or "GET"
                 self.call(sf, call, "fetch", method, args[0] if args else None, None, "literal")
-            elif dotted == "httpsCallable" and len(args) > 1:
+            elif dotted == "httpsCallable" and len(args := arguments(call)) > 1:
                 name = string_value(sf, args[1])
                 if name:
                     self.emit(
@@ -176,9 +177,9 @@ class HttpCalls:
                         function=name,
                     )
             else:
-                self.client_call(sf, call, dotted, args)
+                self.client_call(sf, call, dotted)
 
-    def client_call(self, sf: SourceFile, call: TsNode, dotted: str, args: list[TsNode]) -> None:
+    def client_call(self, sf: SourceFile, call: TsNode, dotted: str) -> None:
         head, _, verb = dotted.rpartition(".")
         if head and "." not in head and verb in _CLIENT_VERBS:
             client = self.scan_client_of(sf, head)
@@ -188,6 +189,7 @@ class HttpCalls:
             return
         if client is None:
             return
+        args = arguments(call)
         if verb in VERBS:
             self.call(
                 sf, call, client.kind, verb.upper(), args[0] if args else None, client, client.via

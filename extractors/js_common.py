@@ -358,24 +358,34 @@ def file_index(ctx: ComponentContext, sf: SourceFile) -> FileIndex:
     from extractors.base import matches
 
     index = cache[sf.rel] = FileIndex()
-    for _, m in matches(sf.language, _INDEX_QUERY, sf.tree.root_node):
-        if "call" in m:
-            index.calls.append(m["call"][0])
-        elif "fn" in m:
-            index.functions.append(m["fn"][0])
-        elif "v" in m:
-            index.decls.setdefault(text(sf, m["n"][0]), []).append(m["v"][0])
-        elif "env_read" in m:
+    calls, functions, decls = index.calls, index.functions, index.decls
+    data = sf.data
+    # dispatch on the pattern index: 0-1 call, 2 declarator, 3 function, 4-5 process.env
+    # read, 6 import.meta.env read, 7 env destructuring, 8 defaults.baseURL, 9 ERROR
+    for pattern, m in matches(sf.language, _INDEX_QUERY, sf.tree.root_node):
+        if pattern <= 1:
+            calls.append(m["call"][0])
+        elif pattern == 3:
+            functions.append(m["fn"][0])
+        elif pattern == 2:
+            name = m["n"][0]
+            key = data[name.start_byte : name.end_byte].decode("utf-8", "replace")
+            found = decls.get(key)
+            if found is None:
+                decls[key] = [m["v"][0]]
+            else:
+                found.append(m["v"][0])
+        elif pattern <= 5:
             index.env_reads.append((m["env_read"][0], m["name"][0], "process.env"))
-        elif "meta_read" in m:
+        elif pattern == 6:
             index.env_reads.append((m["meta_read"][0], m["name"][0], "import.meta.env"))
-        elif "pattern" in m:
+        elif pattern == 7:
             via = text(sf, m["env_obj"][0]).replace(" ", "")
             if via in {"process.env", "import.meta.env"}:
                 index.env_patterns.append((m["pattern"][0], via))
-        elif "l" in m:
+        elif pattern == 8:
             index.defaults.append((m["l"][0], m["r"][0]))
-        elif "error" in m:
+        else:
             index.errors.append(m["error"][0])
     index.calls.sort(key=_start)
     index.functions.sort(key=_start)
