@@ -115,12 +115,22 @@ def add_calls(ctx: ComponentContext, mod: ModuleInfo, calls: list[CallSite]) -> 
     sf = mod.sf
     seen: set[tuple[str, str]] = set()
     memo: dict[str, str | None] = {}
+    # Results that depend on the name alone: one-part names, and `a.b` when no local
+    # `a = ...` exists in the file (only `this.x` and locals depend on where the call is).
+    settled: dict[str, str | None] = {}
+    decls = file_index(ctx, sf).decls
     enclosing = mod.enclosing
     for call, fn, dotted in call_names(ctx, sf):
         if dotted is None:
             continue
         caller = enclosing(call.start_byte)
-        callee = _resolve(ctx, mod, fn, dotted, caller, memo)
+        if dotted in settled:
+            callee = settled[dotted]
+        else:
+            callee = _resolve(ctx, mod, fn, dotted, caller, memo)
+            head, dot, _ = dotted.partition(".")
+            if not dot or (head != "this" and head not in decls):
+                settled[dotted] = callee
         if callee is None:
             continue
         calls.append(CallSite(mod.rel, call, caller, callee))
