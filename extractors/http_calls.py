@@ -56,6 +56,7 @@ CLIENT_PACKAGES = {
 VERBS = {"get", "delete", "head", "options", "post", "put", "patch"}
 _CLIENT_VERBS = VERBS | {"request"}
 _FETCH = {"fetch", "window.fetch", "globalThis.fetch", "$fetch", "ofetch"}
+_DISPATCH = _FETCH | {"httpsCallable"}
 _ORIGIN = re.compile(r"^([a-z][a-z0-9+.-]*://[^/?#]+)(.*)$", re.I)
 
 
@@ -153,8 +154,21 @@ class HttpCalls:
 
     # ---- call sites ----
     def scan_calls(self, sf: SourceFile) -> None:
+        memo, rel = self.client_memo, sf.rel
         for call, _, dotted in call_names(self.ctx, sf):
-            if dotted is None or call.type != "call_expression":
+            if dotted is None:
+                continue
+            # most calls name no client: settle that from the memo before anything else
+            head, _, verb = dotted.rpartition(".")
+            if not head:
+                if memo.get((rel, dotted), True) is None and dotted not in _DISPATCH:
+                    continue
+            elif "." not in head and verb in _CLIENT_VERBS:
+                if memo.get((rel, head), True) is None and dotted not in _DISPATCH:
+                    continue
+            elif dotted not in _DISPATCH:
+                continue
+            if call.type != "call_expression":
                 continue
             if dotted in _FETCH:
                 args = arguments(call)

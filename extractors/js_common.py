@@ -406,11 +406,16 @@ def call_names(
     index = file_index(ctx, sf)
     if index.callees is None:
         out = []
+        data = sf.data
         for call in index.calls:
             fn = call.child_by_field_name(
                 "function" if call.type == "call_expression" else "constructor"
             )
-            out.append((call, fn, dotted_name(sf, fn)))
+            if fn is not None and fn.type == "identifier":  # dotted_name's common case, inline
+                name = data[fn.start_byte : fn.end_byte].decode("utf-8", "replace")
+            else:
+                name = dotted_name(sf, fn)
+            out.append((call, fn, name))
         index.callees = out
     return index.callees
 
