@@ -29,7 +29,13 @@ from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext, SourceFile
 from extractors.facts import CatalogRow
-from extractors.js_common import JS_LANGUAGES, file_index, owner_at, string_value, text
+from extractors.js_common import (
+    JS_LANGUAGES,
+    owner_at,
+    string_value,
+    text,
+)
+from extractors.js_index import file_index
 from extractors.py_index import py_matches
 
 NAME = "env_scan"

@@ -33,7 +33,6 @@ from extractors.js_common import (
     ModuleInfo,
     arguments,
     dotted_name,
-    file_index,
     js_files,
     lookup_symbol,
     modules,
@@ -44,6 +43,7 @@ from extractors.js_common import (
     text,
     unwrap,
 )
+from extractors.js_index import file_index
 
 NAME = "express"
 METHODS = {"get", "post", "put", "patch", "delete", "options", "head", "all"}

@@ -30,9 +30,7 @@ from extractors.facts import CatalogRow
 from extractors.js_common import (
     CALLS_KEY,
     arguments,
-    call_names,
     dotted_name,
-    file_index,
     js_files,
     modules,
     object_props,
@@ -43,6 +41,7 @@ from extractors.js_common import (
     text,
     unwrap,
 )
+from extractors.js_index import call_names, file_index
 from extractors.url_eval import Evaluator, Url, enclosing_function, join, parameter_names
 
 NAME = "http_calls"

@@ -14,16 +14,14 @@ from extractors.base import ComponentContext, SourceFile
 from extractors.js_common import (
     CallSite,
     ModuleInfo,
-    call_names,
     dotted_name,
-    file_index,
-    local_value,
     lookup_symbol,
     modules,
     resolve_local,
     text,
     unwrap,
 )
+from extractors.js_index import call_names, file_index, local_value
 
 _CALLBACK_METHODS = {"map", "filter", "forEach", "then", "catch", "finally", "reduce", "some"}
 _CALLBACK_METHODS |= {"every", "find", "sort", "flatMap", "findIndex", "replace"}

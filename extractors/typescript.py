@@ -35,13 +35,13 @@ from extractors.js_common import (
     ModuleInfo,
     arguments,
     dotted_name,
-    file_index,
     js_files,
     modules,
     string_value,
     text,
     unwrap,
 )
+from extractors.js_index import file_index
 from extractors.js_resolve import Resolver
 
 NAME = "typescript"

@@ -16,13 +16,13 @@ from tree_sitter import Node as TsNode
 from extractors.base import ComponentContext, SourceFile, matches
 from extractors.js_common import (
     dotted_name,
-    local_value,
     modules,
     resolve_const,
     string_value,
     text,
     unwrap,
 )
+from extractors.js_index import local_value
 
 MAX_DEPTH = 12
 _ENV_OBJECTS = {"process.env", "import.meta.env"}

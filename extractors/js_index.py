@@ -1,0 +1,176 @@
+"""One tree-sitter query walk per JS-family file, shared by every JS-family extractor.
+
+`file_index(ctx, sf)` runs one combined query per file (calls, declarators, functions, env
+reads, `defaults.baseURL` assignments, ERROR nodes) and caches it in
+`ctx.shared["js.index"]`; `call_names` and `local_value` add what several extractors would
+otherwise each recompute per call site (callee names, declaration scopes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from tree_sitter import Node as TsNode
+
+from extractors.js_common import dotted_name, text
+
+if TYPE_CHECKING:
+    from extractors.base import ComponentContext, SourceFile
+
+
+_INDEX_QUERY = """
+(call_expression) @call
+(new_expression) @call
+(variable_declarator name: (identifier) @n value: (_) @v)
+[(arrow_function) (function_expression)] @fn
+(member_expression
+  object: (member_expression object: (identifier) @o property: (property_identifier) @e)
+  property: (property_identifier) @name (#eq? @o "process") (#eq? @e "env")) @env_read
+(subscript_expression
+  object: (member_expression object: (identifier) @o property: (property_identifier) @e)
+  index: (string) @name (#eq? @o "process") (#eq? @e "env")) @env_read
+(member_expression
+  object: (member_expression object: (meta_property) property: (property_identifier) @e)
+  property: (property_identifier) @name (#eq? @e "env")) @meta_read
+(variable_declarator name: (object_pattern) @pattern value: (member_expression) @env_obj)
+(assignment_expression left: (member_expression) @l right: (_) @r (#match? @l "defaults[.]baseURL$"))
+(ERROR) @error
+"""
+
+
+@dataclass
+class FileIndex:
+    """Everything the JS-family extractors query, from ONE tree traversal per file.
+
+    A query's cost is the walk, not its pattern count: one combined query costs about what a
+    single-pattern one does, so every concern reads its nodes from here.
+    """
+
+    calls: list[TsNode] = field(default_factory=list)  # call/new expressions, source order
+    decls: dict[str, list[TsNode]] = field(default_factory=dict)  # name -> initializers
+    functions: list[TsNode] = field(default_factory=list)  # arrow/function expressions
+    env_reads: list[tuple[TsNode, TsNode, str]] = field(default_factory=list)  # read, name, via
+    env_patterns: list[tuple[TsNode, str]] = field(default_factory=list)  # `{A} = process.env`
+    defaults: list[tuple[TsNode, TsNode]] = field(default_factory=list)  # x.defaults.baseURL = v
+    errors: list[TsNode] = field(default_factory=list)
+    # filled on first use: (call, function/constructor node, its dotted name) per call
+    callees: list[tuple[TsNode, TsNode | None, str | None]] | None = None
+    # name -> per initializer in `decls`, computed on first need: (start byte, enclosing
+    # scope start, scope end); scope start None for module level
+    scopes: dict[str, list[tuple[int, int | None, int] | None]] = field(default_factory=dict)
+
+
+def file_index(ctx: ComponentContext, sf: SourceFile) -> FileIndex:
+    cache: dict[str, FileIndex] | None = ctx.shared.get("js.index")
+    if cache is None:
+        cache = ctx.shared["js.index"] = {}
+    index = cache.get(sf.rel)
+    if index is not None:
+        return index
+    from extractors.base import matches
+
+    index = cache[sf.rel] = FileIndex()
+    calls, functions, decls = index.calls, index.functions, index.decls
+    data = sf.data
+    # dispatch on the pattern index: 0-1 call, 2 declarator, 3 function, 4-5 process.env
+    # read, 6 import.meta.env read, 7 env destructuring, 8 defaults.baseURL, 9 ERROR
+    for pattern, m in matches(sf.language, _INDEX_QUERY, sf.tree.root_node):
+        if pattern <= 1:
+            calls.append(m["call"][0])
+        elif pattern == 3:
+            functions.append(m["fn"][0])
+        elif pattern == 2:
+            name = m["n"][0]
+            key = data[name.start_byte : name.end_byte].decode("utf-8", "replace")
+            found = decls.get(key)
+            if found is None:
+                decls[key] = [m["v"][0]]
+            else:
+                found.append(m["v"][0])
+        elif pattern <= 5:
+            index.env_reads.append((m["env_read"][0], m["name"][0], "process.env"))
+        elif pattern == 6:
+            index.env_reads.append((m["meta_read"][0], m["name"][0], "import.meta.env"))
+        elif pattern == 7:
+            via = text(sf, m["env_obj"][0]).replace(" ", "")
+            if via in {"process.env", "import.meta.env"}:
+                index.env_patterns.append((m["pattern"][0], via))
+        elif pattern == 8:
+            index.defaults.append((m["l"][0], m["r"][0]))
+        else:
+            index.errors.append(m["error"][0])
+    index.calls.sort(key=_start)
+    index.functions.sort(key=_start)
+    for values in index.decls.values():
+        values.sort(key=_start)
+    return index
+
+
+def _start(node: TsNode) -> int:
+    return node.start_byte
+
+
+def call_names(
+    ctx: ComponentContext, sf: SourceFile
+) -> list[tuple[TsNode, TsNode | None, str | None]]:
+    """(call, callee node, dotted callee name) for every call/new expression, computed once
+    per file for every extractor that dispatches on the callee."""
+    index = file_index(ctx, sf)
+    if index.callees is None:
+        out = []
+        data = sf.data
+        for call in index.calls:
+            fn = call.child_by_field_name(
+                "function" if call.type == "call_expression" else "constructor"
+            )
+            if fn is not None and fn.type == "identifier":  # dotted_name's common case, inline
+                name = data[fn.start_byte : fn.end_byte].decode("utf-8", "replace")
+            else:
+                name = dotted_name(sf, fn)
+            out.append((call, fn, name))
+        index.callees = out
+    return index.callees
+
+
+_SCOPES = {
+    "function_declaration",
+    "function_expression",
+    "arrow_function",
+    "method_definition",
+    "generator_function_declaration",
+}
+
+
+def local_value(ctx: ComponentContext, sf: SourceFile, at: TsNode, name: str) -> TsNode | None:
+    """The nearest earlier `name = value` declared in a function scope around `at`."""
+    index = file_index(ctx, sf)
+    values = index.decls.get(name)
+    if not values:
+        return None
+    spans = index.scopes.get(name)
+    if spans is None:
+        spans = index.scopes[name] = [None] * len(values)
+    at_start = at.start_byte
+    for i in range(len(values) - 1, -1, -1):
+        value = values[i]
+        if value.start_byte >= at_start:
+            continue
+        span = spans[i]
+        if span is None:
+            span = spans[i] = _scope_span(value)
+        _, scope_start, scope_end = span
+        if scope_start is None:
+            return None  # module level: a const, resolved elsewhere
+        if scope_start <= at_start < scope_end:
+            return values[i]
+    return None
+
+
+def _scope_span(value: TsNode) -> tuple[int, int | None, int]:
+    scope = value.parent
+    while scope is not None and scope.type not in _SCOPES:
+        scope = scope.parent
+    if scope is None:
+        return value.start_byte, None, 0
+    return value.start_byte, scope.start_byte, scope.end_byte
