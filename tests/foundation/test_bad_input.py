@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from foundation_helpers import (
+    assert_nothing_to_do,
     assert_one_line_failure,
     assert_warehouse_answers,
     output,
@@ -185,7 +186,7 @@ def test_refresh_keeps_failing_until_the_kb_is_fixed(kb: Path) -> None:
     restore(kb)
     result = kb_cli("refresh", "--kb", str(kb))
     assert result.returncode == 0, output(result)
-    assert "nothing to do" in kb_cli("refresh", "--kb", str(kb)).stdout
+    assert_nothing_to_do(kb_cli("refresh", "--kb", str(kb)))
 
 
 def test_a_folder_without_kb_yaml(tmp_path: Path) -> None:
