@@ -310,6 +310,7 @@ def _top_level(ctx, mod: PyModule, stmt: TsNode) -> None:
 def _calls(ctx, resolver: Resolver, mod: PyModule) -> None:
     sf = mod.sf
     seen: set[tuple[str, str]] = set()
+    resolved: dict[str, str | None] = {}  # resolver.symbol per name: the tables are complete
     for node in py_captures(ctx, sf, "calls", "fn"):
         if node.type not in {"identifier", "attribute"}:
             continue
@@ -320,7 +321,10 @@ def _calls(ctx, resolver: Resolver, mod: PyModule) -> None:
             cls = caller.split("#", 1)[1].split(".")[0]
             callee = mod.symbols.get(f"{cls}.{dotted[5:]}")
         elif "(" not in dotted and "[" not in dotted:
-            callee = resolver.symbol(mod.rel, dotted)
+            if dotted in resolved:
+                callee = resolved[dotted]
+            else:
+                callee = resolved[dotted] = resolver.symbol(mod.rel, dotted)
         if callee is None or callee == caller or (caller, callee) in seen:
             continue
         seen.add((caller, callee))
