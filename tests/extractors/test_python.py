@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from textwrap import dedent
 
@@ -255,3 +257,34 @@ def test_add_url_rule_and_missing_module_of_a_local_package(tmp_path):
     [miss] = [u for u in facts.unresolved if u.kind == "import"]
     assert miss.line == 3 and "app.nothere not found" in miss.reason
     assert nodes["app/main.py"].attrs["packages"] == ["flask"]
+
+
+def test_edge_lines_are_the_same_in_every_process(tmp_path):
+    """Which line an IMPORTS / CALLS_FN edge keeps follows document order, so a rebuild in a
+    new process gives the same graph (tree-sitter's own capture order varies per process)."""
+    names = [f"f{i}" for i in range(40)]
+    util = "".join(f"def {n}():\n    return {i}\n\n" for i, n in enumerate(names))
+    main = "".join(f"from app.util import {n}\n" for n in names)
+    main += "\n\ndef run():\n" + "".join(f"    {n}()\n" for n in names) + "    f0()\n"
+    root = write(tmp_path, {"app/__init__.py": "", "app/util.py": util, "app/main.py": main})
+    script = (
+        "import sys; from extractors.registry import extract_component; "
+        "f = extract_component('p', 'api', sys.argv[1]); "
+        "print(sorted((e.src, e.dst, e.type, e.line) for e in f.edges))"
+    )
+    runs = {
+        subprocess.run(
+            [sys.executable, "-c", script, str(root)],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=Path(__file__).resolve().parents[2],
+        ).stdout
+        for _ in range(3)
+    }
+    assert len(runs) == 1
+    _, _, edges = facts_of(root)
+    first_call = len(names) + 4  # the first line of run()'s body
+    assert edges[("app/main.py#run", "app/util.py#f0", "CALLS_FN")].line == first_call
+    assert edges[("app/main.py#run", "app/util.py#f39", "CALLS_FN")].line == first_call + 39
+    assert edges[("app/main.py", "app/util.py", "IMPORTS")].line in range(1, len(names) + 1)
