@@ -121,10 +121,13 @@ def add_calls(ctx: ComponentContext, mod: ModuleInfo, calls: list[CallSite]) -> 
     for call, fn, dotted in call_names(ctx, sf):
         if dotted is None:
             continue
-        caller = enclosing(call.start_byte)
         if dotted in settled:
             callee = settled[dotted]
+            if callee is None:
+                continue
+            caller = enclosing(call.start_byte)
         else:
+            caller = enclosing(call.start_byte)
             callee = _resolve(ctx, mod, fn, dotted, caller, memo)
             head, dot, _ = dotted.partition(".")
             if not dot or (head != "this" and head not in decls):

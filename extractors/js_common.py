@@ -94,7 +94,10 @@ def js_files(ctx: ComponentContext) -> list[SourceFile]:
 
 
 def modules(ctx: ComponentContext) -> dict[str, ModuleInfo]:
-    return ctx.shared.setdefault(MODULES_KEY, {})
+    found = ctx.shared.get(MODULES_KEY)
+    if found is None:
+        found = ctx.shared[MODULES_KEY] = {}
+    return found
 
 
 def text(sf: SourceFile, node: TsNode | None) -> str:

@@ -102,8 +102,9 @@ def file_index(ctx: ComponentContext, sf: SourceFile) -> FileIndex:
             index.errors.append(m["error"][0])
     index.calls.sort(key=_start)
     index.functions.sort(key=_start)
-    for values in index.decls.values():
-        values.sort(key=_start)
+    for values in decls.values():
+        if len(values) > 1:
+            values.sort(key=_start)
     return index
 
 
