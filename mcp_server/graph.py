@@ -8,13 +8,14 @@ shared catalog node, never appear in an answer scoped to this project.
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
 from typing import Any
 
 import networkx as nx
 import polars as pl
+
+from warehouse.reader import parse_attrs
 
 SHARED_PREFIXES = ("_global:", "_kb:")
 SHARED_PROJECTS = {None, "", "_global", "_kb"}
@@ -33,14 +34,7 @@ class ProjectGraph:
         return self.g.nodes[node_id]
 
     def attrs(self, node_id: str) -> dict[str, Any]:
-        raw = self.g.nodes[node_id].get("attrs")
-        if not raw:
-            return {}
-        try:
-            value = json.loads(raw)
-        except (TypeError, ValueError):
-            return {}
-        return value if isinstance(value, dict) else {}
+        return parse_attrs(self.g.nodes[node_id].get("attrs"))
 
     def unresolved_of(self, component: str | None, files: set[str] | None = None) -> list[dict]:
         rows = [r for r in self.unresolved if component is None or r["component"] == component]
@@ -105,17 +99,6 @@ def build_graph(
     )
     pg.unresolved = _rows(own.get("unresolved", pl.DataFrame()))
     return pg
-
-
-def edge_attrs(data: dict[str, Any]) -> dict[str, Any]:
-    raw = data.get("attrs")
-    if not raw:
-        return {}
-    try:
-        value = json.loads(raw)
-    except (TypeError, ValueError):
-        return {}
-    return value if isinstance(value, dict) else {}
 
 
 def folder_of(path: str | None) -> str:

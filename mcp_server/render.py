@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp_server.graph import ProjectGraph, edge_attrs
+from mcp_server.graph import ProjectGraph
+from warehouse.reader import parse_attrs
 
 MAX_CELL = 160
 
@@ -36,7 +37,7 @@ def ref(pg: ProjectGraph, node_id: str, kind: bool = True) -> str:
 
 
 def edge_label(data: dict[str, Any]) -> str:
-    attrs = edge_attrs(data)
+    attrs = parse_attrs(data.get("attrs"))
     bits = []
     if attrs.get("via"):
         bits.append(f"via {attrs['via']}")

@@ -8,12 +8,12 @@ that project's partition.
 from __future__ import annotations
 
 import difflib
-import json
 from typing import Any
 
 from mcp_server.budget import Answer
 from mcp_server.render import short
 from mcp_server.state import State, ToolFailure
+from warehouse.reader import parse_attrs
 
 CATALOG = {
     "package": "catalog_packages",
@@ -107,20 +107,12 @@ def _users(state: State, node_ids: list[str], edge_types: list[str]) -> dict[str
                 "id": sid,
                 "kind": kind,
                 "name": name,
-                "attrs": _json(attrs),
+                "attrs": parse_attrs(attrs),
                 "file": file,
                 "line": line,
             }
         )
     return out
-
-
-def _json(raw: Any) -> dict:
-    try:
-        value = json.loads(raw) if raw else {}
-    except (TypeError, ValueError):
-        return {}
-    return value if isinstance(value, dict) else {}
 
 
 def _loc(row: dict) -> str:
@@ -142,7 +134,7 @@ def _stacks(state: State, like: str, project: str | None) -> list[dict]:
     needle = like.strip("%").replace("%", "").lower()
     out = []
     for row in rows:
-        stack = _json(row["attrs"]).get("stack")
+        stack = parse_attrs(row["attrs"]).get("stack")
         text = " ".join(stack) if isinstance(stack, list) else str(stack or "")
         if needle in text.lower() or like == "%":
             out.append({**row, "stack": text, "component": row["name"]})
@@ -205,7 +197,7 @@ def find(state: State, ans: Answer, kind: str, query: str, project: str | None) 
         rows = _knowledge(state, ["component"], like, scope)
         ans.add(f"components matching '{query}' in {where}: {len(rows)}")
         for row in rows:
-            a = _json(row["attrs"])
+            a = parse_attrs(row["attrs"])
             bits = " ".join(f"{k}={short(a[k], 40)}" for k in ("role", "stack") if a.get(k))
             ans.add(
                 f"{row['project']}/{row['name']} {bits} ({row['file']}:{row['line']})",
@@ -306,13 +298,13 @@ def _compare_envs(state: State, ans: Answer, kind: str, text: str, scope: str | 
         params.append(scope)
     rows = con.execute(sql + " ORDER BY project, name", params).fetchall()
     comps = {
-        r["project"] + "/" + r["name"]: _json(r["attrs"])
+        r["project"] + "/" + r["name"]: parse_attrs(r["attrs"])
         for r in _knowledge(state, ["component"], "%", scope)
     }
     t = text.lower()
     out = []
     for project, name, file, line, attrs in rows:
-        a = _json(attrs)
+        a = parse_attrs(attrs)
         comp = str(a.get("component") or name.split(" ")[0])
         stack = comps.get(f"{project}/{comp}", {}).get("stack")
         stack_s = " ".join(stack) if isinstance(stack, list) else str(stack or "")

@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections import Counter
 
 from mcp_server.budget import Answer
-from mcp_server.graph import ProjectGraph, edge_attrs
+from mcp_server.graph import ProjectGraph
 from mcp_server.render import ref, short, where
 from mcp_server.resolve import pick_project, resolve
 from mcp_server.state import State
 from mcp_server.tools_impact import _docs
+from warehouse.reader import parse_attrs
 
 
 def entity(
@@ -61,7 +62,7 @@ def _entry_points(pg: ProjectGraph, ans: Answer, comp: str) -> None:
         handler = [v for _, v, d in pg.g.out_edges(r, data=True) if d.get("type") == "ROUTES_TO"]
         mids = sorted(
             (
-                (edge_attrs(d).get("order") or 0, v)
+                (parse_attrs(d.get("attrs")).get("order") or 0, v)
                 for _, v, d in pg.g.out_edges(r, data=True)
                 if d.get("type") == "USES_MIDDLEWARE"
             ),

@@ -11,7 +11,6 @@ Entry point for the pipeline: `build_project_graph(kb, project_id, component_tab
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import polars as pl
@@ -19,6 +18,7 @@ import polars as pl
 from extractors.facts import Edge, Unresolved
 from kb.model import KnowledgeBase
 from warehouse.http_bridge import calls_edges
+from warehouse.reader import parse_attrs
 from warehouse.tables import concat, frame
 
 PARTITION_TABLES = ("nodes", "edges", "unresolved", "problems")
@@ -29,13 +29,7 @@ def _records(df: pl.DataFrame | None) -> list[dict[str, Any]]:
         return []
     rows = df.to_dicts()
     for row in rows:
-        raw = row.get("attrs")
-        try:
-            row["attrs"] = json.loads(raw) if isinstance(raw, str) and raw else {}
-        except json.JSONDecodeError:
-            row["attrs"] = {}
-        if not isinstance(row["attrs"], dict):
-            row["attrs"] = {}
+        row["attrs"] = parse_attrs(row.get("attrs"))
     return rows
 
 

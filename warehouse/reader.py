@@ -33,6 +33,17 @@ def parquet_view(con: duckdb.DuckDBPyConnection, table: str, paths: list[str]) -
     )
 
 
+def parse_attrs(raw: Any) -> dict[str, Any]:
+    """An `attrs`/`frontmatter` JSON cell as a dict ({} for empty, invalid or non-object)."""
+    if isinstance(raw, dict):
+        return raw
+    try:
+        value = json.loads(raw) if isinstance(raw, str) and raw else {}
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
 class WarehouseMissing(Exception):
     """No published warehouse (never built, or the data dir is wrong)."""
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import json
 from pathlib import Path
 from typing import Any
 
 from pipeline.cli import UserError, add_kb_option
+from warehouse.reader import parse_attrs
 
 CLUE_FILES = {
     "Dockerfile": ("runtime", "container image (Cloud Run or similar)"),
@@ -45,14 +45,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--project", required=True, metavar="P")
     parser.add_argument("--component", default=None, metavar="C")
     parser.set_defaults(handler=run)
-
-
-def _attrs(raw: Any) -> dict[str, Any]:
-    try:
-        value = json.loads(raw) if isinstance(raw, str) and raw else {}
-    except json.JSONDecodeError:
-        return {}
-    return value if isinstance(value, dict) else {}
 
 
 def _files(repo: Path | None) -> list[str]:
@@ -106,7 +98,7 @@ def draft(kb, project: str, comp, nodes, edges, packages: set[str]) -> tuple[str
         src, dst = by_id.get(e["src"]), by_id.get(e["dst"])
         if src and dst and src.get("component") == comp.id:
             targets.setdefault(src["id"], []).append(f"{dst['component']} `{dst['name']}`")
-            via = _attrs(e.get("attrs")).get("via")
+            via = parse_attrs(e.get("attrs")).get("via")
             if via and dst.get("component") != comp.id:
                 calls.append({"env_var": via, "component": dst["component"]})
     outbound = [
@@ -157,7 +149,7 @@ def draft(kb, project: str, comp, nodes, edges, packages: set[str]) -> tuple[str
     for r in routes:
         mids = sorted(
             (
-                int(_attrs(e.get("attrs")).get("order") or 0),
+                int(parse_attrs(e.get("attrs")).get("order") or 0),
                 by_id.get(e["dst"], {}).get("name", "?"),
             )
             for e in edges.filter(

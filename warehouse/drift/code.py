@@ -11,12 +11,12 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import polars as pl
 
 from kb.model import Component, KnowledgeBase
 from kb.versions import SKIP
+from warehouse.reader import parse_attrs
 from warehouse.routematch import RouteRef, route_of
 
 TEXT_SUFFIXES = {".md", ".markdown", ".png", ".jpg", ".svg", ".ico", ".lock"}
@@ -66,16 +66,6 @@ class ComponentCode:
     def has_file(self, rel: str) -> bool:
         rel = rel.strip("/").removeprefix("./")
         return rel in self.files or rel in self.dirs
-
-
-def _attrs(raw: Any) -> dict[str, Any]:
-    if isinstance(raw, dict):
-        return raw
-    try:
-        value = json.loads(raw) if isinstance(raw, str) and raw else {}
-    except json.JSONDecodeError:
-        return {}
-    return value if isinstance(value, dict) else {}
 
 
 def _walk(root: Path | None) -> tuple[set[str], set[str]]:
@@ -137,7 +127,7 @@ def component_code(
         code = out.get(n.get("component") or "")
         if code is None:
             continue
-        attrs = _attrs(n.get("attrs"))
+        attrs = parse_attrs(n.get("attrs"))
         if n["kind"] == "env_var":
             code.env_names.add(str(attrs.get("name") or n["name"]))
         elif n["kind"] == "route":
@@ -148,7 +138,7 @@ def component_code(
         if e["type"] == "READS_ENV" and dst is not None and src is not None:
             code = out.get(src.get("component") or "")
             if code is not None:
-                code.env_names.add(str(_attrs(dst.get("attrs")).get("name") or dst["name"]))
+                code.env_names.add(str(parse_attrs(dst.get("attrs")).get("name") or dst["name"]))
         elif e["type"] == "CALLS" and src is not None and dst is not None:
             code = out.get(src.get("component") or "")
             if code is not None and dst.get("component"):
