@@ -35,3 +35,10 @@ def config_or_exit(args: argparse.Namespace):
     except KbNotFound as exc:
         raise UserError(str(exc)) from None
     return config
+
+
+def data_dir_or_exit(args: argparse.Namespace) -> Path:
+    """The warehouse folder: --data-dir as given (no KB needed), else kb.yaml's."""
+    if args.data_dir is not None:
+        return Path(args.data_dir).resolve()
+    return config_or_exit(args).data_dir

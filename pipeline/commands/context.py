@@ -6,7 +6,7 @@ import argparse
 import shlex
 
 from pipeline.cli import UserError, add_kb_option
-from pipeline.commands._common import config_or_exit
+from pipeline.commands._common import data_dir_or_exit
 
 BUCKET_CHOICES = ("imports", "root", "docs", "skills", "meta")
 
@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.max_tokens < 1:
         raise UserError("--max-tokens must be at least 1")
-    warehouse = Warehouse(config_or_exit(args).data_dir)
+    warehouse = Warehouse(data_dir_or_exit(args))
     try:
         pack = search_context(
             warehouse,

@@ -7,7 +7,7 @@ import json
 import sys
 
 from pipeline.cli import UserError, add_kb_option
-from pipeline.commands._common import config_or_exit
+from pipeline.commands._common import data_dir_or_exit
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -38,7 +38,7 @@ def handle(args: argparse.Namespace) -> int:
     from warehouse.query_guard import QueryRejected, run_readonly, sandbox
     from warehouse.reader import GLOBAL, Warehouse, WarehouseMissing
 
-    wh = Warehouse(config_or_exit(args).data_dir)
+    wh = Warehouse(data_dir_or_exit(args))
     try:
         partitions = wh.partitions()
     except WarehouseMissing as exc:

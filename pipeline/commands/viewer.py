@@ -6,7 +6,7 @@ import argparse
 import shlex
 
 from pipeline.cli import UserError, add_kb_option
-from pipeline.commands._common import config_or_exit
+from pipeline.commands._common import data_dir_or_exit
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -27,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from viewer.server import ViewerError, serve
 
-    data_dir = config_or_exit(args).data_dir
+    data_dir = data_dir_or_exit(args)
     command = f"kb refresh --kb {shlex.quote(str(args.kb))}"
     if args.data_dir is not None:
         command += f" --data-dir {shlex.quote(str(args.data_dir))}"

@@ -37,8 +37,10 @@ class ViewerProcess:
         line = self.proc.stdout.readline()
         self.startup_s = time.perf_counter() - self.started
         if " at http://" not in line:
-            self.stop()
-            raise AssertionError(f"kb viewer did not start: {line!r} {self.proc.stderr.read()!r}")
+            if self.proc.poll() is None:
+                self.proc.terminate()
+            _, err = self.proc.communicate(timeout=10)
+            raise AssertionError(f"kb viewer did not start: {line!r} {err!r}")
         self.url = line.rsplit(" at ", 1)[1].strip()
 
     def stop(self) -> None:
