@@ -107,7 +107,7 @@ def stale_selection(
     """
     cursor_path = dagster_home(data_dir) / CURSOR_FILE
     requested = _evaluate(defs, instance, cursor_path)
-    defs.get_job_def("observe_sources").execute_in_process(instance=instance, run_config=QUIET)
+    defs.resolve_job_def("observe_sources").execute_in_process(instance=instance, run_config=QUIET)
     for key, parts in _evaluate(defs, instance, cursor_path).items():
         requested.setdefault(key, set()).update(parts)
     return requested
