@@ -74,53 +74,41 @@ def doc_drifts(kb: KnowledgeBase, doc: KbDoc, code: dict[str, ComponentCode]) ->
     comp_id = scope[0].component.id if len(scope) == 1 else ""
     # no route in the whole project's graph: the route extractor did not run, so say nothing
     has_routes = any(c.routes for c in everything)
+    where = ", ".join(c.where for c in scope)
     out: list[Drift] = []
+
+    def drift(line: int, rule: str, value: str, location: str, message: str) -> None:
+        out.append(Drift(project, comp_id, doc.path, line, rule, value, location, message))
+
     for kind, value, line in body_claims(doc):
         if kind == "route" and has_routes and not route_exists(value, scope, everything):
-            where = ", ".join(c.where for c in scope)
-            out.append(
-                Drift(
-                    project,
-                    comp_id,
-                    doc.path,
-                    line,
-                    "route-missing",
-                    value,
-                    where,
-                    f"route {value} is named in the doc but no such route is in the code",
-                )
+            drift(
+                line,
+                "route-missing",
+                value,
+                where,
+                f"route {value} is named in the doc but no such route is in the code",
             )
         elif kind == "env" and not any(c.has_env(value) for c in [*scope, *everything]):
-            where = ", ".join(c.where for c in scope)
-            out.append(
-                Drift(
-                    project,
-                    comp_id,
-                    doc.path,
-                    line,
-                    "env-var-missing",
-                    value,
-                    where,
-                    f"env var {value} is named in the doc but no code reads or sets it",
-                )
+            drift(
+                line,
+                "env-var-missing",
+                value,
+                where,
+                f"env var {value} is named in the doc but no code reads or sets it",
             )
         elif (
             kind == "file"
             and is_repo_path(value, everything)
             and not file_exists(value, scope, everything, kb.config.root)
         ):
-            where = ", ".join(f"{c.where}/{PATH_LINE.match(value).group('path')}" for c in scope)
-            out.append(
-                Drift(
-                    project,
-                    comp_id,
-                    doc.path,
-                    line,
-                    "file-missing",
-                    value,
-                    where,
-                    f"{value} is named in the doc but does not exist at HEAD",
-                )
+            path = PATH_LINE.match(value).group("path")
+            drift(
+                line,
+                "file-missing",
+                value,
+                ", ".join(f"{c.where}/{path}" for c in scope),
+                f"{value} is named in the doc but does not exist at HEAD",
             )
     return out
 
