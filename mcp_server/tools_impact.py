@@ -15,6 +15,7 @@ from mcp_server.graph import ProjectGraph, folder_of
 from mcp_server.render import edge_label, ref, short
 from mcp_server.resolve import candidates, pick_project, resolve
 from mcp_server.state import State, ToolFailure
+from warehouse.reader import GLOBAL
 
 UPSTREAM = {
     "READS_ENV", "RESOLVES_TO", "CALLS_FN", "ROUTES_TO", "CALLS", "CALLS_HTTP", "USES_MIDDLEWARE",
@@ -186,7 +187,7 @@ def _terraform(pg: ProjectGraph, ans: Answer, seeds: list[str], text: str) -> No
 
 
 def _docs(state: State, ans: Answer, project: str, needles: list[str]) -> None:
-    """Docs and ADRs of this project (or the KB's own) whose text mentions a needle."""
+    """Docs and ADRs of this project (or the KB's own) whose frontmatter or text mentions a needle."""
     needles = sorted({n.lower() for n in needles if n and len(n) >= 3})[:6]
     if not needles:
         return
@@ -203,6 +204,17 @@ def _docs(state: State, ans: Answer, project: str, needles: list[str]) -> None:
         if any(n in blob for n in needles):
             title = f" — {short(doc['title'], 80)}" if doc.get("title") else ""
             rows.append(f"doc {doc['path']}{title}")
+    listed = {r.split(" ")[1] for r in rows if r.startswith("doc ")}
+    for partition in (GLOBAL, project):
+        for chunk in state.rows("doc_chunks", partition):
+            path = str(chunk.get("path") or "")
+            if chunk.get("project") not in (project, "_kb") or path in listed:
+                continue
+            if any(n in str(chunk.get("text") or "").lower() for n in needles):
+                listed.add(path)
+                where = f"{chunk.get('component')}: " if partition != GLOBAL else ""
+                heading = short(str(chunk.get("heading_path") or ""), 60)
+                rows.append(f"doc {where}{path}:{chunk.get('start_line')} § {heading}")
     if rows:
         ans.add(f"docs and ADRs mentioning it ({len(rows)}):")
         for row in rows[:40]:
