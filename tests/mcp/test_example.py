@@ -113,10 +113,27 @@ def test_no_other_project_code_in_acme_answers(ex):
 
 
 def test_functions_component_lists_its_triggers(ex):
-    text, err = ex.call("kb_entity", name="initech-events:component:functions", project="initech-events")
+    text, err = ex.call(
+        "kb_entity", name="initech-events:component:functions", project="initech-events"
+    )
     assert not err, text
     assert re.search(r"triggers \(\d+\):", text)
     assert re.search(
         r"\[onDocumentCreated on registrations/\{id\}\] onRegistrationCreated \(initech-events/functions \S+:\d+\)",
         text,
     )
+
+
+def test_impact_of_an_env_var_resolves_in_project_and_finds_docs_by_their_text(ex):
+    # the env var name also exists as a _global catalog node: the project's own node wins
+    text, err = ex.call("kb_impact", target="ZENDESK_API_TOKEN", project="acme-shop")
+    assert not err, text
+    assert text.startswith(
+        "impact of env_var ZENDESK_API_TOKEN (acme-shop/contact-api src/services/zendesk.ts:"
+    )
+    # the runbook names the variable only in its body, not in its frontmatter
+    assert re.search(
+        r"doc projects/acme-shop/contact-api/runbook-rotate-zendesk-token\.md:\d+ § ", text
+    )
+    assert "google_secret_manager_secret.zendesk_api_token" in text
+    assert "globex" not in text and "initech" not in text
