@@ -14,3 +14,12 @@ _CHANGED = dg.AutomationCondition.any_deps_updated() | dg.AutomationCondition.co
 STALE_OR_MISSING = (
     dg.AutomationCondition.missing() | _CHANGED.since_last_handled()
 ) & ~dg.AutomationCondition.in_progress()
+
+
+def md_list(items, limit: int = 50) -> dg.MetadataValue:
+    """A Markdown bullet list for the Dagster UI (`none` when empty, capped at `limit`)."""
+    items = list(items)
+    lines = [f"- {item}" for item in items[:limit]]
+    if len(items) > limit:
+        lines.append(f"- … and {len(items) - limit} more")
+    return dg.MetadataValue.md("\n".join(lines) or "none")

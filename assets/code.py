@@ -3,7 +3,7 @@
 import dagster as dg
 from dagster import AssetExecutionContext
 
-from assets.automation import STALE_OR_MISSING
+from assets.automation import STALE_OR_MISSING, md_list
 from assets.extraction import extract_many
 from extractors import extractors_code_version
 from kb.versions import component_versions as versions_of
@@ -47,7 +47,7 @@ def code_facts(context: AssetExecutionContext, kb: KbResource) -> dg.Materialize
     context.log.info(f"extracted {len(extracted)}, reused {len(reused)} (already current)")
     return dg.MaterializeResult(
         metadata={
-            "extracted": dg.MetadataValue.md("\n".join(f"- {k}" for k in extracted) or "none"),
+            "extracted": md_list(extracted),
             "reused (already current)": len(reused),
             "not in KB": ", ".join(missing) or "none",
         }

@@ -8,7 +8,7 @@ Thin wrappers over `kb.context`; the chunks go to staging as `doc_chunks` (key
 import dagster as dg
 from dagster import AssetExecutionContext
 
-from assets.automation import STALE_OR_MISSING
+from assets.automation import STALE_OR_MISSING, md_list
 from assets.code import component_versions
 from assets.code_versions import code_version
 from assets.knowledge import kb_docs
@@ -41,7 +41,7 @@ def _result(stats: list[dict[str, object]]) -> dg.MaterializeResult:
             "chunks": sum(s["chunks"] for s in stats),
             "files": sum(s["files"] for s in stats),
             "tokens": sum(s["tokens"] for s in stats),
-            "skipped / warnings": dg.MetadataValue.md("\n".join(f"- {n}" for n in notes) or "none"),
+            "skipped / warnings": md_list(notes),
         }
     )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dagster as dg
 
-from assets.automation import STALE_OR_MISSING
+from assets.automation import STALE_OR_MISSING, md_list
 from assets.code import code_facts
 from assets.code_versions import code_version
 from assets.knowledge import kb_docs, knowledge_graph
@@ -51,11 +51,7 @@ def no_cross_project_edges(kb: KbResource) -> dg.AssetCheckResult:
         bad += cross_project_edges(edges) if edges is not None else []
     return dg.AssetCheckResult(
         passed=not bad,
-        metadata={
-            "cross-project edges": dg.MetadataValue.md(
-                "\n".join(f"- {b}" for b in bad[:50]) or "none"
-            )
-        },
+        metadata={"cross-project edges": md_list(bad)},
     )
 
 

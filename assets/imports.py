@@ -12,6 +12,7 @@ from pathlib import Path
 import dagster as dg
 from dagster import AssetExecutionContext
 
+from assets.automation import md_list
 from assets.code_versions import source_version
 from kb.imports import ImportConfigError, import_sources, run_source
 from kb.loader import load_config
@@ -41,12 +42,8 @@ def build_import_defs(kb_root: str | Path) -> dict[str, list]:
         except ImportConfigError as exc:
             raise dg.Failure(description=str(exc)) from None
         metadata = result.metadata()
-        metadata["pages"] = dg.MetadataValue.md(
-            "\n".join(f"- {p}" for p in metadata["pages"]) or "none"
-        )
-        metadata["errors"] = dg.MetadataValue.md(
-            "\n".join(f"- {e}" for e in metadata["errors"]) or "none"
-        )
+        metadata["pages"] = md_list(metadata["pages"], limit=200)
+        metadata["errors"] = md_list(metadata["errors"], limit=200)
         metadata["requests"] = result.requests
         if result.failed and not result.fetched and not result.unchanged:
             raise dg.Failure(description=result.summary(), metadata=metadata)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dagster as dg
 import polars as pl
 
-from assets.automation import STALE_OR_MISSING
+from assets.automation import STALE_OR_MISSING, md_list
 from assets.code_versions import code_version
 from kb.imports.store import import_problems
 from kb.indexes import write_indexes
@@ -74,9 +74,7 @@ def kb_validation(kb: KbResource) -> dg.AssetCheckResult:
         metadata={
             "errors": len(errors),
             "warnings": len(problems) - len(errors),
-            "problems": dg.MetadataValue.md(
-                "\n".join(f"- `{p.render()}`" for p in problems[:50]) or "none"
-            ),
+            "problems": md_list(f"`{p.render()}`" for p in problems),
         },
     )
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dagster as dg
 
-from assets.automation import STALE_OR_MISSING
+from assets.automation import STALE_OR_MISSING, md_list
 from assets.code_versions import code_version
 from assets.graph import catalog, project_graph
 from assets.knowledge import kb_docs
@@ -65,12 +65,8 @@ def verification_report(kb: KbResource) -> dg.MaterializeResult:
             **{f"{section}": n for section, n in counts},
             "report": dg.MetadataValue.path(str(knowledge.config.root / REPORT)),
             "report changed": changed,
-            "drift list": dg.MetadataValue.md(
-                "\n".join(
-                    f"- `{p}:{ln}` {m}"
-                    for p, ln, m in drift.select("path", "line", "message").rows()
-                )
-                or "none"
+            "drift list": md_list(
+                f"`{p}:{ln}` {m}" for p, ln, m in drift.select("path", "line", "message").rows()
             ),
         }
     )
