@@ -21,11 +21,16 @@ from pathlib import Path
 import dagster as dg
 from dagster._serdes import deserialize_value, serialize_value
 
-from kb.model import KnowledgeBase
-from pipeline.definitions import build_definitions
-from pipeline.fastpath import staleness
-from pipeline.partitions import components_partitions
-from pipeline.sensors import partition_requests
+# Before the Definitions import below: their beta APIs warn at decoration time, and a
+# CLI user should see our progress lines, not Dagster's API-stability notices.
+warnings.filterwarnings("ignore", category=dg.BetaWarning)
+warnings.filterwarnings("ignore", category=dg.PreviewWarning)
+
+from kb.model import KnowledgeBase  # noqa: E402
+from pipeline.definitions import build_definitions  # noqa: E402
+from pipeline.fastpath import staleness  # noqa: E402
+from pipeline.partitions import components_partitions  # noqa: E402
+from pipeline.sensors import partition_requests  # noqa: E402
 
 # Dagster's console logger prints step failures with stack traces; `run_refresh` reports
 # each failure as one line of its own instead.
@@ -128,8 +133,6 @@ def _all_selection(
 def run_refresh(
     kb: KnowledgeBase, data_dir: Path, force: bool = False, say: Callable[[str], None] = print
 ) -> RefreshOutcome:
-    warnings.filterwarnings("ignore", category=dg.BetaWarning)
-    warnings.filterwarnings("ignore", category=dg.PreviewWarning)
     start = time.perf_counter()
     instance = open_instance(data_dir)
     defs = build_definitions(str(kb.config.root), str(data_dir))
@@ -154,7 +157,9 @@ def run_refresh(
         return outcome
     assets = list(defs.assets or []) + list(defs.asset_checks or [])
     resources = {"kb": defs.resources["kb"]}
-    order = instance.get_dynamic_partitions(components_partitions.name)
+    position = {
+        k: i for i, k in enumerate(instance.get_dynamic_partitions(components_partitions.name))
+    }
     partitioned = {k: v for k, v in requested.items() if v != {None}}
     graph = defs.resolve_asset_graph()
     partitioned_keys = {s.key for s in defs.resolve_all_asset_specs() if s.partitions_def}
@@ -166,7 +171,7 @@ def run_refresh(
         unpartitioned |= GUARDED
     tags: dict[str, str] = {}
     if partitioned:
-        keys = sorted({p for v in partitioned.values() for p in v if p}, key=order.index)
+        keys = sorted({p for v in partitioned.values() for p in v if p}, key=position.__getitem__)
         shown = ", ".join(keys[:8]) + (" …" if len(keys) > 8 else "")
         say(f"extracting {len(keys)} stale component(s): {shown}")
         tags = {

@@ -57,10 +57,6 @@ def _refresh(args, kb, data_dir, start) -> int:
             return 0
         for reason in state.reasons[:20]:
             print(f"stale: {reason}")
-    import warnings
-
-    warnings.filterwarnings("ignore", message=".*is currently in beta.*")
-    warnings.filterwarnings("ignore", message=".*is currently in preview.*")
     from pipeline.refresh import run_refresh
     from warehouse.staging import read_stage
 
