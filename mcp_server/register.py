@@ -69,7 +69,7 @@ def server_command(kb: Path, data_dir: Path | None = None) -> tuple[str, list[st
         args += ["--data-dir", str(data_dir.resolve())]
     if script.exists():
         return str(script), args
-    return sys.executable, ["-m", "pipeline.cli", *args]
+    return sys.executable, ["-m", "cli", *args]
 
 
 def config_path(client: str, kb: Path) -> Path:

@@ -1,4 +1,4 @@
-"""The no-op check of `kb refresh`, answered without importing Dagster.
+"""The no-op check of `kb refresh` and its build lock, without importing Dagster.
 
 The published manifest records what the warehouse was built from: the KB content
 hash, each component's version and the assets' code versions. When all of them
@@ -8,7 +8,10 @@ own automation-condition evaluation.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,6 +29,19 @@ class Staleness:
     @property
     def up_to_date(self) -> bool:
         return not self.reasons
+
+
+@contextlib.contextmanager
+def build_lock(data_dir: Path) -> Iterator[None]:
+    """One build at a time per data dir (post-commit hooks can fire together)."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    with open(data_dir / "refresh.lock", "w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print("waiting for another kb refresh on this warehouse …", flush=True)
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
 
 
 def versions_cache(data_dir: Path) -> Path:

@@ -27,6 +27,7 @@ warnings.filterwarnings("ignore", category=dg.BetaWarning)
 warnings.filterwarnings("ignore", category=dg.PreviewWarning)
 
 from kb.model import KnowledgeBase  # noqa: E402
+from kb.problems import Problem  # noqa: E402
 from pipeline.definitions import build_definitions  # noqa: E402
 from pipeline.fastpath import staleness  # noqa: E402
 from pipeline.partitions import components_partitions  # noqa: E402
@@ -45,6 +46,7 @@ class RefreshOutcome:
     materialized: list[str] = field(default_factory=list)
     failed_checks: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    validation_errors: list[Problem] = field(default_factory=list)  # when kb_validation failed
 
     @property
     def ok(self) -> bool:
@@ -190,6 +192,8 @@ def run_refresh(
         raise_on_error=False,
     )
     _collect(result, outcome)
+    if "kb_validation" in outcome.failed_checks:
+        outcome.validation_errors = _validation_errors(data_dir)
     if force and outcome.ok:
         # A forced build is not something the automation cursor asked for: one more tick
         # takes it in, so code-version changes it already built are not requested again.
@@ -212,3 +216,15 @@ def _collect(result: dg.ExecuteInProcessResult, outcome: RefreshOutcome) -> None
             outcome.errors.append(
                 f"{event.step_key}: {error.cls_name}: {error.message.strip().splitlines()[0]}"
             )
+
+
+def _validation_errors(data_dir: Path) -> list[Problem]:
+    """The KB's errors as the failed validation check staged them, sorted."""
+    from warehouse.staging import read_stage
+
+    problems = read_stage(data_dir, "kb_validation").get("problems")
+    rows = problems.to_dicts() if problems is not None else []
+    found = sorted(
+        Problem(r["path"], r["line"] or 1, r["severity"], r["rule"], r["message"]) for r in rows
+    )
+    return [p for p in found if p.severity == "error"]

@@ -9,7 +9,7 @@ import pytest
 from foundation_helpers import assert_one_line_failure, output
 from portfolio import kb_cli
 
-from pipeline.cli import build_parser
+from cli.main import build_parser
 
 
 def _subparsers() -> dict[str, argparse.ArgumentParser]:

@@ -156,7 +156,7 @@ def test_kb_mcp_cli_serves_the_same_tools(synth):
         command=sys.executable,
         args=[
             "-m",
-            "pipeline.cli",
+            "cli",
             "mcp",
             "--kb",
             str(synth["kb"]),

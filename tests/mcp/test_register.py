@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def kb_cli(*args: str, home: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "HOME": str(home)}
     return subprocess.run(
-        [sys.executable, "-m", "pipeline.cli", *args],
+        [sys.executable, "-m", "cli", *args],
         cwd=ROOT,
         env=env,
         capture_output=True,

@@ -79,7 +79,7 @@ def test_port_in_use_is_one_line_and_exit_1(sample_dir):
 
 def test_starts_without_dagster_and_prints_its_url(sample_dir):
     probe = (
-        "import sys, pipeline.cli, pipeline.commands.viewer, viewer.server;"
+        "import sys, cli.main, cli.commands.viewer, viewer.server;"
         "bad = [m for m in ('dagster', 'extractors.registry') if m in sys.modules];"
         "print(bad)"
     )
@@ -112,7 +112,7 @@ def test_missing_front_end_bundle_says_which_command_builds_it(sample_dir, tmp_p
     )
     env = {**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{REPO}"}
     run = subprocess.run(
-        [sys.executable, "-c", "import sys; from pipeline.cli import main; sys.exit(main())"]
+        [sys.executable, "-c", "import sys; from cli.main import main; sys.exit(main())"]
         + ["viewer", "--data-dir", str(sample_dir), "--port", "0"],
         cwd=tmp_path,
         env=env,

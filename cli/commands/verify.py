@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from pipeline.cli import UserError, add_kb_option
+from cli.common import UserError, add_kb_option
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -23,8 +23,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cli.common import load_kb_or_exit
     from kb.imports.distil import DistilError, commit_exists, set_verification, verified_block
-    from pipeline.commands._common import load_kb_or_exit
 
     kb = load_kb_or_exit(args)
     root = kb.config.root

@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 import shlex
 
-from pipeline.cli import UserError, add_kb_option
-from pipeline.commands._common import data_dir_or_exit
+from cli.common import UserError, add_kb_option, data_dir_or_exit
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from pipeline.cli import add_kb_option
-from pipeline.commands._common import load_kb_or_exit, print_problems
+from cli.common import add_kb_option, load_kb_or_exit, print_problems
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -17,8 +16,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
+    from cli.commands.validate import run_validation
     from kb.indexes import stale_indexes
-    from pipeline.commands.validate import run_validation
 
     kb = load_kb_or_exit(args)
     errors = [p for p in run_validation(kb) if p.severity == "error"]

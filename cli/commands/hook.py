@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from pipeline.cli import UserError, add_kb_option
-from pipeline.commands._common import load_kb_or_exit
+from cli.common import UserError, add_kb_option, load_kb_or_exit
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -22,7 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from pipeline.hooks import git_toplevel, install, uninstall
+    from cli.hooks import git_toplevel, install, uninstall
 
     kb = load_kb_or_exit(args)
     folders = (

@@ -1,4 +1,9 @@
-"""Helpers shared by the subcommands: load the KB or fail with one line."""
+"""What every `kb` subcommand shares: the one-line error, the --kb/--data-dir options,
+and loading the KB (or only its config / data dir) or failing with one line.
+
+Commands import from here, never from `cli.main`, so no command imports back from the
+entry module.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +12,32 @@ from pathlib import Path
 
 from kb.model import KnowledgeBase
 
+DEFAULT_KB = Path(__file__).resolve().parents[1] / "examples" / "kb"
+
+
+class UserError(Exception):
+    """A problem the user can fix; printed as one line, exit code 1."""
+
+
+def add_kb_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--kb",
+        type=Path,
+        default=DEFAULT_KB,
+        metavar="DIR",
+        help="KB root folder (default: the bundled example portfolio)",
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="warehouse folder (default: <kb>/.kb or kb.yaml's data_dir)",
+    )
+
 
 def load_kb_or_exit(args: argparse.Namespace) -> KnowledgeBase:
     from kb.loader import KbNotFound, load_kb
-    from pipeline.cli import UserError
 
     try:
         return load_kb(Path(args.kb), args.data_dir)
@@ -28,7 +55,6 @@ def print_problems(problems, limit: int = 200) -> None:
 def config_or_exit(args: argparse.Namespace):
     """kb.yaml's settings (with --data-dir applied) without parsing the whole KB."""
     from kb.loader import KbNotFound, load_config
-    from pipeline.cli import UserError
 
     try:
         config, _ = load_config(Path(args.kb), args.data_dir)

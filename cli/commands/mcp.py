@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from pipeline.cli import add_kb_option
+from cli.common import add_kb_option
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

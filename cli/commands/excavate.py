@@ -12,7 +12,7 @@ import difflib
 from pathlib import Path
 from typing import Any
 
-from pipeline.cli import UserError, add_kb_option
+from cli.common import UserError, add_kb_option
 from warehouse.reader import parse_attrs
 
 CLUE_FILES = {
@@ -194,7 +194,7 @@ def _write(target: Path, text: str, root: Path) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pipeline.commands._common import load_kb_or_exit
+    from cli.common import load_kb_or_exit
     from warehouse.reader import Warehouse, WarehouseMissing
 
     kb = load_kb_or_exit(args)

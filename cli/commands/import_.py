@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from pipeline.cli import UserError, add_kb_option
-from pipeline.commands._common import config_or_exit
+from cli.common import UserError, add_kb_option, config_or_exit
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

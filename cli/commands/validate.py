@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from pipeline.cli import add_kb_option
-from pipeline.commands._common import load_kb_or_exit, print_problems
+from cli.common import add_kb_option, load_kb_or_exit, print_problems
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from pipeline.cli import UserError, add_kb_option
+from cli.common import UserError, add_kb_option
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -26,8 +26,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cli.common import load_kb_or_exit
     from kb.imports.distil import DistilError, distil
-    from pipeline.commands._common import load_kb_or_exit
 
     kb = load_kb_or_exit(args)
     if args.project not in kb.projects:

@@ -1,9 +1,10 @@
 """The `kb` command line.
 
-Each subcommand lives in `pipeline/commands/<name>.py` with a `register(subparsers)`
+Each subcommand lives in `cli/commands/<name>.py` with a `register(subparsers)`
 function and is found by name, so adding one is adding a file. Subcommand modules
 import heavy libraries (Dagster, the MCP SDK) inside their handlers, never at the top,
-so `kb mcp`, `kb sql` and a no-op `kb refresh` start fast.
+so `kb mcp`, `kb sql` and a no-op `kb refresh` start fast. Shared helpers live in
+`cli/common.py`.
 
 Exit codes: 0 success, 1 the input or the KB has problems (one line each), 2 usage.
 """
@@ -14,32 +15,9 @@ import argparse
 import importlib
 import pkgutil
 import sys
-from pathlib import Path
 
-import pipeline.commands as commands_pkg
-
-DEFAULT_KB = Path(__file__).resolve().parents[1] / "examples" / "kb"
-
-
-class UserError(Exception):
-    """A problem the user can fix; printed as one line, exit code 1."""
-
-
-def add_kb_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--kb",
-        type=Path,
-        default=DEFAULT_KB,
-        metavar="DIR",
-        help="KB root folder (default: the bundled example portfolio)",
-    )
-    parser.add_argument(
-        "--data-dir",
-        type=Path,
-        default=None,
-        metavar="DIR",
-        help="warehouse folder (default: <kb>/.kb or kb.yaml's data_dir)",
-    )
+import cli.commands as commands_pkg
+from cli.common import UserError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -53,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     for info in sorted(pkgutil.iter_modules(commands_pkg.__path__), key=lambda m: m.name):
         if info.name.startswith("_"):
             continue
-        module = importlib.import_module(f"pipeline.commands.{info.name}")
+        module = importlib.import_module(f"cli.commands.{info.name}")
         module.register(sub)
     return parser
 
@@ -69,9 +47,3 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"kb {args.command}: interrupted", file=sys.stderr)
         return 130
-
-
-if __name__ == "__main__":  # `python -m pipeline.cli`: run the importable module's main
-    from pipeline.cli import main as installed_main
-
-    sys.exit(installed_main())

@@ -6,8 +6,7 @@ import argparse
 import json
 import sys
 
-from pipeline.cli import UserError, add_kb_option
-from pipeline.commands._common import data_dir_or_exit
+from cli.common import UserError, add_kb_option, data_dir_or_exit
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -6,7 +6,7 @@ import argparse
 import re
 from pathlib import Path
 
-from pipeline.cli import UserError
+from cli.common import UserError
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from pipeline.cli import UserError, add_kb_option
+from cli.common import UserError, add_kb_option
 
 CLIENTS = ("claude-code", "gemini", "copilot", "vscode")
 
