@@ -5,10 +5,10 @@ from dagster import AssetExecutionContext
 
 from assets.automation import STALE_OR_MISSING, md_list
 from assets.extraction import extract_many
+from assets.partitions import components_partitions
+from assets.resources import KbResource
 from extractors import extractors_code_version
 from kb.versions import component_versions as versions_of
-from pipeline.partitions import components_partitions
-from pipeline.resources import KbResource
 
 EXTRACTORS_VERSION = extractors_code_version()
 

@@ -8,7 +8,7 @@ from assets.automation import STALE_OR_MISSING, md_list
 from assets.code import code_facts
 from assets.code_versions import code_version
 from assets.knowledge import kb_docs, knowledge_graph
-from pipeline.resources import KbResource
+from assets.resources import KbResource
 from warehouse.bridges import build_project_graph
 from warehouse.catalog import build_catalog, cross_project_edges
 from warehouse.code_stage import staged_component_tables

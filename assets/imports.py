@@ -1,12 +1,14 @@
 """Confluence / Drive imports as Dagster assets, one partition per configured source.
 
 Partitions are static, read from the KB's kb.yaml when the definitions are built
-(`build_import_defs(kb_root)`): a KB without `imports:` gets no import assets at all.
+(`import_assets(kb_root)`; `pipeline.schedules.build_import_defs` adds the cron
+schedule): a KB without `imports:` gets no import assets at all.
 Each source materializes in its own run, so a failing source never blocks the others;
 retries (429/5xx with backoff, honouring Retry-After) happen in the HTTP layer inside
 kb.imports, so a failed partition has already been retried; re-run it from the UI.
 """
 
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import dagster as dg
@@ -14,17 +16,27 @@ from dagster import AssetExecutionContext
 
 from assets.automation import md_list
 from assets.code_versions import source_version
+from assets.resources import KbResource
 from kb.imports import ImportConfigError, import_sources, run_source
 from kb.loader import load_config
-from pipeline.resources import KbResource
 
 
-def build_import_defs(kb_root: str | Path) -> dict[str, list]:
-    """{"assets": [...], "jobs": [...], "schedules": [...]} for the KB's configured imports."""
+@dataclass
+class ImportAssets:
+    """The import asset and its job (none when kb.yaml configures no imports)."""
+
+    assets: list = field(default_factory=list)
+    jobs: list = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+    imports: dict = field(default_factory=dict)  # kb.yaml's `imports:` (cron, credentials)
+
+
+def import_assets(kb_root: str | Path) -> ImportAssets:
+    """The `raw_imports` asset (one static partition per source) and `import_job`."""
     config, _ = load_config(Path(kb_root))
     sources = import_sources(config.imports)
     if not sources:
-        return {"assets": [], "jobs": [], "schedules": []}
+        return ImportAssets()
     partitions = dg.StaticPartitionsDefinition(sources)
 
     @dg.asset(
@@ -51,11 +63,4 @@ def build_import_defs(kb_root: str | Path) -> dict[str, list]:
         return dg.MaterializeResult(metadata=metadata)
 
     job = dg.define_asset_job("import_job", selection=[raw_imports])
-    schedules = []
-    cron = config.imports.get("schedule")
-    if cron:
-        from pipeline.schedules import credentials_present, imports_schedule
-
-        running = credentials_present(config.imports)
-        schedules.append(imports_schedule(job, str(cron), sources, running))
-    return {"assets": [raw_imports], "jobs": [job], "schedules": schedules}
+    return ImportAssets([raw_imports], [job], sources, dict(config.imports))

@@ -7,11 +7,11 @@ import polars as pl
 
 from assets.automation import STALE_OR_MISSING, md_list
 from assets.code_versions import code_version
+from assets.resources import KbResource
 from kb.imports.store import import_problems
 from kb.indexes import write_indexes
 from kb.secret_scan import redact_text
 from kb.validate import has_errors, kb_today, validate_kb
-from pipeline.resources import KbResource
 from warehouse.knowledge_graph import knowledge_tables
 from warehouse.staging import write_stage
 from warehouse.tables import frame

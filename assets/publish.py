@@ -9,8 +9,8 @@ from assets.code_versions import code_version, current_code_versions
 from assets.docs_index import doc_chunks, kb_doc_chunks
 from assets.graph import catalog, project_graph
 from assets.knowledge import kb_docs, kb_indexes, knowledge_graph
+from assets.resources import KbResource
 from assets.verification import verification_report
-from pipeline.resources import KbResource
 from warehouse.assemble import assemble_partitions
 from warehouse.doc_index import persist_index
 from warehouse.publish import publish

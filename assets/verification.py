@@ -13,8 +13,8 @@ from assets.automation import STALE_OR_MISSING, md_list
 from assets.code_versions import code_version
 from assets.graph import catalog, project_graph
 from assets.knowledge import kb_docs
+from assets.resources import KbResource
 from kb.imports.store import read_sources
-from pipeline.resources import KbResource
 from warehouse.staging import read_stage, write_stage
 from warehouse.verification import build_verification
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import dagster as dg
 
 from assets import code, docs_index, graph, knowledge, publish, verification
-from assets.imports import build_import_defs
+from assets.resources import KbResource, kb_resource_from_env
 from pipeline.jobs import observe_sources_job
-from pipeline.resources import KbResource, kb_resource_from_env
+from pipeline.schedules import build_import_defs
 from pipeline.sensors import components_sensor, repo_commits_sensor
 
 ASSET_MODULES = [knowledge, code, graph, docs_index, verification, publish]

@@ -26,11 +26,11 @@ from dagster._serdes import deserialize_value, serialize_value
 warnings.filterwarnings("ignore", category=dg.BetaWarning)
 warnings.filterwarnings("ignore", category=dg.PreviewWarning)
 
+from assets.partitions import components_partitions  # noqa: E402
 from kb.model import KnowledgeBase  # noqa: E402
 from kb.problems import Problem  # noqa: E402
 from pipeline.definitions import build_definitions  # noqa: E402
 from pipeline.fastpath import staleness  # noqa: E402
-from pipeline.partitions import components_partitions  # noqa: E402
 from pipeline.sensors import partition_requests  # noqa: E402
 
 # Dagster's console logger prints step failures with stack traces; `run_refresh` reports

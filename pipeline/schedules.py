@@ -1,14 +1,18 @@
 """Schedules: the import schedule from kb.yaml `imports.schedule` (cron).
 
-One run per source partition, so a failing Confluence hub never holds back a Drive
+`build_import_defs(kb_root)` puts the import assets and job (`assets.imports`) together
+with that schedule. One run per source partition, so a failing Confluence hub never holds back a Drive
 folder. The run key is the tick time + source, so a tick is never launched twice.
 """
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import dagster as dg
+
+from assets.imports import import_assets
 
 
 def credentials_present(imports: dict) -> bool:
@@ -45,3 +49,14 @@ def imports_schedule(
             yield dg.RunRequest(run_key=f"{tick}:{key}", partition_key=key)
 
     return _schedule
+
+
+def build_import_defs(kb_root: str | Path) -> dict[str, list]:
+    """{"assets": [...], "jobs": [...], "schedules": [...]} for the KB's configured imports."""
+    built = import_assets(kb_root)
+    schedules = []
+    cron = built.imports.get("schedule")
+    if built.assets and cron:
+        running = credentials_present(built.imports)
+        schedules.append(imports_schedule(built.jobs[0], str(cron), built.sources, running))
+    return {"assets": built.assets, "jobs": built.jobs, "schedules": schedules}

@@ -6,11 +6,11 @@ import json
 
 import dagster as dg
 
+from assets.partitions import components_partitions
+from assets.resources import KbResource
 from kb.loader import KbNotFound
 from kb.versions import component_versions
 from pipeline.jobs import observe_sources_job
-from pipeline.partitions import components_partitions
-from pipeline.resources import KbResource
 
 
 def partition_requests(

@@ -36,7 +36,7 @@ def _kb(tmp_path: Path, write) -> Path:
 def test_assets_stage_publish_and_cli_answers(tmp_path, write):
     warnings.simplefilter("ignore")
     from assets.docs_index import doc_chunks, kb_doc_chunks
-    from pipeline.resources import KbResource
+    from assets.resources import KbResource
 
     kb_root = _kb(tmp_path, write)
     data = tmp_path / "data"

@@ -22,10 +22,10 @@ from foundation_helpers import (
 )
 from portfolio import copy_example, git, kb_cli
 
+from assets.partitions import components_partitions
 from kb.loader import load_kb
 from pipeline.definitions import build_definitions
 from pipeline.fastpath import staleness
-from pipeline.partitions import components_partitions
 from pipeline.refresh import stale_selection
 
 warnings.filterwarnings("ignore", category=dg.BetaWarning)

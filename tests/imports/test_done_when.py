@@ -56,8 +56,8 @@ def _materialize_report(kb_root: Path) -> None:
     """Run the verification_report asset in process (until `kb refresh` includes it)."""
     import dagster as dg
 
+    from assets.resources import KbResource
     from assets.verification import verification_report
-    from pipeline.resources import KbResource
 
     result = dg.materialize(
         [verification_report], resources={"kb": KbResource(kb_root=str(kb_root))}

@@ -10,8 +10,8 @@ import pytest
 import yaml
 from import_fakes import imports_config
 
-from assets.imports import build_import_defs
-from pipeline.resources import KbResource
+from assets.resources import KbResource
+from pipeline.schedules import build_import_defs
 
 
 def _kb(tmp_path, confluence, drive, schedule="0 6 * * 1-5"):
