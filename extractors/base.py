@@ -1,7 +1,8 @@
 """Shared machinery for extractors: the file walk, one parse per file, the context.
 
-Every extractor is a module with `NAME: str` and `extract(ctx: ComponentContext) -> None`
-that appends facts to `ctx.facts`. Files are read and parsed once (`SourceFile.tree`
+Every extractor is a module with `NAME: str`, `PROVIDES` / `REQUIRES` (tuples of the
+`extractors.shared` index classes it fills / reads) and `extract(ctx: ComponentContext) ->
+None` that appends facts to `ctx.facts`. Files are read and parsed once (`SourceFile.tree`
 is cached), whichever extractor asks first. Queries are compiled once per process with
 `compiled_query(language, source)`.
 """
@@ -20,6 +21,7 @@ from tree_sitter import Parser, Query, QueryCursor, Tree
 from tree_sitter_language_pack import get_language, get_parser
 
 from extractors.facts import ComponentFacts, Edge, ExtractProblem, Node, Unresolved
+from extractors.shared import Shared
 
 MAX_FILE_BYTES = 1_000_000
 SKIP_DIRS = {
@@ -138,7 +140,7 @@ class ComponentContext:
     root: Path
     files: dict[str, SourceFile] = field(default_factory=dict)
     facts: ComponentFacts = field(default_factory=ComponentFacts)
-    shared: dict[str, Any] = field(default_factory=dict)
+    shared: Shared = field(default_factory=Shared)
 
     def node_id(self, kind: str, qualifier: str) -> str:
         return f"{self.project}/{self.component}:{kind}:{qualifier}"

@@ -1,10 +1,10 @@
 """What the JavaScript/TypeScript-family extractors share: module tables and name resolution.
 
 `typescript.py` fills one `ModuleInfo` per JS/TS/TSX/JSX file (and per Vue `<script>` block,
-registered by `vue.py` as a virtual `SourceFile`) into `ctx.shared["js.modules"]`; express,
-nextjs, firebase, env_scan and http_calls resolve names through the helpers here instead of
+registered by `vue.py` as a virtual `SourceFile`) into `ctx.shared.js.modules`; express,
+nextjs, firebase, infra/env and http/calls resolve names through the helpers here instead of
 re-walking trees. Resolution is static and file-local plus imports: no type inference.
-The per-file query index (calls, declarations, env reads) lives in `js_index.py`.
+The per-file query index (calls, declarations, env reads) lives in `index.py`.
 """
 
 from __future__ import annotations
@@ -20,8 +20,6 @@ if TYPE_CHECKING:
 
 JS_LANGUAGES = ("typescript", "tsx", "javascript")
 FUNCTION_TYPES = {"arrow_function", "function_expression", "function", "generator_function"}
-MODULES_KEY = "js.modules"
-CALLS_KEY = "js.calls"
 
 
 @dataclass
@@ -94,10 +92,7 @@ def js_files(ctx: ComponentContext) -> list[SourceFile]:
 
 
 def modules(ctx: ComponentContext) -> dict[str, ModuleInfo]:
-    found = ctx.shared.get(MODULES_KEY)
-    if found is None:
-        found = ctx.shared[MODULES_KEY] = {}
-    return found
+    return ctx.shared.js.modules
 
 
 def text(sf: SourceFile, node: TsNode | None) -> str:
@@ -286,17 +281,17 @@ def owner_at(ctx: ComponentContext, rel: str, node: TsNode) -> str:
     mod = modules(ctx).get(rel)
     if mod is not None:
         return mod.enclosing(node.start_byte)
-    index = ctx.shared.get("code.symbol_lines")
+    index = ctx.shared.symbols.lines
     if index is None or index[0] != len(ctx.facts.nodes):
         by_file: dict[str, list[tuple[int, int, str]]] = {}
         files: set[str] = set()
         for n in ctx.facts.nodes:
-            if n.kind == "symbol" and n.file and n.line:
+            if n.kind == "symbol" and n.file and n.line and not _content_type(n):
                 by_file.setdefault(n.file, []).append((n.line, n.end_line or n.line, n.id))
             elif n.kind == "code_file" and n.file:
                 files.add(n.file)
         index = (len(ctx.facts.nodes), by_file, files)
-        ctx.shared["code.symbol_lines"] = index
+        ctx.shared.symbols.lines = index
     line = node.start_point[0] + 1
     spans = [s for s in index[1].get(rel, []) if s[0] <= line <= s[1]]
     if spans:
@@ -306,5 +301,10 @@ def owner_at(ctx: ComponentContext, rel: str, node: TsNode) -> str:
         language = source.language if source is not None else None
         ctx.add_node("code_file", rel, rel, rel, 1, language=language)
         index[2].add(rel)
-        ctx.shared["code.symbol_lines"] = (len(ctx.facts.nodes), index[1], index[2])
+        ctx.shared.symbols.lines = (len(ctx.facts.nodes), index[1], index[2])
     return ctx.node_id("code_file", rel)
+
+
+def _content_type(node) -> bool:
+    """A CMS content type (infra/contentful.py) is a symbol, but no code lives in it."""
+    return node.attrs.get("symbol_kind") == "content_type"

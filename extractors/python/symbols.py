@@ -11,11 +11,12 @@ Node qualifiers (as in typescript.py): code_file = rel path; symbol = `<rel>#<do
 CALLS_FN: symbol (or code_file for module-level code) → the symbol called, through
 local names, imports, `module.attr`, `self.method` and package re-exports.
 
-ctx.shared keys this module fills (read by python_routes, env_scan, http_calls):
-- `py.modules`: {rel: PyModule} — bindings (imports), symbols, top-level string
+Provides `ctx.shared.py` (PyModules, read by python.routes and infra.contentful):
+- `modules`: {rel: PyModule} — bindings (imports), symbols, top-level string
   constants (`consts`), `enclosing(byte)` → the symbol (or code_file) id at a byte.
-- `py.resolve`: `resolve(rel, dotted) -> (rel, name) | None` — where a dotted name used
-  in file `rel` is defined (`orders.router` → (`app/routers/orders.py`, `router`)).
+- `resolver.resolve(rel, dotted) -> (rel, name) | None` — where a dotted name used
+  in file `rel` is defined (`orders.router` → (`app/routers/orders.py`, `router`));
+  `resolver.symbol(rel, dotted)` — its symbol node id.
 """
 
 from __future__ import annotations
@@ -26,10 +27,12 @@ from dataclasses import dataclass, field
 from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext, SourceFile
-from extractors.py_index import py_captures
+from extractors.python.index import py_captures
+from extractors.shared import CodeSymbols, PyModules
 
 NAME = "python"
-MODULES_KEY = "py.modules"
+PROVIDES = (PyModules, CodeSymbols)
+REQUIRES = ()
 
 
 @dataclass
@@ -158,9 +161,7 @@ def extract(ctx: ComponentContext) -> None:
         mods[sf.rel] = PyModule(sf.rel, sf, by_rel.get(sf.rel, sf.rel[:-3].replace("/", ".")),
                                 ctx.node_id("code_file", sf.rel))  # fmt: skip
     resolver = Resolver(ctx, mods)
-    ctx.shared[MODULES_KEY] = mods
-    ctx.shared["py.resolve"] = resolver.resolve
-    ctx.shared["py.symbol"] = resolver.symbol
+    ctx.shared.py = PyModules(mods, resolver)
     for mod in mods.values():
         root = mod.sf.tree.root_node
         if root.has_error:

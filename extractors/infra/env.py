@@ -17,7 +17,7 @@ READS_ENV: enclosing symbol (or code_file for module level) → env_var, file:li
 read there, attr `via` (process.env, import.meta.env, os.environ, pydantic).
 DECLARES: the `.env*` code_file (created here, attrs language="dotenv") → env_var.
 Catalog rows `env_vars`: one per name, attrs `declared`, `read`.
-ctx.shared["env.vars"] = {NAME: node id}.
+Provides `ctx.shared.env` (EnvVars: NAME → env_var node id).
 """
 
 from __future__ import annotations
@@ -29,16 +29,19 @@ from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext, SourceFile
 from extractors.facts import CatalogRow
-from extractors.js_common import (
+from extractors.js.common import (
     JS_LANGUAGES,
     owner_at,
     string_value,
     text,
 )
-from extractors.js_index import file_index
-from extractors.py_index import py_matches
+from extractors.js.index import file_index
+from extractors.python.index import py_matches
+from extractors.shared import CodeSymbols, EnvVars, JsSymbols
 
 NAME = "env_scan"
+PROVIDES = (EnvVars,)
+REQUIRES = (JsSymbols, CodeSymbols)  # reads are attributed to symbols of every language
 SECRET_NAME = re.compile(
     r"TOKEN|SECRET|PASSW|PWD|KEY|CREDENTIAL|PRIVATE|AUTH|SALT|SIGNATURE|CERT|DSN|SESSION|COOKIE",
     re.I,
@@ -197,7 +200,7 @@ def _dotenv(env: _Env, sf: SourceFile) -> None:
 
 def _emit(ctx: ComponentContext, env: _Env) -> None:
     existing = {n.id: n for n in ctx.facts.nodes if n.kind in {"env_var", "code_file"}}
-    ids: dict[str, str] = ctx.shared.setdefault("env.vars", {})
+    ids = ctx.shared.env.ids
     names = sorted(set(env.first) | set(env.declared))
     for rel in sorted({rel for places in env.declared.values() for rel, _ in places}):
         if ctx.node_id("code_file", rel) not in existing:

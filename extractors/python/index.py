@@ -1,5 +1,5 @@
-"""One query walk per Python file for every Python extractor (python, python_routes,
-env_scan, http_python).
+"""One query walk per Python file for every Python extractor (python.symbols,
+python.routes, infra.env, http.python).
 
 A query's cost is the tree walk, not its pattern count: the eight separate queries these
 extractors used cost ~5x one combined query. Each concern's patterns are kept as written;
@@ -64,9 +64,7 @@ class PyIndex:
 
 
 def py_index(ctx: ComponentContext, sf: SourceFile) -> PyIndex:
-    cache: dict[str, PyIndex] | None = ctx.shared.get("py.index")
-    if cache is None:
-        cache = ctx.shared["py.index"] = {}
+    cache = ctx.shared.py_index
     index = cache.get(sf.rel)
     if index is not None:
         return index

@@ -2,7 +2,7 @@
 
 `file_index(ctx, sf)` runs one combined query per file (calls, declarators, functions, env
 reads, `defaults.baseURL` assignments, ERROR nodes) and caches it in
-`ctx.shared["js.index"]`; `call_names` and `local_value` add what several extractors would
+`ctx.shared.js_index`; `call_names` and `local_value` add what several extractors would
 otherwise each recompute per call site (callee names, declaration scopes).
 """
 
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from tree_sitter import Node as TsNode
 
-from extractors.js_common import dotted_name, text
+from extractors.js.common import dotted_name, text
 
 if TYPE_CHECKING:
     from extractors.base import ComponentContext, SourceFile
@@ -62,9 +62,7 @@ class FileIndex:
 
 
 def file_index(ctx: ComponentContext, sf: SourceFile) -> FileIndex:
-    cache: dict[str, FileIndex] | None = ctx.shared.get("js.index")
-    if cache is None:
-        cache = ctx.shared["js.index"] = {}
+    cache = ctx.shared.js_index
     index = cache.get(sf.rel)
     if index is not None:
         return index

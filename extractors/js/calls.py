@@ -11,7 +11,7 @@ from __future__ import annotations
 from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext, SourceFile
-from extractors.js_common import (
+from extractors.js.common import (
     CallSite,
     ModuleInfo,
     dotted_name,
@@ -21,7 +21,7 @@ from extractors.js_common import (
     text,
     unwrap,
 )
-from extractors.js_index import call_names, file_index, local_value
+from extractors.js.index import call_names, file_index, local_value
 
 _CALLBACK_METHODS = {"map", "filter", "forEach", "then", "catch", "finally", "reduce", "some"}
 _CALLBACK_METHODS |= {"every", "find", "sort", "flatMap", "findIndex", "replace"}

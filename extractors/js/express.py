@@ -17,7 +17,7 @@ the component, else the callee as written (`helmet`, `express.json`); file:line 
 definition when resolvable, else of its first `use`; attrs `package` (npm package it comes
 from, also through `const rateLimit = expressRateLimit(...)`), `symbol` (node id).
 Catalog rows `middleware` for every package-backed middleware (name = package).
-ctx.shared["express.apps"] = {"<rel>#<name>": [route node ids]} for firebase.py.
+Provides `ctx.shared.express` (ExpressApps: "<rel>#<name>" → route node ids) for firebase.py.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext, SourceFile
 from extractors.facts import CatalogRow
-from extractors.js_common import (
+from extractors.js.common import (
     FUNCTION_TYPES,
     ModuleInfo,
     arguments,
@@ -43,9 +43,12 @@ from extractors.js_common import (
     text,
     unwrap,
 )
-from extractors.js_index import file_index
+from extractors.js.index import file_index
+from extractors.shared import CodeSymbols, ExpressApps, JsSymbols
 
 NAME = "express"
+PROVIDES = (ExpressApps, CodeSymbols)
+REQUIRES = (JsSymbols,)
 METHODS = {"get", "post", "put", "patch", "delete", "options", "head", "all"}
 MAX_DEPTH = 16
 
@@ -311,7 +314,7 @@ class _State:
 
     def emit(self) -> None:
         self.seen: set[str] = set()
-        apps: dict[str, list[str]] = self.ctx.shared.setdefault("express.apps", {})
+        apps = self.ctx.shared.express.apps
         roots = [k for k in sorted(self.routers) if k not in self.mounted]
         for root in roots:
             apps[root] = []

@@ -12,7 +12,7 @@ is never mounted on an app, so the path lacks the mount prefixes).
 Middleware, in run order: Starlette `app.add_middleware(X)`, `dependencies=[Depends(f)]`
 of the app, the include_router call, the router and the decorator, then the handler's
 parameter `Depends(f)`; Flask `before_request` of the app, then of the blueprint.
-Needs `python` to have run (reads `py.modules`).
+Requires `ctx.shared.py` (PyModules) from `python.symbols`.
 """
 
 from __future__ import annotations
@@ -23,10 +23,13 @@ from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext, SourceFile, captures
 from extractors.facts import CatalogRow
-from extractors.py_index import py_captures
-from extractors.python import PyModule, string_value, text
+from extractors.python.index import py_captures
+from extractors.python.symbols import PyModule, string_value, text
+from extractors.shared import CodeSymbols, PyModules, StackHints
 
 NAME = "python_routes"
+PROVIDES = (CodeSymbols, StackHints)
+REQUIRES = (PyModules,)
 _CONSTRUCTORS = {"FastAPI": "app", "APIRouter": "router", "Flask": "app", "Blueprint": "router"}
 _FRAMEWORK = {"FastAPI": "fastapi", "APIRouter": "fastapi", "Flask": "flask", "Blueprint": "flask"}
 _VERBS = {"get", "post", "put", "patch", "delete", "options", "head"}
@@ -68,9 +71,10 @@ def _kwargs(sf: SourceFile, call: TsNode) -> tuple[list[TsNode], dict[str, TsNod
 class Routes:
     def __init__(self, ctx: ComponentContext):
         self.ctx = ctx
-        self.mods: dict[str, PyModule] = ctx.shared.get("py.modules", {})
-        self.resolve = ctx.shared.get("py.resolve")
-        self.symbol = ctx.shared.get("py.symbol")
+        self.mods: dict[str, PyModule] = ctx.shared.py.modules
+        resolver = ctx.shared.py.resolver
+        self.resolve = resolver.resolve if resolver else None
+        self.symbol = resolver.symbol if resolver else None
         self.objs: dict[tuple[str, str], Obj] = {}
         self.mw_nodes: dict[str, str] = {}
         self.pending: list[tuple] = []
@@ -122,7 +126,7 @@ class Routes:
                 )
                 obj.mws = self.deps(mod, kw.get("dependencies"), "dependency")
                 self.objs[(mod.rel, var)] = obj
-                self.ctx.shared.setdefault("stack", set()).add(obj.framework)
+                self.ctx.shared.stack.names.add(obj.framework)
 
     # pass 2: mounts and app/blueprint-level middleware given as calls
     def find_mounts(self) -> None:
@@ -353,7 +357,7 @@ def _join(prefix: str, path: str) -> str:
 
 
 def extract(ctx: ComponentContext) -> None:
-    if not ctx.shared.get("py.modules"):
+    if not ctx.shared.py.modules:
         return
     routes = Routes(ctx)
     routes.find_objects()
