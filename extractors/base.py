@@ -186,6 +186,25 @@ class ComponentContext:
         self.facts.problems.append(ExtractProblem(severity, path, line, rule, message))
 
 
+def report_syntax_errors(
+    ctx: ComponentContext, sf: SourceFile, errors: list[TsNode] | None = None
+) -> None:
+    """Tree-sitter recovers from errors; say where the first one is so facts are trusted less."""
+    root = sf.tree.root_node
+    if not root.has_error:
+        return
+    if errors is None:
+        errors = captures(sf.language or "", "(ERROR) @e", root).get("e", [])
+    line = min((SourceFile.line(n) for n in errors), default=None)
+    ctx.problem(
+        "warning",
+        sf.rel,
+        line,
+        "syntax-error",
+        f"syntax error near line {line}; facts from the rest of the file are kept",
+    )
+
+
 def _gitignore(root: Path) -> pathspec.PathSpec | None:
     path = root / ".gitignore"
     if not path.is_file():

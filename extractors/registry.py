@@ -49,10 +49,14 @@ class RegistryError(Exception):
 def extractors_code_version() -> str:
     """Hash of every extractor module's source (all sub-packages), so a code change
     re-extracts everything."""
-    here = Path(__file__).parent
+    return source_digest(Path(__file__).parent)
+
+
+def source_digest(root: Path) -> str:
+    """12 hex digits over every `*.py` under `root` (recursively): relative path and bytes."""
     digest = hashlib.sha256()
-    for path in sorted(here.rglob("*.py")):
-        digest.update(path.relative_to(here).as_posix().encode())
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from extractors.base import ComponentContext
 from extractors.http.emit import HttpOut
-from extractors.http.js import JsHttpCalls
+from extractors.http.js import JsHttpCalls, wrapper_calls
 from extractors.http.python import scan_python
 from extractors.js.common import js_files, modules
 from extractors.shared import CodeSymbols, JsSymbols
@@ -40,7 +40,7 @@ def extract(ctx: ComponentContext) -> None:
         calls.scan_clients(sf)
     for sf in files:
         calls.scan_calls(sf)
-    calls.wrapper_calls()
+    wrapper_calls(calls)
     for sf in sorted(ctx.by_language("python"), key=lambda f: f.rel):
         scan_python(out, sf)
     out.catalog()

@@ -230,72 +230,73 @@ class JsHttpCalls:
             sf, call, method.upper(), url, base, kind, via if base is not None else "literal"
         )
 
-    def wrapper_calls(self) -> None:
-        """Each call of a wrapper becomes an http_call at the caller's line."""
-        sites = self.ctx.shared.js.calls
-        for _ in range(3):  # wrappers of wrappers
-            before = len(self.wrappers)
-            for site in sites:
-                wrapper = self.wrappers.get(site.callee)
-                if wrapper is None or (site.caller, site.node.start_byte) in self.taken_sites:
-                    continue
-                sf = modules(self.ctx)[site.rel].sf
-                args = arguments(site.node)
-                node = args[wrapper.index] if wrapper.index < len(args) else None
-                url = self.eval.js(sf, node) if node is not None else None
-                if url is not None and url.starts_with_param:
-                    names = parameter_names(sf, enclosing_function(site.node))
-                    if url.parts[0][1] in names and ":symbol:" in site.caller:
-                        inner = Url(url.parts[1:], url.via).add(wrapper.tail or Url())
-                        self.wrappers.setdefault(
-                            site.caller,
-                            Wrapper(
-                                names.index(url.parts[0][1]),
-                                wrapper.method,
-                                wrapper.base,
-                                wrapper.client,
-                                wrapper.via,
-                                inner,
-                                site.rel,
-                                SourceFile.line(site.node),
-                                text(sf, node),
-                            ),
-                        )
-                        self.taken_sites.add((site.caller, site.node.start_byte))
-                        continue
-                self.taken_sites.add((site.caller, site.node.start_byte))
-                if url is None or url.starts_with_param:
-                    expr = text(sf, node) if node is not None else "(no argument)"
-                    callee = site.callee.rsplit("#", 1)[-1]
-                    self.ctx.unresolved(
-                        site.rel,
-                        SourceFile.line(site.node),
-                        "http_call",
-                        expr,
-                        f"dynamic URL: argument {expr} of {callee}",
+
+def wrapper_calls(calls: JsHttpCalls) -> None:
+    """Each call of a wrapper becomes an http_call at the caller's line."""
+    sites = calls.ctx.shared.js.calls
+    for _ in range(3):  # wrappers of wrappers
+        before = len(calls.wrappers)
+        for site in sites:
+            wrapper = calls.wrappers.get(site.callee)
+            if wrapper is None or (site.caller, site.node.start_byte) in calls.taken_sites:
+                continue
+            sf = modules(calls.ctx)[site.rel].sf
+            args = arguments(site.node)
+            node = args[wrapper.index] if wrapper.index < len(args) else None
+            url = calls.eval.js(sf, node) if node is not None else None
+            if url is not None and url.starts_with_param:
+                names = parameter_names(sf, enclosing_function(site.node))
+                if url.parts[0][1] in names and ":symbol:" in site.caller:
+                    inner = Url(url.parts[1:], url.via).add(wrapper.tail or Url())
+                    calls.wrappers.setdefault(
+                        site.caller,
+                        Wrapper(
+                            names.index(url.parts[0][1]),
+                            wrapper.method,
+                            wrapper.base,
+                            wrapper.client,
+                            wrapper.via,
+                            inner,
+                            site.rel,
+                            SourceFile.line(site.node),
+                            text(sf, node),
+                        ),
                     )
+                    calls.taken_sites.add((site.caller, site.node.start_byte))
                     continue
-                url.add(wrapper.tail or Url())
-                self.out.emit(
-                    sf,
-                    site.node,
-                    wrapper.method,
-                    url,
-                    wrapper.base,
-                    wrapper.client,
-                    "wrapper",
-                    wrapper=site.callee,
-                    owner=site.caller,
-                )
-            if len(self.wrappers) == before:
-                break
-        used = {site.callee for site in sites}
-        for symbol, wrapper in sorted(self.wrappers.items()):
-            if symbol not in used:
-                self.ctx.unresolved(
-                    wrapper.rel,
-                    wrapper.line,
+            calls.taken_sites.add((site.caller, site.node.start_byte))
+            if url is None or url.starts_with_param:
+                expr = text(sf, node) if node is not None else "(no argument)"
+                callee = site.callee.rsplit("#", 1)[-1]
+                calls.ctx.unresolved(
+                    site.rel,
+                    SourceFile.line(site.node),
                     "http_call",
-                    wrapper.expr,
-                    f"dynamic URL: parameter of {symbol.rsplit('#', 1)[-1]}, which nothing in the component calls",
+                    expr,
+                    f"dynamic URL: argument {expr} of {callee}",
                 )
+                continue
+            url.add(wrapper.tail or Url())
+            calls.out.emit(
+                sf,
+                site.node,
+                wrapper.method,
+                url,
+                wrapper.base,
+                wrapper.client,
+                "wrapper",
+                wrapper=site.callee,
+                owner=site.caller,
+            )
+        if len(calls.wrappers) == before:
+            break
+    used = {site.callee for site in sites}
+    for symbol, wrapper in sorted(calls.wrappers.items()):
+        if symbol not in used:
+            calls.ctx.unresolved(
+                wrapper.rel,
+                wrapper.line,
+                "http_call",
+                wrapper.expr,
+                f"dynamic URL: parameter of {symbol.rsplit('#', 1)[-1]}, which nothing in the component calls",
+            )

@@ -25,7 +25,7 @@ import re
 
 from tree_sitter import Node as TsNode
 
-from extractors.base import ComponentContext, SourceFile, captures
+from extractors.base import ComponentContext, SourceFile, report_syntax_errors
 from extractors.js.calls import add_calls, anonymous_handlers
 from extractors.js.common import (
     FUNCTION_TYPES,
@@ -68,25 +68,6 @@ def extract(ctx: ComponentContext) -> None:
         from extractors.js.vue import link_template
 
         link_template(ctx)
-
-
-def report_syntax_errors(
-    ctx: ComponentContext, sf: SourceFile, errors: list[TsNode] | None = None
-) -> None:
-    """Tree-sitter recovers from errors; say where the first one is so facts are trusted less."""
-    root = sf.tree.root_node
-    if not root.has_error:
-        return
-    if errors is None:
-        errors = captures(sf.language or "", "(ERROR) @e", root).get("e", [])
-    line = min((SourceFile.line(n) for n in errors), default=None)
-    ctx.problem(
-        "warning",
-        sf.rel,
-        line,
-        "syntax-error",
-        f"syntax error near line {line}; facts from the rest of the file are kept",
-    )
 
 
 def _scan(

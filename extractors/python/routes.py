@@ -218,8 +218,8 @@ class Routes:
                 if defn is None or defn.type != "function_definition":
                     continue
                 for dec in (c for c in dd.children if c.type == "decorator"):
-                    self._decorator(
-                        mod, dd, defn, dec.named_children[0] if dec.named_children else None
+                    _decorator(
+                        self, mod, dd, defn, dec.named_children[0] if dec.named_children else None
                     )
 
     def _has_node(self, node_id: str) -> bool:
@@ -232,7 +232,7 @@ class Routes:
             self._ids_len = len(nodes)
         return node_id in self._ids
 
-    def _handler(self, mod: PyModule, dd: TsNode, defn: TsNode) -> str:
+    def handler_of(self, mod: PyModule, dd: TsNode, defn: TsNode) -> str:
         name = text(mod.sf, defn.child_by_field_name("name"))
         if name in mod.symbols and mod.symbols[name] == mod.enclosing(defn.start_byte):
             return mod.symbols[name]
@@ -245,101 +245,106 @@ class Routes:
             self.ctx.add_edge(mod.file_id, node_id, "DEFINES", mod.rel, SourceFile.line(defn))
         return node_id
 
-    def _decorator(self, mod: PyModule, dd: TsNode, defn: TsNode, expr: TsNode | None) -> None:
-        sf = mod.sf
-        if expr is None:
-            return
-        call = expr if expr.type == "call" else None
-        fn = call.child_by_field_name("function") if call is not None else expr
-        if fn is None or fn.type != "attribute":
-            return
-        obj = self.obj(mod.rel, text(sf, fn.child_by_field_name("object")))
-        attr = text(sf, fn.child_by_field_name("attribute"))
-        if obj is None:
-            return
-        if attr in {"before_request", "middleware"} and obj:
-            kind = "before_request" if attr == "before_request" else "http_middleware"
-            handler = self._handler(mod, dd, defn)
-            name = text(sf, defn.child_by_field_name("name"))
-            obj.mws.append(Mw(name, mod.rel, SourceFile.line(defn), kind, handler))
-            return
-        if call is None or attr not in _VERBS | {"route", "api_route"}:
-            return
-        pos, kw = _kwargs(sf, call)
-        path = string_value(sf, pos[0] if pos else kw.get("path") or kw.get("rule"))
-        if path is None:
-            self.ctx.unresolved(
-                mod.rel,
-                SourceFile.line(dd),
-                "route",
-                text(sf, expr),
-                "route path is not a string literal",
-            )
-            return
-        methods = [attr.upper()] if attr in _VERBS else _methods(sf, kw.get("methods"))
-        route_mws = self.deps(mod, kw.get("dependencies"), "dependency")
-        params = defn.child_by_field_name("parameters")
-        for c in (
-            captures("python", "(call function: (_) @f) @c", params).get("c", [])
-            if params is not None
-            else []
-        ):
-            if text(sf, c.child_by_field_name("function")) in _DEPENDS:
-                pos2, kw2 = _kwargs(sf, c)
-                target = pos2[0] if pos2 else kw2.get("dependency")
-                if target is not None:
-                    route_mws.append(self.mw(mod, target, "param_dependency"))
-        where = (mod.rel, SourceFile.line(dd), SourceFile.end_line(dd))
-        handler = self._handler(mod, dd, defn)
-        self.pending.append((obj, where, path, methods, route_mws, handler))
 
-    def emit(self) -> None:
-        ctx = self.ctx
-        taken: set[str] = set()
-        for obj, (rel, line, end), path, methods, route_mws, handler in self.pending:
-            for prefix, mws, mounted in self.chains(obj):
-                full = _join(prefix, path) or "/"
-                for method in methods:
-                    qual = f"{method} {full}"
-                    if ctx.node_id("route", qual) in taken:
-                        qual = f"{qual}@{rel}:{line}"
-                    route = ctx.add_node("route", qual, f"{method} {full}", rel, line, end,
-                                         method=method, path=full,
-                                         framework=obj.framework, router=f"{obj.rel}:{obj.var}",
-                                         mounted=mounted)  # fmt: skip
-                    taken.add(route)
-                    if handler:
-                        ctx.add_edge(route, handler, "ROUTES_TO", rel, line)
-                    for order, mw in enumerate([*mws, *route_mws], start=1):
-                        ctx.add_edge(
-                            route,
-                            self._mw_node(mw, obj.framework),
-                            "USES_MIDDLEWARE",
-                            mw.rel,
-                            mw.line,
-                            order=order,
-                            scope=mw.kind,
-                        )
+def _decorator(
+    routes: Routes, mod: PyModule, dd: TsNode, defn: TsNode, expr: TsNode | None
+) -> None:
+    sf = mod.sf
+    if expr is None:
+        return
+    call = expr if expr.type == "call" else None
+    fn = call.child_by_field_name("function") if call is not None else expr
+    if fn is None or fn.type != "attribute":
+        return
+    obj = routes.obj(mod.rel, text(sf, fn.child_by_field_name("object")))
+    attr = text(sf, fn.child_by_field_name("attribute"))
+    if obj is None:
+        return
+    if attr in {"before_request", "middleware"} and obj:
+        kind = "before_request" if attr == "before_request" else "http_middleware"
+        handler = routes.handler_of(mod, dd, defn)
+        name = text(sf, defn.child_by_field_name("name"))
+        obj.mws.append(Mw(name, mod.rel, SourceFile.line(defn), kind, handler))
+        return
+    if call is None or attr not in _VERBS | {"route", "api_route"}:
+        return
+    pos, kw = _kwargs(sf, call)
+    path = string_value(sf, pos[0] if pos else kw.get("path") or kw.get("rule"))
+    if path is None:
+        routes.ctx.unresolved(
+            mod.rel,
+            SourceFile.line(dd),
+            "route",
+            text(sf, expr),
+            "route path is not a string literal",
+        )
+        return
+    methods = [attr.upper()] if attr in _VERBS else _methods(sf, kw.get("methods"))
+    route_mws = routes.deps(mod, kw.get("dependencies"), "dependency")
+    params = defn.child_by_field_name("parameters")
+    for c in (
+        captures("python", "(call function: (_) @f) @c", params).get("c", [])
+        if params is not None
+        else []
+    ):
+        if text(sf, c.child_by_field_name("function")) in _DEPENDS:
+            pos2, kw2 = _kwargs(sf, c)
+            target = pos2[0] if pos2 else kw2.get("dependency")
+            if target is not None:
+                route_mws.append(routes.mw(mod, target, "param_dependency"))
+    where = (mod.rel, SourceFile.line(dd), SourceFile.end_line(dd))
+    handler = routes.handler_of(mod, dd, defn)
+    routes.pending.append((obj, where, path, methods, route_mws, handler))
 
-    def _mw_node(self, mw: Mw, framework: str) -> str:
-        qual = mw.symbol.split(":", 2)[2] if mw.symbol else f"{mw.rel}:{mw.line}:{mw.name}"
-        if qual not in self.mw_nodes:
-            node_id = self.ctx.add_node("middleware", qual, mw.name, mw.rel, mw.line, framework=framework, middleware_kind=mw.kind, symbol=mw.symbol)  # fmt: skip
-            self.mw_nodes[qual] = node_id
-            if mw.symbol:
-                self.ctx.add_edge(node_id, mw.symbol, "CALLS_FN", mw.rel, mw.line)
-            self.ctx.facts.catalog.append(
-                CatalogRow(
-                    "middleware",
-                    self.ctx.project,
-                    self.ctx.component,
-                    mw.name,
-                    mw.rel,
-                    mw.line,
-                    {"framework": framework, "kind": mw.kind},
-                )
+
+def _emit(routes: Routes) -> None:
+    ctx = routes.ctx
+    taken: set[str] = set()
+    for obj, (rel, line, end), path, methods, route_mws, handler in routes.pending:
+        for prefix, mws, mounted in routes.chains(obj):
+            full = _join(prefix, path) or "/"
+            for method in methods:
+                qual = f"{method} {full}"
+                if ctx.node_id("route", qual) in taken:
+                    qual = f"{qual}@{rel}:{line}"
+                route = ctx.add_node("route", qual, f"{method} {full}", rel, line, end,
+                                     method=method, path=full,
+                                     framework=obj.framework, router=f"{obj.rel}:{obj.var}",
+                                     mounted=mounted)  # fmt: skip
+                taken.add(route)
+                if handler:
+                    ctx.add_edge(route, handler, "ROUTES_TO", rel, line)
+                for order, mw in enumerate([*mws, *route_mws], start=1):
+                    ctx.add_edge(
+                        route,
+                        _mw_node(routes, mw, obj.framework),
+                        "USES_MIDDLEWARE",
+                        mw.rel,
+                        mw.line,
+                        order=order,
+                        scope=mw.kind,
+                    )
+
+
+def _mw_node(routes: Routes, mw: Mw, framework: str) -> str:
+    qual = mw.symbol.split(":", 2)[2] if mw.symbol else f"{mw.rel}:{mw.line}:{mw.name}"
+    if qual not in routes.mw_nodes:
+        node_id = routes.ctx.add_node("middleware", qual, mw.name, mw.rel, mw.line, framework=framework, middleware_kind=mw.kind, symbol=mw.symbol)  # fmt: skip
+        routes.mw_nodes[qual] = node_id
+        if mw.symbol:
+            routes.ctx.add_edge(node_id, mw.symbol, "CALLS_FN", mw.rel, mw.line)
+        routes.ctx.facts.catalog.append(
+            CatalogRow(
+                "middleware",
+                routes.ctx.project,
+                routes.ctx.component,
+                mw.name,
+                mw.rel,
+                mw.line,
+                {"framework": framework, "kind": mw.kind},
             )
-        return self.mw_nodes[qual]
+        )
+    return routes.mw_nodes[qual]
 
 
 def _methods(sf: SourceFile, given: TsNode | None) -> list[str]:
@@ -365,4 +370,4 @@ def extract(ctx: ComponentContext) -> None:
         return
     routes.find_mounts()
     routes.find_routes()
-    routes.emit()
+    _emit(routes)
