@@ -14,10 +14,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from extractors.js.common import CallSite, ModuleInfo
-    from extractors.js.index import FileIndex
-    from extractors.python.index import PyIndex
-    from extractors.python.symbols import PyModule, Resolver
+    from extractors.js.model import CallSite, FileIndex, ModuleInfo
+    from extractors.python.model import PyIndex, PyModule, Resolver
 
 
 @dataclass

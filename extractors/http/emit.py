@@ -8,10 +8,11 @@ import re
 
 from tree_sitter import Node as TsNode
 
-from extractors.base import ComponentContext, SourceFile
+from extractors.base import ComponentContext
 from extractors.facts import CatalogRow
 from extractors.http.urls import Evaluator, Url, join
 from extractors.js.common import owner_at
+from extractors.source import SourceFile
 
 VERBS = {"get", "delete", "head", "options", "post", "put", "patch"}
 _ORIGIN = re.compile(r"^([a-z][a-z0-9+.-]*://[^/?#]+)(.*)$", re.I)

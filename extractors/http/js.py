@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 from tree_sitter import Node as TsNode
 
-from extractors.base import SourceFile
 from extractors.http.emit import VERBS, HttpOut
 from extractors.http.urls import Url, enclosing_function, parameter_names
 from extractors.js.common import (
@@ -23,6 +22,7 @@ from extractors.js.common import (
     unwrap,
 )
 from extractors.js.index import call_names, file_index
+from extractors.source import SourceFile
 
 CLIENT_PACKAGES = {
     "axios": "axios",

@@ -1,17 +1,17 @@
 """Python outbound HTTP for calls.py: `requests` / `httpx` module calls, `requests.request`,
 `httpx.Client(base_url=...)` / `AsyncClient` instances (assigned or `with ... as client`),
-`requests.Session()`. URLs through url_eval (f-strings with `os.environ[...]`, constants).
+`requests.Session()`. URLs through urls.py (f-strings with `os.environ[...]`, constants).
 """
 
 from __future__ import annotations
 
 from tree_sitter import Node as TsNode
 
-from extractors.base import SourceFile
 from extractors.http.emit import HttpOut
 from extractors.http.urls import Url, enclosing_function, parameter_names, py_module_const
 from extractors.js.common import text
 from extractors.python.index import py_index, py_matches
+from extractors.source import SourceFile
 
 MODULES = {"requests", "httpx", "aiohttp"}
 VERBS = {"get", "delete", "head", "options", "post", "put", "patch"}

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node as TsNode
 
-from extractors.base import ComponentContext, SourceFile, matches
+from extractors.base import ComponentContext
 from extractors.js.common import (
     dotted_name,
     modules,
@@ -23,6 +23,7 @@ from extractors.js.common import (
     unwrap,
 )
 from extractors.js.index import local_value
+from extractors.source import SourceFile, matches
 
 MAX_DEPTH = 12
 _ENV_OBJECTS = {"process.env", "import.meta.env"}

@@ -27,7 +27,7 @@ import re
 
 from tree_sitter import Node as TsNode
 
-from extractors.base import ComponentContext, SourceFile
+from extractors.base import ComponentContext
 from extractors.facts import CatalogRow
 from extractors.js.common import (
     JS_LANGUAGES,
@@ -38,6 +38,7 @@ from extractors.js.common import (
 from extractors.js.index import file_index
 from extractors.python.index import py_matches
 from extractors.shared import CodeSymbols, EnvVars, JsSymbols
+from extractors.source import SourceFile
 
 NAME = "env_scan"
 PROVIDES = (EnvVars,)
@@ -52,7 +53,7 @@ _URL = re.compile(r"^[a-z][a-z0-9+.-]*://[^\s@/]+(?:[/?#]\S*)?$", re.I)
 _HOST = re.compile(r"^(?:[a-z0-9-]+\.)+[a-z]{2,}(?::\d+)?(?:/\S*)?$|^localhost(?::\d+)?$", re.I)
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
-# Python reads: part "env" of extractors/py_index.py
+# Python reads: part "env" of extractors/python/index.py
 _PY_ENV_OBJECTS = {"os.environ", "environ"}
 _PY_GETTERS = {"os.environ.get", "environ.get", "os.getenv", "getenv", "os.environ.setdefault"}
 

@@ -20,9 +20,10 @@ from typing import Any
 
 import yaml
 
-from extractors.base import ComponentContext, SourceFile
+from extractors.base import ComponentContext
 from extractors.facts import CatalogRow, Node
 from extractors.shared import CodeSymbols, StackHints
+from extractors.source import SourceFile
 
 NAME = "packages"
 PROVIDES = (StackHints,)

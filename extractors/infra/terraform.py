@@ -22,9 +22,10 @@ from typing import Any
 
 from tree_sitter import Node as TsNode
 
-from extractors.base import ComponentContext, SourceFile, parser_for
+from extractors.base import ComponentContext
 from extractors.facts import CatalogRow, Node
 from extractors.shared import StackHints
+from extractors.source import SourceFile, parser_for
 
 NAME = "terraform"
 PROVIDES = (StackHints,)

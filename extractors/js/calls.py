@@ -10,10 +10,8 @@ from __future__ import annotations
 
 from tree_sitter import Node as TsNode
 
-from extractors.base import ComponentContext, SourceFile
+from extractors.base import ComponentContext
 from extractors.js.common import (
-    CallSite,
-    ModuleInfo,
     dotted_name,
     lookup_symbol,
     modules,
@@ -22,6 +20,8 @@ from extractors.js.common import (
     unwrap,
 )
 from extractors.js.index import call_names, file_index, local_value
+from extractors.js.model import CallSite, ModuleInfo
+from extractors.source import SourceFile
 
 _CALLBACK_METHODS = {"map", "filter", "forEach", "then", "catch", "finally", "reduce", "some"}
 _CALLBACK_METHODS |= {"every", "find", "sort", "flatMap", "findIndex", "replace"}

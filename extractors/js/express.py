@@ -26,11 +26,10 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node as TsNode
 
-from extractors.base import ComponentContext, SourceFile
+from extractors.base import ComponentContext
 from extractors.facts import CatalogRow
 from extractors.js.common import (
     FUNCTION_TYPES,
-    ModuleInfo,
     arguments,
     dotted_name,
     js_files,
@@ -44,7 +43,9 @@ from extractors.js.common import (
     unwrap,
 )
 from extractors.js.index import file_index
+from extractors.js.model import ModuleInfo
 from extractors.shared import CodeSymbols, ExpressApps, JsSymbols
+from extractors.source import SourceFile
 
 NAME = "express"
 PROVIDES = (ExpressApps, CodeSymbols)

@@ -27,9 +27,8 @@ import posixpath
 
 from tree_sitter import Node as TsNode
 
-from extractors.base import ComponentContext, SourceFile
+from extractors.base import ComponentContext
 from extractors.js.common import (
-    ModuleInfo,
     arguments,
     js_files,
     lookup_symbol,
@@ -40,7 +39,9 @@ from extractors.js.common import (
     text,
     unwrap,
 )
+from extractors.js.model import ModuleInfo
 from extractors.shared import CodeSymbols, ExpressApps, JsSymbols
+from extractors.source import SourceFile
 
 NAME = "firebase"
 PROVIDES = (CodeSymbols,)

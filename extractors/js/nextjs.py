@@ -20,7 +20,13 @@ import posixpath
 import re
 
 from extractors.base import ComponentContext
-from extractors.js.common import ModuleInfo, js_files, modules, object_props, string_value
+from extractors.js.common import (
+    js_files,
+    modules,
+    object_props,
+    string_value,
+)
+from extractors.js.model import ModuleInfo
 from extractors.shared import JsSymbols
 
 NAME = "nextjs"

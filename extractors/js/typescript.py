@@ -13,9 +13,9 @@ Package imports are kept on the code_file node as attr `packages` (sorted names)
 unresolvable relative/alias imports become `unresolved` rows of kind `import`.
 
 Provides `ctx.shared.js` (JsSymbols, read by express, nextjs, firebase, env, http calls):
-- `modules`: {rel: js.common.ModuleInfo} — imports, exports, re-exports, symbols,
+- `modules`: {rel: js.model.ModuleInfo} — imports, exports, re-exports, symbols,
   aliases, top-level const initializers, symbol ranges for `enclosing(byte)`.
-- `calls`: [js.common.CallSite] — every call resolved to a symbol of this component.
+- `calls`: [js.model.CallSite] — every call resolved to a symbol of this component.
 Requires `ctx.shared.vue` ({rel: component symbol id}) from `vue.py`.
 """
 
@@ -25,13 +25,10 @@ import re
 
 from tree_sitter import Node as TsNode
 
-from extractors.base import ComponentContext, SourceFile, report_syntax_errors
+from extractors.base import ComponentContext, report_syntax_errors
 from extractors.js.calls import add_calls, anonymous_handlers
 from extractors.js.common import (
     FUNCTION_TYPES,
-    Binding,
-    CallSite,
-    ModuleInfo,
     arguments,
     dotted_name,
     js_files,
@@ -41,8 +38,10 @@ from extractors.js.common import (
     unwrap,
 )
 from extractors.js.index import file_index
+from extractors.js.model import Binding, CallSite, ModuleInfo
 from extractors.js.resolve import Resolver
 from extractors.shared import CodeSymbols, JsSymbols, VueComponents
+from extractors.source import SourceFile
 
 NAME = "typescript"
 PROVIDES = (JsSymbols, CodeSymbols)

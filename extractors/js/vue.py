@@ -18,8 +18,9 @@ from __future__ import annotations
 import posixpath
 import re
 
-from extractors.base import ComponentContext, SourceFile
+from extractors.base import ComponentContext
 from extractors.shared import CodeSymbols, VueComponents
+from extractors.source import SourceFile
 
 NAME = "vue"
 PROVIDES = (VueComponents, CodeSymbols)

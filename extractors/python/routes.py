@@ -21,11 +21,13 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node as TsNode
 
-from extractors.base import ComponentContext, SourceFile, captures
+from extractors.base import ComponentContext
 from extractors.facts import CatalogRow
 from extractors.python.index import py_captures
-from extractors.python.symbols import PyModule, string_value, text
+from extractors.python.model import PyModule
+from extractors.python.symbols import string_value, text
 from extractors.shared import CodeSymbols, PyModules, StackHints
+from extractors.source import SourceFile, captures
 
 NAME = "python_routes"
 PROVIDES = (CodeSymbols, StackHints)
