@@ -27,6 +27,10 @@ class HttpOut:
         self.taken: set[str] = set()
         self.hosts: set[tuple[str, str, int]] = set()
 
+    def dynamic(self, rel: str, line: int, expr: str, why: str) -> None:
+        """A call whose URL cannot be known statically: one `unresolved` row saying why."""
+        self.ctx.unresolved(rel, line, "http_call", expr, f"dynamic URL: {why}")
+
     def emit(
         self,
         sf,

@@ -199,9 +199,7 @@ class JsHttpCalls:
     ):
         line = SourceFile.line(call)
         if url_node is None:
-            self.ctx.unresolved(
-                sf.rel, line, "http_call", text(sf, call), "dynamic URL: no URL argument"
-            )
+            self.out.dynamic(sf.rel, line, text(sf, call), "no URL argument")
             return
         url = self.eval.js(sf, url_node)
         base = client.base if client is not None else None
@@ -222,9 +220,7 @@ class JsHttpCalls:
                 if url is not None
                 else "URL expression not statically known"
             )
-            self.ctx.unresolved(
-                sf.rel, line, "http_call", text(sf, url_node), f"dynamic URL: {why}"
-            )
+            self.out.dynamic(sf.rel, line, text(sf, url_node), why)
             return
         self.out.emit(
             sf, call, method.upper(), url, base, kind, via if base is not None else "literal"
@@ -268,12 +264,8 @@ def wrapper_calls(calls: JsHttpCalls) -> None:
             if url is None or url.starts_with_param:
                 expr = text(sf, node) if node is not None else "(no argument)"
                 callee = site.callee.rsplit("#", 1)[-1]
-                calls.ctx.unresolved(
-                    site.rel,
-                    SourceFile.line(site.node),
-                    "http_call",
-                    expr,
-                    f"dynamic URL: argument {expr} of {callee}",
+                calls.out.dynamic(
+                    site.rel, SourceFile.line(site.node), expr, f"argument {expr} of {callee}"
                 )
                 continue
             url.add(wrapper.tail or Url())
@@ -293,10 +285,9 @@ def wrapper_calls(calls: JsHttpCalls) -> None:
     used = {site.callee for site in sites}
     for symbol, wrapper in sorted(calls.wrappers.items()):
         if symbol not in used:
-            calls.ctx.unresolved(
+            calls.out.dynamic(
                 wrapper.rel,
                 wrapper.line,
-                "http_call",
                 wrapper.expr,
-                f"dynamic URL: parameter of {symbol.rsplit('#', 1)[-1]}, which nothing in the component calls",
+                f"parameter of {symbol.rsplit('#', 1)[-1]}, which nothing in the component calls",
             )

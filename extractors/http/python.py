@@ -9,25 +9,14 @@ from tree_sitter import Node as TsNode
 
 from extractors.http.emit import HttpOut
 from extractors.http.urls import Url, enclosing_function, parameter_names, py_module_const
-from extractors.js.common import text
 from extractors.python.index import py_index, py_matches
+from extractors.python.symbols import call_args, text
 from extractors.source import SourceFile
 
 MODULES = {"requests", "httpx", "aiohttp"}
 VERBS = {"get", "delete", "head", "options", "post", "put", "patch"}
 FACTORIES = {"httpx.Client", "httpx.AsyncClient", "requests.Session", "requests.session"}
 # queries: parts "http", "with" and "assign_calls" of extractors/python/index.py
-
-
-def _kwargs(sf: SourceFile, call: TsNode) -> tuple[list[TsNode], dict[str, TsNode]]:
-    args = call.child_by_field_name("arguments")
-    positional, named = [], {}
-    for arg in args.named_children if args is not None else []:
-        if arg.type == "keyword_argument":
-            named[text(sf, arg.child_by_field_name("name"))] = arg.child_by_field_name("value")
-        elif arg.type != "comment":
-            positional.append(arg)
-    return positional, named
 
 
 def _instance(out: HttpOut, sf: SourceFile, name: str, at: TsNode, withs) -> Url | None | bool:
@@ -44,7 +33,7 @@ def _instance(out: HttpOut, sf: SourceFile, name: str, at: TsNode, withs) -> Url
         return False
     if text(sf, value.child_by_field_name("function")) not in FACTORIES:
         return False
-    _, named = _kwargs(sf, value)
+    _, named = call_args(sf, value)
     return out.eval.py(sf, named["base_url"]) if "base_url" in named else None
 
 
@@ -64,7 +53,7 @@ def scan_python(out: HttpOut, sf: SourceFile) -> None:
             client = "httpx" if base is not None else "requests"
         else:
             continue
-        positional, named = _kwargs(sf, call)
+        positional, named = call_args(sf, call)
         if verb == "request":
             method_node = positional[0] if positional else named.get("method")
             url_node = positional[1] if len(positional) > 1 else named.get("url")
@@ -74,9 +63,7 @@ def scan_python(out: HttpOut, sf: SourceFile) -> None:
             method = verb.upper()
         line = SourceFile.line(call)
         if url_node is None:
-            out.ctx.unresolved(
-                sf.rel, line, "http_call", text(sf, call), "dynamic URL: no URL argument"
-            )
+            out.dynamic(sf.rel, line, text(sf, call), "no URL argument")
             continue
         url = out.eval.py(sf, url_node)
         if url is None or url.starts_with_param:
@@ -86,7 +73,7 @@ def scan_python(out: HttpOut, sf: SourceFile) -> None:
                 if url is not None and url.parts[0][1] in names
                 else "URL expression not statically known"
             )
-            out.ctx.unresolved(sf.rel, line, "http_call", text(sf, url_node), f"dynamic URL: {why}")
+            out.dynamic(sf.rel, line, text(sf, url_node), why)
             continue
         via = "instance" if base is not None else "literal"
         out.emit(sf, call, method, url, base, client, via)

@@ -37,6 +37,7 @@ from extractors.js.common import (
 )
 from extractors.js.index import file_index
 from extractors.python.index import py_matches
+from extractors.python.symbols import string_value as py_string
 from extractors.shared import CodeSymbols, EnvVars, JsSymbols
 from extractors.source import SourceFile
 
@@ -102,15 +103,6 @@ def _js(env: _Env, sf: SourceFile) -> None:
         name = string_value(sf, node) if node.type == "string" else text(sf, node)
         if name:
             env.read(name, sf.rel, read, via=via)
-
-
-def py_string(sf: SourceFile, node: TsNode | None) -> str | None:
-    """A plain Python string literal's value (not f-strings), else None."""
-    if node is None or node.type != "string":
-        return None
-    if any(c.type == "interpolation" for c in node.named_children):
-        return None
-    return "".join(text(sf, c) for c in node.named_children if c.type == "string_content")
 
 
 def _python(env: _Env, sf: SourceFile) -> None:

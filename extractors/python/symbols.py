@@ -47,6 +47,18 @@ def string_value(sf: SourceFile, node: TsNode | None) -> str | None:
     return "".join(text(sf, c) for c in node.children if c.type == "string_content")
 
 
+def call_args(sf: SourceFile, call: TsNode) -> tuple[list[TsNode], dict[str, TsNode]]:
+    """A call's positional argument nodes and keyword name → value node (comments skipped)."""
+    args = call.child_by_field_name("arguments")
+    positional, named = [], {}
+    for arg in args.named_children if args is not None else []:
+        if arg.type == "keyword_argument":
+            named[text(sf, arg.child_by_field_name("name"))] = arg.child_by_field_name("value")
+        elif arg.type != "comment":
+            positional.append(arg)
+    return positional, named
+
+
 def extract(ctx: ComponentContext) -> None:
     files = [f for f in ctx.by_language("python")]
     names = module_names([f.rel for f in files])
