@@ -2,8 +2,9 @@
 
 `ctx.shared` is a `Shared`; each field is one index, filled by the extractor that declares
 it in `PROVIDES` and read by those that declare it in `REQUIRES` (the registry runs an
-extractor after every provider of what it requires). The per-file query indexes and the
-symbol-line index are caches, built on first use by whoever asks, so nobody provides them.
+extractor after every provider of what it requires). An index may have several providers
+(`CodeSymbols`: every extractor that adds code symbols). The per-file query indexes
+(`js_index`, `py_index`) are caches, built on first use by whoever asks: nobody provides them.
 
 Everything here lives for one component and is dropped when its extraction ends.
 """
