@@ -1,25 +1,24 @@
-"""Shared machinery for extractors: the file walk, one parse per file, the context.
+"""Shared machinery for extractors: the file walk and the context of one component.
 
-Every extractor is a module with `NAME: str` and `extract(ctx: ComponentContext) -> None`
-that appends facts to `ctx.facts`. Files are read and parsed once (`SourceFile.tree`
-is cached), whichever extractor asks first. Queries are compiled once per process with
-`compiled_query(language, source)`.
+Every extractor is a module with `NAME: str`, `PROVIDES` / `REQUIRES` (tuples of the
+`extractors.shared` index classes it fills / reads) and `extract(ctx: ComponentContext) ->
+None` that appends facts to `ctx.facts`. Files are read once here and parsed once
+(`source.SourceFile.tree` is cached), whichever extractor asks first.
 """
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pathspec
 from tree_sitter import Node as TsNode
-from tree_sitter import Parser, Query, QueryCursor, Tree
-from tree_sitter_language_pack import get_language, get_parser
 
 from extractors.facts import ComponentFacts, Edge, ExtractProblem, Node, Unresolved
+from extractors.shared import Shared
+from extractors.source import SourceFile, captures
 
 MAX_FILE_BYTES = 1_000_000
 SKIP_DIRS = {
@@ -61,74 +60,6 @@ LANGUAGE_BY_SUFFIX = {
 }
 
 
-@cache
-def parser_for(language: str) -> Parser:
-    return get_parser(language)  # type: ignore[arg-type]
-
-
-@cache
-def compiled_query(language: str, source: str) -> Query:
-    """A tree-sitter query, compiled once per (language, source) for the process."""
-    return Query(get_language(language), source)  # type: ignore[arg-type]
-
-
-def captures(language: str, source: str, node: TsNode) -> dict[str, list[TsNode]]:
-    """Captured nodes by name, in match (document) order.
-
-    Built from `matches`: py-tree-sitter 0.26's own `QueryCursor.captures` returns each list
-    in an order that changes from process to process, which made "first line" facts flaky.
-    """
-    out: dict[str, list[TsNode]] = {}
-    for _, match in QueryCursor(compiled_query(language, source)).matches(node):
-        for name, nodes in match.items():
-            found = out.get(name)
-            if found is None:
-                out[name] = list(nodes)
-            else:
-                found.extend(nodes)
-    return out
-
-
-def matches(language: str, source: str, node: TsNode) -> list[tuple[int, dict[str, list[TsNode]]]]:
-    return QueryCursor(compiled_query(language, source)).matches(node)
-
-
-@dataclass
-class SourceFile:
-    rel: str  # POSIX path relative to the component root
-    path: Path
-    data: bytes
-    language: str | None
-    _tree: Tree | None = field(default=None, repr=False)
-    # Set on a virtual file carved out of another one (a Vue SFC's <script> block, padded so
-    # lines and columns match): the key of the real file in ctx.files. `rel` stays the same.
-    virtual_of: str | None = None
-
-    @property
-    def text(self) -> str:
-        return self.data.decode("utf-8", "replace")
-
-    @property
-    def tree(self) -> Tree:
-        """The parse tree, built on first use and shared by every extractor."""
-        if self._tree is None:
-            if self.language is None:
-                raise ValueError(f"{self.rel}: no grammar for this file")
-            self._tree = parser_for(self.language).parse(self.data)
-        return self._tree
-
-    def node_text(self, node: TsNode) -> str:
-        return self.data[node.start_byte : node.end_byte].decode("utf-8", "replace")
-
-    @staticmethod
-    def line(node: TsNode) -> int:
-        return node.start_point[0] + 1
-
-    @staticmethod
-    def end_line(node: TsNode) -> int:
-        return node.end_point[0] + 1
-
-
 @dataclass
 class ComponentContext:
     """What one component's extraction shares: files, facts so far, cross-extractor state."""
@@ -138,7 +69,7 @@ class ComponentContext:
     root: Path
     files: dict[str, SourceFile] = field(default_factory=dict)
     facts: ComponentFacts = field(default_factory=ComponentFacts)
-    shared: dict[str, Any] = field(default_factory=dict)
+    shared: Shared = field(default_factory=Shared)
 
     def node_id(self, kind: str, qualifier: str) -> str:
         return f"{self.project}/{self.component}:{kind}:{qualifier}"
@@ -182,6 +113,25 @@ class ComponentContext:
 
     def problem(self, severity: str, path: str, line: int | None, rule: str, message: str) -> None:
         self.facts.problems.append(ExtractProblem(severity, path, line, rule, message))
+
+
+def report_syntax_errors(
+    ctx: ComponentContext, sf: SourceFile, errors: list[TsNode] | None = None
+) -> None:
+    """Tree-sitter recovers from errors; say where the first one is so facts are trusted less."""
+    root = sf.tree.root_node
+    if not root.has_error:
+        return
+    if errors is None:
+        errors = captures(sf.language or "", "(ERROR) @e", root).get("e", [])
+    line = min((SourceFile.line(n) for n in errors), default=None)
+    ctx.problem(
+        "warning",
+        sf.rel,
+        line,
+        "syntax-error",
+        f"syntax error near line {line}; facts from the rest of the file are kept",
+    )
 
 
 def _gitignore(root: Path) -> pathspec.PathSpec | None:

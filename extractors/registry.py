@@ -4,47 +4,109 @@ CONTRACT (used by the pipeline; keep these signatures):
 - `extract_component(project, component, root) -> ComponentFacts`
 - `extractors_code_version() -> str`  (changes when any extractor's code changes)
 
-Order matters: later extractors read what earlier ones left in `ctx.shared`
-(symbols and imports before routes, routes before HTTP calls).
+Each extractor module declares `PROVIDES` and `REQUIRES`: tuples of the index classes of
+`extractors.shared`. The run order is a topological sort of those declarations (an
+extractor runs after every extractor that provides something it requires); between
+extractors that do not depend on each other, the order of `EXTRACTORS` decides.
 """
 
 from __future__ import annotations
 
 import gc
 import hashlib
+import heapq
 import importlib
 import traceback
+from functools import cache
 from pathlib import Path
+from types import ModuleType
 
 from extractors.base import ComponentContext, collect_files
 from extractors.facts import ComponentFacts
+from extractors.shared import Shared
 
-EXTRACTOR_MODULES: list[str] = [
-    # one line per extractor, in run order
-    "vue",
-    "typescript",
-    "express",
-    "nextjs",
-    "firebase",
-    "python",
-    "python_routes",
-    # env_scan, http_calls last: they attribute reads/calls to symbols of every language
-    "env_scan",
-    "http_calls",
-    "terraform",
-    "packages",
-    "contentful",
+EXTRACTORS: list[str] = [
+    # one line per extractor module (under extractors/); order only breaks ties
+    "js.vue",
+    "js.typescript",
+    "js.express",
+    "js.nextjs",
+    "js.firebase",
+    "python.symbols",
+    "python.routes",
+    "infra.env",
+    "http.calls",
+    "infra.terraform",
+    "infra.packages",
+    "infra.contentful",
 ]
 
 
+class RegistryError(Exception):
+    """The declared dependencies cannot be satisfied (a cycle, or nobody provides one)."""
+
+
 def extractors_code_version() -> str:
-    """Hash of every extractor module's source, so a code change re-extracts everything."""
-    here = Path(__file__).parent
+    """Hash of every extractor module's source (all sub-packages), so a code change
+    re-extracts everything."""
+    return source_digest(Path(__file__).parent)
+
+
+def source_digest(root: Path) -> str:
+    """12 hex digits over every `*.py` under `root` (recursively): relative path and bytes."""
     digest = hashlib.sha256()
-    for path in sorted(here.rglob("*.py")):
-        digest.update(path.relative_to(here).as_posix().encode())
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
+
+
+def run_order(names: tuple[str, ...], modules: dict[str, ModuleType]) -> list[str]:
+    """`names` sorted so every provider of a requirement runs before who requires it;
+    ties go to the earlier name in `names` (Kahn's algorithm with a position heap)."""
+    providers: dict[type, list[str]] = {}
+    for name in names:
+        for index in modules[name].PROVIDES:
+            providers.setdefault(index, []).append(name)
+    after: dict[str, set[str]] = {name: set() for name in names}
+    for name in names:
+        for index in modules[name].REQUIRES:
+            if index not in providers:
+                raise RegistryError(
+                    f"extractor {name} requires {index.__name__}: nobody provides it"
+                )
+            after[name].update(p for p in providers[index] if p != name)
+    position = {name: i for i, name in enumerate(names)}
+    waiting = {name: len(deps) for name, deps in after.items()}
+    unblocks: dict[str, list[str]] = {name: [] for name in names}
+    for name, deps in after.items():
+        for dep in deps:
+            unblocks[dep].append(name)
+    ready = [position[name] for name in names if waiting[name] == 0]
+    heapq.heapify(ready)
+    order: list[str] = []
+    while ready:
+        name = names[heapq.heappop(ready)]
+        order.append(name)
+        for later in unblocks[name]:
+            waiting[later] -= 1
+            if waiting[later] == 0:
+                heapq.heappush(ready, position[later])
+    if len(order) != len(names):
+        stuck = sorted(name for name in names if name not in order)
+        raise RegistryError(f"extractors depend on each other in a cycle: {', '.join(stuck)}")
+    return order
+
+
+@cache
+def _plan(names: tuple[str, ...]) -> list[tuple[str, ModuleType]]:
+    modules = {name: importlib.import_module(f"extractors.{name}") for name in names}
+    return [(name, modules[name]) for name in run_order(names, modules)]
+
+
+def plan() -> list[tuple[str, ModuleType]]:
+    """(registry name, module) of every extractor, in run order."""
+    return _plan(tuple(EXTRACTORS))
 
 
 def extract_component(project: str, component: str, root: Path) -> ComponentFacts:
@@ -76,8 +138,8 @@ def _extract(project: str, component: str, root: Path) -> ComponentFacts:
         )
         return ctx.facts
     collect_files(ctx)
-    for name in EXTRACTOR_MODULES:
-        module = importlib.import_module(f"extractors.{name}")
+    for _, module in plan():
+        name = module.NAME
         try:
             module.extract(ctx)
         except Exception as exc:  # one broken extractor must not lose the rest
@@ -90,6 +152,6 @@ def _extract(project: str, component: str, root: Path) -> ComponentFacts:
                 f"extractor {name} failed: {type(exc).__name__}: {exc} "
                 f"(at {Path(where.filename).name}:{where.lineno})",
             )
-    ctx.shared.clear()
+    ctx.shared = Shared()
     ctx.files.clear()
     return ctx.facts

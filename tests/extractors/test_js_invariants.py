@@ -9,9 +9,12 @@ from pathlib import Path
 import pytest
 from jsrepo import extract
 
-from extractors import env_scan, express, firebase, http_calls, nextjs, typescript, vue
-from extractors.base import ComponentContext, collect_files, parser_for
+from extractors.base import ComponentContext, collect_files
+from extractors.http import calls as http_calls
+from extractors.infra import env as env_scan
+from extractors.js import express, firebase, nextjs, typescript, vue
 from extractors.registry import extract_component
+from extractors.source import parser_for
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "repos"
 

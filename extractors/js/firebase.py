@@ -27,9 +27,8 @@ import posixpath
 
 from tree_sitter import Node as TsNode
 
-from extractors.base import ComponentContext, SourceFile
-from extractors.js_common import (
-    ModuleInfo,
+from extractors.base import ComponentContext
+from extractors.js.common import (
     arguments,
     js_files,
     lookup_symbol,
@@ -40,8 +39,13 @@ from extractors.js_common import (
     text,
     unwrap,
 )
+from extractors.js.model import ModuleInfo
+from extractors.shared import CodeSymbols, ExpressApps, JsSymbols
+from extractors.source import SourceFile
 
 NAME = "firebase"
+PROVIDES = (CodeSymbols,)
+REQUIRES = (JsSymbols, ExpressApps)
 _OPTION_RESOURCE = ("document", "schedule", "topic", "bucket", "ref", "path")
 
 
@@ -151,7 +155,7 @@ def _handler(ctx, mod: ModuleInfo, node: TsNode | None) -> tuple[str | None, boo
         return mod.enclosing(node.start_byte), False
     dotted = text(mod.sf, node)
     symbol = lookup_symbol(ctx, mod.rel, dotted)
-    apps = ctx.shared.get("express.apps", {})
+    apps = ctx.shared.express.apps
     key = symbol.split(":symbol:", 1)[1] if symbol else None
     return symbol, key in apps
 

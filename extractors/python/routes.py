@@ -12,7 +12,7 @@ is never mounted on an app, so the path lacks the mount prefixes).
 Middleware, in run order: Starlette `app.add_middleware(X)`, `dependencies=[Depends(f)]`
 of the app, the include_router call, the router and the decorator, then the handler's
 parameter `Depends(f)`; Flask `before_request` of the app, then of the blueprint.
-Needs `python` to have run (reads `py.modules`).
+Requires `ctx.shared.py` (PyModules) from `python.symbols`.
 """
 
 from __future__ import annotations
@@ -21,12 +21,17 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node as TsNode
 
-from extractors.base import ComponentContext, SourceFile, captures
+from extractors.base import ComponentContext
 from extractors.facts import CatalogRow
-from extractors.py_index import py_captures
-from extractors.python import PyModule, string_value, text
+from extractors.python.index import py_captures
+from extractors.python.model import PyModule
+from extractors.python.symbols import call_args, string_value, text
+from extractors.shared import CodeSymbols, PyModules, StackHints
+from extractors.source import SourceFile, captures
 
 NAME = "python_routes"
+PROVIDES = (CodeSymbols, StackHints)
+REQUIRES = (PyModules,)
 _CONSTRUCTORS = {"FastAPI": "app", "APIRouter": "router", "Flask": "app", "Blueprint": "router"}
 _FRAMEWORK = {"FastAPI": "fastapi", "APIRouter": "fastapi", "Flask": "flask", "Blueprint": "flask"}
 _VERBS = {"get", "post", "put", "patch", "delete", "options", "head"}
@@ -54,23 +59,13 @@ class Obj:
     parents: list[tuple[tuple[str, str], str | None, list[Mw]]] = field(default_factory=list)
 
 
-def _kwargs(sf: SourceFile, call: TsNode) -> tuple[list[TsNode], dict[str, TsNode]]:
-    args = call.child_by_field_name("arguments")
-    pos, kw = [], {}
-    for a in args.named_children if args is not None else []:
-        if a.type == "keyword_argument":
-            kw[text(sf, a.child_by_field_name("name"))] = a.child_by_field_name("value")
-        elif a.type != "comment":
-            pos.append(a)
-    return pos, kw
-
-
 class Routes:
     def __init__(self, ctx: ComponentContext):
         self.ctx = ctx
-        self.mods: dict[str, PyModule] = ctx.shared.get("py.modules", {})
-        self.resolve = ctx.shared.get("py.resolve")
-        self.symbol = ctx.shared.get("py.symbol")
+        self.mods: dict[str, PyModule] = ctx.shared.py.modules
+        resolver = ctx.shared.py.resolver
+        self.resolve = resolver.resolve if resolver else None
+        self.symbol = resolver.symbol if resolver else None
         self.objs: dict[tuple[str, str], Obj] = {}
         self.mw_nodes: dict[str, str] = {}
         self.pending: list[tuple] = []
@@ -95,7 +90,7 @@ class Routes:
         for item in value.named_children if value is not None and value.type == "list" else []:
             fn = item.child_by_field_name("function") if item.type == "call" else None
             if fn is not None and text(mod.sf, fn) in _DEPENDS:
-                pos, kw = _kwargs(mod.sf, item)
+                pos, kw = call_args(mod.sf, item)
                 target = pos[0] if pos else kw.get("dependency")
                 if target is not None:
                     out.append(self.mw(mod, target, kind))
@@ -109,7 +104,7 @@ class Routes:
                 ctor = text(mod.sf, call.child_by_field_name("function")).rsplit(".", 1)[-1]
                 if ctor not in _CONSTRUCTORS:
                     continue
-                pos, kw = _kwargs(mod.sf, call)
+                pos, kw = call_args(mod.sf, call)
                 prefix = string_value(mod.sf, kw.get("prefix") or kw.get("url_prefix")) or ""
                 var = text(mod.sf, node.child_by_field_name("left"))
                 obj = Obj(
@@ -122,7 +117,7 @@ class Routes:
                 )
                 obj.mws = self.deps(mod, kw.get("dependencies"), "dependency")
                 self.objs[(mod.rel, var)] = obj
-                self.ctx.shared.setdefault("stack", set()).add(obj.framework)
+                self.ctx.shared.stack.names.add(obj.framework)
 
     # pass 2: mounts and app/blueprint-level middleware given as calls
     def find_mounts(self) -> None:
@@ -140,7 +135,7 @@ class Routes:
                 }:
                     continue
                 parent = self.obj(mod.rel, text(sf, fn.child_by_field_name("object")))
-                pos, kw = _kwargs(sf, call)
+                pos, kw = call_args(sf, call)
                 if parent is None or not pos:
                     continue
                 if method == "add_url_rule":
@@ -214,8 +209,8 @@ class Routes:
                 if defn is None or defn.type != "function_definition":
                     continue
                 for dec in (c for c in dd.children if c.type == "decorator"):
-                    self._decorator(
-                        mod, dd, defn, dec.named_children[0] if dec.named_children else None
+                    _decorator(
+                        self, mod, dd, defn, dec.named_children[0] if dec.named_children else None
                     )
 
     def _has_node(self, node_id: str) -> bool:
@@ -228,7 +223,7 @@ class Routes:
             self._ids_len = len(nodes)
         return node_id in self._ids
 
-    def _handler(self, mod: PyModule, dd: TsNode, defn: TsNode) -> str:
+    def handler_of(self, mod: PyModule, dd: TsNode, defn: TsNode) -> str:
         name = text(mod.sf, defn.child_by_field_name("name"))
         if name in mod.symbols and mod.symbols[name] == mod.enclosing(defn.start_byte):
             return mod.symbols[name]
@@ -241,101 +236,106 @@ class Routes:
             self.ctx.add_edge(mod.file_id, node_id, "DEFINES", mod.rel, SourceFile.line(defn))
         return node_id
 
-    def _decorator(self, mod: PyModule, dd: TsNode, defn: TsNode, expr: TsNode | None) -> None:
-        sf = mod.sf
-        if expr is None:
-            return
-        call = expr if expr.type == "call" else None
-        fn = call.child_by_field_name("function") if call is not None else expr
-        if fn is None or fn.type != "attribute":
-            return
-        obj = self.obj(mod.rel, text(sf, fn.child_by_field_name("object")))
-        attr = text(sf, fn.child_by_field_name("attribute"))
-        if obj is None:
-            return
-        if attr in {"before_request", "middleware"} and obj:
-            kind = "before_request" if attr == "before_request" else "http_middleware"
-            handler = self._handler(mod, dd, defn)
-            name = text(sf, defn.child_by_field_name("name"))
-            obj.mws.append(Mw(name, mod.rel, SourceFile.line(defn), kind, handler))
-            return
-        if call is None or attr not in _VERBS | {"route", "api_route"}:
-            return
-        pos, kw = _kwargs(sf, call)
-        path = string_value(sf, pos[0] if pos else kw.get("path") or kw.get("rule"))
-        if path is None:
-            self.ctx.unresolved(
-                mod.rel,
-                SourceFile.line(dd),
-                "route",
-                text(sf, expr),
-                "route path is not a string literal",
-            )
-            return
-        methods = [attr.upper()] if attr in _VERBS else _methods(sf, kw.get("methods"))
-        route_mws = self.deps(mod, kw.get("dependencies"), "dependency")
-        params = defn.child_by_field_name("parameters")
-        for c in (
-            captures("python", "(call function: (_) @f) @c", params).get("c", [])
-            if params is not None
-            else []
-        ):
-            if text(sf, c.child_by_field_name("function")) in _DEPENDS:
-                pos2, kw2 = _kwargs(sf, c)
-                target = pos2[0] if pos2 else kw2.get("dependency")
-                if target is not None:
-                    route_mws.append(self.mw(mod, target, "param_dependency"))
-        where = (mod.rel, SourceFile.line(dd), SourceFile.end_line(dd))
-        handler = self._handler(mod, dd, defn)
-        self.pending.append((obj, where, path, methods, route_mws, handler))
 
-    def emit(self) -> None:
-        ctx = self.ctx
-        taken: set[str] = set()
-        for obj, (rel, line, end), path, methods, route_mws, handler in self.pending:
-            for prefix, mws, mounted in self.chains(obj):
-                full = _join(prefix, path) or "/"
-                for method in methods:
-                    qual = f"{method} {full}"
-                    if ctx.node_id("route", qual) in taken:
-                        qual = f"{qual}@{rel}:{line}"
-                    route = ctx.add_node("route", qual, f"{method} {full}", rel, line, end,
-                                         method=method, path=full,
-                                         framework=obj.framework, router=f"{obj.rel}:{obj.var}",
-                                         mounted=mounted)  # fmt: skip
-                    taken.add(route)
-                    if handler:
-                        ctx.add_edge(route, handler, "ROUTES_TO", rel, line)
-                    for order, mw in enumerate([*mws, *route_mws], start=1):
-                        ctx.add_edge(
-                            route,
-                            self._mw_node(mw, obj.framework),
-                            "USES_MIDDLEWARE",
-                            mw.rel,
-                            mw.line,
-                            order=order,
-                            scope=mw.kind,
-                        )
+def _decorator(
+    routes: Routes, mod: PyModule, dd: TsNode, defn: TsNode, expr: TsNode | None
+) -> None:
+    sf = mod.sf
+    if expr is None:
+        return
+    call = expr if expr.type == "call" else None
+    fn = call.child_by_field_name("function") if call is not None else expr
+    if fn is None or fn.type != "attribute":
+        return
+    obj = routes.obj(mod.rel, text(sf, fn.child_by_field_name("object")))
+    attr = text(sf, fn.child_by_field_name("attribute"))
+    if obj is None:
+        return
+    if attr in {"before_request", "middleware"} and obj:
+        kind = "before_request" if attr == "before_request" else "http_middleware"
+        handler = routes.handler_of(mod, dd, defn)
+        name = text(sf, defn.child_by_field_name("name"))
+        obj.mws.append(Mw(name, mod.rel, SourceFile.line(defn), kind, handler))
+        return
+    if call is None or attr not in _VERBS | {"route", "api_route"}:
+        return
+    pos, kw = call_args(sf, call)
+    path = string_value(sf, pos[0] if pos else kw.get("path") or kw.get("rule"))
+    if path is None:
+        routes.ctx.unresolved(
+            mod.rel,
+            SourceFile.line(dd),
+            "route",
+            text(sf, expr),
+            "route path is not a string literal",
+        )
+        return
+    methods = [attr.upper()] if attr in _VERBS else _methods(sf, kw.get("methods"))
+    route_mws = routes.deps(mod, kw.get("dependencies"), "dependency")
+    params = defn.child_by_field_name("parameters")
+    for c in (
+        captures("python", "(call function: (_) @f) @c", params).get("c", [])
+        if params is not None
+        else []
+    ):
+        if text(sf, c.child_by_field_name("function")) in _DEPENDS:
+            pos2, kw2 = call_args(sf, c)
+            target = pos2[0] if pos2 else kw2.get("dependency")
+            if target is not None:
+                route_mws.append(routes.mw(mod, target, "param_dependency"))
+    where = (mod.rel, SourceFile.line(dd), SourceFile.end_line(dd))
+    handler = routes.handler_of(mod, dd, defn)
+    routes.pending.append((obj, where, path, methods, route_mws, handler))
 
-    def _mw_node(self, mw: Mw, framework: str) -> str:
-        qual = mw.symbol.split(":", 2)[2] if mw.symbol else f"{mw.rel}:{mw.line}:{mw.name}"
-        if qual not in self.mw_nodes:
-            node_id = self.ctx.add_node("middleware", qual, mw.name, mw.rel, mw.line, framework=framework, middleware_kind=mw.kind, symbol=mw.symbol)  # fmt: skip
-            self.mw_nodes[qual] = node_id
-            if mw.symbol:
-                self.ctx.add_edge(node_id, mw.symbol, "CALLS_FN", mw.rel, mw.line)
-            self.ctx.facts.catalog.append(
-                CatalogRow(
-                    "middleware",
-                    self.ctx.project,
-                    self.ctx.component,
-                    mw.name,
-                    mw.rel,
-                    mw.line,
-                    {"framework": framework, "kind": mw.kind},
-                )
+
+def _emit(routes: Routes) -> None:
+    ctx = routes.ctx
+    taken: set[str] = set()
+    for obj, (rel, line, end), path, methods, route_mws, handler in routes.pending:
+        for prefix, mws, mounted in routes.chains(obj):
+            full = _join(prefix, path) or "/"
+            for method in methods:
+                qual = f"{method} {full}"
+                if ctx.node_id("route", qual) in taken:
+                    qual = f"{qual}@{rel}:{line}"
+                route = ctx.add_node("route", qual, f"{method} {full}", rel, line, end,
+                                     method=method, path=full,
+                                     framework=obj.framework, router=f"{obj.rel}:{obj.var}",
+                                     mounted=mounted)  # fmt: skip
+                taken.add(route)
+                if handler:
+                    ctx.add_edge(route, handler, "ROUTES_TO", rel, line)
+                for order, mw in enumerate([*mws, *route_mws], start=1):
+                    ctx.add_edge(
+                        route,
+                        _mw_node(routes, mw, obj.framework),
+                        "USES_MIDDLEWARE",
+                        mw.rel,
+                        mw.line,
+                        order=order,
+                        scope=mw.kind,
+                    )
+
+
+def _mw_node(routes: Routes, mw: Mw, framework: str) -> str:
+    qual = mw.symbol.split(":", 2)[2] if mw.symbol else f"{mw.rel}:{mw.line}:{mw.name}"
+    if qual not in routes.mw_nodes:
+        node_id = routes.ctx.add_node("middleware", qual, mw.name, mw.rel, mw.line, framework=framework, middleware_kind=mw.kind, symbol=mw.symbol)  # fmt: skip
+        routes.mw_nodes[qual] = node_id
+        if mw.symbol:
+            routes.ctx.add_edge(node_id, mw.symbol, "CALLS_FN", mw.rel, mw.line)
+        routes.ctx.facts.catalog.append(
+            CatalogRow(
+                "middleware",
+                routes.ctx.project,
+                routes.ctx.component,
+                mw.name,
+                mw.rel,
+                mw.line,
+                {"framework": framework, "kind": mw.kind},
             )
-        return self.mw_nodes[qual]
+        )
+    return routes.mw_nodes[qual]
 
 
 def _methods(sf: SourceFile, given: TsNode | None) -> list[str]:
@@ -353,7 +353,7 @@ def _join(prefix: str, path: str) -> str:
 
 
 def extract(ctx: ComponentContext) -> None:
-    if not ctx.shared.get("py.modules"):
+    if not ctx.shared.py.modules:
         return
     routes = Routes(ctx)
     routes.find_objects()
@@ -361,4 +361,4 @@ def extract(ctx: ComponentContext) -> None:
         return
     routes.find_mounts()
     routes.find_routes()
-    routes.emit()
+    _emit(routes)

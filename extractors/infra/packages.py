@@ -6,7 +6,7 @@ Manifests: `package.json` (dependencies, devDependencies, peer/optional), `requi
 `ecosystem` (npm|pypi), `package`, `declared` (the range as written), `version` (from the
 lock file next to the manifest: package-lock.json v1-v3, yarn.lock, pnpm-lock.yaml,
 poetry.lock, uv.lock, Pipfile.lock; else an exact `==` pin; else null), `dev`.
-Stack hints (`nextjs`, `express`, `fastapi`, ...) go to `ctx.shared["stack"]` and the
+Stack hints (`nextjs`, `express`, `fastapi`, ...) go to `ctx.shared.stack` and the
 manifest's code_file attr `stack`.
 """
 
@@ -20,10 +20,14 @@ from typing import Any
 
 import yaml
 
-from extractors.base import ComponentContext, SourceFile
+from extractors.base import ComponentContext
 from extractors.facts import CatalogRow, Node
+from extractors.shared import CodeSymbols, StackHints
+from extractors.source import SourceFile
 
 NAME = "packages"
+PROVIDES = (StackHints,)
+REQUIRES = (CodeSymbols,)  # a manifest that is already a code_file gets its attrs
 STACK_HINTS = {
     "next": "nextjs", "nuxt": "nuxt", "vue": "vue", "react": "react", "express": "express",
     "fastapi": "fastapi", "flask": "flask", "typescript": "typescript", "contentful": "contentful",
@@ -159,7 +163,7 @@ def extract(ctx: ComponentContext) -> None:
             }))  # fmt: skip
         if ecosystem == "pypi" and deps:
             stack.add("python")
-        ctx.shared.setdefault("stack", set()).update(stack)
+        ctx.shared.stack.names.update(stack)
         if files is None:  # first node per id, as a scan of ctx.facts.nodes finds
             files = {}
             for node in ctx.facts.nodes:

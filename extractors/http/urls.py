@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node as TsNode
 
-from extractors.base import ComponentContext, SourceFile, matches
-from extractors.js_common import (
+from extractors.base import ComponentContext
+from extractors.js.common import (
     dotted_name,
     modules,
     resolve_const,
@@ -22,7 +22,8 @@ from extractors.js_common import (
     text,
     unwrap,
 )
-from extractors.js_index import local_value
+from extractors.js.index import local_value
+from extractors.source import SourceFile, matches
 
 MAX_DEPTH = 12
 _ENV_OBJECTS = {"process.env", "import.meta.env"}
@@ -160,7 +161,7 @@ class Evaluator:
         found = resolve_const(self.ctx, sf.rel, head)  # config object: `API.base`
         value = unwrap(found[1]) if found else None
         if value is not None and value.type == "object":
-            from extractors.js_common import object_props
+            from extractors.js.common import object_props
 
             inner = object_props(found[0], value).get(prop)
             url = self.js(found[0], inner, depth + 1) if inner is not None else None

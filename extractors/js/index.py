@@ -2,21 +2,23 @@
 
 `file_index(ctx, sf)` runs one combined query per file (calls, declarators, functions, env
 reads, `defaults.baseURL` assignments, ERROR nodes) and caches it in
-`ctx.shared["js.index"]`; `call_names` and `local_value` add what several extractors would
+`ctx.shared.js_index`; `call_names` and `local_value` add what several extractors would
 otherwise each recompute per call site (callee names, declaration scopes).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from tree_sitter import Node as TsNode
 
-from extractors.js_common import dotted_name, text
+from extractors.js.common import dotted_name, text
+from extractors.js.model import FileIndex
+from extractors.source import matches
 
 if TYPE_CHECKING:
-    from extractors.base import ComponentContext, SourceFile
+    from extractors.base import ComponentContext
+    from extractors.source import SourceFile
 
 
 _INDEX_QUERY = """
@@ -39,37 +41,11 @@ _INDEX_QUERY = """
 """
 
 
-@dataclass
-class FileIndex:
-    """Everything the JS-family extractors query, from ONE tree traversal per file.
-
-    A query's cost is the walk, not its pattern count: one combined query costs about what a
-    single-pattern one does, so every concern reads its nodes from here.
-    """
-
-    calls: list[TsNode] = field(default_factory=list)  # call/new expressions, source order
-    decls: dict[str, list[TsNode]] = field(default_factory=dict)  # name -> initializers
-    functions: list[TsNode] = field(default_factory=list)  # arrow/function expressions
-    env_reads: list[tuple[TsNode, TsNode, str]] = field(default_factory=list)  # read, name, via
-    env_patterns: list[tuple[TsNode, str]] = field(default_factory=list)  # `{A} = process.env`
-    defaults: list[tuple[TsNode, TsNode]] = field(default_factory=list)  # x.defaults.baseURL = v
-    errors: list[TsNode] = field(default_factory=list)
-    # filled on first use: (call, function/constructor node, its dotted name) per call
-    callees: list[tuple[TsNode, TsNode | None, str | None]] | None = None
-    # name -> per initializer in `decls`, computed on first need: (start byte, enclosing
-    # scope start, scope end); scope start None for module level
-    scopes: dict[str, list[tuple[int, int | None, int] | None]] = field(default_factory=dict)
-
-
 def file_index(ctx: ComponentContext, sf: SourceFile) -> FileIndex:
-    cache: dict[str, FileIndex] | None = ctx.shared.get("js.index")
-    if cache is None:
-        cache = ctx.shared["js.index"] = {}
+    cache = ctx.shared.js_index
     index = cache.get(sf.rel)
     if index is not None:
         return index
-    from extractors.base import matches
-
     index = cache[sf.rel] = FileIndex()
     calls, functions, decls = index.calls, index.functions, index.decls
     data = sf.data

@@ -12,11 +12,11 @@ Node qualifiers: code_file = rel path; symbol = `<rel>#<dotted name>`
 Package imports are kept on the code_file node as attr `packages` (sorted names);
 unresolvable relative/alias imports become `unresolved` rows of kind `import`.
 
-ctx.shared keys this module fills (read by express, nextjs, firebase, env_scan, http_calls):
-- `js.modules`: {rel: js_common.ModuleInfo} — imports, exports, re-exports, symbols,
+Provides `ctx.shared.js` (JsSymbols, read by express, nextjs, firebase, env, http calls):
+- `modules`: {rel: js.model.ModuleInfo} — imports, exports, re-exports, symbols,
   aliases, top-level const initializers, symbol ranges for `enclosing(byte)`.
-- `js.calls`: [js_common.CallSite] — every call resolved to a symbol of this component.
-Reads `vue.components` ({rel: component symbol id}) left by `vue.py`.
+- `calls`: [js.model.CallSite] — every call resolved to a symbol of this component.
+Requires `ctx.shared.vue` ({rel: component symbol id}) from `vue.py`.
 """
 
 from __future__ import annotations
@@ -25,14 +25,10 @@ import re
 
 from tree_sitter import Node as TsNode
 
-from extractors.base import ComponentContext, SourceFile, captures
-from extractors.js_calls import add_calls, anonymous_handlers
-from extractors.js_common import (
-    CALLS_KEY,
+from extractors.base import ComponentContext, report_syntax_errors
+from extractors.js.calls import add_calls, anonymous_handlers
+from extractors.js.common import (
     FUNCTION_TYPES,
-    Binding,
-    CallSite,
-    ModuleInfo,
     arguments,
     dotted_name,
     js_files,
@@ -41,10 +37,15 @@ from extractors.js_common import (
     text,
     unwrap,
 )
-from extractors.js_index import file_index
-from extractors.js_resolve import Resolver
+from extractors.js.index import file_index
+from extractors.js.model import Binding, CallSite, ModuleInfo
+from extractors.js.resolve import Resolver
+from extractors.shared import CodeSymbols, JsSymbols, VueComponents
+from extractors.source import SourceFile
 
 NAME = "typescript"
+PROVIDES = (JsSymbols, CodeSymbols)
+REQUIRES = (VueComponents,)
 _CONFIG = re.compile(r"(^|/)(tsconfig(\.[\w.-]+)?|jsconfig)\.json$")
 _NESTED_OBJECT_KEYS = {"actions", "methods", "getters", "computed", "handlers"}
 _CLASS_TYPES = {"class_declaration", "abstract_class_declaration", "class"}
@@ -54,37 +55,18 @@ _ENV_OBJECTS = {"process.env", "import.meta.env"}
 def extract(ctx: ComponentContext) -> None:
     files = js_files(ctx)
     configs = {rel: f.data for rel, f in ctx.files.items() if _CONFIG.search(rel)}
-    components = ctx.shared.get("vue.components", {})
+    components = ctx.shared.vue.components
     resolver = Resolver({f.rel for f in files} | set(components), configs)
     mods = modules(ctx)
     for sf in files:
         mods[sf.rel] = _scan(ctx, sf, resolver, components.get(sf.rel))
-    calls: list[CallSite] = ctx.shared.setdefault(CALLS_KEY, [])
+    calls: list[CallSite] = ctx.shared.js.calls
     for sf in files:
         add_calls(ctx, mods[sf.rel], calls)
     if components:
-        from extractors.vue import link_template
+        from extractors.js.vue import link_template
 
         link_template(ctx)
-
-
-def report_syntax_errors(
-    ctx: ComponentContext, sf: SourceFile, errors: list[TsNode] | None = None
-) -> None:
-    """Tree-sitter recovers from errors; say where the first one is so facts are trusted less."""
-    root = sf.tree.root_node
-    if not root.has_error:
-        return
-    if errors is None:
-        errors = captures(sf.language or "", "(ERROR) @e", root).get("e", [])
-    line = min((SourceFile.line(n) for n in errors), default=None)
-    ctx.problem(
-        "warning",
-        sf.rel,
-        line,
-        "syntax-error",
-        f"syntax error near line {line}; facts from the rest of the file are kept",
-    )
 
 
 def _scan(
@@ -110,7 +92,7 @@ def _scan(
             language=sf.language, packages=sorted(packages),
         )  # fmt: skip
     elif packages:
-        ctx.shared.setdefault("vue.packages", {})[sf.rel] = sorted(packages)
+        ctx.shared.js.script_packages[sf.rel] = sorted(packages)
     for target, line in sorted(
         {b.target: b.line for b in mod.imports.values() if b.target}.items()
     ):

@@ -1,5 +1,5 @@
-"""One query walk per Python file for every Python extractor (python, python_routes,
-env_scan, http_python).
+"""One query walk per Python file for every Python extractor (python.symbols,
+python.routes, infra.env, http.python).
 
 A query's cost is the tree walk, not its pattern count: the eight separate queries these
 extractors used cost ~5x one combined query. Each concern's patterns are kept as written;
@@ -9,18 +9,17 @@ the order its own query would return (tree-sitter returns matches in document or
 
 from __future__ import annotations
 
-import bisect
 from typing import TYPE_CHECKING
 
 from tree_sitter import Node as TsNode
 from tree_sitter import QueryCursor
 
-from extractors.base import compiled_query
+from extractors.python.model import Match, PyIndex
+from extractors.source import compiled_query
 
 if TYPE_CHECKING:
-    from extractors.base import ComponentContext, SourceFile
-
-Match = dict[str, list[TsNode]]
+    from extractors.base import ComponentContext
+    from extractors.source import SourceFile
 
 PARTS: tuple[tuple[str, str], ...] = (
     ("imports", "[(import_statement) (import_from_statement)] @i"),
@@ -29,7 +28,7 @@ PARTS: tuple[tuple[str, str], ...] = (
     ("attr_calls", "(call function: (attribute)) @c"),
     ("decorated", "(decorated_definition) @d"),
     (
-        "env",  # env_scan: os.environ[...], getenv(...)-style calls, pydantic settings
+        "env",  # infra/env.py: os.environ[...], getenv(...)-style calls, pydantic settings
         """
 (subscript value: (_) @env subscript: (string) @name) @read
 (call function: (_) @fn arguments: (argument_list . (string) @name)) @read
@@ -43,30 +42,8 @@ _COMBINED = "\n".join(source for _, source in PARTS)
 _OWNER: list[str] = []  # pattern index -> part name, filled on first use
 
 
-class PyIndex:
-    """Matches of every part for one file, each list in document order."""
-
-    __slots__ = ("parts", "_assign_starts")
-
-    def __init__(self, parts: dict[str, list[Match]]):
-        self.parts = parts
-        self._assign_starts: list[int] | None = None
-
-    def assignments_in(self, node: TsNode) -> list[Match]:
-        """`assign_calls` matches inside `node` (what the same query run on `node` gives)."""
-        found = self.parts["assign_calls"]
-        if self._assign_starts is None:
-            self._assign_starts = [m["a"][0].start_byte for m in found]
-        lo = bisect.bisect_left(self._assign_starts, node.start_byte)
-        hi = bisect.bisect_left(self._assign_starts, node.end_byte)
-        end = node.end_byte
-        return [m for m in found[lo:hi] if m["a"][0].end_byte <= end]
-
-
 def py_index(ctx: ComponentContext, sf: SourceFile) -> PyIndex:
-    cache: dict[str, PyIndex] | None = ctx.shared.get("py.index")
-    if cache is None:
-        cache = ctx.shared["py.index"] = {}
+    cache = ctx.shared.py_index
     index = cache.get(sf.rel)
     if index is not None:
         return index

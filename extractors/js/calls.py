@@ -10,10 +10,8 @@ from __future__ import annotations
 
 from tree_sitter import Node as TsNode
 
-from extractors.base import ComponentContext, SourceFile
-from extractors.js_common import (
-    CallSite,
-    ModuleInfo,
+from extractors.base import ComponentContext
+from extractors.js.common import (
     dotted_name,
     lookup_symbol,
     modules,
@@ -21,7 +19,9 @@ from extractors.js_common import (
     text,
     unwrap,
 )
-from extractors.js_index import call_names, file_index, local_value
+from extractors.js.index import call_names, file_index, local_value
+from extractors.js.model import CallSite, ModuleInfo
+from extractors.source import SourceFile
 
 _CALLBACK_METHODS = {"map", "filter", "forEach", "then", "catch", "finally", "reduce", "some"}
 _CALLBACK_METHODS |= {"every", "find", "sort", "flatMap", "findIndex", "replace"}

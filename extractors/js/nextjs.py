@@ -20,9 +20,18 @@ import posixpath
 import re
 
 from extractors.base import ComponentContext
-from extractors.js_common import ModuleInfo, js_files, modules, object_props, string_value
+from extractors.js.common import (
+    js_files,
+    modules,
+    object_props,
+    string_value,
+)
+from extractors.js.model import ModuleInfo
+from extractors.shared import JsSymbols
 
 NAME = "nextjs"
+PROVIDES = ()
+REQUIRES = (JsSymbols,)
 HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 _EXT = re.compile(r"\.(tsx|ts|jsx|js|mjs)$")
 _SPECIAL_PAGES = {"_app", "_document", "_error"}
@@ -75,7 +84,8 @@ def extract(ctx: ComponentContext) -> None:
     if not _uses_next(ctx):
         return
     mods = modules(ctx)
-    middleware = _middleware(ctx, mods)
+    lines = {n.id: n.line for n in ctx.facts.nodes if n.kind == "symbol"}
+    middleware = _middleware(ctx, mods, lines)
     for sf in js_files(ctx):
         found = _classify(sf.rel)
         mod = mods.get(sf.rel)
@@ -89,7 +99,7 @@ def extract(ctx: ComponentContext) -> None:
             methods = [(method, _handler(mod, "default"))]
         for method, handler in methods:
             name = f"{method} {path}"
-            line = _line_of(ctx, handler) or 1
+            line = (lines.get(handler) if handler else None) or 1
             route = ctx.add_node(
                 "route", name, name, sf.rel, line, line,
                 method=method, path=path, framework="nextjs", router=router, route_kind=kind,
@@ -100,23 +110,14 @@ def extract(ctx: ComponentContext) -> None:
                 ctx.add_edge(route, middleware[0], "USES_MIDDLEWARE", middleware[2], 1, order=1)
 
 
-def _line_of(ctx: ComponentContext, node_id: str | None) -> int | None:
-    if node_id is None:
-        return None
-    index = ctx.shared.setdefault(
-        "nextjs.lines", {n.id: n.line for n in ctx.facts.nodes if n.kind == "symbol"}
-    )
-    return index.get(node_id)
-
-
-def _middleware(ctx: ComponentContext, mods: dict[str, ModuleInfo]):
+def _middleware(ctx: ComponentContext, mods: dict[str, ModuleInfo], lines: dict[str, int | None]):
     """(node id, matcher prefixes, rel) of `middleware.ts`, if the app has one."""
     for rel in ("middleware.ts", "middleware.js", "src/middleware.ts", "src/middleware.js"):
         mod = mods.get(rel)
         if mod is None:
             continue
         symbol = _handler(mod, "middleware") or _handler(mod, "default")
-        line = _line_of(ctx, symbol) or 1
+        line = (lines.get(symbol) if symbol else None) or 1
         matchers: list[str] = []
         config = mod.consts.get("config")
         if config is not None and config.type == "object":

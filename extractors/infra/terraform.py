@@ -22,10 +22,14 @@ from typing import Any
 
 from tree_sitter import Node as TsNode
 
-from extractors.base import ComponentContext, SourceFile, parser_for
+from extractors.base import ComponentContext
 from extractors.facts import CatalogRow, Node
+from extractors.shared import StackHints
+from extractors.source import SourceFile, parser_for
 
 NAME = "terraform"
+PROVIDES = (StackHints,)
+REQUIRES = ()
 NOTABLE = {"project", "project_id", "name", "location", "region", "zone", "secret_id",
            "bucket", "repository_id", "account_id", "service", "database_version", "tier",
            "runtime", "entry_point", "dataset_id", "role", "member", "domain", "source",
@@ -144,7 +148,7 @@ def extract(ctx: ComponentContext) -> None:
     tf_files = [f for f in ctx.by_language("hcl") if f.rel.endswith(".tf")]
     if not tf_files:
         return
-    ctx.shared.setdefault("stack", set()).add("terraform")
+    ctx.shared.stack.names.add("terraform")
     values = Values()
     hcl = parser_for("hcl")
     for rel, sf in sorted(ctx.files.items()):

@@ -11,57 +11,27 @@ Node qualifiers (as in typescript.py): code_file = rel path; symbol = `<rel>#<do
 CALLS_FN: symbol (or code_file for module-level code) → the symbol called, through
 local names, imports, `module.attr`, `self.method` and package re-exports.
 
-ctx.shared keys this module fills (read by python_routes, env_scan, http_calls):
-- `py.modules`: {rel: PyModule} — bindings (imports), symbols, top-level string
+Provides `ctx.shared.py` (PyModules, read by python.routes and infra.contentful):
+- `modules`: {rel: PyModule} — bindings (imports), symbols, top-level string
   constants (`consts`), `enclosing(byte)` → the symbol (or code_file) id at a byte.
-- `py.resolve`: `resolve(rel, dotted) -> (rel, name) | None` — where a dotted name used
-  in file `rel` is defined (`orders.router` → (`app/routers/orders.py`, `router`)).
+- `resolver.resolve(rel, dotted) -> (rel, name) | None` — where a dotted name used
+  in file `rel` is defined (`orders.router` → (`app/routers/orders.py`, `router`));
+  `resolver.symbol(rel, dotted)` — its symbol node id.
 """
 
 from __future__ import annotations
 
-import bisect
-from dataclasses import dataclass, field
-
 from tree_sitter import Node as TsNode
 
-from extractors.base import ComponentContext, SourceFile
-from extractors.py_index import py_captures
+from extractors.base import ComponentContext
+from extractors.python.index import py_captures
+from extractors.python.model import Binding, PyModule, Resolver, module_names
+from extractors.shared import CodeSymbols, PyModules
+from extractors.source import SourceFile
 
 NAME = "python"
-MODULES_KEY = "py.modules"
-
-
-@dataclass
-class Binding:
-    spec: str  # as written: `app.services.orders`, `.store`
-    target: str | None  # rel of the resolved module file
-    name: str | None  # imported attribute of that module; None when the binding is the module
-    line: int
-
-
-@dataclass
-class PyModule:
-    rel: str
-    sf: SourceFile
-    modname: str
-    file_id: str
-    bindings: dict[str, Binding] = field(default_factory=dict)
-    symbols: dict[str, str] = field(default_factory=dict)  # dotted local name → node id
-    consts: dict[str, str] = field(default_factory=dict)  # NAME = "literal"
-    _ranges: list[tuple[int, int, str]] = field(default_factory=list)
-    _starts: list[int] = field(default_factory=list)
-
-    def enclosing(self, byte: int) -> str:
-        """Innermost symbol whose span holds `byte`, else the code_file."""
-        if len(self._starts) != len(self._ranges):
-            self._starts = [r[0] for r in self._ranges]
-        i = bisect.bisect_right(self._starts, byte)
-        best = self.file_id
-        for start, end, node_id in self._ranges[:i]:
-            if start <= byte < end:
-                best = node_id
-        return best
+PROVIDES = (PyModules, CodeSymbols)
+REQUIRES = ()
 
 
 def text(sf: SourceFile, node: TsNode | None) -> str:
@@ -77,90 +47,28 @@ def string_value(sf: SourceFile, node: TsNode | None) -> str | None:
     return "".join(text(sf, c) for c in node.children if c.type == "string_content")
 
 
-def _module_names(rels: list[str]) -> dict[str, str]:
-    """dotted module name → rel, from package roots and from the component root."""
-    found: dict[str, str] = {}
-    names = set(rels)
-    for rel in sorted(rels):
-        parts = rel[:-3].split("/")
-        if parts[-1] == "__init__":
-            parts = parts[:-1]
-        folders = rel.split("/")[:-1]
-        top = len(folders)
-        while top > 0 and "/".join(folders[:top]) + "/__init__.py" in names:
-            top -= 1
-        for start in sorted({top, 0}, reverse=True):
-            if parts[start:]:
-                found.setdefault(".".join(parts[start:]), rel)
-    return found
-
-
-class Resolver:
-    def __init__(self, ctx: ComponentContext, mods: dict[str, PyModule]):
-        self.ctx, self.mods = ctx, mods
-        self.by_name = _module_names(list(mods))
-
-    def absolute(self, mod: PyModule, spec: str) -> str | None:
-        """Dotted module name a (possibly relative) spec refers to."""
-        if not spec.startswith("."):
-            return spec
-        dots = len(spec) - len(spec.lstrip("."))
-        package = (
-            mod.modname.split(".")
-            if mod.rel.endswith("__init__.py")
-            else mod.modname.split(".")[:-1]
-        )
-        if dots - 1 > len(package):
-            return None
-        base = package[: len(package) - (dots - 1)]
-        rest = spec[dots:]
-        return ".".join([*base, rest] if rest else base) or None
-
-    def resolve(self, rel: str, dotted: str, depth: int = 0) -> tuple[str, str] | None:
-        """(rel, name) where `dotted`, as used in `rel`, is defined; name '' = the module."""
-        mod = self.mods.get(rel)
-        if mod is None or depth > 5:
-            return None
-        head, _, rest = dotted.partition(".")
-        if dotted in mod.symbols or head in mod.symbols:
-            return rel, dotted
-        # the longest bound prefix: `import app.db` binds `app.db`; `from x import y` binds `y`
-        parts = dotted.split(".")
-        for cut in range(len(parts), 0, -1):
-            binding = mod.bindings.get(".".join(parts[:cut]))
-            if binding is None or binding.target is None:
-                continue
-            tail = ".".join(parts[cut:])
-            if binding.name is None:
-                return (
-                    (binding.target, "")
-                    if not tail
-                    else self.resolve(binding.target, tail, depth + 1)
-                )
-            inner = binding.name + ("." + tail if tail else "")
-            return self.resolve(binding.target, inner, depth + 1) or (binding.target, inner)
-        return rel, dotted  # a module-level name of this file (or a builtin)
-
-    def symbol(self, rel: str, dotted: str) -> str | None:
-        found = self.resolve(rel, dotted)
-        if not found or not found[1]:
-            return None
-        target = self.mods.get(found[0])
-        return target.symbols.get(found[1]) if target else None
+def call_args(sf: SourceFile, call: TsNode) -> tuple[list[TsNode], dict[str, TsNode]]:
+    """A call's positional argument nodes and keyword name → value node (comments skipped)."""
+    args = call.child_by_field_name("arguments")
+    positional, named = [], {}
+    for arg in args.named_children if args is not None else []:
+        if arg.type == "keyword_argument":
+            named[text(sf, arg.child_by_field_name("name"))] = arg.child_by_field_name("value")
+        elif arg.type != "comment":
+            positional.append(arg)
+    return positional, named
 
 
 def extract(ctx: ComponentContext) -> None:
     files = [f for f in ctx.by_language("python")]
-    names = _module_names([f.rel for f in files])
+    names = module_names([f.rel for f in files])
     by_rel = {rel: name for name, rel in reversed(list(names.items()))}
     mods: dict[str, PyModule] = {}
     for sf in sorted(files, key=lambda f: f.rel):
         mods[sf.rel] = PyModule(sf.rel, sf, by_rel.get(sf.rel, sf.rel[:-3].replace("/", ".")),
                                 ctx.node_id("code_file", sf.rel))  # fmt: skip
-    resolver = Resolver(ctx, mods)
-    ctx.shared[MODULES_KEY] = mods
-    ctx.shared["py.resolve"] = resolver.resolve
-    ctx.shared["py.symbol"] = resolver.symbol
+    resolver = Resolver(mods)
+    ctx.shared.py = PyModules(mods, resolver)
     for mod in mods.values():
         root = mod.sf.tree.root_node
         if root.has_error:

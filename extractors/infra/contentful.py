@@ -21,8 +21,12 @@ import re
 from typing import Any
 
 from extractors.base import ComponentContext
+from extractors.shared import JsSymbols, PyModules, StackHints
 
 NAME = "contentful"
+# content types are symbols too, but not code: owner_at never attributes code to them
+PROVIDES = (StackHints,)
+REQUIRES = (JsSymbols, PyModules)
 _CT_KEY = re.compile(r"""['"]?content_type['"]?\s*[:=]\s*['"]([A-Za-z][\w-]*)['"]""")
 _METHOD = re.compile(r"\b(getEntries|getEntry|getEntriesWithLinks|entries|entry|withAllLocales)\b")
 _SKELETON = re.compile(
@@ -76,7 +80,7 @@ def extract(ctx: ComponentContext) -> None:
                 display_field=ct.get("displayField"), fields=fields, symbol_kind="content_type",
             )  # fmt: skip
     if types:
-        ctx.shared.setdefault("stack", set()).add("contentful")
+        ctx.shared.stack.names.add("contentful")
     code = list(_code(ctx))
     if not types and not any(u in data for _, data, _ in code for u in _USES_BYTES):
         return  # `content_type` means a MIME type in a component that never uses Contentful
@@ -95,9 +99,9 @@ def _may_use(data: bytes) -> bool:
 
 def _code(ctx: ComponentContext):
     """(rel, source bytes, byte → enclosing node id) for every JS-family and Python module."""
-    for rel, mod in sorted((ctx.shared.get("js.modules") or {}).items()):
+    for rel, mod in sorted(ctx.shared.js.modules.items()):
         yield rel, mod.sf.data, mod.enclosing
-    for rel, mod in sorted((ctx.shared.get("py.modules") or {}).items()):
+    for rel, mod in sorted(ctx.shared.py.modules.items()):
         yield rel, mod.sf.data, mod.enclosing
 
 
@@ -134,4 +138,4 @@ def _usages(ctx: ComponentContext, rel: str, text: str, enclosing, types: dict[s
         seen.add((caller, target))
         ctx.add_edge(caller, target, "CALLS_FN", rel, line, contentful_query=query)
     if found:
-        ctx.shared.setdefault("stack", set()).add("contentful")
+        ctx.shared.stack.names.add("contentful")

@@ -1,37 +1,17 @@
-"""Outbound HTTP calls: fetch, axios (calls, `axios({method, url})`, `axios.create` instances,
-`axios.defaults.baseURL`), ky, got, thin wrappers (`ApiService.post('/orders')` whose method
-calls an instance with its `path` parameter), generated SDKs (`'/r/{id}'.replace(...)` +
-`request({method, url})`), Firebase `httpsCallable(functions, 'name')`, and Python
-`requests` / `httpx` (also `httpx.Client(base_url=...)` instances) — see http_python.py.
-
-http_call node (the contract `warehouse/http_bridge.py` reads; keep stable):
-- qualifier `<name>@<rel>:<line>`; name `METHOD {ENV_VAR}path`, `METHOD https://host/path` or
-  `METHOD /relative/path`; file:line of the call site (for a wrapper: of the wrapper's caller).
-- attrs: `method` (upper case), `url_template` (full URL, `{ENV}` for env parts and `{param}`
-  for runtime values), `env_var` (env var the base comes from, if any), `base` (literal base
-  URL, e.g. `https://api.sendgrid.com` or an instance's literal baseURL), `path` (what follows
-  the base or env var), `resolved_via` (wrapper | instance | default | constant | env |
-  literal | callable), `client` (fetch, axios, ky, got, requests, httpx, firebase),
-  `wrapper` (symbol id, when the call went through one), `function` (callables only).
-CALLS_HTTP: enclosing symbol (or code_file) → http_call, file:line of the call site.
-Catalog rows `hosts`: every absolute host literally written (a `{VAR}` part kept as is).
-A URL that cannot be known statically → `unresolved` kind `http_call`, "dynamic URL: ...".
-"""
+"""JS-family outbound HTTP for calls.py: fetch, axios/ky/got calls and instances,
+`defaults.baseURL`, thin wrappers called with a path, Firebase `httpsCallable`."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from tree_sitter import Node as TsNode
 
-from extractors.base import ComponentContext, SourceFile
-from extractors.facts import CatalogRow
-from extractors.js_common import (
-    CALLS_KEY,
+from extractors.http.emit import VERBS, HttpOut
+from extractors.http.urls import Url, enclosing_function, parameter_names
+from extractors.js.common import (
     arguments,
     dotted_name,
-    js_files,
     modules,
     object_props,
     owner_at,
@@ -41,10 +21,9 @@ from extractors.js_common import (
     text,
     unwrap,
 )
-from extractors.js_index import call_names, file_index
-from extractors.url_eval import Evaluator, Url, enclosing_function, join, parameter_names
+from extractors.js.index import call_names, file_index
+from extractors.source import SourceFile
 
-NAME = "http_calls"
 CLIENT_PACKAGES = {
     "axios": "axios",
     "ky": "ky",
@@ -52,11 +31,9 @@ CLIENT_PACKAGES = {
     "redaxios": "axios",
     "ofetch": "fetch",
 }
-VERBS = {"get", "delete", "head", "options", "post", "put", "patch"}
 _CLIENT_VERBS = VERBS | {"request"}
 _FETCH = {"fetch", "window.fetch", "globalThis.fetch", "$fetch", "ofetch"}
 _DISPATCH = _FETCH | {"httpsCallable"}
-_ORIGIN = re.compile(r"^([a-z][a-z0-9+.-]*://[^/?#]+)(.*)$", re.I)
 
 
 @dataclass
@@ -79,15 +56,16 @@ class Wrapper:
     expr: str = ""
 
 
-class HttpCalls:
-    def __init__(self, ctx: ComponentContext):
-        self.ctx = ctx
-        self.eval = Evaluator(ctx)
+class JsHttpCalls:
+    """Clients, wrappers and call sites of the JS-family modules, written to `out`."""
+
+    def __init__(self, out: HttpOut):
+        self.out = out
+        self.ctx = out.ctx
+        self.eval = out.eval
         self.instances: dict[str, Client] = {}
         self.defaults: dict[str, Url] = {}  # client kind -> default base
         self.wrappers: dict[str, Wrapper] = {}
-        self.taken: set[str] = set()
-        self.hosts: set[tuple[str, str, int]] = set()
         self.taken_sites: set[tuple[str, int]] = set()
         self.client_memo: dict[tuple[str, str], Client | None] = {}
 
@@ -179,7 +157,7 @@ class HttpCalls:
             elif dotted == "httpsCallable" and len(args := arguments(call)) > 1:
                 name = string_value(sf, args[1])
                 if name:
-                    self.emit(
+                    self.out.emit(
                         sf,
                         call,
                         "POST",
@@ -221,9 +199,7 @@ class HttpCalls:
     ):
         line = SourceFile.line(call)
         if url_node is None:
-            self.ctx.unresolved(
-                sf.rel, line, "http_call", text(sf, call), "dynamic URL: no URL argument"
-            )
+            self.out.dynamic(sf.rel, line, text(sf, call), "no URL argument")
             return
         url = self.eval.js(sf, url_node)
         base = client.base if client is not None else None
@@ -244,145 +220,74 @@ class HttpCalls:
                 if url is not None
                 else "URL expression not statically known"
             )
-            self.ctx.unresolved(
-                sf.rel, line, "http_call", text(sf, url_node), f"dynamic URL: {why}"
-            )
+            self.out.dynamic(sf.rel, line, text(sf, url_node), why)
             return
-        self.emit(sf, call, method.upper(), url, base, kind, via if base is not None else "literal")
-
-    def wrapper_calls(self) -> None:
-        """Each call of a wrapper becomes an http_call at the caller's line."""
-        sites = self.ctx.shared.get(CALLS_KEY, [])
-        for _ in range(3):  # wrappers of wrappers
-            before = len(self.wrappers)
-            for site in sites:
-                wrapper = self.wrappers.get(site.callee)
-                if wrapper is None or (site.caller, site.node.start_byte) in self.taken_sites:
-                    continue
-                sf = modules(self.ctx)[site.rel].sf
-                args = arguments(site.node)
-                node = args[wrapper.index] if wrapper.index < len(args) else None
-                url = self.eval.js(sf, node) if node is not None else None
-                if url is not None and url.starts_with_param:
-                    names = parameter_names(sf, enclosing_function(site.node))
-                    if url.parts[0][1] in names and ":symbol:" in site.caller:
-                        inner = Url(url.parts[1:], url.via).add(wrapper.tail or Url())
-                        self.wrappers.setdefault(
-                            site.caller,
-                            Wrapper(
-                                names.index(url.parts[0][1]),
-                                wrapper.method,
-                                wrapper.base,
-                                wrapper.client,
-                                wrapper.via,
-                                inner,
-                                site.rel,
-                                SourceFile.line(site.node),
-                                text(sf, node),
-                            ),
-                        )
-                        self.taken_sites.add((site.caller, site.node.start_byte))
-                        continue
-                self.taken_sites.add((site.caller, site.node.start_byte))
-                if url is None or url.starts_with_param:
-                    expr = text(sf, node) if node is not None else "(no argument)"
-                    callee = site.callee.rsplit("#", 1)[-1]
-                    self.ctx.unresolved(
-                        site.rel,
-                        SourceFile.line(site.node),
-                        "http_call",
-                        expr,
-                        f"dynamic URL: argument {expr} of {callee}",
-                    )
-                    continue
-                url.add(wrapper.tail or Url())
-                self.emit(
-                    sf,
-                    site.node,
-                    wrapper.method,
-                    url,
-                    wrapper.base,
-                    wrapper.client,
-                    "wrapper",
-                    wrapper=site.callee,
-                    owner=site.caller,
-                )
-            if len(self.wrappers) == before:
-                break
-        used = {site.callee for site in sites}
-        for symbol, wrapper in sorted(self.wrappers.items()):
-            if symbol not in used:
-                self.ctx.unresolved(
-                    wrapper.rel,
-                    wrapper.line,
-                    "http_call",
-                    wrapper.expr,
-                    f"dynamic URL: parameter of {symbol.rsplit('#', 1)[-1]}, which nothing in the component calls",
-                )
-
-    # ---- output ----
-    def emit(
-        self,
-        sf,
-        call: TsNode,
-        method: str,
-        url: Url,
-        base: Url | None,
-        client: str,
-        via: str,
-        owner: str | None = None,
-        **extra,
-    ) -> None:
-        line = SourceFile.line(call)
-        full = join(base, url) if base is not None else url
-        template = full.template
-        attrs: dict = {"method": method, "url_template": template, "client": client}
-        env = next((v for k, v in full.parts if k == "env"), None)
-        if env:
-            attrs["env_var"] = env
-        first = full.parts[0] if full.parts else ("lit", "")
-        if first[0] == "env":
-            attrs["path"] = Url(full.parts[1:]).template
-        elif base is not None and base.parts and all(k == "lit" for k, _ in base.parts):
-            attrs["base"], attrs["path"] = base.template.rstrip("/"), url.template
-        elif (origin := _ORIGIN.match(template)) is not None:
-            attrs["base"], attrs["path"] = origin.group(1), origin.group(2) or "/"
-        else:
-            attrs["path"] = template
-        if (origin := _ORIGIN.match(template)) is not None:
-            self.hosts.add((origin.group(1).split("://", 1)[1], sf.rel, line))
-        if via == "literal":
-            via = "constant" if "constant" in full.via else "env" if env else "literal"
-        attrs["resolved_via"] = via
-        attrs.update(extra)
-        name = f"{method} {template}"
-        qualifier = f"{name}@{sf.rel}:{line}"
-        if qualifier in self.taken:
-            qualifier += f":{call.start_point[1] + 1}"
-        self.taken.add(qualifier)
-        node_id = self.ctx.add_node(
-            "http_call", qualifier, name, sf.rel, line, SourceFile.end_line(call), **attrs
+        self.out.emit(
+            sf, call, method.upper(), url, base, kind, via if base is not None else "literal"
         )
-        owner = owner or owner_at(self.ctx, sf.rel, call)
-        self.ctx.add_edge(owner, node_id, "CALLS_HTTP", sf.rel, line)
 
-    def catalog(self) -> None:
-        for host, rel, line in sorted(self.hosts):
-            self.ctx.facts.catalog.append(
-                CatalogRow("hosts", self.ctx.project, self.ctx.component, host, rel, line)
+
+def wrapper_calls(calls: JsHttpCalls) -> None:
+    """Each call of a wrapper becomes an http_call at the caller's line."""
+    sites = calls.ctx.shared.js.calls
+    for _ in range(3):  # wrappers of wrappers
+        before = len(calls.wrappers)
+        for site in sites:
+            wrapper = calls.wrappers.get(site.callee)
+            if wrapper is None or (site.caller, site.node.start_byte) in calls.taken_sites:
+                continue
+            sf = modules(calls.ctx)[site.rel].sf
+            args = arguments(site.node)
+            node = args[wrapper.index] if wrapper.index < len(args) else None
+            url = calls.eval.js(sf, node) if node is not None else None
+            if url is not None and url.starts_with_param:
+                names = parameter_names(sf, enclosing_function(site.node))
+                if url.parts[0][1] in names and ":symbol:" in site.caller:
+                    inner = Url(url.parts[1:], url.via).add(wrapper.tail or Url())
+                    calls.wrappers.setdefault(
+                        site.caller,
+                        Wrapper(
+                            names.index(url.parts[0][1]),
+                            wrapper.method,
+                            wrapper.base,
+                            wrapper.client,
+                            wrapper.via,
+                            inner,
+                            site.rel,
+                            SourceFile.line(site.node),
+                            text(sf, node),
+                        ),
+                    )
+                    calls.taken_sites.add((site.caller, site.node.start_byte))
+                    continue
+            calls.taken_sites.add((site.caller, site.node.start_byte))
+            if url is None or url.starts_with_param:
+                expr = text(sf, node) if node is not None else "(no argument)"
+                callee = site.callee.rsplit("#", 1)[-1]
+                calls.out.dynamic(
+                    site.rel, SourceFile.line(site.node), expr, f"argument {expr} of {callee}"
+                )
+                continue
+            url.add(wrapper.tail or Url())
+            calls.out.emit(
+                sf,
+                site.node,
+                wrapper.method,
+                url,
+                wrapper.base,
+                wrapper.client,
+                "wrapper",
+                wrapper=site.callee,
+                owner=site.caller,
             )
-
-
-def extract(ctx: ComponentContext) -> None:
-    calls = HttpCalls(ctx)
-    files = [sf for sf in js_files(ctx) if sf.rel in modules(ctx)]
-    for sf in files:
-        calls.scan_clients(sf)
-    for sf in files:
-        calls.scan_calls(sf)
-    calls.wrapper_calls()
-    from extractors.http_python import scan_python
-
-    for sf in sorted(ctx.by_language("python"), key=lambda f: f.rel):
-        scan_python(calls, sf)
-    calls.catalog()
+        if len(calls.wrappers) == before:
+            break
+    used = {site.callee for site in sites}
+    for symbol, wrapper in sorted(calls.wrappers.items()):
+        if symbol not in used:
+            calls.out.dynamic(
+                wrapper.rel,
+                wrapper.line,
+                wrapper.expr,
+                f"parameter of {symbol.rsplit('#', 1)[-1]}, which nothing in the component calls",
+            )

@@ -10,7 +10,7 @@ kept), so tree-sitter's line and column numbers are the SFC's own.
 The component symbol (qualifier `<rel>#<ComponentName>`, name from the file name) spans the
 whole SFC; module-level script code is attributed to it, it CALLS_FN the script-setup
 functions the template references, and it is the module's default export.
-ctx.shared["vue.components"] = {rel: component symbol id}; must run before `typescript`.
+Provides `ctx.shared.vue` (VueComponents: rel → component symbol id, template words).
 """
 
 from __future__ import annotations
@@ -18,9 +18,13 @@ from __future__ import annotations
 import posixpath
 import re
 
-from extractors.base import ComponentContext, SourceFile
+from extractors.base import ComponentContext
+from extractors.shared import CodeSymbols, VueComponents
+from extractors.source import SourceFile
 
 NAME = "vue"
+PROVIDES = (VueComponents, CodeSymbols)
+REQUIRES = ()
 _SCRIPT = re.compile(rb"<script\b([^>]*)>(.*?)</script\s*>", re.S | re.I)
 _TEMPLATE = re.compile(rb"<template\b[^>]*>(.*)</template\s*>", re.S | re.I)
 _LANG = re.compile(rb"""\blang\s*=\s*["']?([\w-]+)""")
@@ -56,7 +60,7 @@ def component_name(rel: str) -> str:
 
 
 def extract(ctx: ComponentContext) -> None:
-    components: dict[str, str] = ctx.shared.setdefault("vue.components", {})
+    components = ctx.shared.vue.components
     for sf in sorted(ctx.by_language("vue"), key=lambda f: f.rel):
         if sf.virtual_of is not None:
             continue
@@ -76,17 +80,17 @@ def extract(ctx: ComponentContext) -> None:
         ctx.files[f"{sf.rel}#script"] = SourceFile(
             sf.rel, sf.path, data, language, virtual_of=sf.rel
         )
-    ctx.shared["vue.template_words"] = {
+    ctx.shared.vue.template_words = {
         rel: _template_words(ctx.files[rel].data) for rel in components
     }
 
 
 def link_template(ctx: ComponentContext) -> None:
     """Component → CALLS_FN → script functions named in its template (after typescript)."""
-    from extractors.js_common import modules
+    from extractors.js.common import modules
 
-    words = ctx.shared.get("vue.template_words", {})
-    for rel, comp_id in sorted(ctx.shared.get("vue.components", {}).items()):
+    words = ctx.shared.vue.template_words
+    for rel, comp_id in sorted(ctx.shared.vue.components.items()):
         mod = modules(ctx).get(rel)
         if mod is None:
             continue

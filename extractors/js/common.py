@@ -1,92 +1,27 @@
 """What the JavaScript/TypeScript-family extractors share: module tables and name resolution.
 
 `typescript.py` fills one `ModuleInfo` per JS/TS/TSX/JSX file (and per Vue `<script>` block,
-registered by `vue.py` as a virtual `SourceFile`) into `ctx.shared["js.modules"]`; express,
-nextjs, firebase, env_scan and http_calls resolve names through the helpers here instead of
+registered by `vue.py` as a virtual `SourceFile`) into `ctx.shared.js.modules`; express,
+nextjs, firebase, infra/env and http/calls resolve names through the helpers here instead of
 re-walking trees. Resolution is static and file-local plus imports: no type inference.
-The per-file query index (calls, declarations, env reads) lives in `js_index.py`.
+The per-file query index (calls, declarations, env reads) lives in `index.py`, the data
+classes (`ModuleInfo`, `Binding`, `CallSite`, `FileIndex`) in `model.py`.
 """
 
 from __future__ import annotations
 
-import bisect
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from tree_sitter import Node as TsNode
 
+from extractors.js.model import ModuleInfo
+
 if TYPE_CHECKING:
-    from extractors.base import ComponentContext, SourceFile
+    from extractors.base import ComponentContext
+    from extractors.source import SourceFile
 
 JS_LANGUAGES = ("typescript", "tsx", "javascript")
 FUNCTION_TYPES = {"arrow_function", "function_expression", "function", "generator_function"}
-MODULES_KEY = "js.modules"
-CALLS_KEY = "js.calls"
-
-
-@dataclass
-class Binding:
-    """One imported local name: `import { imported as local } from spec`."""
-
-    spec: str
-    target: str | None  # rel of the resolved file, None for a package or unresolved
-    imported: str  # "default", "*", or the exported name
-    package: str | None
-    line: int
-
-
-@dataclass
-class ModuleInfo:
-    rel: str
-    sf: SourceFile
-    file_id: str  # code_file node id
-    owner_id: str  # what module-level code is attributed to (code_file, or a Vue component)
-    imports: dict[str, Binding] = field(default_factory=dict)
-    exports: dict[str, str] = field(default_factory=dict)  # exported name -> local name
-    reexports: dict[str, tuple[str, str]] = field(default_factory=dict)
-    star_reexports: list[str] = field(default_factory=list)
-    symbols: dict[str, str] = field(default_factory=dict)  # local (dotted) name -> node id
-    aliases: dict[str, str] = field(default_factory=dict)  # "obj.prop" -> local name
-    consts: dict[str, TsNode] = field(default_factory=dict)  # top-level name -> value node
-    anonymous: dict[int, str] = field(default_factory=dict)  # function start byte -> node id
-    alias_nodes: dict[str, TsNode] = field(default_factory=dict)
-    env_names: dict[str, str] = field(default_factory=dict)  # `const { A: a } = process.env`
-    _starts: list[int] = field(default_factory=list)
-    _ranges: list[tuple[int, int, str, int]] = field(default_factory=list)
-
-    def add_range(self, start: int, end: int, node_id: str) -> None:
-        self._ranges.append((start, end, node_id, -1))
-
-    def seal(self) -> None:
-        """Sort symbol ranges and link each to its enclosing range (ranges nest properly)."""
-        self._ranges.sort(key=lambda r: (r[0], -r[1]))
-        linked: list[tuple[int, int, str, int]] = []
-        stack: list[int] = []
-        for start, end, node_id, _ in self._ranges:
-            while stack and linked[stack[-1]][1] <= start:
-                stack.pop()
-            linked.append((start, end, node_id, stack[-1] if stack else -1))
-            stack.append(len(linked) - 1)
-        self._ranges = linked
-        self._starts = [r[0] for r in linked]
-
-    def enclosing(self, byte: int) -> str:
-        """The innermost symbol containing `byte`, else the module owner."""
-        i = bisect.bisect_right(self._starts, byte) - 1
-        while i >= 0:
-            start, end, node_id, parent = self._ranges[i]
-            if start <= byte < end:
-                return node_id
-            i = parent
-        return self.owner_id
-
-
-@dataclass
-class CallSite:
-    rel: str
-    node: TsNode  # the call_expression
-    caller: str  # enclosing symbol (or module owner) node id
-    callee: str | None  # resolved symbol node id, None when outside the component
 
 
 def js_files(ctx: ComponentContext) -> list[SourceFile]:
@@ -94,10 +29,7 @@ def js_files(ctx: ComponentContext) -> list[SourceFile]:
 
 
 def modules(ctx: ComponentContext) -> dict[str, ModuleInfo]:
-    found = ctx.shared.get(MODULES_KEY)
-    if found is None:
-        found = ctx.shared[MODULES_KEY] = {}
-    return found
+    return ctx.shared.js.modules
 
 
 def text(sf: SourceFile, node: TsNode | None) -> str:
@@ -286,17 +218,17 @@ def owner_at(ctx: ComponentContext, rel: str, node: TsNode) -> str:
     mod = modules(ctx).get(rel)
     if mod is not None:
         return mod.enclosing(node.start_byte)
-    index = ctx.shared.get("code.symbol_lines")
+    index = ctx.shared.symbols.lines
     if index is None or index[0] != len(ctx.facts.nodes):
         by_file: dict[str, list[tuple[int, int, str]]] = {}
         files: set[str] = set()
         for n in ctx.facts.nodes:
-            if n.kind == "symbol" and n.file and n.line:
+            if n.kind == "symbol" and n.file and n.line and not _content_type(n):
                 by_file.setdefault(n.file, []).append((n.line, n.end_line or n.line, n.id))
             elif n.kind == "code_file" and n.file:
                 files.add(n.file)
         index = (len(ctx.facts.nodes), by_file, files)
-        ctx.shared["code.symbol_lines"] = index
+        ctx.shared.symbols.lines = index
     line = node.start_point[0] + 1
     spans = [s for s in index[1].get(rel, []) if s[0] <= line <= s[1]]
     if spans:
@@ -306,5 +238,10 @@ def owner_at(ctx: ComponentContext, rel: str, node: TsNode) -> str:
         language = source.language if source is not None else None
         ctx.add_node("code_file", rel, rel, rel, 1, language=language)
         index[2].add(rel)
-        ctx.shared["code.symbol_lines"] = (len(ctx.facts.nodes), index[1], index[2])
+        ctx.shared.symbols.lines = (len(ctx.facts.nodes), index[1], index[2])
     return ctx.node_id("code_file", rel)
+
+
+def _content_type(node) -> bool:
+    """A CMS content type (infra/contentful.py) is a symbol, but no code lives in it."""
+    return node.attrs.get("symbol_kind") == "content_type"

@@ -17,7 +17,7 @@ the component, else the callee as written (`helmet`, `express.json`); file:line 
 definition when resolvable, else of its first `use`; attrs `package` (npm package it comes
 from, also through `const rateLimit = expressRateLimit(...)`), `symbol` (node id).
 Catalog rows `middleware` for every package-backed middleware (name = package).
-ctx.shared["express.apps"] = {"<rel>#<name>": [route node ids]} for firebase.py.
+Provides `ctx.shared.express` (ExpressApps: "<rel>#<name>" → route node ids) for firebase.py.
 """
 
 from __future__ import annotations
@@ -26,11 +26,10 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node as TsNode
 
-from extractors.base import ComponentContext, SourceFile
+from extractors.base import ComponentContext
 from extractors.facts import CatalogRow
-from extractors.js_common import (
+from extractors.js.common import (
     FUNCTION_TYPES,
-    ModuleInfo,
     arguments,
     dotted_name,
     js_files,
@@ -43,9 +42,14 @@ from extractors.js_common import (
     text,
     unwrap,
 )
-from extractors.js_index import file_index
+from extractors.js.index import file_index
+from extractors.js.model import ModuleInfo
+from extractors.shared import CodeSymbols, ExpressApps, JsSymbols
+from extractors.source import SourceFile
 
 NAME = "express"
+PROVIDES = (ExpressApps, CodeSymbols)
+REQUIRES = (JsSymbols,)
 METHODS = {"get", "post", "put", "patch", "delete", "options", "head", "all"}
 MAX_DEPTH = 16
 
@@ -83,7 +87,7 @@ def extract(ctx: ComponentContext) -> None:
         mod = mods.get(sf.rel)
         if mod is not None and (sf.rel in defining or _imports_router(ctx, mod, routers)):
             state.scan(mod)
-    state.emit()
+    _emit(state)
 
 
 def _imports_router(ctx, mod: ModuleInfo, routers: dict[str, str]) -> bool:
@@ -120,6 +124,7 @@ class _State:
         self.entries: dict[str, list[Entry]] = {key: [] for key in routers}
         self.mounted: set[str] = set()
         self.middleware: dict[str, str] = {}  # qualifier -> node id
+        self.seen: set[str] = set()  # route qualifiers taken
         self.nodes = {n.id: n for n in ctx.facts.nodes if n.kind == "symbol"}
 
     def router_key(self, mod: ModuleInfo, node: TsNode | None) -> str | None:
@@ -309,45 +314,47 @@ class _State:
             )
         return node_id
 
-    def emit(self) -> None:
-        self.seen: set[str] = set()
-        apps: dict[str, list[str]] = self.ctx.shared.setdefault("express.apps", {})
-        roots = [k for k in sorted(self.routers) if k not in self.mounted]
-        for root in roots:
-            apps[root] = []
-            self.walk(root, "", [], 0, apps[root], (root,))
 
-    def walk(
-        self, key: str, prefix: str, inherited: list, depth: int, out: list[str], stack: tuple
-    ) -> None:
-        if depth > MAX_DEPTH:
-            return
-        active = list(inherited)  # (mw id, rel, line, scope path)
-        for entry in sorted(self.entries[key], key=lambda e: e.order):
-            full = join_path(prefix, entry.path)
-            if entry.kind == "use":
-                active += [(*m, full) for m in entry.middleware]
-            elif entry.kind == "mount" and entry.child and entry.child not in stack:
-                applies = [m for m in active if _under(full, m[3])]
-                self.walk(entry.child, full, applies, depth + 1, out, (*stack, entry.child))
-            elif entry.kind == "route":
-                chain = [m for m in active if _under(full, m[3])]
-                chain += [(*m, full) for m in entry.middleware]
-                out.append(self.route(key, entry, full, chain))
+def _emit(state: _State) -> None:
+    apps = state.ctx.shared.express.apps
+    roots = [k for k in sorted(state.routers) if k not in state.mounted]
+    for root in roots:
+        apps[root] = []
+        _walk(state, root, "", [], 0, apps[root], (root,))
 
-    def route(self, key: str, entry: Entry, full: str, chain: list) -> str:
-        name = f"{entry.method} {full}"
-        qualifier = name if name not in self.seen else f"{name}@{entry.rel}:{entry.line}"
-        self.seen.add(qualifier)
-        node_id = self.ctx.add_node(
-            "route", qualifier, name, entry.rel, entry.line, entry.line,
-            method=entry.method, path=full, framework="express", router=key,
-        )  # fmt: skip
-        if entry.handler:
-            self.ctx.add_edge(node_id, entry.handler, "ROUTES_TO", entry.rel, entry.line)
-        for order, (mw, rel, line, _) in enumerate(chain, start=1):
-            self.ctx.add_edge(node_id, mw, "USES_MIDDLEWARE", rel, line, order=order)
-        return node_id
+
+def _walk(
+    state: _State, key: str, prefix: str, inherited: list, depth: int, out: list[str], stack: tuple
+) -> None:
+    if depth > MAX_DEPTH:
+        return
+    active = list(inherited)  # (mw id, rel, line, scope path)
+    for entry in sorted(state.entries[key], key=lambda e: e.order):
+        full = join_path(prefix, entry.path)
+        if entry.kind == "use":
+            active += [(*m, full) for m in entry.middleware]
+        elif entry.kind == "mount" and entry.child and entry.child not in stack:
+            applies = [m for m in active if _under(full, m[3])]
+            _walk(state, entry.child, full, applies, depth + 1, out, (*stack, entry.child))
+        elif entry.kind == "route":
+            chain = [m for m in active if _under(full, m[3])]
+            chain += [(*m, full) for m in entry.middleware]
+            out.append(_route(state, key, entry, full, chain))
+
+
+def _route(state: _State, key: str, entry: Entry, full: str, chain: list) -> str:
+    name = f"{entry.method} {full}"
+    qualifier = name if name not in state.seen else f"{name}@{entry.rel}:{entry.line}"
+    state.seen.add(qualifier)
+    node_id = state.ctx.add_node(
+        "route", qualifier, name, entry.rel, entry.line, entry.line,
+        method=entry.method, path=full, framework="express", router=key,
+    )  # fmt: skip
+    if entry.handler:
+        state.ctx.add_edge(node_id, entry.handler, "ROUTES_TO", entry.rel, entry.line)
+    for order, (mw, rel, line, _) in enumerate(chain, start=1):
+        state.ctx.add_edge(node_id, mw, "USES_MIDDLEWARE", rel, line, order=order)
+    return node_id
 
 
 def join_path(prefix: str, path: str) -> str:

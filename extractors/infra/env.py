@@ -17,7 +17,7 @@ READS_ENV: enclosing symbol (or code_file for module level) → env_var, file:li
 read there, attr `via` (process.env, import.meta.env, os.environ, pydantic).
 DECLARES: the `.env*` code_file (created here, attrs language="dotenv") → env_var.
 Catalog rows `env_vars`: one per name, attrs `declared`, `read`.
-ctx.shared["env.vars"] = {NAME: node id}.
+Provides `ctx.shared.env` (EnvVars: NAME → env_var node id).
 """
 
 from __future__ import annotations
@@ -27,18 +27,23 @@ import re
 
 from tree_sitter import Node as TsNode
 
-from extractors.base import ComponentContext, SourceFile
+from extractors.base import ComponentContext
 from extractors.facts import CatalogRow
-from extractors.js_common import (
+from extractors.js.common import (
     JS_LANGUAGES,
     owner_at,
     string_value,
     text,
 )
-from extractors.js_index import file_index
-from extractors.py_index import py_matches
+from extractors.js.index import file_index
+from extractors.python.index import py_matches
+from extractors.python.symbols import string_value as py_string
+from extractors.shared import CodeSymbols, EnvVars, JsSymbols
+from extractors.source import SourceFile
 
 NAME = "env_scan"
+PROVIDES = (EnvVars,)
+REQUIRES = (JsSymbols, CodeSymbols)  # reads are attributed to symbols of every language
 SECRET_NAME = re.compile(
     r"TOKEN|SECRET|PASSW|PWD|KEY|CREDENTIAL|PRIVATE|AUTH|SALT|SIGNATURE|CERT|DSN|SESSION|COOKIE",
     re.I,
@@ -49,7 +54,7 @@ _URL = re.compile(r"^[a-z][a-z0-9+.-]*://[^\s@/]+(?:[/?#]\S*)?$", re.I)
 _HOST = re.compile(r"^(?:[a-z0-9-]+\.)+[a-z]{2,}(?::\d+)?(?:/\S*)?$|^localhost(?::\d+)?$", re.I)
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
-# Python reads: part "env" of extractors/py_index.py
+# Python reads: part "env" of extractors/python/index.py
 _PY_ENV_OBJECTS = {"os.environ", "environ"}
 _PY_GETTERS = {"os.environ.get", "environ.get", "os.getenv", "getenv", "os.environ.setdefault"}
 
@@ -98,15 +103,6 @@ def _js(env: _Env, sf: SourceFile) -> None:
         name = string_value(sf, node) if node.type == "string" else text(sf, node)
         if name:
             env.read(name, sf.rel, read, via=via)
-
-
-def py_string(sf: SourceFile, node: TsNode | None) -> str | None:
-    """A plain Python string literal's value (not f-strings), else None."""
-    if node is None or node.type != "string":
-        return None
-    if any(c.type == "interpolation" for c in node.named_children):
-        return None
-    return "".join(text(sf, c) for c in node.named_children if c.type == "string_content")
 
 
 def _python(env: _Env, sf: SourceFile) -> None:
@@ -197,7 +193,7 @@ def _dotenv(env: _Env, sf: SourceFile) -> None:
 
 def _emit(ctx: ComponentContext, env: _Env) -> None:
     existing = {n.id: n for n in ctx.facts.nodes if n.kind in {"env_var", "code_file"}}
-    ids: dict[str, str] = ctx.shared.setdefault("env.vars", {})
+    ids = ctx.shared.env.ids
     names = sorted(set(env.first) | set(env.declared))
     for rel in sorted({rel for places in env.declared.values() for rel, _ in places}):
         if ctx.node_id("code_file", rel) not in existing:

@@ -1,0 +1,46 @@
+"""Outbound HTTP calls: fetch, axios (calls, `axios({method, url})`, `axios.create` instances,
+`axios.defaults.baseURL`), ky, got, thin wrappers (`ApiService.post('/orders')` whose method
+calls an instance with its `path` parameter), generated SDKs (`'/r/{id}'.replace(...)` +
+`request({method, url})`), Firebase `httpsCallable(functions, 'name')`, and Python
+`requests` / `httpx` (also `httpx.Client(base_url=...)` instances) — see python.py.
+
+http_call node (the contract `warehouse/http_bridge.py` reads; keep stable):
+- qualifier `<name>@<rel>:<line>`; name `METHOD {ENV_VAR}path`, `METHOD https://host/path` or
+  `METHOD /relative/path`; file:line of the call site (for a wrapper: of the wrapper's caller).
+- attrs: `method` (upper case), `url_template` (full URL, `{ENV}` for env parts and `{param}`
+  for runtime values), `env_var` (env var the base comes from, if any), `base` (literal base
+  URL, e.g. `https://api.sendgrid.com` or an instance's literal baseURL), `path` (what follows
+  the base or env var), `resolved_via` (wrapper | instance | default | constant | env |
+  literal | callable), `client` (fetch, axios, ky, got, requests, httpx, firebase),
+  `wrapper` (symbol id, when the call went through one), `function` (callables only).
+CALLS_HTTP: enclosing symbol (or code_file) → http_call, file:line of the call site.
+Catalog rows `hosts`: every absolute host literally written (a `{VAR}` part kept as is).
+A URL that cannot be known statically → `unresolved` kind `http_call`, "dynamic URL: ...".
+"""
+
+from __future__ import annotations
+
+from extractors.base import ComponentContext
+from extractors.http.emit import HttpOut
+from extractors.http.js import JsHttpCalls, wrapper_calls
+from extractors.http.python import scan_python
+from extractors.js.common import js_files, modules
+from extractors.shared import CodeSymbols, JsSymbols
+
+NAME = "http_calls"
+PROVIDES = ()
+REQUIRES = (JsSymbols, CodeSymbols)  # calls are attributed to symbols of every language
+
+
+def extract(ctx: ComponentContext) -> None:
+    out = HttpOut(ctx)
+    calls = JsHttpCalls(out)
+    files = [sf for sf in js_files(ctx) if sf.rel in modules(ctx)]
+    for sf in files:
+        calls.scan_clients(sf)
+    for sf in files:
+        calls.scan_calls(sf)
+    wrapper_calls(calls)
+    for sf in sorted(ctx.by_language("python"), key=lambda f: f.rel):
+        scan_python(out, sf)
+    out.catalog()

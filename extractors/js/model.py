@@ -1,0 +1,98 @@
+"""The JS-family module tables the extractors share (`ctx.shared.js`, `ctx.shared.js_index`):
+plain data, filled by `typescript.py` and `index.py`, read through `common.py`."""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+from tree_sitter import Node as TsNode
+
+from extractors.source import SourceFile
+
+
+@dataclass
+class Binding:
+    """One imported local name: `import { imported as local } from spec`."""
+
+    spec: str
+    target: str | None  # rel of the resolved file, None for a package or unresolved
+    imported: str  # "default", "*", or the exported name
+    package: str | None
+    line: int
+
+
+@dataclass
+class ModuleInfo:
+    rel: str
+    sf: SourceFile
+    file_id: str  # code_file node id
+    owner_id: str  # what module-level code is attributed to (code_file, or a Vue component)
+    imports: dict[str, Binding] = field(default_factory=dict)
+    exports: dict[str, str] = field(default_factory=dict)  # exported name -> local name
+    reexports: dict[str, tuple[str, str]] = field(default_factory=dict)
+    star_reexports: list[str] = field(default_factory=list)
+    symbols: dict[str, str] = field(default_factory=dict)  # local (dotted) name -> node id
+    aliases: dict[str, str] = field(default_factory=dict)  # "obj.prop" -> local name
+    consts: dict[str, TsNode] = field(default_factory=dict)  # top-level name -> value node
+    anonymous: dict[int, str] = field(default_factory=dict)  # function start byte -> node id
+    alias_nodes: dict[str, TsNode] = field(default_factory=dict)
+    env_names: dict[str, str] = field(default_factory=dict)  # `const { A: a } = process.env`
+    _starts: list[int] = field(default_factory=list)
+    _ranges: list[tuple[int, int, str, int]] = field(default_factory=list)
+
+    def add_range(self, start: int, end: int, node_id: str) -> None:
+        self._ranges.append((start, end, node_id, -1))
+
+    def seal(self) -> None:
+        """Sort symbol ranges and link each to its enclosing range (ranges nest properly)."""
+        self._ranges.sort(key=lambda r: (r[0], -r[1]))
+        linked: list[tuple[int, int, str, int]] = []
+        stack: list[int] = []
+        for start, end, node_id, _ in self._ranges:
+            while stack and linked[stack[-1]][1] <= start:
+                stack.pop()
+            linked.append((start, end, node_id, stack[-1] if stack else -1))
+            stack.append(len(linked) - 1)
+        self._ranges = linked
+        self._starts = [r[0] for r in linked]
+
+    def enclosing(self, byte: int) -> str:
+        """The innermost symbol containing `byte`, else the module owner."""
+        i = bisect.bisect_right(self._starts, byte) - 1
+        while i >= 0:
+            start, end, node_id, parent = self._ranges[i]
+            if start <= byte < end:
+                return node_id
+            i = parent
+        return self.owner_id
+
+
+@dataclass
+class CallSite:
+    rel: str
+    node: TsNode  # the call_expression
+    caller: str  # enclosing symbol (or module owner) node id
+    callee: str | None  # resolved symbol node id, None when outside the component
+
+
+@dataclass
+class FileIndex:
+    """Everything the JS-family extractors query, from ONE tree traversal per file.
+
+    A query's cost is the walk, not its pattern count: one combined query costs about what a
+    single-pattern one does, so every concern reads its nodes from here.
+    """
+
+    calls: list[TsNode] = field(default_factory=list)  # call/new expressions, source order
+    decls: dict[str, list[TsNode]] = field(default_factory=dict)  # name -> initializers
+    functions: list[TsNode] = field(default_factory=list)  # arrow/function expressions
+    env_reads: list[tuple[TsNode, TsNode, str]] = field(default_factory=list)  # read, name, via
+    env_patterns: list[tuple[TsNode, str]] = field(default_factory=list)  # `{A} = process.env`
+    defaults: list[tuple[TsNode, TsNode]] = field(default_factory=list)  # x.defaults.baseURL = v
+    errors: list[TsNode] = field(default_factory=list)
+    # filled on first use: (call, function/constructor node, its dotted name) per call
+    callees: list[tuple[TsNode, TsNode | None, str | None]] | None = None
+    # name -> per initializer in `decls`, computed on first need: (start byte, enclosing
+    # scope start, scope end); scope start None for module level
+    scopes: dict[str, list[tuple[int, int | None, int] | None]] = field(default_factory=dict)

@@ -1,0 +1,137 @@
+"""The Python module tables the extractors share (`ctx.shared.py`, `ctx.shared.py_index`):
+modules with their imports and symbols, name resolution across them, per-file matches."""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+from tree_sitter import Node as TsNode
+
+from extractors.source import SourceFile
+
+Match = dict[str, list[TsNode]]
+
+
+@dataclass
+class Binding:
+    spec: str  # as written: `app.services.orders`, `.store`
+    target: str | None  # rel of the resolved module file
+    name: str | None  # imported attribute of that module; None when the binding is the module
+    line: int
+
+
+@dataclass
+class PyModule:
+    rel: str
+    sf: SourceFile
+    modname: str
+    file_id: str
+    bindings: dict[str, Binding] = field(default_factory=dict)
+    symbols: dict[str, str] = field(default_factory=dict)  # dotted local name → node id
+    consts: dict[str, str] = field(default_factory=dict)  # NAME = "literal"
+    _ranges: list[tuple[int, int, str]] = field(default_factory=list)
+    _starts: list[int] = field(default_factory=list)
+
+    def enclosing(self, byte: int) -> str:
+        """Innermost symbol whose span holds `byte`, else the code_file."""
+        if len(self._starts) != len(self._ranges):
+            self._starts = [r[0] for r in self._ranges]
+        i = bisect.bisect_right(self._starts, byte)
+        best = self.file_id
+        for start, end, node_id in self._ranges[:i]:
+            if start <= byte < end:
+                best = node_id
+        return best
+
+
+def module_names(rels: list[str]) -> dict[str, str]:
+    """dotted module name → rel, from package roots and from the component root."""
+    found: dict[str, str] = {}
+    names = set(rels)
+    for rel in sorted(rels):
+        parts = rel[:-3].split("/")
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        folders = rel.split("/")[:-1]
+        top = len(folders)
+        while top > 0 and "/".join(folders[:top]) + "/__init__.py" in names:
+            top -= 1
+        for start in sorted({top, 0}, reverse=True):
+            if parts[start:]:
+                found.setdefault(".".join(parts[start:]), rel)
+    return found
+
+
+class Resolver:
+    def __init__(self, mods: dict[str, PyModule]):
+        self.mods = mods
+        self.by_name = module_names(list(mods))
+
+    def absolute(self, mod: PyModule, spec: str) -> str | None:
+        """Dotted module name a (possibly relative) spec refers to."""
+        if not spec.startswith("."):
+            return spec
+        dots = len(spec) - len(spec.lstrip("."))
+        package = (
+            mod.modname.split(".")
+            if mod.rel.endswith("__init__.py")
+            else mod.modname.split(".")[:-1]
+        )
+        if dots - 1 > len(package):
+            return None
+        base = package[: len(package) - (dots - 1)]
+        rest = spec[dots:]
+        return ".".join([*base, rest] if rest else base) or None
+
+    def resolve(self, rel: str, dotted: str, depth: int = 0) -> tuple[str, str] | None:
+        """(rel, name) where `dotted`, as used in `rel`, is defined; name '' = the module."""
+        mod = self.mods.get(rel)
+        if mod is None or depth > 5:
+            return None
+        head, _, rest = dotted.partition(".")
+        if dotted in mod.symbols or head in mod.symbols:
+            return rel, dotted
+        # the longest bound prefix: `import app.db` binds `app.db`; `from x import y` binds `y`
+        parts = dotted.split(".")
+        for cut in range(len(parts), 0, -1):
+            binding = mod.bindings.get(".".join(parts[:cut]))
+            if binding is None or binding.target is None:
+                continue
+            tail = ".".join(parts[cut:])
+            if binding.name is None:
+                return (
+                    (binding.target, "")
+                    if not tail
+                    else self.resolve(binding.target, tail, depth + 1)
+                )
+            inner = binding.name + ("." + tail if tail else "")
+            return self.resolve(binding.target, inner, depth + 1) or (binding.target, inner)
+        return rel, dotted  # a module-level name of this file (or a builtin)
+
+    def symbol(self, rel: str, dotted: str) -> str | None:
+        found = self.resolve(rel, dotted)
+        if not found or not found[1]:
+            return None
+        target = self.mods.get(found[0])
+        return target.symbols.get(found[1]) if target else None
+
+
+class PyIndex:
+    """Matches of every part for one file, each list in document order."""
+
+    __slots__ = ("parts", "_assign_starts")
+
+    def __init__(self, parts: dict[str, list[Match]]):
+        self.parts = parts
+        self._assign_starts: list[int] | None = None
+
+    def assignments_in(self, node: TsNode) -> list[Match]:
+        """`assign_calls` matches inside `node` (what the same query run on `node` gives)."""
+        found = self.parts["assign_calls"]
+        if self._assign_starts is None:
+            self._assign_starts = [m["a"][0].start_byte for m in found]
+        lo = bisect.bisect_left(self._assign_starts, node.start_byte)
+        hi = bisect.bisect_left(self._assign_starts, node.end_byte)
+        end = node.end_byte
+        return [m for m in found[lo:hi] if m["a"][0].end_byte <= end]
