@@ -110,3 +110,14 @@ def test_complete_example_in_the_docs_validates(tmp_path: Path) -> None:
     result = kb_cli("validate", "--kb", str(tmp_path / "kb"))
     assert result.returncode == 0, result.stdout + result.stderr
     assert "0 error(s), 0 warning(s)" in result.stdout, result.stdout
+
+
+def test_kb_init_points_to_the_format_docs(tmp_path: Path) -> None:
+    result = kb_cli("init", str(tmp_path / "kb"), "--project", "acme-shop")
+    assert result.returncode == 0, result.stdout + result.stderr
+    for rel in ("kb.yaml", "vocabulary.yaml", "projects/acme-shop/project.md"):
+        text = (tmp_path / "kb" / rel).read_text("utf-8")
+        assert "docs/kb-format.md" in text and "kb-graph repository" in text, rel
+        assert not re.search(r"(?<!docs/)kb-format\.md", text), rel
+    checked = kb_cli("validate", "--kb", str(tmp_path / "kb"))
+    assert checked.returncode == 0 and "0 error(s), 0 warning(s)" in checked.stdout, checked
