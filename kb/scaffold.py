@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-KB_YAML = """name: {name}
+KB_YAML = """# kb-graph KB settings. The format (every file, field and vocabulary, with an example):
+# docs/kb-format.md in the kb-graph repository.
+name: {name}
 repos_root: ../repos          # component `repo:` paths are relative to this folder
 token_budget: 2000            # default MCP response budget (tokens)
 stale:
@@ -13,6 +15,8 @@ stale:
 """
 
 VOCABULARY_YAML = """# Controlled vocabulary: a value outside these lists fails `kb validate`.
+# Add your own values to a list; `tag: []` (empty) means free-form.
+# What each list governs: docs/kb-format.md#vocabularyyaml in the kb-graph repository.
 role: [frontend, api, infra, cms, functions, worker, library]
 runtime: [cloud-run, app-engine, firebase-hosting, firebase-functions, cloud-functions-gen1, cloud-functions-gen2, s3-cloudfront, vercel, static]
 deploy: [github-actions, cloud-build, circleci, firebase-cli, terraform, manual]
@@ -36,7 +40,8 @@ tags: []
 # {title}
 
 What this project is for, who uses it, and where its components run.
-Add one folder per component repo with a `component.md` (see kb-format.md).
+Add one folder per component repo with a `component.md`. Every field, its vocabulary
+and a complete example: docs/kb-format.md in the kb-graph repository.
 """
 
 ADR_MD = """---

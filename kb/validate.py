@@ -15,6 +15,7 @@ from typing import Any
 
 from kb.model import KbDoc, KnowledgeBase
 from kb.problems import Problem, sorted_problems
+from kb.rules import misplaced, with_doc_link
 from kb.schema import (
     ENV_FIELDS,
     FIELDS,
@@ -113,7 +114,8 @@ class _Checker:
                 doc,
                 key,
                 "vocabulary",
-                f"{field_name} '{value}' is not in vocabulary.{vocab}{did_you_mean(str(value), allowed)}",
+                f"{field_name} '{value}' is not in vocabulary.{vocab}{did_you_mean(str(value), allowed)}"
+                f" (or add it to vocabulary.yaml under {vocab})",
             )
 
     def mapping(
@@ -159,11 +161,12 @@ class _Checker:
                 self.err(doc, 1, "required", f"{kind} is missing required field '{name}'")
         for name, value in fm.items():
             if name not in FIELDS[kind]:
+                hint = misplaced(kind, name) or did_you_mean(name, list(FIELDS[kind]))
                 self.err(
                     doc,
                     name,
                     "unknown-field",
-                    f"unknown field '{name}' for a {kind}{did_you_mean(name, list(FIELDS[kind]))}",
+                    f"unknown field '{name}' for a {kind}{hint}",
                     "warning",
                 )
             elif value is not None:
@@ -411,7 +414,7 @@ def validate_kb(
     checker.structure()
     checker.secrets()
     checker.staleness()
-    return sorted_problems(checker.out + list(extra or []))
+    return sorted_problems([with_doc_link(p) for p in checker.out + list(extra or [])])
 
 
 def has_errors(problems: list[Problem]) -> bool:

@@ -197,7 +197,7 @@ def test_stale_warnings_follow_the_clock(kb: Path, today: str, adr_days, doc_day
     else:
         assert adr == [
             f"{ADR} ADR 0002 has been proposed for {adr_days} days (> 30) — "
-            "accept, reject or re-date it [adr-stale]"
+            "accept, reject or re-date it; see docs/kb-format.md#adr-stale [adr-stale]"
         ]
     if doc_days is None:
         assert not old, old
