@@ -6,7 +6,7 @@ from dagster import AssetExecutionContext
 from assets.automation import STALE_OR_MISSING, md_list
 from assets.extraction import extract_many
 from assets.partitions import components_partitions
-from assets.resources import KbResource
+from assets.resources import STAGING, KbResource
 from extractors import extractors_code_version
 from kb.versions import component_versions as versions_of
 
@@ -33,9 +33,14 @@ def component_versions(context, kb: KbResource) -> dg.DataVersionsByPartition:
     automation_condition=STALE_OR_MISSING,
     backfill_policy=dg.BackfillPolicy.single_run(),
     group_name="code",
+    io_manager_key=STAGING,
 )
 def code_facts(context: AssetExecutionContext, kb: KbResource) -> dg.MaterializeResult:
-    """Tree-sitter facts (nodes, edges, unresolved, catalog rows) of each component in the run."""
+    """Tree-sitter facts (nodes, edges, unresolved, catalog rows) of each component in the run.
+
+    The extraction workers stage each component's tables themselves (skipping current
+    ones), in the folders `StagingIOManager` reads, so downstream assets receive
+    `{component key: tables}` as their `code_facts` parameter."""
     knowledge = kb.kb()
     data_dir = kb.data_path()
     comps = [c for key in context.partition_keys if (c := knowledge.component(key))]

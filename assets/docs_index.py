@@ -1,7 +1,7 @@
 """Doc context broker assets: chunk each component repo's Markdown and the KB's own docs.
 
-Thin wrappers over `kb.context`; the chunks go to staging as `doc_chunks` (key
-`project/component`, or `_kb` for the KB) and publish lands them in the warehouse, where
+Thin wrappers over `kb.context`; each returns its `doc_chunks` table (per component
+partition, or for the KB) and publish lands them in the warehouse, where
 `warehouse.doc_search` indexes them for `kb_context` and `kb context`.
 """
 
@@ -13,18 +13,16 @@ from assets.code import component_versions
 from assets.code_versions import code_version
 from assets.knowledge import kb_docs
 from assets.partitions import components_partitions
-from assets.resources import KbResource
+from assets.resources import STAGING, KbResource
 from kb.context import ChunkSet, component_chunks, kb_chunks, repo_scopes
 from warehouse.doc_index import chunk_frames
-from warehouse.staging import write_stage
+from warehouse.staging import Tables
 
 DOCS_CODE = code_version("docs")  # kb.context + warehouse.doc_index sources
-STAGE = "doc_chunks"
 KB_KEY = "_kb"
 
 
-def _stage(kb: KbResource, key: str, chunk_set: ChunkSet) -> dict[str, object]:
-    write_stage(kb.data_path(), STAGE, key, chunk_frames(chunk_set))
+def _stats(key: str, chunk_set: ChunkSet) -> dict[str, object]:
     return {
         "chunks": len(chunk_set.rows),
         "files": len({r["path"] for r in chunk_set.rows}),
@@ -34,15 +32,16 @@ def _stage(kb: KbResource, key: str, chunk_set: ChunkSet) -> dict[str, object]:
     }
 
 
-def _result(stats: list[dict[str, object]]) -> dg.MaterializeResult:
+def _output(value, stats: list[dict[str, object]]) -> dg.Output:
     notes = [n for s in stats for n in (*s["skipped"], *s["warnings"])]
-    return dg.MaterializeResult(
+    return dg.Output(
+        value,
         metadata={
             "chunks": sum(s["chunks"] for s in stats),
             "files": sum(s["files"] for s in stats),
             "tokens": sum(s["tokens"] for s in stats),
             "skipped / warnings": md_list(notes),
-        }
+        },
     )
 
 
@@ -53,12 +52,15 @@ def _result(stats: list[dict[str, object]]) -> dg.MaterializeResult:
     automation_condition=STALE_OR_MISSING,
     backfill_policy=dg.BackfillPolicy.single_run(),
     group_name="docs",
+    io_manager_key=STAGING,
 )
-def doc_chunks(context: AssetExecutionContext, kb: KbResource) -> dg.MaterializeResult:
+def doc_chunks(context: AssetExecutionContext, kb: KbResource) -> dg.Output[dict[str, Tables]]:
     """Markdown chunks of each component's repo (root, docs/, skills/, subproject meta)."""
     scopes = repo_scopes(kb.kb().components())
-    return _result(
-        [_stage(kb, key, component_chunks(scopes.get(key))) for key in context.partition_keys]
+    chunks = {key: component_chunks(scopes.get(key)) for key in context.partition_keys}
+    return _output(
+        {key: chunk_frames(c) for key, c in chunks.items()},
+        [_stats(key, c) for key, c in chunks.items()],
     )
 
 
@@ -67,7 +69,9 @@ def doc_chunks(context: AssetExecutionContext, kb: KbResource) -> dg.Materialize
     code_version=DOCS_CODE,
     automation_condition=STALE_OR_MISSING,
     group_name="docs",
+    io_manager_key=STAGING,
 )
-def kb_doc_chunks(kb: KbResource) -> dg.MaterializeResult:
+def kb_doc_chunks(kb: KbResource) -> dg.Output[Tables]:
     """Markdown chunks of the KB's own docs and imported originals (`_imports/raw`)."""
-    return _result([_stage(kb, KB_KEY, kb_chunks(kb.kb().config.root))])
+    chunk_set = kb_chunks(kb.kb().config.root)
+    return _output(chunk_frames(chunk_set), [_stats(KB_KEY, chunk_set)])

@@ -7,13 +7,14 @@ import polars as pl
 
 from assets.automation import STALE_OR_MISSING, md_list
 from assets.code_versions import code_version
-from assets.resources import KbResource
+from assets.resources import STAGING, KbResource
 from kb.imports.store import import_problems
 from kb.indexes import write_indexes
+from kb.problems import Problem
 from kb.secret_scan import redact_text
 from kb.validate import has_errors, kb_today, validate_kb
 from warehouse.knowledge_graph import knowledge_tables
-from warehouse.staging import write_stage
+from warehouse.staging import Tables
 from warehouse.tables import frame
 
 KB_CODE = code_version("kb")
@@ -44,14 +45,18 @@ def kb_source(kb: KbResource) -> dg.DataVersion:
     code_version=KB_CODE,
     automation_condition=STALE_OR_MISSING,
     group_name="knowledge",
+    io_manager_key=STAGING,
 )
-def kb_docs(kb: KbResource) -> dg.MaterializeResult:
-    """Every KB Markdown file parsed: the `docs` and `adrs` tables."""
+def kb_docs(kb: KbResource) -> dg.Output[Tables]:
+    """Every KB Markdown file parsed: the `docs` and `adrs` tables, and the KB's `problems`
+    (validation), which the blocking `kb_validation` check judges."""
     knowledge = kb.kb()
     tables = knowledge_tables(knowledge)
     staged = {t: _redacted(tables[t]) for t in ("docs", "adrs")}
-    write_stage(kb.data_path(), "kb_docs", "all", staged)
-    return dg.MaterializeResult(
+    problems = validate_kb(knowledge, kb_today(), extra=import_problems(knowledge.config.root))
+    staged["problems"] = frame("problems", problems)
+    return dg.Output(
+        staged,
         metadata={
             "docs": len(knowledge.docs),
             "adrs": len(knowledge.adrs),
@@ -61,13 +66,18 @@ def kb_docs(kb: KbResource) -> dg.MaterializeResult:
     )
 
 
+def problems_of(tables: Tables) -> list[Problem]:
+    """The KB's problems as `kb_docs` staged them."""
+    df = tables.get("problems")
+    rows = df.to_dicts() if df is not None else []
+    return [Problem(r["path"], r["line"], r["severity"], r["rule"], r["message"]) for r in rows]
+
+
 @dg.asset_check(
     asset=kb_docs, blocking=True, description="Vocabulary, schema, references, scope and secrets."
 )
-def kb_validation(kb: KbResource) -> dg.AssetCheckResult:
-    knowledge = kb.kb()
-    problems = validate_kb(knowledge, kb_today(), extra=import_problems(knowledge.config.root))
-    write_stage(kb.data_path(), "kb_validation", "all", {"problems": frame("problems", problems)})
+def kb_validation(kb_docs: Tables) -> dg.AssetCheckResult:
+    problems = problems_of(kb_docs)
     errors = [p for p in problems if p.severity == "error"]
     return dg.AssetCheckResult(
         passed=not has_errors(problems),
@@ -96,13 +106,12 @@ def kb_indexes(kb: KbResource) -> dg.MaterializeResult:
     code_version=code_version("knowledge_graph"),
     automation_condition=STALE_OR_MISSING,
     group_name="knowledge",
+    io_manager_key=STAGING,
 )
-def knowledge_graph(kb: KbResource) -> dg.MaterializeResult:
+def knowledge_graph(kb: KbResource) -> dg.Output[Tables]:
     """Project, component, env, runtime, GCP project, integration, secret, ADR and doc nodes."""
     tables = knowledge_tables(kb.kb())
-    write_stage(
-        kb.data_path(), "knowledge_graph", "all", {t: tables[t] for t in ("nodes", "edges")}
-    )
-    return dg.MaterializeResult(
-        metadata={"nodes": tables["nodes"].height, "edges": tables["edges"].height}
+    return dg.Output(
+        {t: tables[t] for t in ("nodes", "edges")},
+        metadata={"nodes": tables["nodes"].height, "edges": tables["edges"].height},
     )

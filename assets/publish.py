@@ -1,4 +1,5 @@
-"""The publish step: every staged output into the warehouse, atomically."""
+"""The publish step: every upstream output, received as parameters, into the warehouse,
+atomically."""
 
 from __future__ import annotations
 
@@ -11,41 +12,51 @@ from assets.graph import catalog, project_graph
 from assets.knowledge import kb_docs, kb_indexes, knowledge_graph
 from assets.resources import KbResource
 from assets.verification import verification_report
-from warehouse.assemble import assemble_partitions
+from warehouse.assemble import BuildInputs, assemble_partitions
 from warehouse.doc_index import persist_index
 from warehouse.publish import publish
+from warehouse.staging import Tables
 
 PUBLISH_CODE = code_version("publish")
-UPSTREAM = [
-    kb_docs,
-    kb_indexes,
-    knowledge_graph,
-    project_graph,
-    catalog,
-    doc_chunks,
-    kb_doc_chunks,
-    verification_report,
-]
+INPUTS = {
+    "kb_docs": kb_docs,
+    "knowledge": knowledge_graph,
+    "graphs": project_graph,
+    "catalog": catalog,
+    "repo_chunks": doc_chunks,
+    "kb_chunks": kb_doc_chunks,
+    "verification": verification_report,
+}
 
 
 @dg.asset(
-    deps=UPSTREAM,
+    ins={name: dg.AssetIn(asset.key) for name, asset in INPUTS.items()},
+    deps=[kb_indexes],
     code_version=PUBLISH_CODE,
     automation_condition=STALE_OR_MISSING,
     group_name="warehouse",
 )
-def warehouse(kb: KbResource) -> dg.MaterializeResult:
+def warehouse(
+    kb: KbResource,
+    kb_docs: Tables,
+    knowledge: Tables,
+    graphs: dict[str, Tables],
+    catalog: Tables,
+    repo_chunks: dict[str, Tables],
+    kb_chunks: Tables,
+    verification: Tables,
+) -> dg.MaterializeResult:
     """Parquet per partition + manifest + kb.duckdb; readers never see a half-written build."""
-    knowledge = kb.kb()
-    partitions, extra = assemble_partitions(knowledge, kb.data_path())
-    manifest = publish(
-        kb.data_path(), partitions, {**extra, "code_versions": current_code_versions()}
-    )
-    persist_index(kb.data_path())  # the doc search index, next to the Parquet it indexes
+    knowledge_base = kb.kb()
+    data_dir = kb.data_path()
+    inputs = BuildInputs(kb_docs, knowledge, graphs, catalog, repo_chunks, kb_chunks, verification)
+    partitions, extra = assemble_partitions(knowledge_base, data_dir, inputs)
+    manifest = publish(data_dir, partitions, {**extra, "code_versions": current_code_versions()})
+    persist_index(data_dir)  # the doc search index, next to the Parquet it indexes
     return dg.MaterializeResult(
         metadata={
             "build_id": manifest["build_id"],
-            "path": dg.MetadataValue.path(str(kb.data_path() / manifest["path"])),
+            "path": dg.MetadataValue.path(str(data_dir / manifest["path"])),
             **{
                 f"{p} nodes": c["tables"].get("nodes", 0) for p, c in manifest["partitions"].items()
             },

@@ -1,4 +1,14 @@
-"""Resources: where the KB and the warehouse live."""
+"""Resources: where the KB and the warehouse live, and the IO manager over staging.
+
+`StagingIOManager` lets the asset graph carry the data: an asset returns its tables
+(`{table: DataFrame}`), or its tables per key (`{key: {table: DataFrame}}`) when it is
+partitioned by component or keeps one output per project (told apart by shape: the
+values are frames, or dicts of frames); a downstream asset receives
+the same shape as a parameter. A partitioned upstream arrives as `{partition key:
+tables}` for the partitions the input maps to. Storage is `warehouse.staging` (Parquet
+under `<data_dir>/staging/<asset>/<key>/`), so the publish step and `kb refresh` read
+plain Parquet, never pickles.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +17,22 @@ from functools import lru_cache
 from pathlib import Path
 
 import dagster as dg
+import polars as pl
 
 from kb.loader import SKIP_DIRS, load_config, load_kb
 from kb.model import KnowledgeBase
+from warehouse.staging import (
+    ALL,
+    Tables,
+    read_keyed,
+    read_stage,
+    stage_dir,
+    write_keyed,
+    write_stage,
+)
 
 DEFAULT_KB = Path(__file__).resolve().parents[1] / "examples" / "kb"
+STAGING = "staging"  # the IO manager's resource key; every asset with tables uses it
 
 
 class KbResource(dg.ConfigurableResource):
@@ -26,11 +47,50 @@ class KbResource(dg.ConfigurableResource):
         return _cached_kb(root, self._data_dir_override(), _fingerprint(root))
 
     def data_path(self) -> Path:
-        config, _ = load_config(Path(self.kb_root), self._data_dir_override())
-        return config.data_dir
+        root = Path(self.kb_root)
+        try:
+            mtime = (root / "kb.yaml").stat().st_mtime_ns
+        except OSError:
+            mtime = None
+        return _data_path(root, self._data_dir_override(), mtime)
 
     def _data_dir_override(self) -> Path | None:
         return Path(self.data_dir) if self.data_dir else None
+
+
+class StagingIOManager(dg.ConfigurableIOManager):
+    """Asset outputs as staged Parquet under the KB's data dir (see the module docstring)."""
+
+    kb: KbResource
+
+    def handle_output(self, context: dg.OutputContext, obj) -> None:
+        if obj is None:
+            return
+        data_dir, asset = self.kb.data_path(), _asset(context)
+        if context.has_asset_partitions:
+            for key in context.asset_partition_keys:
+                write_stage(data_dir, asset, key, obj.get(key, {}))
+        elif obj and all(isinstance(v, pl.DataFrame) for v in obj.values()):
+            write_stage(data_dir, asset, ALL, obj)
+        else:  # tables per key (project); also drops keys no longer returned
+            write_keyed(data_dir, asset, obj)
+
+    def load_input(self, context: dg.InputContext):
+        data_dir, asset = self.kb.data_path(), _asset(context)
+        if context.has_asset_partitions:
+            return read_keyed(data_dir, asset, list(context.asset_partition_keys))
+        return self.stored(asset)
+
+    def stored(self, asset: str) -> Tables | dict[str, Tables]:
+        """The last staged output of `asset`, outside a run too (`kb refresh` reports)."""
+        data_dir = self.kb.data_path()
+        if stage_dir(data_dir, asset, ALL).is_dir():
+            return read_stage(data_dir, asset, ALL)
+        return read_keyed(data_dir, asset)
+
+
+def _asset(context: dg.OutputContext | dg.InputContext) -> str:
+    return context.asset_key.to_python_identifier()
 
 
 def _fingerprint(root: Path) -> tuple:
@@ -52,9 +112,21 @@ def _cached_kb(root: Path, data_dir: Path | None, fingerprint: tuple) -> Knowled
     return load_kb(root, data_dir)
 
 
-def kb_resource_from_env() -> KbResource:
+@lru_cache(maxsize=16)
+def _data_path(root: Path, data_dir: Path | None, kb_yaml_mtime: int | None) -> Path:
+    """kb.yaml parsed once per edit, not once per asset, output and input."""
+    config, _ = load_config(root, data_dir)
+    return config.data_dir
+
+
+def kb_resources(kb_root: str | Path, data_dir: str | Path | None = None) -> dict:
+    """The resources every asset needs: the KB and the staging IO manager over it."""
+    kb = KbResource(kb_root=str(kb_root), data_dir=str(data_dir) if data_dir else "")
+    return {"kb": kb, STAGING: StagingIOManager(kb=kb)}
+
+
+def kb_resources_from_env() -> dict:
     """`KB_ROOT` / `KB_DATA_DIR` select the KB for `dagster dev`; the example otherwise."""
-    return KbResource(
-        kb_root=os.environ.get("KB_ROOT", str(DEFAULT_KB)),
-        data_dir=os.environ.get("KB_DATA_DIR", ""),
+    return kb_resources(
+        os.environ.get("KB_ROOT", str(DEFAULT_KB)), os.environ.get("KB_DATA_DIR") or None
     )

@@ -1,8 +1,8 @@
 """`verification_report`: coverage, staleness and drift → KB root file + `verification` table.
 
-Reads the staged per-project graphs (and the catalog's packages) that `project_graph` /
-`catalog` wrote, the KB and its raw imports; writes `<kb>/verification-report.md` (only
-when its text changed) and stages the table for publish.
+Receives the per-project graphs (and the catalog's packages) from `project_graph` /
+`catalog`, reads the KB and its raw imports; writes `<kb>/verification-report.md` (only
+when its text changed) and returns the table for publish.
 """
 
 from __future__ import annotations
@@ -13,20 +13,23 @@ from assets.automation import STALE_OR_MISSING, md_list
 from assets.code_versions import code_version
 from assets.graph import catalog, project_graph
 from assets.knowledge import kb_docs
-from assets.resources import KbResource
+from assets.resources import STAGING, KbResource
 from kb.imports.store import read_sources
-from warehouse.staging import read_stage, write_stage
+from kb.model import KnowledgeBase
+from warehouse.staging import Tables
 from warehouse.verification import build_verification
 
 REPORT = "verification-report.md"
 
 
-def project_tables(knowledge, data_dir) -> dict[str, dict]:
-    """Staged graph frames per project, with that project's rows of catalog_packages."""
-    packages = read_stage(data_dir, "catalog").get("catalog_packages")
+def project_tables(
+    knowledge: KnowledgeBase, graphs: dict[str, Tables], catalog: Tables
+) -> dict[str, dict]:
+    """Graph frames per project, with that project's rows of catalog_packages."""
+    packages = catalog.get("catalog_packages")
     out = {}
     for pid in sorted(knowledge.projects):
-        tables = dict(read_stage(data_dir, "project_graph", pid))
+        tables = dict(graphs.get(pid) or {})
         if packages is not None and "project" in packages.columns:
             tables["catalog_packages"] = packages.filter(packages["project"] == pid)
         out[pid] = tables
@@ -44,23 +47,26 @@ def write_report(kb_root, text: str) -> bool:
 
 
 @dg.asset(
-    deps=[kb_docs, project_graph, catalog],
+    ins={"graphs": dg.AssetIn(project_graph.key), "catalog": dg.AssetIn(catalog.key)},
+    deps=[kb_docs],
     code_version=code_version("verification"),
     automation_condition=STALE_OR_MISSING,
     group_name="verification",
+    io_manager_key=STAGING,
 )
-def verification_report(kb: KbResource) -> dg.MaterializeResult:
+def verification_report(
+    kb: KbResource, graphs: dict[str, Tables], catalog: Tables
+) -> dg.Output[Tables]:
     """verification-report.md in the KB root + the `verification` warehouse table."""
     knowledge = kb.kb()
-    data_dir = kb.data_path()
     text, df = build_verification(
-        knowledge, project_tables(knowledge, data_dir), read_sources(knowledge.config.root)
+        knowledge, project_tables(knowledge, graphs, catalog), read_sources(knowledge.config.root)
     )
     changed = write_report(knowledge.config.root, text)
-    write_stage(data_dir, "verification_report", "all", {"verification": df})
     counts = df.group_by("section").len().sort("section").rows()
     drift = df.filter(df["section"] == "drift")
-    return dg.MaterializeResult(
+    return dg.Output(
+        {"verification": df},
         metadata={
             **{f"{section}": n for section, n in counts},
             "report": dg.MetadataValue.path(str(knowledge.config.root / REPORT)),
@@ -68,5 +74,5 @@ def verification_report(kb: KbResource) -> dg.MaterializeResult:
             "drift list": md_list(
                 f"`{p}:{ln}` {m}" for p, ln, m in drift.select("path", "line", "message").rows()
             ),
-        }
+        },
     )

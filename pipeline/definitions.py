@@ -5,7 +5,7 @@ from __future__ import annotations
 import dagster as dg
 
 from assets import code, docs_index, graph, knowledge, publish, verification
-from assets.resources import KbResource, kb_resource_from_env
+from assets.resources import kb_resources, kb_resources_from_env
 from pipeline.jobs import observe_sources_job
 from pipeline.schedules import build_import_defs
 from pipeline.sensors import components_sensor, repo_commits_sensor
@@ -21,17 +21,15 @@ automation_sensor = dg.AutomationConditionSensorDefinition(
 
 
 def build_definitions(kb_root: str | None = None, data_dir: str | None = None) -> dg.Definitions:
-    resource = (
-        KbResource(kb_root=kb_root, data_dir=data_dir or "") if kb_root else kb_resource_from_env()
-    )
-    imports = build_import_defs(resource.kb_root)  # empty when kb.yaml configures none
+    resources = kb_resources(kb_root, data_dir) if kb_root else kb_resources_from_env()
+    imports = build_import_defs(resources["kb"].kb_root)  # empty when kb.yaml configures none
     return dg.Definitions(
         assets=[*dg.load_assets_from_modules(ASSET_MODULES), *imports["assets"]],
         asset_checks=dg.load_asset_checks_from_modules(ASSET_MODULES),
         jobs=[observe_sources_job, *imports["jobs"]],
         schedules=imports["schedules"],
         sensors=[components_sensor, repo_commits_sensor, automation_sensor],
-        resources={"kb": resource},
+        resources=resources,
     )
 
 

@@ -158,7 +158,7 @@ def run_refresh(
         )
         return outcome
     assets = list(defs.assets or []) + list(defs.asset_checks or [])
-    resources = {"kb": defs.resources["kb"]}
+    resources = dict(defs.resources)
     position = {
         k: i for i, k in enumerate(instance.get_dynamic_partitions(components_partitions.name))
     }
@@ -193,7 +193,7 @@ def run_refresh(
     )
     _collect(result, outcome)
     if "kb_validation" in outcome.failed_checks:
-        outcome.validation_errors = _validation_errors(data_dir)
+        outcome.validation_errors = _validation_errors(defs)
     if force and outcome.ok:
         # A forced build is not something the automation cursor asked for: one more tick
         # takes it in, so code-version changes it already built are not requested again.
@@ -218,13 +218,10 @@ def _collect(result: dg.ExecuteInProcessResult, outcome: RefreshOutcome) -> None
             )
 
 
-def _validation_errors(data_dir: Path) -> list[Problem]:
-    """The KB's errors as the failed validation check staged them, sorted."""
-    from warehouse.staging import read_stage
+def _validation_errors(defs: dg.Definitions) -> list[Problem]:
+    """The KB's errors as `kb_docs` staged them for its (failed) validation check, sorted."""
+    from assets.knowledge import problems_of
+    from assets.resources import STAGING
 
-    problems = read_stage(data_dir, "kb_validation").get("problems")
-    rows = problems.to_dicts() if problems is not None else []
-    found = sorted(
-        Problem(r["path"], r["line"] or 1, r["severity"], r["rule"], r["message"]) for r in rows
-    )
-    return [p for p in found if p.severity == "error"]
+    problems = problems_of(defs.resources[STAGING].stored("kb_docs"))
+    return sorted(p for p in problems if p.severity == "error")

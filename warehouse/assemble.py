@@ -1,4 +1,4 @@
-"""Gather staged asset outputs into warehouse partitions, ready to publish.
+"""Gather the assets' outputs into warehouse partitions, ready to publish.
 
 `_global`: knowledge layer + catalog + docs/adrs + KB problems + KB doc chunks +
 verification. `<project>`: its code graph with bridges + its repos' doc chunks.
@@ -8,6 +8,7 @@ Only components the KB still lists are included, so a removed component disappea
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -16,10 +17,23 @@ import polars as pl
 
 from kb.model import KnowledgeBase
 from warehouse.code_stage import read_stamp
-from warehouse.staging import read_stage
+from warehouse.staging import Tables
 from warehouse.tables import concat, frame
 
 GLOBAL = "_global"
+
+
+@dataclass(frozen=True)
+class BuildInputs:
+    """What the publish step receives from the asset graph."""
+
+    kb_docs: Tables  # docs, adrs, problems (KB validation)
+    knowledge: Tables  # knowledge-layer nodes, edges
+    graphs: dict[str, Tables]  # per project: code graph with bridges
+    catalog: Tables  # catalog_* tables, catalog nodes/edges
+    repo_chunks: dict[str, Tables]  # per component: its repo's doc chunks
+    kb_chunks: Tables  # the KB's own doc chunks
+    verification: Tables  # the verification table
 
 
 def _version_of(values: list[str]) -> str:
@@ -27,28 +41,27 @@ def _version_of(values: list[str]) -> str:
 
 
 def assemble_partitions(
-    kb: KnowledgeBase, data_dir: Path
+    kb: KnowledgeBase, data_dir: Path, inputs: BuildInputs
 ) -> tuple[dict[str, dict[str, pl.DataFrame]], dict[str, Any]]:
-    knowledge = read_stage(data_dir, "knowledge_graph")
-    catalog = read_stage(data_dir, "catalog")
-    kb_docs = read_stage(data_dir, "kb_docs")
-    validation = read_stage(data_dir, "kb_validation")
-    verification = read_stage(data_dir, "verification_report")
+    """Partitions to publish, and the manifest's extra fields (component stamps from
+    `data_dir`'s staged code facts)."""
+    knowledge, catalog, verification = inputs.knowledge, inputs.catalog, inputs.verification
     global_tables: dict[str, pl.DataFrame] = {
         "nodes": concat("nodes", [knowledge.get("nodes"), catalog.get("nodes")]),
         "edges": concat("edges", [knowledge.get("edges"), catalog.get("edges")]),
-        "problems": concat("problems", [validation.get("problems"), verification.get("problems")]),
-        **{t: df for t, df in kb_docs.items()},
+        "problems": concat(
+            "problems", [inputs.kb_docs.get("problems"), verification.get("problems")]
+        ),
+        **{t: df for t, df in inputs.kb_docs.items() if t != "problems"},
         **{t: df for t, df in catalog.items() if t.startswith("catalog_")},
         **{t: df for t, df in verification.items() if t != "problems"},
     }
-    kb_chunks = read_stage(data_dir, "doc_chunks", "_kb")
-    global_tables.update(kb_chunks)
+    global_tables.update(inputs.kb_chunks)
     partitions: dict[str, dict[str, pl.DataFrame]] = {GLOBAL: global_tables}
     components: dict[str, Any] = {}
     versions_by_project: dict[str, list[str]] = {}
     for pid in sorted(kb.projects):
-        project_tables = read_stage(data_dir, "project_graph", pid)
+        project_tables = dict(inputs.graphs.get(pid) or {})
         chunk_frames: dict[str, list[pl.DataFrame]] = {}
         for comp in kb.components():
             if comp.project != pid:
@@ -60,7 +73,7 @@ def assemble_partitions(
                 "repo": str(comp.repo_path) if comp.repo_path else None,
             }
             versions_by_project.setdefault(pid, []).append(f"{comp.key}@{stamp.get('version')}")
-            for table, df in read_stage(data_dir, "doc_chunks", comp.key).items():
+            for table, df in (inputs.repo_chunks.get(comp.key) or {}).items():
                 chunk_frames.setdefault(table, []).append(df)
         for table, frames in chunk_frames.items():
             project_tables[table] = concat(table, frames)

@@ -2,7 +2,9 @@
 
 The stamp (component version + extractor code version) lets a run over a range of
 partitions skip components whose staged facts are already current, so "many stale
-partitions in one run" costs only the stale ones.
+partitions in one run" costs only the stale ones. The extraction workers write here
+themselves; the `code_facts` asset's IO manager reads the same folders
+(`staging/code_facts/<project>__<component>`), so `STAGE` is that asset's name.
 """
 
 from __future__ import annotations
@@ -10,9 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import polars as pl
-
-from warehouse.staging import read_stage, stage_dir, write_stage
+from warehouse.staging import stage_dir, write_stage
 
 STAGE = "code_facts"
 STAMP = "stamp.json"
@@ -31,7 +31,3 @@ def write_component_facts(data_dir: Path, key: str, tables: dict, stamp: dict) -
     folder = write_stage(data_dir, STAGE, key, tables)
     stamp = {**stamp, "counts": {t: df.height for t, df in tables.items()}}
     (folder / STAMP).write_text(json.dumps(stamp, sort_keys=True), encoding="utf-8")
-
-
-def staged_component_tables(data_dir: Path, keys: list[str]) -> dict[str, dict[str, pl.DataFrame]]:
-    return {key: read_stage(data_dir, STAGE, key) for key in keys}

@@ -1,8 +1,10 @@
-"""Staged asset outputs: Parquet per (asset, partition) under `<data_dir>/staging/`.
+"""Staged asset outputs: Parquet per (asset, key) under `<data_dir>/staging/`.
 
-Dagster assets hand data to each other through these folders rather than pickles, so
-one component's re-extraction rewrites one folder and the publish step can read every
-partition's latest good output. Writes are atomic (temp folder + rename).
+The store behind the assets' IO manager (`assets.resources.StagingIOManager`): an asset
+returns its tables and the IO manager writes them here, rather than pickles, so one
+component's re-extraction rewrites one folder and the publish step can read every
+partition's latest good output. `key` is a partition (`project/component`), a project
+id for outputs kept per project, or `all`. Writes are atomic (temp folder + rename).
 """
 
 from __future__ import annotations
@@ -15,6 +17,9 @@ from pathlib import Path
 import polars as pl
 
 STAGING = "staging"
+ALL = "all"
+
+Tables = dict[str, pl.DataFrame]  # one output: table name -> frame
 
 
 def _safe(key: str) -> str:
@@ -58,6 +63,20 @@ def staged_keys(data_dir: Path, asset: str) -> list[str]:
         for p in base.iterdir()
         if p.is_dir() and ".tmp-" not in p.name and ".old-" not in p.name
     )
+
+
+def write_keyed(data_dir: Path, asset: str, by_key: Mapping[str, Mapping[str, pl.DataFrame]]):
+    """Replace `asset`'s output kept per key (e.g. per project); keys gone are dropped."""
+    for key, tables in by_key.items():
+        write_stage(data_dir, asset, key, tables)
+    for key in set(staged_keys(data_dir, asset)) - set(by_key):
+        drop_stage(data_dir, asset, key)
+
+
+def read_keyed(data_dir: Path, asset: str, keys: list[str] | None = None) -> dict[str, Tables]:
+    """`asset`'s tables per key: the given keys (missing ones empty), or every staged key."""
+    wanted = staged_keys(data_dir, asset) if keys is None else keys
+    return {key: read_stage(data_dir, asset, key) for key in wanted}
 
 
 def drop_stage(data_dir: Path, asset: str, key: str) -> None:

@@ -36,22 +36,22 @@ def _kb(tmp_path: Path, write) -> Path:
 def test_assets_stage_publish_and_cli_answers(tmp_path, write):
     warnings.simplefilter("ignore")
     from assets.docs_index import doc_chunks, kb_doc_chunks
-    from assets.resources import KbResource
+    from assets.resources import kb_resources
 
     kb_root = _kb(tmp_path, write)
     data = tmp_path / "data"
     instance = dg.DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("components", ["p/api"])
-    resources = {"kb": KbResource(kb_root=str(kb_root), data_dir=str(data))}
+    resources = kb_resources(kb_root, data)
     assert dg.materialize([kb_doc_chunks], resources=resources, instance=instance).success
     result = dg.materialize(
         [doc_chunks], resources=resources, instance=instance, partition_key="p/api"
     )
     assert result.success
-    assert staged_keys(data, "doc_chunks") == ["_kb", "p/api"]
+    assert staged_keys(data, "doc_chunks") == ["p/api"]
     repo = read_stage(data, "doc_chunks", "p/api")
     assert sorted(repo["doc_chunks"]["path"].to_list()) == ["README.md", "docs/ops.md"]
-    kb_stage = read_stage(data, "doc_chunks", "_kb")
+    kb_stage = read_stage(data, "kb_doc_chunks")
     publish(data, {"_global": kb_stage, "p": repo})
     cli = [KB_CLI, "context", "rotate zendesk token"]
     out = subprocess.run(

@@ -118,7 +118,7 @@ def test_materialize_everything_in_a_temporary_dagster_home(
         if graph.get(s.key).is_materializable and s.automation_condition is not None
     ]
     everything = list(defs.assets or []) + list(defs.asset_checks or [])
-    resources = {"kb": defs.resources["kb"]}
+    resources = dict(defs.resources)
     partitioned = [s.key for s in specs if s.partitions_def]
     result = dg.materialize(
         everything,
