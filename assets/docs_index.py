@@ -12,10 +12,10 @@ from assets.automation import STALE_OR_MISSING, md_list
 from assets.code import component_versions
 from assets.code_versions import code_version
 from assets.knowledge import kb_docs
-from kb.context import ChunkSet, component_chunks, kb_chunks, repo_scopes
+from doc_context import ChunkSet, component_chunks, kb_chunks, repo_scopes
+from doc_context.index import chunk_frames
 from pipeline.partitions import components_partitions
 from pipeline.resources import KbResource
-from warehouse.doc_index import chunk_frames
 from warehouse.staging import write_stage
 
 DOCS_CODE = code_version("docs")  # kb.context + warehouse.doc_index sources

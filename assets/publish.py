@@ -10,9 +10,9 @@ from assets.docs_index import doc_chunks, kb_doc_chunks
 from assets.graph import catalog, project_graph
 from assets.knowledge import kb_docs, kb_indexes, knowledge_graph
 from assets.verification import verification_report
+from doc_context.index import persist_index
 from pipeline.resources import KbResource
 from warehouse.assemble import assemble_partitions
-from warehouse.doc_index import persist_index
 from warehouse.publish import publish
 
 PUBLISH_CODE = code_version("publish")

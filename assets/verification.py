@@ -15,8 +15,8 @@ from assets.graph import catalog, project_graph
 from assets.knowledge import kb_docs
 from kb.imports.store import read_sources
 from pipeline.resources import KbResource
+from verification.report import build_verification
 from warehouse.staging import read_stage, write_stage
-from warehouse.verification import build_verification
 
 REPORT = "verification-report.md"
 

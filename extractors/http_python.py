@@ -11,7 +11,7 @@ from tree_sitter import Node as TsNode
 
 from extractors.base import SourceFile
 from extractors.js_common import text
-from extractors.py_index import py_index, py_matches
+from extractors.py_index import call_args, py_index, py_matches
 from extractors.url_eval import Url, enclosing_function, parameter_names, py_module_const
 
 if TYPE_CHECKING:
@@ -21,17 +21,6 @@ MODULES = {"requests", "httpx", "aiohttp"}
 VERBS = {"get", "delete", "head", "options", "post", "put", "patch"}
 FACTORIES = {"httpx.Client", "httpx.AsyncClient", "requests.Session", "requests.session"}
 # queries: parts "http", "with" and "assign_calls" of extractors/py_index.py
-
-
-def _kwargs(sf: SourceFile, call: TsNode) -> tuple[list[TsNode], dict[str, TsNode]]:
-    args = call.child_by_field_name("arguments")
-    positional, named = [], {}
-    for arg in args.named_children if args is not None else []:
-        if arg.type == "keyword_argument":
-            named[text(sf, arg.child_by_field_name("name"))] = arg.child_by_field_name("value")
-        elif arg.type != "comment":
-            positional.append(arg)
-    return positional, named
 
 
 def _instance(calls: HttpCalls, sf: SourceFile, name: str, at: TsNode, withs) -> Url | None | bool:
@@ -48,7 +37,7 @@ def _instance(calls: HttpCalls, sf: SourceFile, name: str, at: TsNode, withs) ->
         return False
     if text(sf, value.child_by_field_name("function")) not in FACTORIES:
         return False
-    _, named = _kwargs(sf, value)
+    _, named = call_args(sf, value)
     return calls.eval.py(sf, named["base_url"]) if "base_url" in named else None
 
 
@@ -68,7 +57,7 @@ def scan_python(calls: HttpCalls, sf: SourceFile) -> None:
             client = "httpx" if base is not None else "requests"
         else:
             continue
-        positional, named = _kwargs(sf, call)
+        positional, named = call_args(sf, call)
         if verb == "request":
             method_node = positional[0] if positional else named.get("method")
             url_node = positional[1] if len(positional) > 1 else named.get("url")

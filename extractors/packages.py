@@ -22,14 +22,9 @@ import yaml
 
 from extractors.base import ComponentContext, SourceFile
 from extractors.facts import CatalogRow, Node
+from vocab import STACK_HINTS
 
 NAME = "packages"
-STACK_HINTS = {
-    "next": "nextjs", "nuxt": "nuxt", "vue": "vue", "react": "react", "express": "express",
-    "fastapi": "fastapi", "flask": "flask", "typescript": "typescript", "contentful": "contentful",
-    "contentful-management": "contentful", "firebase": "firebase", "firebase-admin": "firebase",
-    "firebase-functions": "firebase",
-}  # fmt: skip
 _REQ = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?\s*([^;#]*)")
 _YARN_HEAD = re.compile(r'^"?((?:@[^@/"]+/)?[^@/"\s]+)@')
 

@@ -23,7 +23,7 @@ from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext, SourceFile, captures
 from extractors.facts import CatalogRow
-from extractors.py_index import py_captures
+from extractors.py_index import call_args, py_captures
 from extractors.python import PyModule, string_value, text
 
 NAME = "python_routes"
@@ -52,17 +52,6 @@ class Obj:
     line: int
     mws: list[Mw] = field(default_factory=list)
     parents: list[tuple[tuple[str, str], str | None, list[Mw]]] = field(default_factory=list)
-
-
-def _kwargs(sf: SourceFile, call: TsNode) -> tuple[list[TsNode], dict[str, TsNode]]:
-    args = call.child_by_field_name("arguments")
-    pos, kw = [], {}
-    for a in args.named_children if args is not None else []:
-        if a.type == "keyword_argument":
-            kw[text(sf, a.child_by_field_name("name"))] = a.child_by_field_name("value")
-        elif a.type != "comment":
-            pos.append(a)
-    return pos, kw
 
 
 class Routes:
@@ -95,7 +84,7 @@ class Routes:
         for item in value.named_children if value is not None and value.type == "list" else []:
             fn = item.child_by_field_name("function") if item.type == "call" else None
             if fn is not None and text(mod.sf, fn) in _DEPENDS:
-                pos, kw = _kwargs(mod.sf, item)
+                pos, kw = call_args(mod.sf, item)
                 target = pos[0] if pos else kw.get("dependency")
                 if target is not None:
                     out.append(self.mw(mod, target, kind))
@@ -109,7 +98,7 @@ class Routes:
                 ctor = text(mod.sf, call.child_by_field_name("function")).rsplit(".", 1)[-1]
                 if ctor not in _CONSTRUCTORS:
                     continue
-                pos, kw = _kwargs(mod.sf, call)
+                pos, kw = call_args(mod.sf, call)
                 prefix = string_value(mod.sf, kw.get("prefix") or kw.get("url_prefix")) or ""
                 var = text(mod.sf, node.child_by_field_name("left"))
                 obj = Obj(
@@ -140,7 +129,7 @@ class Routes:
                 }:
                     continue
                 parent = self.obj(mod.rel, text(sf, fn.child_by_field_name("object")))
-                pos, kw = _kwargs(sf, call)
+                pos, kw = call_args(sf, call)
                 if parent is None or not pos:
                     continue
                 if method == "add_url_rule":
@@ -261,7 +250,7 @@ class Routes:
             return
         if call is None or attr not in _VERBS | {"route", "api_route"}:
             return
-        pos, kw = _kwargs(sf, call)
+        pos, kw = call_args(sf, call)
         path = string_value(sf, pos[0] if pos else kw.get("path") or kw.get("rule"))
         if path is None:
             self.ctx.unresolved(
@@ -281,7 +270,7 @@ class Routes:
             else []
         ):
             if text(sf, c.child_by_field_name("function")) in _DEPENDS:
-                pos2, kw2 = _kwargs(sf, c)
+                pos2, kw2 = call_args(sf, c)
                 target = pos2[0] if pos2 else kw2.get("dependency")
                 if target is not None:
                     route_mws.append(self.mw(mod, target, "param_dependency"))

@@ -17,8 +17,7 @@ import sys
 from pathlib import Path
 
 import pipeline.commands as commands_pkg
-
-DEFAULT_KB = Path(__file__).resolve().parents[1] / "examples" / "kb"
+from vocab import DEFAULT_KB
 
 
 class UserError(Exception):

@@ -8,10 +8,9 @@ from pathlib import Path
 
 import dagster as dg
 
-from kb.loader import SKIP_DIRS, load_config, load_kb
+from kb.loader import load_config, load_kb
 from kb.model import KnowledgeBase
-
-DEFAULT_KB = Path(__file__).resolve().parents[1] / "examples" / "kb"
+from vocab import DEFAULT_KB, KB_SKIP_DIRS
 
 
 class KbResource(dg.ConfigurableResource):
@@ -37,7 +36,7 @@ def _fingerprint(root: Path) -> tuple:
     """(path, size, mtime) of every file the loader could read: cheap next to parsing."""
     entries = []
     for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS or d == "_imports"]
+        dirnames[:] = [d for d in dirnames if d not in KB_SKIP_DIRS or d == "_imports"]
         for name in filenames:
             try:
                 st = os.stat(os.path.join(dirpath, name))
