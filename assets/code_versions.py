@@ -15,7 +15,7 @@ from pathlib import Path
 from extractors import extractors_code_version
 
 ASSET_SOURCES: dict[str, tuple[str, ...]] = {
-    "kb": ("kb",),
+    "kb": ("kb", "vocab"),
     "knowledge_graph": ("kb", "warehouse.knowledge_graph"),
     "graph": (
         "warehouse.bridges",
@@ -23,14 +23,20 @@ ASSET_SOURCES: dict[str, tuple[str, ...]] = {
         "warehouse.routematch",
         "warehouse.catalog",
     ),
-    "docs": ("kb.context", "warehouse.doc_index"),
+    "docs": (
+        "vocab",
+        "doc_context.discovery",
+        "doc_context.chunking",
+        "doc_context.build",
+        "doc_context.index",
+    ),
     "publish": (
         "warehouse.assemble",
         "warehouse.publish",
         "warehouse.tables",
         "warehouse.code_stage",
     ),
-    "verification": ("warehouse.verification", "warehouse.drift"),
+    "verification": ("vocab", "verification"),
 }
 
 

@@ -1,8 +1,8 @@
 """Doc context broker assets: chunk each component repo's Markdown and the KB's own docs.
 
-Thin wrappers over `kb.context`; each returns its `doc_chunks` table (per component
+Thin wrappers over `doc_context`; each returns its `doc_chunks` table (per component
 partition, or for the KB) and publish lands them in the warehouse, where
-`warehouse.doc_search` indexes them for `kb_context` and `kb context`.
+`doc_context.search` indexes them for `doc_context` and `kb context`.
 """
 
 import dagster as dg
@@ -14,11 +14,11 @@ from assets.code_versions import code_version
 from assets.knowledge import kb_docs
 from assets.partitions import components_partitions
 from assets.resources import STAGING, KbResource
-from kb.context import ChunkSet, component_chunks, kb_chunks, repo_scopes
-from warehouse.doc_index import chunk_frames
+from doc_context import ChunkSet, component_chunks, kb_chunks, repo_scopes
+from doc_context.index import chunk_frames
 from warehouse.staging import Tables
 
-DOCS_CODE = code_version("docs")  # kb.context + warehouse.doc_index sources
+DOCS_CODE = code_version("docs")  # doc_context sources
 KB_KEY = "_kb"
 
 

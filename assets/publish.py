@@ -12,8 +12,8 @@ from assets.graph import catalog, project_graph
 from assets.knowledge import kb_docs, kb_indexes, knowledge_graph
 from assets.resources import KbResource
 from assets.verification import verification_report
+from doc_context.index import persist_index
 from warehouse.assemble import BuildInputs, assemble_partitions
-from warehouse.doc_index import persist_index
 from warehouse.publish import publish
 from warehouse.staging import Tables
 

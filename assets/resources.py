@@ -19,8 +19,9 @@ from pathlib import Path
 import dagster as dg
 import polars as pl
 
-from kb.loader import SKIP_DIRS, load_config, load_kb
+from kb.loader import load_config, load_kb
 from kb.model import KnowledgeBase
+from vocab import DEFAULT_KB, KB_SKIP_DIRS
 from warehouse.staging import (
     ALL,
     Tables,
@@ -31,7 +32,6 @@ from warehouse.staging import (
     write_stage,
 )
 
-DEFAULT_KB = Path(__file__).resolve().parents[1] / "examples" / "kb"
 STAGING = "staging"  # the IO manager's resource key; every asset with tables uses it
 
 
@@ -97,7 +97,7 @@ def _fingerprint(root: Path) -> tuple:
     """(path, size, mtime) of every file the loader could read: cheap next to parsing."""
     entries = []
     for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS or d == "_imports"]
+        dirnames[:] = [d for d in dirnames if d not in KB_SKIP_DIRS or d == "_imports"]
         for name in filenames:
             try:
                 st = os.stat(os.path.join(dirpath, name))

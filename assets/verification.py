@@ -16,8 +16,8 @@ from assets.knowledge import kb_docs
 from assets.resources import STAGING, KbResource
 from kb.imports.store import read_sources
 from kb.model import KnowledgeBase
+from verification.report import build_verification
 from warehouse.staging import Tables
-from warehouse.verification import build_verification
 
 REPORT = "verification-report.md"
 

@@ -27,13 +27,13 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from context_tasks import TASKS  # noqa: E402
 
-from kb.context import component_chunks, kb_chunks, repo_scopes  # noqa: E402
-from kb.context.chunking import headings, parse_doc  # noqa: E402
-from kb.context.discovery import RepoScope, discover_repo  # noqa: E402
+from doc_context import component_chunks, kb_chunks, repo_scopes  # noqa: E402
+from doc_context.chunking import headings, parse_doc  # noqa: E402
+from doc_context.discovery import RepoScope, discover_repo  # noqa: E402
+from doc_context.index import DocIndex, chunk_frames  # noqa: E402
+from doc_context.search import search_context  # noqa: E402
 from kb.loader import load_kb  # noqa: E402
 from kb.tokens import estimate_tokens  # noqa: E402
-from warehouse.doc_index import DocIndex, chunk_frames  # noqa: E402
-from warehouse.doc_search import search_context  # noqa: E402
 
 WORK = ROOT / "bench" / "work"
 RESULTS = ROOT / "bench" / "results" / "context.json"
@@ -119,7 +119,7 @@ def baseline_files(sources: dict[str, Path]) -> list[tuple[str, str, int]]:
     files = []
     for source, root in sources.items():
         if source == "kb":
-            from kb.context import discover_kb
+            from doc_context import discover_kb
 
             disc = discover_kb(root)
         else:

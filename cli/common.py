@@ -11,8 +11,7 @@ import argparse
 from pathlib import Path
 
 from kb.model import KnowledgeBase
-
-DEFAULT_KB = Path(__file__).resolve().parents[1] / "examples" / "kb"
+from vocab import DEFAULT_KB
 
 
 class UserError(Exception):

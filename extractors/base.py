@@ -19,31 +19,9 @@ from tree_sitter import Node as TsNode
 from extractors.facts import ComponentFacts, Edge, ExtractProblem, Node, Unresolved
 from extractors.shared import Shared
 from extractors.source import SourceFile, captures
+from vocab import CODE_SKIP_DIRS
 
 MAX_FILE_BYTES = 1_000_000
-SKIP_DIRS = {
-    ".git",
-    "node_modules",
-    "dist",
-    "build",
-    "out",
-    ".next",
-    ".nuxt",
-    ".output",
-    "coverage",
-    "vendor",
-    "third_party",
-    "__pycache__",
-    ".venv",
-    "venv",
-    ".terraform",
-    ".turbo",
-    ".cache",
-    ".svelte-kit",
-    "bower_components",
-    ".kb",
-    "site-packages",
-}
 LANGUAGE_BY_SUFFIX = {
     ".ts": "typescript",
     ".mts": "typescript",
@@ -165,7 +143,7 @@ def collect_files(ctx: ComponentContext) -> None:
         dirnames[:] = sorted(
             d
             for d in dirnames
-            if d not in SKIP_DIRS and not (ignore and ignore.match_file(rel_dir + d + "/"))
+            if d not in CODE_SKIP_DIRS and not (ignore and ignore.match_file(rel_dir + d + "/"))
         )
         for name in sorted(filenames):
             rel = rel_dir + name

@@ -17,10 +17,9 @@ import yaml
 from kb.frontmatter import FrontmatterError, parse_markdown
 from kb.model import Adr, Component, KbConfig, KbDoc, KnowledgeBase, Project
 from kb.problems import Problem
+from vocab import KB_SKIP_DIRS
 
 MAX_DOC_BYTES = 5 * 1024 * 1024
-# Generated or foreign folders that are never KB docs.
-SKIP_DIRS = {".git", ".kb", "node_modules", "index", "_imports", ".github", ".venv", "__pycache__"}
 # Loose files at the KB root that need no frontmatter (agent pointers, readme).
 ROOT_FREE_FORM = {"README.md", "AGENTS.md", "CLAUDE.md", "GEMINI.md", "verification-report.md"}
 ADR_NAME = re.compile(r"^(\d{4})-[a-z0-9][a-z0-9-]*\.md$")
@@ -142,7 +141,7 @@ def iter_markdown(root: Path, problems: list[Problem]) -> list[Path]:
                         f"broken or looping symlink: {rel} — remove or fix the link",
                     )
                 )
-            elif is_dir and entry.name not in SKIP_DIRS:
+            elif is_dir and entry.name not in KB_SKIP_DIRS:
                 walk(path)
             elif is_file and entry.name.endswith(".md") and not entry.name.endswith(".proposed.md"):
                 found.append(path)

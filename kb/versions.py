@@ -12,7 +12,7 @@ import os
 import subprocess
 from pathlib import Path
 
-SKIP = {".git", "node_modules", ".venv", "__pycache__", "dist", "build", ".next", ".kb"}
+from vocab import CODE_SKIP_DIRS
 
 
 def _git(folder: Path, *args: str) -> str | None:
@@ -46,7 +46,7 @@ def _hash_files(base: Path, rel_paths: list[str]) -> str:
 def content_version(folder: Path) -> str:
     files: list[str] = []
     for dirpath, dirnames, filenames in os.walk(folder):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIP)
+        dirnames[:] = sorted(d for d in dirnames if d not in CODE_SKIP_DIRS)
         rel_dir = Path(dirpath).relative_to(folder)
         files.extend((rel_dir / f).as_posix() for f in filenames)
     return "content." + _hash_files(folder, files)[:12]

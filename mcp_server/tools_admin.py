@@ -118,7 +118,7 @@ def context(
     if len(task) > 4000:
         raise ToolFailure(f"task is {len(task)} characters (max 4000) — summarise it")
     try:
-        from warehouse.doc_search import search_context
+        from doc_context.search import search_context
     except ImportError:
         raise ToolFailure("doc index not built — run kb refresh") from None
     assert state.warehouse is not None

@@ -15,13 +15,11 @@ from mcp_server.graph import ProjectGraph, folder_of
 from mcp_server.render import edge_label, ref, short
 from mcp_server.resolve import candidates, pick_project, resolve
 from mcp_server.state import State, ToolFailure
+from vocab import EDGE_TYPES
 from warehouse.reader import GLOBAL
 
-UPSTREAM = {
-    "READS_ENV", "RESOLVES_TO", "CALLS_FN", "ROUTES_TO", "CALLS", "CALLS_HTTP", "USES_MIDDLEWARE",
-    "IMPORTS", "USES_SECRET", "USES_PACKAGE", "USES_MIDDLEWARE_NAME", "CALLS_HOST", "USES_TF_TYPE",
-    "READS_ENV_NAME", "DECLARES", "DEFINES",
-}  # fmt: skip
+# Every code and catalog edge, and the bridges/knowledge edges a change travels back along.
+UPSTREAM = {*EDGE_TYPES["code"], *EDGE_TYPES["catalog"], "RESOLVES_TO", "CALLS", "USES_SECRET"}
 MAX_DEPTH = 5
 _URLISH = re.compile(r"^[a-z]+://|^[\w-]+(\.[\w-]+)+(/|$)", re.I)
 

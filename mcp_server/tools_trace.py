@@ -12,6 +12,7 @@ from mcp_server.graph import ProjectGraph, folder_of
 from mcp_server.render import edge_label, ref, unresolved_line
 from mcp_server.resolve import pick_project, resolve
 from mcp_server.state import State, ToolFailure
+from vocab import ALL_EDGE_TYPES
 from warehouse.reader import parse_attrs
 
 TRACE_ORDER = [
@@ -26,12 +27,7 @@ TRACE_ORDER = [
 TRACE_TYPES = set(TRACE_ORDER)
 ENTRY_TYPES = {"DEFINES", "HAS_CODE"}  # first hop only, from a file or a component
 KEY_KINDS = {"route", "symbol", "env_var", "http_call", "middleware", "secret"}
-EDGE_TYPES = [
-    "HAS_COMPONENT", "HAS_ENV", "RUNS_ON", "IN_GCP_PROJECT", "INTEGRATES", "USES_SECRET",
-    "DECIDES", "DOCUMENTS", "DEFINES", "IMPORTS", "ROUTES_TO", "USES_MIDDLEWARE", "CALLS_FN",
-    "CALLS_HTTP", "READS_ENV", "DECLARES", "HAS_CODE", "RESOLVES_TO", "CALLS", "PROVISIONS",
-    "USES_PACKAGE", "USES_MIDDLEWARE_NAME", "CALLS_HOST", "USES_TF_TYPE", "READS_ENV_NAME",
-]  # fmt: skip
+EDGE_TYPES = list(ALL_EDGE_TYPES)
 CAVEAT = "caveats: static trace — runtime middleware/DI and dynamic dispatch do not appear"
 
 

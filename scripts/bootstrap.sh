@@ -13,4 +13,4 @@ fi
 # process recompiles Dagster from source (seconds per `kb` call).
 uv sync --frozen --quiet --compile-bytecode
 python_bin=$(uv run --frozen python -c 'import sys; print(sys.executable)')
-"$python_bin" -m compileall -q -j 0 kb extractors warehouse assets pipeline cli mcp_server viewer >/dev/null 2>&1 || true
+"$python_bin" -m compileall -q -j 0 vocab kb extractors warehouse doc_context verification assets pipeline cli mcp_server viewer >/dev/null 2>&1 || true

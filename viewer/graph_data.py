@@ -1,9 +1,11 @@
 """Shape the published warehouse into what the viewer page draws.
 
-One partition's nodes and edges go out in one JSON document. A project partition also
-carries the `_global` knowledge nodes of that project (project, component, env, secret,
-...) and the catalog nodes its components point at, so bridge edges such as
-component -HAS_CODE-> code_file and env_var -RESOLVES_TO-> secret connect on screen.
+One partition's nodes and edges go out in one JSON document, with the graph vocabulary
+(node kinds and edge types per layer, from `vocab`) that the legend groups and orders
+them by. A project partition also carries the `_global` knowledge nodes of that project
+(project, component, env, secret, ...) and the catalog nodes its components point at,
+so bridge edges such as component -HAS_CODE-> code_file and env_var -RESOLVES_TO-> secret
+connect on screen.
 Edges whose ends are not both present are dropped and counted, never drawn dangling.
 """
 
@@ -14,10 +16,15 @@ from typing import Any
 
 import polars as pl
 
+from vocab import EDGE_TYPES, NODE_KINDS
 from warehouse.reader import GLOBAL, Warehouse
 
 NODE_COLUMNS = ("id", "kind", "name", "project", "component", "file", "line", "end_line")
 EDGE_COLUMNS = ("src", "dst", "type", "project", "component", "file", "line")
+
+
+# Node kinds and edge types per layer (vocab/): the legend groups and orders by them.
+VOCABULARY = {"node_kinds": NODE_KINDS, "edge_types": EDGE_TYPES}
 
 
 class UnknownPartition(Exception):
@@ -80,6 +87,7 @@ def graph(wh: Warehouse, partition: str) -> dict[str, Any]:
         "nodes": nodes,
         "edges": kept,
         "dropped_edges": len(edges) - len(kept),
+        "vocabulary": VOCABULARY,
     }
 
 

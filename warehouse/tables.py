@@ -80,7 +80,7 @@ TABLES: dict[str, dict[str, pl.DataType]] = {
     "catalog_tf_types": dict(_CATALOG),
     "catalog_env_vars": dict(_CATALOG),
     "problems": {"severity": S, "path": S, "line": N, "rule": S, "message": S},
-    # Doc context broker (kb/context, warehouse/doc_search.py): one row per Markdown chunk.
+    # Doc context broker (doc_context/): one row per Markdown chunk.
     "doc_chunks": {
         "project": S,
         "component": S,
@@ -99,7 +99,7 @@ TABLES: dict[str, dict[str, pl.DataType]] = {
         "mirrors": S,
     },
     "doc_edges": {"project": S, "component": S, "src": S, "dst": S, "type": S, "reason": S},
-    # Verification report (warehouse/verification.py): one row per coverage cell or finding.
+    # Verification report (verification/report.py): one row per coverage cell or finding.
     "verification": {
         "section": S,
         "project": S,

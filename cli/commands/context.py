@@ -40,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from warehouse.doc_search import search_context
+    from doc_context.search import search_context
     from warehouse.reader import Warehouse, WarehouseMissing
 
     if args.max_tokens < 1:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from cli.common import UserError, add_kb_option
+from vocab import STACK_HINTS
 from warehouse.reader import parse_attrs
 
 CLUE_FILES = {
@@ -23,12 +24,6 @@ CLUE_FILES = {
     "vercel.json": ("runtime", "Vercel (vercel.json)"),
     ".circleci/config.yml": ("deploy", "CircleCI (.circleci/config.yml)"),
 }
-PACKAGE_STACK = {
-    "next": "nextjs", "express": "express", "vue": "vue", "nuxt": "nuxt", "react": "react",
-    "fastapi": "fastapi", "flask": "flask", "contentful": "contentful",
-    "firebase-functions": "firebase", "firebase": "firebase", "firebase-admin": "firebase",
-    "typescript": "typescript",
-}  # fmt: skip
 SECRETISH = ("TOKEN", "SECRET", "PASSWORD", "PASS", "KEY", "CREDENTIALS")
 
 
@@ -48,9 +43,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _files(repo: Path | None) -> list[str]:
-    from warehouse.drift.code import _walk
+    from verification.code import repo_files
 
-    return sorted(_walk(repo)[0])
+    return sorted(repo_files(repo)[0])
 
 
 def _clues(files: list[str]) -> list[str]:
@@ -84,7 +79,7 @@ def draft(kb, project: str, comp, nodes, edges, packages: set[str]) -> tuple[str
     by_id = {n["id"]: n for n in nodes.to_dicts()}
     rows = lambda kind: sorted(mine.filter(mine["kind"] == kind).to_dicts(), key=lambda n: n["id"])  # noqa: E731
     files = _files(comp.repo_path)
-    stack = {PACKAGE_STACK[p] for p in packages if p in PACKAGE_STACK}
+    stack = {STACK_HINTS[p] for p in packages if p in STACK_HINTS}
     if any(f.endswith(".tf") for f in files):
         stack.add("terraform")
     if any(f.endswith(".py") for f in files):

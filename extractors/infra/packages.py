@@ -24,16 +24,11 @@ from extractors.base import ComponentContext
 from extractors.facts import CatalogRow, Node
 from extractors.shared import CodeSymbols, StackHints
 from extractors.source import SourceFile
+from vocab import STACK_HINTS
 
 NAME = "packages"
 PROVIDES = (StackHints,)
 REQUIRES = (CodeSymbols,)  # a manifest that is already a code_file gets its attrs
-STACK_HINTS = {
-    "next": "nextjs", "nuxt": "nuxt", "vue": "vue", "react": "react", "express": "express",
-    "fastapi": "fastapi", "flask": "flask", "typescript": "typescript", "contentful": "contentful",
-    "contentful-management": "contentful", "firebase": "firebase", "firebase-admin": "firebase",
-    "firebase-functions": "firebase",
-}  # fmt: skip
 _REQ = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?\s*([^;#]*)")
 _YARN_HEAD = re.compile(r'^"?((?:@[^@/"]+/)?[^@/"\s]+)@')
 

@@ -67,3 +67,16 @@ def py_matches(ctx: ComponentContext, sf: SourceFile, part: str) -> list[Match]:
 def py_captures(ctx: ComponentContext, sf: SourceFile, part: str, name: str) -> list[TsNode]:
     """Like base.captures(...)[name] for that part's query on the whole file."""
     return [node for match in py_index(ctx, sf).parts[part] for node in match.get(name, ())]
+
+
+def call_args(sf: SourceFile, call: TsNode) -> tuple[list[TsNode], dict[str, TsNode]]:
+    """(positional argument nodes, {keyword: value node}) of a Python call."""
+    args = call.child_by_field_name("arguments")
+    positional, named = [], {}
+    for arg in args.named_children if args is not None else []:
+        if arg.type == "keyword_argument":
+            name = arg.child_by_field_name("name")
+            named["" if name is None else sf.node_text(name)] = arg.child_by_field_name("value")
+        elif arg.type != "comment":
+            positional.append(arg)
+    return positional, named

@@ -7,7 +7,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from warehouse.doc_index import DocIndex, chunk_frames
+from doc_context.index import DocIndex, chunk_frames
 
 
 def _write(root: Path, files: dict[str, str]) -> Path:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from kb.context import chunk_markdown
-from kb.context.build import chunk_discovery, colocation_edges
-from kb.context.discovery import discover_repo
+from doc_context import chunk_markdown
+from doc_context.build import chunk_discovery, colocation_edges
+from doc_context.discovery import discover_repo
 from kb.tokens import estimate_tokens
 
 

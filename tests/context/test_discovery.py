@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from kb.context import discover_kb, discover_repo, repo_scopes
-from kb.context.build import component_chunks
-from kb.context.discovery import RepoScope
+from doc_context import discover_kb, discover_repo, repo_scopes
+from doc_context.build import component_chunks
+from doc_context.discovery import RepoScope
 from kb.loader import load_kb
 
 REPO = {

@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from kb.context import kb_chunks
-from kb.context.build import component_chunks
-from kb.context.discovery import RepoScope
+from doc_context import kb_chunks
+from doc_context.build import component_chunks
+from doc_context.discovery import RepoScope
+from doc_context.search import search_context, significant_terms
 from kb.tokens import estimate_tokens
-from warehouse.doc_search import search_context, significant_terms
 
 KB = {
     "kb.yaml": "name: t\n",

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from kb.context import kb_chunks
-from kb.context.build import component_chunks
-from kb.context.discovery import RepoScope
-from warehouse import doc_index
-from warehouse.doc_index import INDEX_FILE, chunk_frames, load_index, persist_index
-from warehouse.doc_search import search_context
+from doc_context import index as doc_index
+from doc_context import kb_chunks
+from doc_context.build import component_chunks
+from doc_context.discovery import RepoScope
+from doc_context.index import INDEX_FILE, chunk_frames, load_index, persist_index
+from doc_context.search import search_context
 from warehouse.publish import publish
 from warehouse.reader import Warehouse
 

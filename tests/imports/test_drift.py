@@ -8,9 +8,9 @@ from portfolio import git, kb_cli
 
 from extractors.registry import extract_component
 from kb.loader import load_kb
+from verification.drift import project_drifts
 from warehouse.bridges import build_project_graph
 from warehouse.catalog import component_frames
-from warehouse.drift import project_drifts
 
 
 def _graph(kb, project):

@@ -43,6 +43,11 @@ def test_project_graph_carries_its_knowledge_layer_in_one_request(viewer_server)
     assert ("acme-shop:component:contact-api", "HAS_CODE") in types
     call = next(e for e in body["edges"] if e["type"] == "CALLS")
     assert call["attrs"] == {"envs": ["dev", "prod"], "via": "NEXT_PUBLIC_CONTACT_API_URL"}
+    # the legend's groups and order come with the payload (one vocabulary, in vocab/)
+    vocabulary = body["vocabulary"]
+    assert vocabulary["edge_types"]["bridge"] == ["HAS_CODE", "RESOLVES_TO", "CALLS", "PROVISIONS"]
+    assert vocabulary["node_kinds"]["code"][0] == "code_file"
+    assert "package" in vocabulary["node_kinds"]["catalog"]
 
 
 def test_unknown_partition_is_a_clear_404(viewer_server):

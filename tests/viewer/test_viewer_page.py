@@ -19,6 +19,9 @@ def test_explore_search_highlight_legend_and_shared_url(page, viewer_server, bro
     state = viewer_state(page)
     assert state["partition"] == "acme-shop"  # the first project, not _global
     assert state["visible"] == 19  # 11 code nodes + the project's knowledge/catalog nodes
+    # the legend groups kinds by the layers the server sent with the graph, in that order
+    headings = page.locator("#legend-body h4").all_text_contents()
+    assert headings == ["knowledge nodes", "code nodes", "catalog nodes", "edges"]
 
     # switch partition and back, from the toolbar
     page.select_option("#partition", "globex-portal")

@@ -1,9 +1,11 @@
 // The graph as the page holds it: nodes, edges, adjacency, degree, search and n-hop sets.
 import { nodeRadius } from "./theme.js";
+import { Vocabulary } from "./vocab.js";
 
 export class GraphModel {
   constructor(payload) {
     this.partition = payload.partition;
+    this.vocab = new Vocabulary(payload.vocabulary);
     this.nodes = payload.nodes.map((n) => ({ ...n, degree: 0 }));
     this.byId = new Map(this.nodes.map((n) => [n.id, n]));
     this.edges = [];
@@ -21,7 +23,7 @@ export class GraphModel {
       if (e.dst !== e.src) this.adj.get(e.dst).push(e);
     }
     for (const n of this.nodes) {
-      n.r = nodeRadius(n.kind, n.degree);
+      n.r = nodeRadius(n.kind, this.vocab.kindLayer(n.kind), n.degree);
       n.name = String(n.name ?? n.id);
       // In `_global` several projects have an "api" or a "web": say whose it is.
       n.label = this.partition === "_global" && n.kind === "component" && n.project ? `${n.project}/${n.name}` : n.name;

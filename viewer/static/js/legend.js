@@ -1,6 +1,7 @@
 // The legend: one row per node kind and edge type present, with its colour and count; a
-// click shows or hides that kind/type (the choice is kept in the URL).
-import { edgeColor, kindColor, kindLayer, orderEdgeTypes, orderKinds } from "./theme.js";
+// click shows or hides that kind/type (the choice is kept in the URL). Grouped and ordered
+// by the vocabulary the server sent with the partition (model.vocab).
+import { edgeColor, kindColor } from "./theme.js";
 
 export function renderLegend(root, model, state, onToggle) {
   root.replaceChildren();
@@ -33,16 +34,17 @@ export function renderLegend(root, model, state, onToggle) {
     }
     return box;
   };
-  const kindItems = orderKinds(kinds.keys()).map((k) => [k, kinds.get(k)]);
+  const { vocab } = model;
+  const kindItems = vocab.orderKinds(kinds.keys()).map((k) => [k, kinds.get(k)]);
   const layers = new Map();
   for (const item of kindItems) {
-    const layer = kindLayer(item[0]);
+    const layer = vocab.kindLayer(item[0]);
     if (!layers.has(layer)) layers.set(layer, []);
     layers.get(layer).push(item);
   }
   for (const [layer, items] of layers) {
     root.append(section(`${layer} nodes`, items, state.hiddenKinds, kindColor, "node", "kind"));
   }
-  const typeItems = orderEdgeTypes(types.keys()).map((t) => [t, types.get(t)]);
+  const typeItems = vocab.orderEdgeTypes(types.keys()).map((t) => [t, types.get(t)]);
   if (typeItems.length) root.append(section("edges", typeItems, state.hiddenEdges, edgeColor, "edge", "edge"));
 }

@@ -4,7 +4,7 @@ One set of facts, two renderings: `verification-report.md` in the KB root (gener
 deterministic for the same inputs and day) and the `verification` table (`kb_status`,
 SQL). Sections: coverage per project/component, docs stale by their source's date,
 docs verified more than `verified_max_days` ago, imports never distilled, drift
-(warehouse.drift), and verified docs whose `verified_against` commit is not in the repo.
+(verification.drift), and verified docs whose `verified_against` commit is not in the repo.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 import polars as pl
 
 from kb.model import KbDoc, KnowledgeBase
-from warehouse.drift import Drift, project_drifts
+from verification.drift import Drift, project_drifts
 from warehouse.tables import frame
 
 COMMAND = "kb refresh (asset verification_report)"

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 from kb.model import KbDoc
-from warehouse.drift.code import ComponentCode
+from verification.code import ComponentCode
 from warehouse.routematch import best_routes
 
 ROUTE = re.compile(r"\b(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+(/[^\s`|)\],;]*)")

@@ -25,7 +25,7 @@ from pathlib import Path
 import polars as pl
 
 from kb.model import Component, KbDoc, KnowledgeBase
-from warehouse.drift.claims import (
+from verification.claims import (
     PATH_LINE,
     body_claims,
     doc_scope,
@@ -33,21 +33,8 @@ from warehouse.drift.claims import (
     is_repo_path,
     route_exists,
 )
-from warehouse.drift.code import ComponentCode, component_code
-
-STACK_PACKAGES: dict[str, tuple[str, ...]] = {
-    "nextjs": ("next",),
-    "express": ("express",),
-    "vue": ("vue",),
-    "nuxt": ("nuxt",),
-    "react": ("react",),
-    "fastapi": ("fastapi",),
-    "flask": ("flask",),
-    "contentful": ("contentful",),
-    "firebase": ("firebase-functions", "firebase", "firebase-admin"),
-    "typescript": ("typescript",),
-}
-STACK_FILES = {"typescript": (".ts", ".tsx"), "terraform": (".tf",), "python": (".py",)}
+from verification.code import ComponentCode, component_code
+from vocab import STACK_FILES, STACK_PACKAGES
 
 
 @dataclass(frozen=True, order=True)

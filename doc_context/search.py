@@ -19,8 +19,8 @@ from typing import Any
 
 import polars as pl
 
-from warehouse.doc_index import DocIndex, load_index, mirrors_of
-from warehouse.doc_pack import ContextPack, PackEntry
+from doc_context.index import DocIndex, load_index, mirrors_of
+from doc_context.pack import ContextPack, PackEntry
 from warehouse.reader import Warehouse
 
 __all__ = ["ContextPack", "PackEntry", "DocIndex", "search_context", "significant_terms"]
@@ -100,7 +100,7 @@ def search_context(
     chunks_source: a `warehouse.reader.Warehouse`, its data dir, a built `DocIndex`, or a
     `doc_chunks` DataFrame. project: limit to that project's repo docs and KB docs (plus
     the KB's portfolio-wide docs); None searches every project. exclude_buckets: any of
-    kb.context.BUCKETS except "kb". Raises `WarehouseMissing` when nothing is published;
+    doc_context.BUCKETS except "kb". Raises `WarehouseMissing` when nothing is published;
     every other odd input (empty task, only stop words, tiny budget) gives a pack whose
     `render()` says what happened. The rendered text never exceeds max_tokens.
     or_fill: when AND finds sections that leave budget unused, rank OR matches after them

@@ -15,7 +15,7 @@ from pathlib import Path
 import polars as pl
 
 from kb.model import Component, KnowledgeBase
-from kb.versions import SKIP
+from vocab import CODE_SKIP_DIRS
 from warehouse.reader import parse_attrs
 from warehouse.routematch import RouteRef, route_of
 
@@ -68,13 +68,14 @@ class ComponentCode:
         return rel in self.files or rel in self.dirs
 
 
-def _walk(root: Path | None) -> tuple[set[str], set[str]]:
+def repo_files(root: Path | None) -> tuple[set[str], set[str]]:
+    """(files, folders) of a repo folder as POSIX paths, without built or vendored folders."""
     files: set[str] = set()
     dirs: set[str] = set()
     if root is None or not root.is_dir():
         return files, dirs
     for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIP)
+        dirnames[:] = sorted(d for d in dirnames if d not in CODE_SKIP_DIRS)
         rel_dir = Path(dirpath).relative_to(root).as_posix()
         if rel_dir != ".":
             dirs.add(rel_dir)
@@ -119,7 +120,7 @@ def component_code(
     out: dict[str, ComponentCode] = {}
     proj = kb.projects.get(project)
     for cid, comp in sorted(proj.components.items()) if proj else []:
-        files, dirs = _walk(comp.repo_path)
+        files, dirs = repo_files(comp.repo_path)
         out[cid] = ComponentCode(
             comp, set(), [], _manifest_packages(comp.repo_path, files), files, dirs, set(), {}
         )

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kb.context.chunking import Chunk, chunk_document, chunk_hash
-from kb.context.discovery import Discovery, DocFile, RepoScope, discover_kb, discover_repo
+from doc_context.chunking import Chunk, chunk_document, chunk_hash
+from doc_context.discovery import Discovery, DocFile, RepoScope, discover_kb, discover_repo
 from kb.secret_scan import redact_text, scan_text
 from kb.tokens import estimate_tokens
 

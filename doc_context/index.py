@@ -301,7 +301,7 @@ def mirrors_of(row: dict[str, Any]) -> list[str]:
 
 
 def chunk_frames(chunk_set: Any) -> dict[str, pl.DataFrame]:
-    """`doc_chunks` and `doc_edges` frames (validated) from a kb.context.ChunkSet."""
+    """`doc_chunks` and `doc_edges` frames (validated) from a doc_context.ChunkSet."""
     from warehouse.tables import frame, validate
 
     return {

@@ -24,11 +24,11 @@ from typing import Any
 
 import pathspec
 
+from vocab import NOT_SOURCE_DIRS
+
 BUCKETS = ("kb", "imports", "root", "docs", "skills", "meta")
 MARKDOWN = (".md", ".markdown", ".mdx")
 MAX_FILE_BYTES = 5 * 1024 * 1024  # same cap as a KB doc (kb/loader.py)
-ALWAYS_SKIP = {".git", "node_modules", ".venv", "__pycache__", ".hg", ".svn"}
-KB_SKIP = {".kb"}  # the generated data dir
 _CAPS = re.compile(r"^[A-Z][A-Z0-9_-]*$")
 
 
@@ -102,7 +102,7 @@ def walk_markdown(
     root: Path, skip_names: Iterable[str] = (), skip_rel: Iterable[str] = ()
 ) -> tuple[list[tuple[str, int]], list[tuple[str, str]]]:
     """(rel path, size) of Markdown files under root, honouring .gitignore; plus skips."""
-    skip = ALWAYS_SKIP | set(skip_names)
+    skip = NOT_SOURCE_DIRS | set(skip_names)
     skip_paths = set(skip_rel)
     ignores = _Ignores()
     found: list[tuple[str, int]] = []
@@ -174,7 +174,7 @@ def discover_repo(
 def discover_kb(root: Path, exclude_buckets: Iterable[str] = ()) -> Discovery:
     """The KB's own Markdown; bucket `kb` cannot be excluded, `imports` can."""
     root = Path(root)
-    found, skipped = walk_markdown(root, skip_names=KB_SKIP)
+    found, skipped = walk_markdown(root)
     exclude = set(exclude_buckets) - {"kb"}
     out = _collect(root, found, kb_bucket, exclude)
     out.skipped[:0] = skipped
