@@ -90,14 +90,15 @@ def main() -> int:
                 problems.append(f"{where}: unknown class {question.get('class')!r}")
             if not question.get("calls"):
                 problems.append(f"{where}: no tool calls")
-            for item in question.get("expect") or []:
-                if "fact" in item and item["fact"] not in facts:
-                    problems.append(f"{where}: expects unknown fact {item['fact']}")
             if not question.get("expect") and not question.get("expect_negative"):
                 problems.append(f"{where}: expects nothing")
     ids = [q.get("id") for q in questions]
     problems += [f"duplicate question id {i}" for i in sorted({i for i in ids if ids.count(i) > 1})]
     # Facts named by questions are checked after every file is read (cross-file references).
+    for question in questions:
+        for item in question.get("expect") or []:
+            if "fact" in item and item["fact"] not in facts:
+                problems.append(f"question {question.get('id')}: expects unknown fact {item['fact']}")
     by_kind: dict[str, int] = {}
     for fact in facts.values():
         by_kind[fact.get("kind")] = by_kind.get(fact.get("kind"), 0) + 1
