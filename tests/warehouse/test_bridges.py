@@ -136,7 +136,7 @@ def test_kb_calls_only_matches_route_suffix_with_medium_confidence(tmp_path):
     assert edge["dst"] == route
     assert edge["attrs"]["confidence"] == "medium"
     assert edge["attrs"]["envs"] == ["dev", "prod"]
-    assert edge["attrs"]["resolution"] == "KB calls"
+    assert edge["attrs"]["resolution"] == "KB calls[0] env_var CONTACT_API_URL → contact-api"
 
 
 def test_exact_route_is_preferred_over_parametrised(tmp_path):
@@ -193,7 +193,11 @@ def test_hosting_rewrite_sends_relative_api_calls_to_functions(tmp_path):
     [edge] = calls_of(out)
     assert edge["dst"] == route and edge["attrs"]["via"] == "rewrite /api/**"
     [miss] = out["unresolved"].to_dicts()
-    assert miss["expr"] == "/about" and "relative URL" in miss["reason"]
+    assert miss["expr"] == "/about"
+    assert miss["reason"] == (
+        "web has no API routes in the graph (same-origin API route); relative URL: no "
+        "dev-server proxy, rewrite or component on the same host"
+    )
 
 
 def test_same_component_id_in_two_projects_is_never_bridged(tmp_path):
@@ -221,7 +225,10 @@ def test_same_component_id_in_two_projects_is_never_bridged(tmp_path):
     assert calls_of(out) == []
     assert not out["nodes"].filter(pl.col("project") == "beta").height
     [miss] = out["unresolved"].to_dicts()
-    assert "unknown base: env var API_URL" in miss["reason"]
+    assert miss["reason"] == (
+        "no base URL: env var API_URL: API_URL=https://api.beta.example (.env): host "
+        "api.beta.example not in the KB (no envs.*.url or calls entry names it)"
+    )
     assert cross_project_edges(out["edges"]) == []
 
 
@@ -238,11 +245,11 @@ def test_unresolved_reasons_name_the_cause(tmp_path):
     api.route("GET", "/api/jp/contact")
     out = graph(kb, "shop", web, api)
     reasons = {r["expr"]: r["reason"] for r in out["unresolved"].to_dicts()}
-    assert (
-        reasons["{CONTACT_API_URL}/nothing/here"]
-        == "no matching route: DELETE /nothing/here in contact-api"
+    assert reasons["{CONTACT_API_URL}/nothing/here"] == (
+        "no route DELETE /nothing/here in contact-api "
+        "(KB calls[0] env_var CONTACT_API_URL → contact-api)"
     )
-    assert "unknown base: env var url" in reasons["{url}"]
+    assert reasons["{url}"] == "dynamic URL: the base is the run-time value {url}"
     assert "https://api.stripe.example/v1/charges" not in reasons  # external: catalog_hosts
 
 
@@ -344,7 +351,7 @@ def test_literal_base_url_and_same_origin_relative_call(tmp_path):
     edges = {e["src"].rsplit(":", 1)[1]: e for e in calls_of(graph(kb, "shop", web, api))}
     assert edges["lit"]["dst"] == target
     assert edges["lit"]["attrs"]["envs"] == ["prod"] and edges["lit"]["attrs"]["via"] == "constant"
-    assert edges["rel"]["dst"] == own and edges["rel"]["attrs"]["via"] == "relative"
+    assert edges["rel"]["dst"] == own and edges["rel"]["attrs"]["via"] == "same-origin"
 
 
 def test_problem_paths_name_their_component(tmp_path):
