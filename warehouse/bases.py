@@ -219,6 +219,10 @@ class ProjectBases:
                 envs = self.envs(entry.component)
                 return [Target(entry.component, prefix, via, how, envs, mount.rstrip("/"))], ""
         found = self.hosts.get(host, [])
+        name = host.split(":")[0]
+        if not found and "." not in name and name in self.components and name != "localhost":
+            how = f"host {host} is the service name of component {name} (compose/cluster DNS)"
+            return [Target(name, prefix, via, how, self.envs(name))], ""
         if not found:
             return [], f"host {host} not in the KB (no envs.*.url or calls entry names it)"
         fitting = [f for f in found if is_prefix(f[2], path)] or found

@@ -117,7 +117,7 @@ def best_routes(method: str, path: str, routes: list[RouteRef], suffix: bool) ->
 
 def closest_route(method: str, path: str, routes: list[RouteRef]) -> str:
     """The route a near miss was probably meant for: same path with another method, else
-    the same method with exactly one segment different; '' when nothing is that close."""
+    the same method with exactly one of two or more segments different; '' otherwise."""
     call = segments(path)
     method = method.upper()
     for r in sorted(routes, key=lambda r: (r.path, r.method)):
@@ -127,7 +127,7 @@ def closest_route(method: str, path: str, routes: list[RouteRef]) -> str:
         if r.method.upper() not in ANY_METHOD | {method}:
             continue
         route = segments(r.path)
-        if len(route) != len(call):
+        if len(route) != len(call) or len(call) < 2:
             continue
         off = [i for i, (c, x) in enumerate(zip(call, route, strict=True)) if not _seg_kind(c, x)]
         if len(off) == 1:

@@ -2,81 +2,12 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import polars as pl
-import yaml
+from bridgekit import Facts, calls_of, graph, write_kb
 
-from extractors.facts import ComponentFacts, Node
 from kb.loader import load_kb
 from warehouse.bridges import build_project_graph
 from warehouse.catalog import component_frames, cross_project_edges
-
-
-def write_kb(root: Path, projects: dict[str, dict[str, dict]]) -> Path:
-    root.mkdir(parents=True, exist_ok=True)
-    (root / "kb.yaml").write_text("name: t\nrepos_root: repos\n")
-    for pid, comps in projects.items():
-        pdir = root / "projects" / pid
-        pdir.mkdir(parents=True)
-        (pdir / "project.md").write_text(f"---\nkind: project\nid: {pid}\ntitle: {pid}\n---\n")
-        for cid, fm in comps.items():
-            (pdir / cid).mkdir()
-            front = {"kind": "component", "project": pid, "id": cid, "repo": f"{pid}/{cid}"}
-            front.update(fm)
-            text = "---\n" + yaml.safe_dump(front, sort_keys=False) + "---\n"
-            (pdir / cid / "component.md").write_text(text)
-    return root
-
-
-class Facts:
-    """Builds one component's facts the way extractors emit them."""
-
-    def __init__(self, project: str, component: str):
-        self.p, self.c, self.facts = project, component, ComponentFacts()
-
-    def node(self, kind: str, qual: str, name: str, file: str = "f", line: int = 1, **attrs):
-        nid = f"{self.p}/{self.c}:{kind}:{qual}"
-        self.facts.nodes.append(Node(nid, kind, name, self.p, self.c, file, line, None, attrs))
-        return nid
-
-    def route(self, method: str, path: str, line: int = 1) -> str:
-        return self.node(
-            "route",
-            f"{method} {path}",
-            f"{method} {path}",
-            "routes.ts",
-            line,
-            method=method,
-            path=path,
-        )
-
-    def call(self, qual: str, method: str, template: str, **attrs) -> str:
-        return self.node(
-            "http_call",
-            qual,
-            f"{method} {template}",
-            "call.ts",
-            7,
-            method=method,
-            url_template=template,
-            **attrs,
-        )
-
-
-def graph(kb_root: Path, project: str, *facts: Facts) -> dict[str, pl.DataFrame]:
-    kb = load_kb(kb_root)
-    tables = {f"{f.p}/{f.c}": component_frames(f.facts) for f in facts}
-    return build_project_graph(kb, project, tables)
-
-
-def calls_of(out: dict[str, pl.DataFrame]) -> list[dict]:
-    rows = out["edges"].filter(pl.col("type") == "CALLS").to_dicts()
-    for r in rows:
-        r["attrs"] = json.loads(r["attrs"])
-    return rows
-
 
 SHOP = {
     "web": {
