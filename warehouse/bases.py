@@ -16,9 +16,9 @@ Evidence, from the project's code facts and its KB (never another project's):
 
 Rule for a KB url's path: routes carry their full path (global prefix included), so the
 call's URL path is matched as is: `https://api.example.com/api` + call
-`https://api.example.com/api/articles` → route `/api/articles`. Only when nothing matches
-is the KB url's path taken as a mount the host strips (`/api/articles` → `/articles`),
-with medium confidence.
+`https://api.example.com/api/articles` → route `/api/articles`. The KB url's path is never
+stripped to force a match (a route without it may just lack its mount prefix); when only
+the stripped path matches, the unresolved reason names that route.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ class Target:
     via: str
     resolution: str
     envs: set[str] = field(default_factory=set)
-    mount: str = ""  # a path the fronting host strips (KB url path), tried last
+    mount: str = ""  # the KB url's path: named in the miss reason, never stripped to match
     weak: bool = False  # evidence is an example file or a KB entry without a value
     path: str | None = None  # the route path the request arrives with, when rewritten
     modes: set[str] = field(default_factory=set)  # build modes of the env values used
@@ -215,6 +215,7 @@ class ProjectBases:
                                        want[0] == host.split(":")[0])  # fmt: skip
             if same and (entry.key == "host" or is_prefix(want[1], path)):
                 how = f"KB calls[{entry.index}] {entry.label} of {caller}"
+                via = f"calls-entry {entry.label}" if via.startswith("host ") else via
                 mount = "/" + "/".join(segments(want[1])) if entry.key == "url" else ""
                 envs = self.envs(entry.component)
                 return [Target(entry.component, prefix, via, how, envs, mount.rstrip("/"))], ""

@@ -29,7 +29,14 @@ from extractors.facts import Edge, Unresolved
 from kb.model import KnowledgeBase
 from warehouse.bases import LOCAL_HOSTS, ProjectBases, Target, netloc
 from warehouse.deadcode import dead_call_sites
-from warehouse.routematch import RouteRef, best_routes, closest_route, join_path, route_of
+from warehouse.routematch import (
+    RouteRef,
+    best_routes,
+    closest_route,
+    join_path,
+    route_of,
+    segments,
+)
 
 _ENV_PREFIX = re.compile(r"^\{([A-Za-z_][A-Za-z0-9_.]*)\}(.*)$", re.S)
 _ENV_NAME = re.compile(
@@ -155,11 +162,6 @@ class HttpBridge:
         if t.prefix is not None or t.path is not None:
             full = t.path if t.path is not None else join_path(t.prefix or "", path)
             tries = [(full, False)]
-            if t.mount:
-                head = [s for s in t.mount.split("/") if s]
-                segs = [s for s in full.split("/") if s]
-                if segs[: len(head)] == head:
-                    tries.append(("/" + "/".join(segs[len(head) :]), True))
         else:  # only the component is known: the path as is, under its KB URL path, suffix
             tries = [(join_path("", path), True)]
             tries += [(join_path(p, path), True) for p in self.bases.kb_paths(t.component)]
@@ -172,6 +174,19 @@ class HttpBridge:
             if found:
                 return [(m, path, "low" if len(found) > 1 else "medium") for m in found], path
         return [], tries[0][0]
+
+
+def _unmounted(method: str, full: str, t: Target, routes: list[RouteRef]) -> str:
+    """A route that matches once the KB url's path is dropped: named, never joined (the
+    route may miss a mount prefix, or a gateway may strip it: the source does not say)."""
+    head, segs = segments(t.mount), segments(full)
+    if not head or segs[: len(head)] != head:
+        return ""
+    found = best_routes(method, "/" + "/".join(segs[len(head) :]), routes, suffix=False)
+    if len(found) != 1:
+        return ""
+    r = found[0].route
+    return f"{r.method} {r.path} (without the KB url path {t.mount})"
 
 
 def _confidence(m: Any, n: int, weak: bool) -> str:
@@ -262,7 +277,7 @@ def _miss(bridge: HttpBridge, method: str, tried: list[tuple[Target, str]], why:
             what = f"only {pages} page routes (HTML)" if pages else "no API routes in the graph"
             parts.append(f"{t.component} has {what} ({t.resolution})")
             continue
-        near = closest_route(method, full, routes)
+        near = _unmounted(method, full, t, routes) or closest_route(method, full, routes)
         parts.append(
             f"no route {method} {full} in {t.component} ({t.resolution})"
             + (f"; closest: {near}" if near else "")

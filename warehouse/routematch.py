@@ -117,7 +117,8 @@ def best_routes(method: str, path: str, routes: list[RouteRef], suffix: bool) ->
 
 def closest_route(method: str, path: str, routes: list[RouteRef]) -> str:
     """The route a near miss was probably meant for: same path with another method, else
-    the same method with exactly one of two or more segments different; '' otherwise."""
+    the same method with exactly one of two or more segments different (the others agreeing, one
+    literally); '' otherwise."""
     call = segments(path)
     method = method.upper()
     for r in sorted(routes, key=lambda r: (r.path, r.method)):
@@ -129,8 +130,9 @@ def closest_route(method: str, path: str, routes: list[RouteRef]) -> str:
         route = segments(r.path)
         if len(route) != len(call) or len(call) < 2:
             continue
-        off = [i for i, (c, x) in enumerate(zip(call, route, strict=True)) if not _seg_kind(c, x)]
-        if len(off) == 1:
+        kinds = [_seg_kind(c, x) for c, x in zip(call, route, strict=True)]
+        off = [i for i, k in enumerate(kinds) if not k]
+        if len(off) == 1 and "exact" in kinds:  # the rest agrees, on a literal at least
             return f"{r.method} {r.path} (segment {off[0] + 1} differs: {call[off[0]]!r})"
     return ""
 

@@ -170,15 +170,18 @@ def test_hard_coded_host_matches_kb_env_url(tmp_path):
     }  # the third-party host is external: catalog_hosts, not an unresolved row
 
 
-def test_kb_url_path_is_a_mount_only_when_routes_lack_it(tmp_path):
+def test_kb_url_path_is_never_stripped_to_force_a_match(tmp_path):
     kb = write_kb(tmp_path, {"pets": {"web": {"role": "frontend"}, "api": {
         "role": "api", "envs": {"prod": {"url": "https://gw.pets.example/pets-svc"}}}}})  # fmt: skip
     web, api = Facts("pets", "web"), Facts("pets", "api")
     web.call("c", "GET", "https://gw.pets.example/pets-svc/pets", file="src/a.ts", line=3)
     api.route("GET", "/pets")
     out = graph(kb, "pets", web, api)
-    assert bridged(out) == [("src/a.ts:3", "GET /pets", "host gw.pets.example")]
-    assert calls_of(out)[0]["attrs"]["confidence"] == "medium"
+    assert bridged(out) == []
+    assert reasons(out)["src/a.ts:3"] == (
+        "no route GET /pets-svc/pets in api (host gw.pets.example is KB envs.prod.url of api); "
+        "closest: GET /pets (without the KB url path /pets-svc)"
+    )
 
 
 def test_kb_calls_url_and_host_entries(tmp_path):
@@ -188,12 +191,12 @@ def test_kb_calls_url_and_host_entries(tmp_path):
     ]})  # fmt: skip
     web.call("u", "GET", "https://legacy.pets.example/v2/pets", file="src/old.ts", line=5)
     web.call("h", "POST", "http://pets-internal:8080/api/pets", file="src/job.py", line=9)
-    api.route("GET", "/pets")
+    api.route("GET", "/v2/pets")
     api.route("POST", "/api/pets")
     out = graph(kb, "pets", web, api)
     assert bridged(out) == [
-        ("src/job.py:9", "POST /api/pets", "host pets-internal:8080"),
-        ("src/old.ts:5", "GET /pets", "host legacy.pets.example"),
+        ("src/job.py:9", "POST /api/pets", "calls-entry host pets-internal"),
+        ("src/old.ts:5", "GET /v2/pets", "calls-entry url https://legacy.pets.example/v2"),
     ]
     by_file = {e["file"]: e["attrs"]["resolution"] for e in calls_of(out)}
     assert by_file["src/old.ts"].startswith("KB calls[0] url https://legacy.pets.example/v2")
