@@ -48,3 +48,33 @@ def test_each_calls_mistake_is_one_line_with_its_fix(tmp_path):
         "url https://api.shop.example/v1",
         "host api.shop.example:8443",
     ]
+
+
+def test_missing_calls_edge_gets_its_reason(tmp_path):
+    from bridgekit import Facts, graph
+
+    from warehouse.calls_check import missing_call_reason
+
+    web_fm = {"role": "frontend", "calls": [
+        {"env_var": "API_URL", "component": "api"},
+        {"host": "api.shop.example", "component": "api"},
+        {"env_var": "SEARCH_URL", "component": "api"},
+    ]}  # fmt: skip
+    api_fm = {"role": "api", "envs": {"prod": {"url": "https://api.shop.example"}}}
+    root = write_kb(tmp_path, {"shop": {"web": web_fm, "api": api_fm}})
+    web, api = Facts("shop", "web"), Facts("shop", "api")
+    web.call("a", "POST", "{API_URL}/orders", file="src/order.ts", line=12)
+    web.call("h", "GET", "https://api.shop.example/tags", file="src/tags.ts", line=3)
+    api.route("GET", "/orders")
+    out = graph(root, "shop", web, api)
+    tables = {t: out[t].to_dicts() for t in ("nodes", "edges", "unresolved")}
+    entries = load_kb(root).component("shop/web").calls()
+    why = [missing_call_reason("shop", e, "web", *tables.values()) for e in entries]
+    assert why == [
+        "1 call site(s) use env_var API_URL, 1 unresolved; src/order.ts:12: no route POST "
+        "/orders in api (KB calls[0] env_var API_URL → api); closest: GET /orders "
+        "(same path, other method)",
+        "1 call site(s) use host api.shop.example, 1 unresolved; src/tags.ts:3: no route GET "
+        "/tags in api (KB calls[1] host api.shop.example of web)",
+        "no call site of shop/web in the graph uses env_var SEARCH_URL",
+    ]
