@@ -35,6 +35,7 @@ from warehouse.routematch import join_path, segments
 FUNCTION_RUNTIMES = {"firebase-functions", "cloud-functions-gen1", "cloud-functions-gen2"}
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "0.0.0.0", "[::1]", "::1"}
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+_BARE_HOST = re.compile(r"^(localhost|([a-z0-9-]+\.)+[a-z]{2,})(:\d+)?(/\S*)?$", re.I)
 
 
 @dataclass
@@ -246,6 +247,8 @@ class ProjectBases:
         for source, value in self.env_values.get((caller, var), []):
             mode = env_mode(source) if source else "*"
             where = f"{var}={value} ({source or 'env'})"
+            if _BARE_HOST.match(value):  # `api.example.com[:port][/path]`: a host, no scheme
+                value = ("http://" if value.startswith("localhost") else "https://") + value
             if "://" in value:
                 base_path = (netloc(value) or ("", ""))[1]
                 ts, why = self.by_url(caller, join_url(value, path), var, base_path)

@@ -156,24 +156,35 @@ class HttpBridge:
         envs = {e for h, cs in hosts.items() if pattern.match(h) for _, e, _ in cs}
         return [[Target(hits[0], None, env_var or host, f"host pattern {host}", envs)]], ""
 
-    def match(self, t: Target, method: str, path: str) -> tuple[list[tuple[Any, str, str]], str]:
-        """[(route match, full path, confidence)] of one target, and the path tried."""
+    def match(
+        self, t: Target, method: str, path: str
+    ) -> tuple[list[tuple[Any, str, str]], str, str]:
+        """([(route match, full path, confidence)], path tried, note) of one target. Only a
+        single best route is joined: a tie is 'ambiguous', and a call template that matches
+        only a literal route segment (`{slug}` vs `feed`) is named, never joined."""
         routes = self.routes.get(t.component, [])
         if t.prefix is not None or t.path is not None:
             full = t.path if t.path is not None else join_path(t.prefix or "", path)
-            tries = [(full, False)]
+            tries = [(full, False, False)]
         else:  # only the component is known: the path as is, under its KB URL path, suffix
-            tries = [(join_path("", path), True)]
-            tries += [(join_path(p, path), True) for p in self.bases.kb_paths(t.component)]
-        for full, weak in tries:
-            found = best_routes(method, full, routes, suffix=False)
-            if found:
-                return [(m, full, _confidence(m, len(found), weak or t.weak)) for m in found], full
-        if t.prefix is None and t.path is None:
-            found = best_routes(method, path, routes, suffix=True)
-            if found:
-                return [(m, path, "low" if len(found) > 1 else "medium") for m in found], path
-        return [], tries[0][0]
+            tries = [(join_path("", path), True, False)]
+            tries += [(join_path(p, path), True, False) for p in self.bases.kb_paths(t.component)]
+            tries.append((path, True, True))
+        note = ""
+        for full, weak, suffix in tries:
+            found = best_routes(method, full, routes, suffix=suffix)
+            if not found:
+                continue
+            if found[0].kind == "loose":
+                r = found[0].route
+                note = note or f"{r.method} {r.path} (a literal segment where the call has a value)"
+                continue
+            if len(found) > 1:
+                names = ", ".join(f"{m.route.method} {m.route.path}" for m in found)
+                return [], full, f"ambiguous: {len(found)} routes match ({names})"
+            conf = "high" if found[0].kind == "exact" and not (weak or t.weak) else "medium"
+            return [(found[0], full, conf)], full, ""
+        return [], tries[0][0], note
 
 
 def _unmounted(method: str, full: str, t: Target, routes: list[RouteRef]) -> str:
@@ -187,12 +198,6 @@ def _unmounted(method: str, full: str, t: Target, routes: list[RouteRef]) -> str
         return ""
     r = found[0].route
     return f"{r.method} {r.path} (without the KB url path {t.mount})"
-
-
-def _confidence(m: Any, n: int, weak: bool) -> str:
-    if n > 1 or m.kind == "loose":
-        return "low"
-    return "high" if m.kind == "exact" and not weak else "medium"
 
 
 def calls_edges(
@@ -250,13 +255,15 @@ def calls_edges(
 
 def _first_tier(
     bridge: HttpBridge, tiers: list[list[Target]], method: str, path: str
-) -> tuple[dict[str, tuple[Target, Any, str, str]], list[tuple[Target, str]]]:
-    tried: list[tuple[Target, str]] = []
+) -> tuple[dict[str, tuple[Target, Any, str, str]], list[tuple[Target, str, str]]]:
+    tried: list[tuple[Target, str, str]] = []
     for tier in tiers:
         hits: dict[str, tuple[Target, Any, str, str]] = {}
         for t in tier:
-            found, full = bridge.match(t, method, path)
-            tried.append((t, full))
+            found, full, note = bridge.match(t, method, path)
+            tried.append((t, full, note))
+            if note.startswith("ambiguous"):
+                return {}, tried
             for m, fpath, conf in found:
                 if m.route.id in hits:  # the same route by another value: widen its envs
                     hits[m.route.id][0].envs |= t.envs
@@ -268,16 +275,19 @@ def _first_tier(
     return {}, tried
 
 
-def _miss(bridge: HttpBridge, method: str, tried: list[tuple[Target, str]], why: str) -> str:
+def _miss(bridge: HttpBridge, method: str, tried: list[tuple[Target, str, str]], why: str) -> str:
     parts = []
-    for t, full in tried:
+    for t, full, note in tried:
         routes = bridge.routes.get(t.component, [])
         if not routes:
             pages = bridge.pages.get(t.component)
             what = f"only {pages} page routes (HTML)" if pages else "no API routes in the graph"
             parts.append(f"{t.component} has {what} ({t.resolution})")
             continue
-        near = _unmounted(method, full, t, routes) or closest_route(method, full, routes)
+        if note.startswith("ambiguous"):
+            parts.append(f"{method} {full} in {t.component} is {note} ({t.resolution})")
+            continue
+        near = note or _unmounted(method, full, t, routes) or closest_route(method, full, routes)
         parts.append(
             f"no route {method} {full} in {t.component} ({t.resolution})"
             + (f"; closest: {near}" if near else "")

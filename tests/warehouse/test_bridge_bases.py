@@ -69,6 +69,21 @@ def test_compose_environment_value_names_the_service(tmp_path):
     assert "service name of component api" in calls_of(out)[0]["attrs"]["resolution"]
 
 
+def test_bare_host_env_value_and_compose_override_file(tmp_path):
+    kb, web, api = _web_api(tmp_path)
+    web.node("env_var", "API_HOST", "API_HOST", values={
+        ".env.production": "api.pets.example",
+        "docker-compose.override.yml": "localhost:8000",
+    })  # fmt: skip
+    web.call("c", "GET", "{API_HOST}/api/pets", env_var="API_HOST", file="src/list.js", line=3)
+    api.route("GET", "/api/pets")
+    out = graph(kb, "pets", web, api)
+    assert bridged(out) == [("src/list.js:3", "GET /api/pets", "API_HOST")]
+    [edge] = calls_of(out)
+    assert edge["attrs"]["envs"] == ["local", "prod"]
+    assert edge["attrs"]["modes"] == ["*", "production"]
+
+
 def test_angular_environment_per_configuration(tmp_path):
     kb, web, api = _web_api(tmp_path)
     web.node(

@@ -130,3 +130,25 @@ def test_call_in_a_file_nothing_imports_is_dead_code(tmp_path):
     app.call("entry", "GET", "/api/items", file="src/index.js", line=2)
     flags = {e["file"]: e["attrs"].get("dead_code", False) for e in calls_of(graph(kb, "p", app))}
     assert flags == {"src/used.js": False, "src/old.js": True, "src/index.js": False}
+
+
+def test_template_against_literal_segment_or_a_tie_is_never_joined(tmp_path):
+    kb = write_kb(tmp_path, {"p": ONE})
+    app = Facts("p", "app")
+    app.route("GET", "/api/articles/feed")
+    app.route("GET", "/api/items/:id", file="a.ts")
+    app.route("GET", "/api/items/:slug", file="b.ts")
+    app.call("loose", "GET", "/api/articles/{slug}", line=1)
+    app.call("tie", "GET", "/api/items/5", line=2)
+    out = graph(kb, "p", app)
+    assert bridged(out) == []
+    why = reasons(out)
+    assert why["call.ts:1"] == (
+        "no route GET /api/articles/{slug} in app (same-origin API route); closest: "
+        "GET /api/articles/feed (a literal segment where the call has a value); relative URL: "
+        "no dev-server proxy, rewrite or component on the same host"
+    )
+    assert why["call.ts:2"].startswith(
+        "GET /api/items/5 in app is ambiguous: 2 routes match (GET /api/items/:id, "
+        "GET /api/items/:slug)"
+    )
