@@ -27,7 +27,7 @@ from typing import Any
 
 from extractors.facts import Edge, Unresolved
 from kb.model import KnowledgeBase
-from warehouse.bases import LOCAL_HOSTS, ProjectBases, Target, netloc
+from warehouse.bases import ProjectBases, Target
 from warehouse.deadcode import dead_call_sites
 from warehouse.routematch import (
     RouteRef,
@@ -37,6 +37,7 @@ from warehouse.routematch import (
     route_of,
     segments,
 )
+from warehouse.urls import LOCAL_HOSTS, netloc
 
 _ENV_PREFIX = re.compile(r"^\{([A-Za-z_][A-Za-z0-9_.]*)\}(.*)$", re.S)
 _ENV_NAME = re.compile(
