@@ -141,7 +141,7 @@ class HttpBridge:
         if path and path.startswith("/"):
             tiers, why = b.relative(caller, path)
             return tiers, why
-        if path and path.startswith("."):
+        if (path or template).startswith(("./", "../")):
             return [], NO_ROW  # a module-relative file (`new URL('../font.ttf', import.meta.url)`)
         if _ENV_PREFIX.match(template):
             return [], f"dynamic URL: the base is the run-time value {template.split('}')[0]}}}"
