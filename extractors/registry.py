@@ -34,6 +34,7 @@ EXTRACTORS: list[str] = [
     "js.firebase",
     "python.symbols",
     "python.routes",
+    "python.django",
     "infra.env",
     "http.calls",
     "infra.terraform",
