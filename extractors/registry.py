@@ -36,6 +36,7 @@ EXTRACTORS: list[str] = [
     "python.routes",
     "python.django",
     "infra.env",
+    "python.env",
     "http.calls",
     "infra.terraform",
     "infra.packages",
