@@ -23,6 +23,7 @@ from tree_sitter import Node as TsNode
 from extractors.base import ComponentContext
 from extractors.python import drf
 from extractors.python.deps import Deps, Mw
+from extractors.python.django_mw import middleware_routes
 from extractors.python.emit import Emitter, Route, join
 from extractors.python.model import PyModule
 from extractors.python.symbols import call_args, text
@@ -280,40 +281,6 @@ class Django:
             Route("django", rel, line, line, path or "/", method, handler, mws + guards)
         )
 
-    # ---- middleware that answers requests itself ----------------------------------------
-    def middleware_routes(self) -> None:
-        for i, mw in enumerate(self.middleware):
-            if mw.symbol is None:
-                continue
-            qual = mw.symbol.split(":", 2)[2]
-            rel, _, name = qual.partition("#")
-            node = self.values.defs(rel).defs.get(f"{name}.__call__") if rel in self.mods else None
-            if node is not None:
-                self._path_checks(self.mods[rel], (rel, name), node, self.middleware[:i])
-
-    def _path_checks(self, mod: PyModule, cls: Cls, fn: TsNode, before: list[Mw]) -> None:
-        stack = [fn]
-        while stack:
-            node = stack.pop()
-            stack.extend(node.named_children)
-            if node.type != "if_statement":
-                continue
-            cond = node.child_by_field_name("condition")
-            path = _compared(mod, cond, "request.path")
-            if path is None:
-                continue
-            method = _enclosing_method(mod, node) or "ANY"
-            handler = None
-            body = node.child_by_field_name("consequence")
-            for call in _calls(body):
-                callee = text(mod.sf, call.child_by_field_name("function"))
-                if callee.startswith("self."):
-                    handler = self.values.method(cls, callee[5:])
-                    break
-            handler = handler or mod.symbols.get(f"{cls[1]}.__call__")
-            self.emitter.route(Route("django", mod.rel, SourceFile.line(node), SourceFile.end_line(node),
-                                     path, method, handler, list(before)))  # fmt: skip
-
 
 def _elements(node: TsNode | None) -> list[TsNode]:
     if node is None:
@@ -352,41 +319,6 @@ def _register_calls(mod: PyModule, var: str | None) -> list[TsNode]:
     return out
 
 
-def _calls(node: TsNode | None) -> list[TsNode]:
-    out, stack = [], [node] if node is not None else []
-    while stack:
-        cur = stack.pop()
-        if cur.type == "call":
-            out.append(cur)
-        stack.extend(reversed(cur.named_children))
-    return out
-
-
-def _compared(mod: PyModule, cond: TsNode | None, subject: str) -> str | None:
-    """ "/x" of `subject == "/x"` (either side)."""
-    if cond is None or cond.type != "comparison_operator" or cond.named_child_count != 2:
-        return None
-    left, right = cond.named_children
-    if "==" not in text(mod.sf, cond):
-        return None
-    if text(mod.sf, left) == subject and right.type == "string":
-        return text(mod.sf, right)[1:-1]
-    if text(mod.sf, right) == subject and left.type == "string":
-        return text(mod.sf, left)[1:-1]
-    return None
-
-
-def _enclosing_method(mod: PyModule, node: TsNode) -> str | None:
-    cur = node.parent
-    while cur is not None and cur.type != "function_definition":
-        if cur.type == "if_statement":
-            method = _compared(mod, cur.child_by_field_name("condition"), "request.method")
-            if method:
-                return method.upper()
-        cur = cur.parent
-    return None
-
-
 def _function_methods(mod: PyModule, dd: TsNode | None) -> tuple[list[str], bool]:
     """(HTTP methods, is a DRF @api_view) from a function view's decorators."""
     for dec in (c for c in dd.children if c.type == "decorator") if dd is not None else []:
@@ -423,4 +355,4 @@ def extract(ctx: ComponentContext) -> None:
     for rel in roots:
         if rel not in django.included:
             django.urlconf(rel, "")
-    django.middleware_routes()
+    middleware_routes(django)

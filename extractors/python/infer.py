@@ -1,0 +1,370 @@
+"""Which class an expression is an instance of, and where a method of it is defined.
+
+`Types.type_of(rel, node, fn)`: constructor calls, parameter and return annotations
+(`Optional[User]`, `"User"`), locals, `Model.query...first()`, `Cls.objects.get()`,
+`get_object_or_404(Model, ...)`, SQLAlchemy `relationship("Model")` attributes, a
+classmethod factory returning `cls...`, and flask-login / flask-jwt-extended
+`current_user` (the type the component's user loader returns). Bases follow aliases
+(`Model = db.Model` with `db = SQLAlchemy(model_class=CRUDMixin)`).
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node as TsNode
+
+from extractors.python.scope import Cls, Scope, _body, unwrap
+
+_DEPTH = 8
+_QUERY_ROW = {"first", "one", "one_or_none", "first_or_404", "get", "get_or_404", "scalar"}
+_WRAPPERS = {"Optional", "Annotated", "Type", "type", "Union", "ClassVar", "Final"}
+
+
+class Types(Scope):
+    def class_attr(self, cls: Cls, attr: str, depth: int = 0):
+        """(rel, value node, None) of a class attribute or field default, through bases."""
+        if depth > _DEPTH:
+            return None
+        rel, name = cls
+        node = self.defs(rel).classes.get(name)
+        if node is None:
+            return None
+        for stmt in _body(node):
+            expr = unwrap(stmt)
+            if expr is not None and expr.type == "assignment":
+                left, right = expr.child_by_field_name("left"), expr.child_by_field_name("right")
+                if left is not None and self.text(rel, left) == attr and right is not None:
+                    return rel, _field_default(self, rel, right), None
+        for base in self.bases(cls):
+            found = self.class_attr(base, attr, depth + 1)
+            if found:
+                return found
+        return None
+
+    def bases(self, cls: Cls) -> list[Cls]:
+        rel, name = cls
+        node = self.defs(rel).classes.get(name)
+        sup = node.child_by_field_name("superclasses") if node is not None else None
+        out = []
+        for b in sup.named_children if sup is not None else []:
+            if b.type in {"identifier", "attribute"}:
+                found = self.class_named(rel, self.text(rel, b)) or self._base_alias(rel, b)
+                if found and found != cls:
+                    out.append(found)
+        return out
+
+    def _base_alias(self, rel: str, node: TsNode, depth: int = 0) -> Cls | None:
+        """A base named through an alias: `Model = db.Model`, `db = SQLAlchemy(model_class=C)`."""
+        found = self.value_of(rel, node, None) if depth < 4 else None
+        if found is None:
+            return None
+        vrel, value, _ = found
+        if value.type in {"identifier", "attribute"}:
+            named = self.class_named(vrel, self.text(vrel, value))
+            if named:
+                return named
+            if (
+                value.type == "attribute"
+                and self.text(vrel, value.child_by_field_name("attribute")) == "Model"
+            ):
+                owner = self.value_of(vrel, value.child_by_field_name("object"), None)
+                if owner is not None and owner[1].type == "call":
+                    for arg in owner[1].child_by_field_name("arguments").named_children:
+                        if (
+                            arg.type == "keyword_argument"
+                            and self.text(owner[0], arg.child_by_field_name("name"))
+                            == "model_class"
+                        ):
+                            return self.class_named(
+                                owner[0], self.text(owner[0], arg.child_by_field_name("value"))
+                            )
+            return self._base_alias(vrel, value, depth + 1)
+        return None
+
+    def base_names(self, cls: Cls, depth: int = 0) -> list[str]:
+        """Last segment of every base class name, through local bases (packages' names kept)."""
+        rel, name = cls
+        node = self.defs(rel).classes.get(name)
+        sup = node.child_by_field_name("superclasses") if node is not None else None
+        out = []
+        for b in sup.named_children if sup is not None else []:
+            if b.type in {"identifier", "attribute"}:
+                out.append(self.text(rel, b).rsplit(".", 1)[-1])
+                found = self.class_named(rel, self.text(rel, b))
+                if found and found != cls and depth < _DEPTH:
+                    out.extend(self.base_names(found, depth + 1))
+        return out
+
+    def method(self, cls: Cls, name: str, depth: int = 0) -> str | None:
+        """Symbol id of `name` on the class or its first base that defines it."""
+        rel, cname = cls
+        sym = self.mods[rel].symbols.get(f"{cname}.{name}")
+        if sym is not None or depth > _DEPTH:
+            return sym
+        for base in self.bases(cls):
+            sym = self.method(base, name, depth + 1)
+            if sym:
+                return sym
+        return None
+
+    # ---- types -------------------------------------------------------------------------
+    def method_def(self, cls: Cls, name: str, depth: int = 0) -> tuple[str, TsNode] | None:
+        """(rel, function_definition) of a method on the class or its first base defining it."""
+        found = self.defs(cls[0]).defs.get(f"{cls[1]}.{name}")
+        if found is not None or depth > _DEPTH:
+            return (cls[0], found) if found is not None else None
+        for base in self.bases(cls):
+            hit = self.method_def(base, name, depth + 1)
+            if hit:
+                return hit
+        return None
+
+    def current_user(self) -> Cls | None:
+        """flask-login / flask-jwt-extended `current_user`: what the user loader returns
+        (`jwt.user_loader_callback_loader(f)`, `@login_manager.user_loader`...)."""
+        if "_current_user" in self.__dict__:
+            return self.__dict__["_current_user"]
+        self.__dict__["_current_user"] = None
+        for rel, mod in self.mods.items():
+            if b"user_loader" not in mod.sf.data and b"user_lookup_loader" not in mod.sf.data:
+                continue
+            for loader in _loaders(mod.sf.tree.root_node):
+                fn = self._loader_function(rel, loader)
+                if fn is not None:
+                    self.__dict__["_current_user"] = self._returns(fn[0], fn[1])
+                    return self.__dict__["_current_user"]
+        return None
+
+    def _loader_function(self, rel: str, node: TsNode) -> tuple[str, TsNode] | None:
+        if node.type == "function_definition":
+            return rel, node
+        return (
+            self.function(rel, self.text(rel, node))
+            if node.type in {"identifier", "attribute"}
+            else None
+        )
+
+    def _returns(self, rel: str, fn: TsNode) -> Cls | None:
+        ret = fn.child_by_field_name("return_type")
+        if ret is not None:
+            return self.annotation_class(rel, ret)
+        body = fn.child_by_field_name("body")
+        for stmt in body.named_children if body is not None else []:
+            if stmt.type == "return_statement" and stmt.named_children:
+                return self.type_of(rel, stmt.named_children[0], fn)
+        return None
+
+    def annotation_class(self, rel: str, node: TsNode | None) -> Cls | None:
+        """The class an annotation names (`Optional[User]`, `"User"`, `Annotated[User, ...]`)."""
+        while node is not None and node.type in {"type", "generic_type", "subscript"}:
+            if node.type == "type":
+                node = node.named_children[0] if node.named_children else None
+            elif node.type == "generic_type":
+                head = node.named_children[0] if node.named_children else None
+                args = node.named_children[1] if node.named_child_count > 1 else None
+                if head is None or self.text(rel, head) not in _WRAPPERS or args is None:
+                    return None
+                node = args.named_children[0] if args.named_children else None
+            else:
+                head = node.child_by_field_name("value")
+                if self.text(rel, head).rsplit(".", 1)[-1] not in _WRAPPERS:
+                    return None
+                node = node.child_by_field_name("subscript")
+        if node is None:
+            return None
+        if node.type == "string":
+            raw = self.text(rel, node).strip("'\"")
+            return self.class_named(rel, raw) if raw.replace(".", "").isidentifier() else None
+        if node.type in {"identifier", "attribute"}:
+            return self.class_named(rel, self.text(rel, node))
+        return None
+
+    def function(self, rel: str, dotted: str) -> tuple[str, TsNode] | None:
+        found = self.where(rel, dotted)
+        if found and found[1] in self.defs(found[0]).defs:
+            return found[0], self.defs(found[0]).defs[found[1]]
+        return None
+
+    def type_of(
+        self, rel: str, node: TsNode | None, fn: TsNode | None, depth: int = 0
+    ) -> Cls | None:
+        if node is None or depth > _DEPTH:
+            return None
+        key = (rel, node.id, "")
+        if key in self._types:
+            return self._types[key]
+        self._types[key] = None  # cycle guard
+        found = self._type_of(rel, node, fn, depth)
+        self._types[key] = found
+        return found
+
+    def _type_of(self, rel: str, node: TsNode, fn: TsNode | None, depth: int) -> Cls | None:
+        kind = node.type
+        if kind == "identifier":
+            name = self.text(rel, node)
+            if name == "self" and fn is not None:
+                return self._own_class(rel, fn)
+            if (
+                name == "current_user"
+                and self.where(rel, name) == (rel, name)
+                and name not in self.defs(rel).assigns
+            ):
+                return self.current_user()
+            local = self.local(fn, name, node.start_byte)
+            if local is not None:
+                return self.type_of(rel, local, fn, depth + 1)
+            param = self.parameter(fn, name) if fn is not None else None
+            if param is not None:
+                return self.annotation_class(rel, param[0])
+            cls = self.class_named(rel, name)
+            if cls:
+                return cls
+            found = self.value_of(rel, node, None, depth + 1)
+            return self.type_of(found[0], found[1], None, depth + 1) if found else None
+        if kind == "attribute":
+            cls = self.class_named(rel, self.text(rel, node))
+            if cls:
+                return cls
+            found = self.value_of(rel, node, fn, depth + 1)
+            return self.type_of(found[0], found[1], found[2], depth + 1) if found else None
+        if kind == "parenthesized_expression" and node.named_children:
+            return self.type_of(rel, node.named_children[0], fn, depth + 1)
+        if kind == "await" and node.named_children:
+            return self.type_of(rel, node.named_children[0], fn, depth + 1)
+        if kind != "call":
+            return None
+        callee = node.child_by_field_name("function")
+        if callee is None:
+            return None
+        if callee.type in {"identifier", "attribute"}:
+            dotted = self.text(rel, callee)
+            cls = self.class_named(rel, dotted)
+            if cls:
+                return cls
+            if dotted.rsplit(".", 1)[-1] == "relationship":  # SQLAlchemy: relationship("Comment")
+                args = node.child_by_field_name("arguments")
+                first = args.named_children[0] if args is not None and args.named_children else None
+                if first is not None and first.type in {"string", "identifier", "attribute"}:
+                    return self.class_named(rel, self.text(rel, first).strip("'\""))
+                return None
+            if dotted.rsplit(".", 1)[-1] in {"get_object_or_404", "get_list_or_404"}:
+                args = node.child_by_field_name("arguments")
+                first = args.named_children[0] if args is not None and args.named_children else None
+                return self.type_of(rel, first, fn, depth + 1) if first is not None else None
+            func = self.function(rel, dotted)
+            if func is not None:
+                ret = func[1].child_by_field_name("return_type")
+                return self.annotation_class(func[0], ret)
+        if callee.type == "attribute":
+            obj = callee.child_by_field_name("object")
+            attr = self.text(rel, callee.child_by_field_name("attribute"))
+            if attr in _QUERY_ROW:
+                root = _query_root(obj)
+                if root is not None:
+                    return self.type_of(rel, root, fn, depth + 1)
+            cls = self.type_of(rel, obj, fn, depth + 1)
+            found = self.method_def(cls, attr) if cls is not None else None
+            if found is not None:
+                where, sym_def = found
+                ret = sym_def.child_by_field_name("return_type")
+                if ret is not None:
+                    return self.annotation_class(where, ret)
+                if _is_factory(self, where, sym_def):
+                    return cls
+        return None
+
+    def _own_class(self, rel: str, fn: TsNode) -> Cls | None:
+        cur = fn.parent
+        while cur is not None and cur.type != "class_definition":
+            if cur.type == "function_definition":
+                return None
+            cur = cur.parent
+        if cur is None:
+            return None
+        name = self.text(rel, cur.child_by_field_name("name"))
+        return (rel, name) if name in self.defs(rel).classes else None
+
+
+_BUILDERS = {b"filter", b"filter_by", b"order_by", b"limit", b"offset", b"join", b"options",
+             b"exclude", b"select_related", b"prefetch_related", b"where", b"distinct"}  # fmt: skip
+
+
+def _query_root(obj: TsNode | None) -> TsNode | None:
+    """`User` of `User.query.filter_by(...).first()` / `User.objects.filter(...).get()`, and
+    `article.comments` of `article.comments.filter_by(...).first()` (a relationship)."""
+    node = obj
+    while node is not None:
+        if node.type == "call":
+            node = node.child_by_field_name("function")
+        elif node.type == "attribute":
+            attr = node.child_by_field_name("attribute")
+            inner = node.child_by_field_name("object")
+            if attr is not None and attr.text in {b"query", b"objects"}:
+                return inner
+            if attr is None or attr.text not in _BUILDERS:
+                return node
+            node = inner
+        else:
+            return node
+    return None
+
+
+def _is_factory(types: Types, rel: str, fn: TsNode) -> bool:
+    """A classmethod returning `cls(...)` / `cls.query...`: an instance of the receiver."""
+    parent = fn.parent
+    decorated = parent is not None and parent.type == "decorated_definition"
+    if not decorated or b"classmethod" not in parent.text.split(b"def ", 1)[0]:
+        return False
+    body = fn.child_by_field_name("body")
+    stack = list(body.named_children) if body is not None else []
+    while stack:
+        node = stack.pop()
+        if node.type == "return_statement" and node.named_children:
+            return types.text(rel, node.named_children[0]).startswith("cls")
+        if node.type not in {"function_definition", "class_definition"}:
+            stack.extend(node.named_children)
+    return False
+
+
+def _field_default(values: Types, rel: str, right: TsNode) -> TsNode:
+    """`Field("/api", ...)` / `Field(default="/api")` → the default's node."""
+    if (
+        right.type == "call"
+        and values.text(rel, right.child_by_field_name("function")).rsplit(".", 1)[-1] == "Field"
+    ):
+        args = right.child_by_field_name("arguments")
+        for arg in args.named_children if args is not None else []:
+            if (
+                arg.type == "keyword_argument"
+                and values.text(rel, arg.child_by_field_name("name")) == "default"
+            ):
+                return arg.child_by_field_name("value")
+            if arg.type != "keyword_argument":
+                return arg
+    return right
+
+
+_LOADERS = {b"user_loader_callback_loader", b"user_lookup_loader", b"user_loader"}
+
+
+def _loaders(root: TsNode) -> list[TsNode]:
+    """Functions registered as user loaders: `x.user_loader(f)` args and `@x.user_loader`."""
+    out, stack = [], [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "call":
+            fn = node.child_by_field_name("function")
+            attr = (
+                fn.child_by_field_name("attribute")
+                if fn is not None and fn.type == "attribute"
+                else None
+            )
+            args = node.child_by_field_name("arguments")
+            in_decorator = node.parent is not None and node.parent.type == "decorator"
+            if attr is not None and attr.text in _LOADERS and args is not None and not in_decorator:
+                out.extend(args.named_children[:1])
+        if node.type == "decorated_definition":
+            for dec in (c for c in node.children if c.type == "decorator"):
+                if any(name in dec.text for name in _LOADERS):
+                    out.append(node.child_by_field_name("definition"))
+        stack.extend(node.named_children)
+    return out
