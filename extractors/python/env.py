@@ -85,14 +85,13 @@ def extract(ctx: ComponentContext) -> None:
 def _os_environ(reads: _Reads, mod: PyModule) -> None:
     sf = mod.sf
     for m in py_matches(reads.ctx, sf, "env"):
-        if "settings" in m:
-            continue
-        if "env" in m:
-            ok = text(sf, m["env"][0]).replace(" ", "") in _ENV_OBJECTS
-        else:
-            ok = text(sf, m["fn"][0]).replace(" ", "") in _GETTERS
-        if ok:
+        if text(sf, m["env"][0]) in _ENV_OBJECTS:
             reads.add(mod, reads.name_of(mod, m["name"][0]), m["read"][0], via="os.environ")
+    for m in py_matches(reads.ctx, sf, "calls"):
+        if text(sf, m["fn"][0]).replace(" ", "") in _GETTERS:
+            pos, kw = call_args(sf, m["call"][0])
+            first = pos[0] if pos else kw.get("key")
+            reads.add(mod, reads.name_of(mod, first), m["call"][0], via="os.environ")
 
 
 def _django_environ(reads: _Reads, mod: PyModule) -> None:
