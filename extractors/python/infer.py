@@ -197,6 +197,24 @@ class Types(Scope):
         self._types[key] = found
         return found
 
+    def _module_name_type(self, rel: str, node: TsNode, name: str, depth: int) -> Cls | None:
+        """Type of a module-level name of `rel` (a class, or an instance assigned there or in
+        the module it is imported from); the same for every use, so computed once."""
+        key = (rel, -1, name)
+        if key in self._types:
+            return self._types[key]
+        self._types[key] = None
+        mod, defs = self.mods[rel], self.defs(rel)
+        local = name in defs.assigns or name in defs.classes or name in mod.bindings
+        if not local and not any(k.startswith("*") for k in mod.bindings):
+            return None  # a builtin or a package's name
+        found = self.class_named(rel, name)
+        if found is None:
+            value = self.value_of(rel, node, None, depth + 1)
+            found = self.type_of(value[0], value[1], None, depth + 1) if value else None
+        self._types[key] = found
+        return found
+
     def _type_of(self, rel: str, node: TsNode, fn: TsNode | None, depth: int) -> Cls | None:
         kind = node.type
         if kind == "identifier":
@@ -215,11 +233,7 @@ class Types(Scope):
             param = self.parameter(fn, name) if fn is not None else None
             if param is not None:
                 return self.annotation_class(rel, param[0])
-            cls = self.class_named(rel, name)
-            if cls:
-                return cls
-            found = self.value_of(rel, node, None, depth + 1)
-            return self.type_of(found[0], found[1], None, depth + 1) if found else None
+            return self._module_name_type(rel, node, name, depth)
         if kind == "attribute":
             cls = self.class_named(rel, self.text(rel, node))
             if cls:

@@ -4,10 +4,17 @@ and classes (`Defs`), and per-function locals and parameters (`Scope`)."""
 from __future__ import annotations
 
 from tree_sitter import Node as TsNode
+from tree_sitter import QueryCursor
 
 from extractors.python.model import PyModule, Resolver
+from extractors.source import compiled_query
 
 Cls = tuple[str, str]  # (rel, dotted class name)
+_LOCALS = """
+(assignment left: (identifier) @l right: (_) @r) @a
+(named_expression name: (identifier) @l value: (_) @r) @a
+[(function_definition) (class_definition) (lambda)] @d
+"""
 
 
 class Defs:
@@ -91,6 +98,7 @@ class Scope:
         self.resolver = resolver
         self._defs: dict[str, Defs] = {}
         self._locals: dict[int, dict[str, list[tuple[int, TsNode]]]] = {}
+        self.receivers: dict[tuple[str, int, bytes], Cls | None] = {}  # symbols' call cache
         self._types: dict[tuple[str, int, str], Cls | None] = {}
 
     def text(self, rel: str, node: TsNode | None) -> str:
@@ -123,20 +131,17 @@ class Scope:
             return found
         found = {}
         body = fn.child_by_field_name("body")
-        stack = list(reversed(body.named_children)) if body is not None else []
-        while stack:
-            node = stack.pop()
-            if node.type in {"function_definition", "class_definition", "lambda"}:
-                continue
-            if node.type == "assignment":
-                left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-                if left is not None and left.type == "identifier" and right is not None:
-                    found.setdefault(left.text.decode(), []).append((node.start_byte, right))
-            elif node.type == "named_expression":
-                name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
-                if name is not None and value is not None:
-                    found.setdefault(name.text.decode(), []).append((node.start_byte, value))
-            stack.extend(reversed(node.named_children))
+        nested: list[tuple[int, int]] = []
+        rows: list[tuple[int, str, TsNode]] = []
+        for _, m in QueryCursor(compiled_query("python", _LOCALS)).matches(body) if body else []:
+            if "d" in m:
+                nested.append((m["d"][0].start_byte, m["d"][0].end_byte))
+            else:
+                node = m["a"][0]
+                rows.append((node.start_byte, m["l"][0].text.decode(), m["r"][0]))
+        for start, name, value in sorted(rows, key=lambda r: r[0]):
+            if not any(a <= start < b for a, b in nested):
+                found.setdefault(name, []).append((start, value))
         self._locals[fn.id] = found
         return found
 

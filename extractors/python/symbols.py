@@ -247,7 +247,13 @@ def _typed_method(values: Values, rel: str, node: TsNode) -> str | None:
     """`repo.get(...)`, `self.save()`, `User(...).save()`: the method of the receiver's class
     (through its base classes), the receiver typed by `values.type_of`."""
     obj = node.child_by_field_name("object")
-    cls = values.type_of(rel, obj, enclosing_function(node))
+    fn = enclosing_function(node)
+    if obj.type in {"identifier", "attribute"}:  # same receiver text, same function: same type
+        key = (rel, fn.id if fn is not None else -1, obj.text)
+        cls = values.receivers[key] if key in values.receivers else values.type_of(rel, obj, fn)
+        values.receivers[key] = cls
+    else:
+        cls = values.type_of(rel, obj, fn)
     if cls is None:
         return None
     return values.method(cls, values.text(rel, node.child_by_field_name("attribute")))
