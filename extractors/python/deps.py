@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from tree_sitter import Node as TsNode
 
 from extractors.python.model import PyModule
+from extractors.python.scope import calls_in
 from extractors.python.symbols import call_args, text
 from extractors.python.values import Values
 from extractors.source import SourceFile
@@ -97,7 +98,7 @@ class Deps:
         if node.type == "type" and node.named_children:
             node = node.named_children[0]
         if node.type in {"generic_type", "subscript"}:
-            for call in _calls_in(node):
+            for call in calls_in(node):
                 target = self.depends_target(mod, call)
                 if target is not None:
                     return mod, target
@@ -145,13 +146,3 @@ def _is_decorator(values: Values, mod: PyModule, dotted: str) -> bool:
         for s in (body.named_children if body is not None else [])
         if s.type in {"function_definition", "decorated_definition"}
     )
-
-
-def _calls_in(node: TsNode) -> list[TsNode]:
-    out, stack = [], [node]
-    while stack:
-        cur = stack.pop()
-        if cur.type == "call":
-            out.append(cur)
-        stack.extend(reversed(cur.named_children))
-    return out

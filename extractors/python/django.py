@@ -23,9 +23,10 @@ from tree_sitter import Node as TsNode
 from extractors.base import ComponentContext
 from extractors.python import drf
 from extractors.python.deps import Deps, Mw
-from extractors.python.django_mw import middleware_routes
+from extractors.python.django_mw import drf_defaults, middleware, middleware_routes
 from extractors.python.emit import Emitter, Route, join
 from extractors.python.model import PyModule
+from extractors.python.scope import calls_in
 from extractors.python.symbols import call_args, text
 from extractors.python.values import Cls, Values, unwrap
 from extractors.shared import CodeSymbols, PyModules, StackHints
@@ -68,59 +69,11 @@ class Django:
             if value.text in self.by_name:
                 roots.append(self.by_name[value.text])
             if not self.middleware and assigns.get("MIDDLEWARE") is not None:
-                self.middleware = self._middleware(mod, assigns["MIDDLEWARE"])
+                self.middleware = middleware(self, mod, assigns["MIDDLEWARE"])
             if not self.defaults and assigns.get("REST_FRAMEWORK") is not None:
-                self.defaults = self._drf_defaults(mod, assigns["REST_FRAMEWORK"])
+                self.defaults = drf_defaults(self, mod, assigns["REST_FRAMEWORK"])
         return roots
 
-    def _middleware(self, mod: PyModule, node: TsNode) -> list[Mw]:
-        out = []
-        for item in node.named_children if node.type in {"list", "tuple"} else []:
-            value = self.values.string(mod.rel, item, None)
-            if value is None:
-                continue
-            sym = self._class_symbol(value.text)
-            out.append(
-                Mw(
-                    value.text.rsplit(".", 1)[-1],
-                    mod.rel,
-                    SourceFile.line(item),
-                    "django_middleware",
-                    sym,
-                )
-            )
-        return out
-
-    def _class_symbol(self, dotted: str) -> str | None:
-        module, _, name = dotted.rpartition(".")
-        rel = self.by_name.get(module)
-        return self.mods[rel].symbols.get(name) if rel else None
-
-    def _drf_defaults(self, mod: PyModule, node: TsNode) -> dict[str, list[Mw]]:
-        out: dict[str, list[Mw]] = {}
-        for pair in node.named_children if node.type == "dictionary" else []:
-            if pair.type != "pair":
-                continue
-            key = self.values.string(mod.rel, pair.child_by_field_name("key"), None)
-            value = pair.child_by_field_name("value")
-            if key is None or value is None or value.type not in {"list", "tuple"}:
-                continue
-            for item in value.named_children:
-                dotted = self.values.string(mod.rel, item, None)
-                if dotted is not None:
-                    name = dotted.text.rsplit(".", 1)[-1]
-                    out.setdefault(key.text, []).append(
-                        Mw(
-                            name,
-                            mod.rel,
-                            SourceFile.line(item),
-                            key.text.lower(),
-                            self._class_symbol(dotted.text),
-                        )
-                    )
-        return out
-
-    # ---- URLconfs ---------------------------------------------------------------------
     def urlconf(self, rel: str, prefix: str, seen: frozenset = frozenset()) -> None:
         if rel in seen or rel not in self.mods:
             return
@@ -306,17 +259,12 @@ def _assigned_name(mod: PyModule, call: TsNode) -> str | None:
 
 
 def _register_calls(mod: PyModule, var: str | None) -> list[TsNode]:
-    out = []
-    stack = [mod.sf.tree.root_node]
-    while stack:
-        node = stack.pop()
-        if node.type == "call":
-            fn = node.child_by_field_name("function")
-            if text(mod.sf, fn) == f"{var}.register":
-                out.append(node)
-                continue
-        stack.extend(reversed(node.named_children))
-    return out
+    want = f"{var}.register"
+    return [
+        c
+        for c in calls_in(mod.sf.tree.root_node)
+        if text(mod.sf, c.child_by_field_name("function")) == want
+    ]
 
 
 def _function_methods(mod: PyModule, dd: TsNode | None) -> tuple[list[str], bool]:

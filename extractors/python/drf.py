@@ -70,17 +70,21 @@ def is_drf_view(values: Values, cls: Cls) -> bool:
 
 def actions(values: Values, cls: Cls) -> dict[str, str]:
     """action name -> handler symbol (the method, or the class for an inherited action)."""
+    return _handlers(values, cls, sorted(_ALL), INHERITED)
+
+
+def _handlers(values: Values, cls: Cls, names, inherits: dict[str, set[str]]) -> dict[str, str]:
+    """name -> the class's (or a local base's) method, else the class when a DRF base in
+    `inherits` provides that name."""
     class_id = values.mods[cls[0]].symbols.get(cls[1])
-    found: dict[str, str] = {}
     inherited: set[str] = set()
     for base in values.base_names(cls):
-        inherited |= INHERITED.get(base, set())
-    for name in _ALL:
+        inherited |= inherits.get(base, set())
+    found: dict[str, str] = {}
+    for name in names:
         sym = values.method(cls, name)
-        if sym:
-            found[name] = sym
-        elif name in inherited and class_id:
-            found[name] = class_id
+        if sym or (name in inherited and class_id):
+            found[name] = sym or class_id
     return found
 
 
@@ -161,16 +165,8 @@ def strings(mod: PyModule, node: TsNode | None) -> list[str]:
 
 def view_methods(values: Values, cls: Cls) -> dict[str, str]:
     """HTTP method -> handler of a class-based view (`View.as_view()`)."""
-    class_id = values.mods[cls[0]].symbols.get(cls[1])
-    out: dict[str, str] = {}
-    inherited: set[str] = set()
-    for base in values.base_names(cls):
-        inherited |= GENERIC_VIEWS.get(base, set())
-    for verb in ("get", "post", "put", "patch", "delete"):
-        sym = values.method(cls, verb)
-        if sym or (verb in inherited and class_id):
-            out[verb.upper()] = sym or class_id
-    return out
+    verbs = ("get", "post", "put", "patch", "delete")
+    return {v.upper(): h for v, h in _handlers(values, cls, verbs, GENERIC_VIEWS).items()}
 
 
 def guards(values: Values, cls: Cls | None, defaults: dict[str, list[Mw]]) -> list[Mw]:

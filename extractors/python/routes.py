@@ -75,33 +75,7 @@ class Routes:
         found = self.resolve(mod.rel, expr)
         if found and found in self.objs:
             return self.objs[found]
-        return self._through_parameter(mod, node, expr)
-
-    def _through_parameter(self, mod: PyModule, node: TsNode, expr: str) -> Obj | None:
-        """`app` of `def register_blueprints(app)`: the object its callers pass."""
-        fn = enclosing_function(node)
-        if fn is None or "." in expr:
-            return None
-        params = fn.child_by_field_name("parameters")
-        names = [text(mod.sf, p) if p.type == "identifier" else text(mod.sf, p.named_children[0])
-                 for p in (params.named_children if params is not None else []) if p.named_children or p.type == "identifier"]  # fmt: skip
-        if expr not in names:
-            return None
-        index, fname = names.index(expr), text(mod.sf, fn.child_by_field_name("name"))
-        for caller in self.mods.values():
-            if fname.encode() not in caller.sf.data:
-                continue
-            for call in py_captures(self.ctx, caller.sf, "calls", "call"):
-                callee = call.child_by_field_name("function")
-                if text(caller.sf, callee).rsplit(".", 1)[-1] != fname:
-                    continue
-                found = self.values.function(caller.rel, text(caller.sf, callee))
-                pos, _ = call_args(caller.sf, call)
-                if found and found[1] == fn and index < len(pos):
-                    hit = self.resolve(caller.rel, text(caller.sf, pos[index]))
-                    if hit in self.objs:
-                        return self.objs[hit]
-        return None
+        return through_parameter(self, mod, node, expr)
 
     def prefix(self, mod: PyModule, node: TsNode | None) -> str | None:
         if node is None:
@@ -173,7 +147,7 @@ class Routes:
         if parent is None:
             return
         if method == "add_url_rule":
-            self._url_rule(mod, call, parent, pos, kw)
+            url_rule(self, mod, call, parent, pos, kw)
         elif method == "add_middleware":  # Starlette: the last added is the outermost
             parent.mws.insert(0, self.deps.mw(mod, pos[0], "asgi_middleware", call))
         elif method == "before_request":
@@ -189,29 +163,6 @@ class Routes:
             )
             child.parents.append(((parent.rel, parent.var), prefix,
                                   self.deps.listed(mod, kw.get("dependencies"), "dependency")))  # fmt: skip
-
-    def _url_rule(self, mod: PyModule, call: TsNode, obj: Obj, pos: list, kw: dict) -> None:
-        """`add_url_rule("/x", "endpoint", view_func=fn, methods=[...])`, also with
-        `view_func=UserView.as_view("user")` (a MethodView: its get/post/... methods)."""
-        sf = mod.sf
-        path = self.values.string(mod.rel, pos[0])
-        view = kw.get("view_func") or (pos[2] if len(pos) > 2 else None)
-        if path is None or view is None:
-            return
-        where = (SourceFile.line(call), SourceFile.end_line(call))
-        if view.type == "call" and text(sf, view.child_by_field_name("function")).endswith(
-            ".as_view"
-        ):
-            cls = self.values.class_named(
-                mod.rel, text(sf, view.child_by_field_name("function"))[:-8]
-            )
-            for verb in sorted(_VERBS) if cls else []:
-                handler = self.values.method(cls, verb)
-                if handler:
-                    self._add(obj, mod.rel, where, path.text, [verb.upper()], [], handler)
-            return
-        handler = self.symbol(mod.rel, text(sf, view))
-        self._add(obj, mod.rel, where, path.text, _methods(sf, kw.get("methods")), [], handler)
 
     def _add(self, obj: Obj, rel: str, where, path: str, methods, mws, handler) -> None:
         for method in methods:
@@ -301,6 +252,55 @@ class Routes:
         mws += self.deps.parameters(mod, defn)
         where = (SourceFile.line(expr), SourceFile.end_line(dd))
         self._add(obj, mod.rel, where, path.text, methods, mws, self.handler_of(mod, dd, defn))
+
+
+def through_parameter(routes: Routes, mod: PyModule, node: TsNode, expr: str) -> Obj | None:
+    """`app` of `def register_blueprints(app)`: the object its callers pass."""
+    fn = enclosing_function(node)
+    if fn is None or "." in expr:
+        return None
+    params = fn.child_by_field_name("parameters")
+    names = [text(mod.sf, p) if p.type == "identifier" else text(mod.sf, p.named_children[0])
+             for p in (params.named_children if params is not None else []) if p.named_children or p.type == "identifier"]  # fmt: skip
+    if expr not in names:
+        return None
+    index, fname = names.index(expr), text(mod.sf, fn.child_by_field_name("name"))
+    for caller in routes.mods.values():
+        if fname.encode() not in caller.sf.data:
+            continue
+        for call in py_captures(routes.ctx, caller.sf, "calls", "call"):
+            callee = call.child_by_field_name("function")
+            if text(caller.sf, callee).rsplit(".", 1)[-1] != fname:
+                continue
+            found = routes.values.function(caller.rel, text(caller.sf, callee))
+            pos, _ = call_args(caller.sf, call)
+            if found and found[1] == fn and index < len(pos):
+                hit = routes.resolve(caller.rel, text(caller.sf, pos[index]))
+                if hit in routes.objs:
+                    return routes.objs[hit]
+    return None
+
+
+def url_rule(routes: Routes, mod: PyModule, call: TsNode, obj: Obj, pos: list, kw: dict) -> None:
+    """`add_url_rule("/x", "endpoint", view_func=fn, methods=[...])`, also with
+    `view_func=UserView.as_view("user")` (a MethodView: its get/post/... methods)."""
+    sf = mod.sf
+    path = routes.values.string(mod.rel, pos[0])
+    view = kw.get("view_func") or (pos[2] if len(pos) > 2 else None)
+    if path is None or view is None:
+        return
+    where = (SourceFile.line(call), SourceFile.end_line(call))
+    if view.type == "call" and text(sf, view.child_by_field_name("function")).endswith(".as_view"):
+        cls = routes.values.class_named(
+            mod.rel, text(sf, view.child_by_field_name("function"))[:-8]
+        )
+        for verb in sorted(_VERBS) if cls else []:
+            handler = routes.values.method(cls, verb)
+            if handler:
+                routes._add(obj, mod.rel, where, path.text, [verb.upper()], [], handler)
+        return
+    handler = routes.symbol(mod.rel, text(sf, view))
+    routes._add(obj, mod.rel, where, path.text, _methods(sf, kw.get("methods")), [], handler)
 
 
 def _methods(sf: SourceFile, given: TsNode | None) -> list[str]:

@@ -83,6 +83,17 @@ def _body(cls: TsNode) -> list[TsNode]:
     return body.named_children if body is not None else []
 
 
+def calls_in(node: TsNode | None) -> list[TsNode]:
+    """Every call under `node` (itself included), in document order."""
+    out, stack = [], [node] if node is not None else []
+    while stack:
+        cur = stack.pop()
+        if cur.type == "call":
+            out.append(cur)
+        stack.extend(reversed(cur.named_children))
+    return out
+
+
 def enclosing_function(node: TsNode) -> TsNode | None:
     cur = node.parent
     while cur is not None:
