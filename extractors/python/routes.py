@@ -145,6 +145,10 @@ class Routes:
             return
         parent = self.obj(mod, fn.child_by_field_name("object"))
         if parent is None:
+            if method in {"include_router", "register_blueprint"} and self.obj(mod, pos[0]):
+                self.ctx.unresolved(mod.rel, SourceFile.line(call), "route_mount", text(sf, call),
+                                    f"{method}: {text(sf, fn.child_by_field_name('object'))} is not an app or router "
+                                    "found statically (built or passed at run time)")  # fmt: skip
             return
         if method == "add_url_rule":
             url_rule(self, mod, call, parent, pos, kw)
@@ -319,6 +323,13 @@ def extract(ctx: ComponentContext) -> None:
     routes.find_mounts()
     routes.find_routes()
     emitter = Emitter(ctx)
+    unmounted = {
+        id(obj): obj for obj, _ in routes.pending if obj.kind == "router" and not obj.parents
+    }
+    for obj in unmounted.values():
+        ctx.unresolved(obj.rel, obj.line, "route_mount", obj.var,
+                       f"router {obj.var} is never mounted on an app found in this component: "
+                       "its routes lack the mount prefixes")  # fmt: skip
     for obj, route in routes.pending:
         for prefix, mws, mounted in routes.chains(obj):
             emitter.route(Route(route.framework, route.rel, route.line, route.end,

@@ -177,3 +177,33 @@ def test_handler_calls_crud_and_repository_methods_across_modules(tmp_path):
             f"app/repo.py#BaseRepo.fetch@{line('repo.fetch(book_id)')}",
         ]
     )
+
+
+def test_router_never_mounted_and_mount_on_unknown_object_are_reported(tmp_path):
+    files = {
+        "svc/__init__.py": "",
+        "svc/admin.py": """
+            from fastapi import APIRouter
+
+            router = APIRouter(prefix="/admin")
+
+
+            @router.post("/reindex")
+            def reindex():
+                return None
+            """,
+        "svc/plugins.py": """
+            from svc.admin import router
+
+
+            def install(host):
+                host.include_router(router, prefix="/ops")
+            """,
+    }
+    g = Graph(write(tmp_path, files))
+    assert g.routes() == ["POST /admin/reindex"]
+    rows = sorted(f"{u.file}:{u.line}" for u in g.unresolved if u.kind == "route_mount")
+    assert rows == [
+        at(files, "svc/admin.py", "router = APIRouter("),
+        at(files, "svc/plugins.py", "host.include_router("),
+    ]
