@@ -16,7 +16,10 @@ Provides `ctx.shared.py` (PyModules, read by python.routes and infra.contentful)
   constants (`consts`), `enclosing(byte)` → the symbol (or code_file) id at a byte.
 - `resolver.resolve(rel, dotted) -> (rel, name) | None` — where a dotted name used
   in file `rel` is defined (`orders.router` → (`app/routers/orders.py`, `router`));
-  `resolver.symbol(rel, dotted)` — its symbol node id.
+  `resolver.symbol(rel, dotted)` — its symbol node id; `resolver.values` — a
+  `python.values.Values` (string values and instance types over every module).
+CALLS_FN also follows typed receivers: `repo.fetch()` with `repo: BookRepo`, `x = Cls()`,
+`Model.query...first()`, `self.save()` defined on a base (`python.infer`).
 """
 
 from __future__ import annotations
