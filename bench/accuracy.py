@@ -120,6 +120,9 @@ def main() -> int:
     ap.add_argument("--data-dir", type=Path, default=DEFAULT_DATA, help="warehouse folder")
     ap.add_argument("--project", help="score one project's facts and questions only")
     ap.add_argument("--out", type=Path, default=RESULTS, help="result JSON (default %(default)s)")
+    ap.add_argument(
+        "--show", action="append", default=[], metavar="QID", help="print a question's answers"
+    )
     ap.add_argument("--kb", type=Path, default=KB, help="another KB (default: the portfolio's)")
     ap.add_argument("--truth", type=Path, default=TRUTH, help="another truth folder")
     args = ap.parse_args()
@@ -164,7 +167,9 @@ def main() -> int:
 
         t = time.perf_counter()
         by_id = {f["id"]: f for f in load_truth(None, args.truth)[0]}  # cross-file references
-        mcp = score_mcp(args.kb, args.data_dir, questions, by_id, portfolio_components())
+        mcp = score_mcp(
+            args.kb, args.data_dir, questions, by_id, portfolio_components(), set(args.show)
+        )
         timing["mcp_s"] = round(time.perf_counter() - t, 1)
         print_classes(mcp)
         passed = sum(c["passed"] for c in mcp["classes"].values())

@@ -53,6 +53,13 @@ def expected_strings(item: dict, facts: dict[str, dict]) -> str | None:
     return str(item.get("text", ""))
 
 
+def fact_in(file_line: str, text: str) -> bool:
+    """`file:line` as a whole location, or as adjacent `file | line` cells of a kb_sql row."""
+    file, _, line = fold(file_line).rpartition(":")
+    f, n = re.escape(file), re.escape(line)
+    return re.search(rf"(?<![\w/.-]){f}(:| \| ){n}(?!\d)", text) is not None
+
+
 def leaks(answer: str, project: str, components: dict[str, set[str]]) -> list[str]:
     """`other-project/component` names (as code locations or node ids, not KB doc paths)."""
     found = []
@@ -75,8 +82,9 @@ def judge(
         want = expected_strings(item, facts)
         if want is None:
             missing.append(f"unknown fact {item.get('fact')}")
-        elif "fact" in item and not re.search(rf"(?<![\w/.-]){re.escape(fold(want))}(?!\d)", text):
-            missing.append(item["fact"])
+        elif "fact" in item:
+            if not fact_in(want, text):
+                missing.append(item["fact"])
         elif fold(want) not in text:
             missing.append(want)
     if q.get("expect_negative") and not any(p in text for p in NEGATIVE_PHRASES):
@@ -133,8 +141,10 @@ def score_mcp(
     questions: list[dict],
     facts: dict[str, dict],
     components: dict[str, set[str]],
+    show: set[str] = frozenset(),
 ) -> dict[str, Any]:
-    """Per-class pass counts, every failed question with what was missing, violations."""
+    """Per-class pass counts, every failed question with what was missing, violations.
+    `show`: question ids whose calls and answers are printed (for whoever fixes a miss)."""
     answers = asyncio.run(_ask_all(kb, data_dir, questions))
     classes: dict[str, dict[str, Any]] = defaultdict(
         lambda: {"passed": 0, "total": 0, "misses": []}
@@ -143,6 +153,10 @@ def score_mcp(
     for q, calls in zip(questions, answers, strict=True):
         answer = "\n".join(a["text"] for a in calls)
         verdict = judge(q, answer, facts, components)
+        if q["id"] in show:
+            for call, a in zip(q.get("calls") or [], calls, strict=False):
+                print(f"--- {q['id']}: {call.get('tool')} {call.get('args')}\n{a['text']}")
+            print(f"--- {q['id']}: {'PASS' if verdict['ok'] else 'FAIL'} {verdict}")
         c = classes[q.get("class", "?")]
         c["total"] += 1
         c["passed"] += verdict["ok"]

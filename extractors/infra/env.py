@@ -1,10 +1,8 @@
 """Environment variables: who reads them, which `.env*` files declare them.
 
 Reads: `process.env.X`, `process.env["X"]`, `const { A, B: b } = process.env`,
-`import.meta.env.X` (JS family, Vue script blocks included); Python `os.environ["X"]`,
-`os.environ.get("X")`, `os.getenv("X")`, `environ[...]`/`getenv(...)` imported from os,
-and pydantic `BaseSettings` fields (NAME = env_prefix + field name upper-cased, or the
-field's `alias`/`validation_alias`/`env`; `env_file` kept as an edge attr).
+`import.meta.env.X` (JS family, Vue script blocks included). Python reads are
+`python.env`'s (it runs after this one and adds to the same env_var nodes).
 Declarations: `.env`, `.env.example`, `.env.development`, ... (`export X=` accepted).
 
 env_var node: qualifier and name = the variable NAME, one per name per component (merged into
@@ -36,8 +34,6 @@ from extractors.js.common import (
     text,
 )
 from extractors.js.index import file_index
-from extractors.python.index import py_matches
-from extractors.python.symbols import string_value as py_string
 from extractors.shared import CodeSymbols, EnvVars, JsSymbols
 from extractors.source import SourceFile
 
@@ -53,10 +49,6 @@ _DOTENV_LINE = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.]*)\s*=\s*(.
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*://[^\s@/]+(?:[/?#]\S*)?$", re.I)
 _HOST = re.compile(r"^(?:[a-z0-9-]+\.)+[a-z]{2,}(?::\d+)?(?:/\S*)?$|^localhost(?::\d+)?$", re.I)
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-
-# Python reads: part "env" of extractors/python/index.py
-_PY_ENV_OBJECTS = {"os.environ", "environ"}
-_PY_GETTERS = {"os.environ.get", "environ.get", "os.getenv", "getenv", "os.environ.setdefault"}
 
 
 class _Env:
@@ -81,8 +73,6 @@ def extract(ctx: ComponentContext) -> None:
     for sf in sorted(ctx.files.values(), key=lambda f: f.rel):
         if sf.language in JS_LANGUAGES:
             _js(env, sf)
-        elif sf.language == "python":
-            _python(env, sf)
         elif posixpath.basename(sf.rel).startswith(".env") and sf.virtual_of is None:
             _dotenv(env, sf)
     _emit(ctx, env)
@@ -103,69 +93,6 @@ def _js(env: _Env, sf: SourceFile) -> None:
         name = string_value(sf, node) if node.type == "string" else text(sf, node)
         if name:
             env.read(name, sf.rel, read, via=via)
-
-
-def _python(env: _Env, sf: SourceFile) -> None:
-    for m in py_matches(env.ctx, sf, "env"):
-        if "settings" in m:
-            _settings(env, sf, m["settings"][0], m["bases"][0], m["body"][0])
-            continue
-        if "env" in m:
-            ok = text(sf, m["env"][0]).replace(" ", "") in _PY_ENV_OBJECTS
-        else:
-            ok = text(sf, m["fn"][0]).replace(" ", "") in _PY_GETTERS
-        name = py_string(sf, m["name"][0])
-        if ok and name:
-            env.read(name, sf.rel, m["read"][0], via="os.environ")
-
-
-def _settings(env: _Env, sf: SourceFile, cls: TsNode, bases: TsNode, body: TsNode) -> None:
-    if "BaseSettings" not in text(sf, bases):
-        return
-    prefix, env_file, fields = "", None, []
-    for stmt in body.named_children:
-        expr = stmt.named_children[0] if stmt.type == "expression_statement" else stmt
-        if (
-            expr.type == "class_definition"
-            and text(sf, expr.child_by_field_name("name")) == "Config"
-        ):
-            for inner in expr.child_by_field_name("body").named_children:
-                assign = inner.named_children[0] if inner.named_children else None
-                if assign is not None and assign.type == "assignment":
-                    key = text(sf, assign.child_by_field_name("left"))
-                    value = py_string(sf, assign.child_by_field_name("right"))
-                    prefix = value if key == "env_prefix" and value is not None else prefix
-                    env_file = value if key == "env_file" and value is not None else env_file
-            continue
-        if expr.type != "assignment":
-            continue
-        left, right = expr.child_by_field_name("left"), expr.child_by_field_name("right")
-        name = text(sf, left)
-        if name == "model_config" and right is not None and right.type == "call":
-            for arg in right.child_by_field_name("arguments").named_children:
-                if arg.type == "keyword_argument":
-                    key = text(sf, arg.child_by_field_name("name"))
-                    value = py_string(sf, arg.child_by_field_name("value"))
-                    prefix = value if key == "env_prefix" and value is not None else prefix
-                    env_file = value if key == "env_file" and value is not None else env_file
-        elif left is not None and left.type == "identifier" and expr.child_by_field_name("type"):
-            fields.append((name, right, expr))
-    for name, right, node in fields:
-        alias = None
-        if right is not None and right.type == "call":
-            for arg in right.child_by_field_name("arguments").named_children:
-                if arg.type == "keyword_argument" and text(sf, arg.child_by_field_name("name")) in {
-                    "alias",
-                    "validation_alias",
-                    "env",
-                }:
-                    alias = py_string(sf, arg.child_by_field_name("value"))
-        var = alias or (prefix + name).upper()
-        attrs = {"via": "pydantic", "field": name}
-        if env_file:
-            attrs["env_file"] = env_file
-        env.read(var, sf.rel, node, **attrs)
-    del cls
 
 
 def keep_value(name: str, value: str) -> bool:

@@ -1,5 +1,5 @@
 """One query walk per Python file for every Python extractor (python.symbols,
-python.routes, infra.env, http.python).
+python.routes, python.django, python.env, http.python).
 
 A query's cost is the tree walk, not its pattern count: the eight separate queries these
 extractors used cost ~5x one combined query. Each concern's patterns are kept as written;
@@ -28,12 +28,8 @@ PARTS: tuple[tuple[str, str], ...] = (
     ("attr_calls", "(call function: (attribute)) @c"),
     ("decorated", "(decorated_definition) @d"),
     (
-        "env",  # infra/env.py: os.environ[...], getenv(...)-style calls, pydantic settings
-        """
-(subscript value: (_) @env subscript: (string) @name) @read
-(call function: (_) @fn arguments: (argument_list . (string) @name)) @read
-(class_definition superclasses: (argument_list) @bases body: (block) @body) @settings
-""",
+        "env",  # python/env.py: os.environ[NAME] (getenv-style calls come from "calls")
+        "(subscript value: [(identifier) (attribute)] @env subscript: [(string) (identifier) (attribute)] @name) @read",
     ),
     ("with", "(as_pattern (call) @value alias: (as_pattern_target (identifier) @name))"),
     ("http", "(call function: (attribute object: (_) @obj attribute: (identifier) @verb)) @call"),

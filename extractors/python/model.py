@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
+from typing import Any
 
 from tree_sitter import Node as TsNode
 
@@ -67,6 +68,7 @@ class Resolver:
     def __init__(self, mods: dict[str, PyModule]):
         self.mods = mods
         self.by_name = module_names(list(mods))
+        self.values: Any = None  # python.values.Values over the same modules (set by symbols)
 
     def absolute(self, mod: PyModule, spec: str) -> str | None:
         """Dotted module name a (possibly relative) spec refers to."""

@@ -1,18 +1,20 @@
-"""FastAPI and Flask routes: route nodes, ROUTES_TO handler, USES_MIDDLEWARE (with order).
+"""FastAPI and Flask routes: the mount tree across files, then every route by its full path.
 
 Apps and routers are variables assigned `FastAPI(...)`, `APIRouter(prefix=...)`,
 `Flask(...)`, `Blueprint(name, __name__, url_prefix=...)` anywhere in a file (also inside
-`create_app()`). Mounts are followed across files through imports:
-`app.include_router(orders.router, prefix="/v1")`, `app.register_blueprint(bp,
-url_prefix="/admin")` (a registration prefix replaces the blueprint's own, as in Flask).
-A route's name is `METHOD /full/path` with the framework's own params (`{order_id}`,
-`<int:report_id>`); attrs `method`, `path`, `framework`, `mounted` (false when its router
-is never mounted on an app, so the path lacks the mount prefixes).
+`create_app()`). Mounts: `app.include_router(orders.router, prefix=settings.api_prefix)`,
+`app.register_blueprint(bp, url_prefix="/admin")` (a registration prefix replaces the
+blueprint's own, as in Flask), followed across files through imports and through a
+function parameter (`def register_blueprints(app)` called with the app). Prefixes and paths
+are evaluated (`python.values`): constants, imports, settings fields, f-strings, `+`; an
+unknown part stays symbolic (`{settings.prefix}`) and gets an `unresolved` row.
 
-Middleware, in run order: Starlette `app.add_middleware(X)`, `dependencies=[Depends(f)]`
-of the app, the include_router call, the router and the decorator, then the handler's
-parameter `Depends(f)`; Flask `before_request` of the app, then of the blueprint.
-Requires `ctx.shared.py` (PyModules) from `python.symbols`.
+Middleware, in run order: Starlette `app.add_middleware(X)` (the last added runs first),
+`dependencies=[Depends(f)]` of the app, the include_router call, the router and the route
+decorator, then the handler's parameter dependencies (`python.deps`). Flask: request
+extensions (`CORS(app)`, `cors.init_app(bp)`), `before_request` of the app, then of the
+blueprint, then guarding decorators (`@jwt_required`). `add_url_rule` with a function or a
+`MethodView.as_view(...)` (one route per HTTP method the class defines).
 """
 
 from __future__ import annotations
@@ -22,12 +24,14 @@ from dataclasses import dataclass, field
 from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext
-from extractors.facts import CatalogRow
+from extractors.python.deps import Deps, Mw
+from extractors.python.emit import Emitter, Route, join
 from extractors.python.index import py_captures
 from extractors.python.model import PyModule
 from extractors.python.symbols import call_args, string_value, text
+from extractors.python.values import enclosing_function
 from extractors.shared import CodeSymbols, PyModules, StackHints
-from extractors.source import SourceFile, captures
+from extractors.source import SourceFile
 
 NAME = "python_routes"
 PROVIDES = (CodeSymbols, StackHints)
@@ -35,16 +39,9 @@ REQUIRES = (PyModules,)
 _CONSTRUCTORS = {"FastAPI": "app", "APIRouter": "router", "Flask": "app", "Blueprint": "router"}
 _FRAMEWORK = {"FastAPI": "fastapi", "APIRouter": "fastapi", "Flask": "flask", "Blueprint": "flask"}
 _VERBS = {"get", "post", "put", "patch", "delete", "options", "head"}
-_DEPENDS = {"Depends", "Security", "fastapi.Depends", "fastapi.Security"}
-
-
-@dataclass
-class Mw:
-    name: str
-    rel: str
-    line: int
-    kind: str
-    symbol: str | None = None
+_EXTENSIONS = {"CORS", "Talisman", "CSRFProtect", "Limiter", "Compress", "SeaSurf"}
+_MOUNTS = {"include_router", "add_url_rule", "register_blueprint", "add_middleware",
+           "before_request", "init_app"}  # fmt: skip
 
 
 @dataclass
@@ -64,37 +61,31 @@ class Routes:
         self.ctx = ctx
         self.mods: dict[str, PyModule] = ctx.shared.py.modules
         resolver = ctx.shared.py.resolver
-        self.resolve = resolver.resolve if resolver else None
-        self.symbol = resolver.symbol if resolver else None
+        self.resolve = resolver.resolve
+        self.symbol = resolver.symbol
+        self.values = resolver.values
+        self.deps = Deps(self.values, self.symbol)
         self.objs: dict[tuple[str, str], Obj] = {}
-        self.mw_nodes: dict[str, str] = {}
-        self.pending: list[tuple] = []
+        self.pending: list[tuple[Obj, Route]] = []
         self._ids: set[str] = set()  # ids of ctx.facts.nodes[: self._ids_len]
         self._ids_len = 0
 
-    def obj(self, rel: str, expr: str) -> Obj | None:
-        found = self.resolve(rel, expr) if self.resolve else None
-        return self.objs.get(found) if found else None
+    def obj(self, mod: PyModule, node: TsNode) -> Obj | None:
+        expr = text(mod.sf, node)
+        found = self.resolve(mod.rel, expr)
+        if found and found in self.objs:
+            return self.objs[found]
+        return through_parameter(self, mod, node, expr)
 
-    def mw(self, mod: PyModule, node: TsNode, kind: str) -> Mw:
-        name = text(mod.sf, node)
-        sym = (
-            self.symbol(mod.rel, name)
-            if self.symbol and node.type in {"identifier", "attribute"}
-            else None
-        )
-        return Mw(name.rsplit(".", 1)[-1], mod.rel, SourceFile.line(node), kind, sym)
-
-    def deps(self, mod: PyModule, value: TsNode | None, kind: str) -> list[Mw]:
-        out = []
-        for item in value.named_children if value is not None and value.type == "list" else []:
-            fn = item.child_by_field_name("function") if item.type == "call" else None
-            if fn is not None and text(mod.sf, fn) in _DEPENDS:
-                pos, kw = call_args(mod.sf, item)
-                target = pos[0] if pos else kw.get("dependency")
-                if target is not None:
-                    out.append(self.mw(mod, target, kind))
-        return out
+    def prefix(self, mod: PyModule, node: TsNode | None) -> str | None:
+        if node is None:
+            return None
+        value = self.values.string(mod.rel, node)
+        if value is None or not value.known:
+            self.ctx.unresolved(mod.rel, SourceFile.line(node), "route_prefix", text(mod.sf, node),
+                                "prefix is not a value known statically (a runtime or env value); "
+                                "the routes under it keep it as a {placeholder}")  # fmt: skip
+        return value.text if value is not None else "{" + text(mod.sf, node) + "}"
 
     # pass 1: apps, routers, blueprints
     def find_objects(self) -> None:
@@ -104,18 +95,12 @@ class Routes:
                 ctor = text(mod.sf, call.child_by_field_name("function")).rsplit(".", 1)[-1]
                 if ctor not in _CONSTRUCTORS:
                     continue
-                pos, kw = call_args(mod.sf, call)
-                prefix = string_value(mod.sf, kw.get("prefix") or kw.get("url_prefix")) or ""
+                _, kw = call_args(mod.sf, call)
+                prefix = self.prefix(mod, kw.get("prefix") or kw.get("url_prefix")) or ""
                 var = text(mod.sf, node.child_by_field_name("left"))
-                obj = Obj(
-                    mod.rel,
-                    var,
-                    _CONSTRUCTORS[ctor],
-                    _FRAMEWORK[ctor],
-                    prefix,
-                    SourceFile.line(node),
-                )
-                obj.mws = self.deps(mod, kw.get("dependencies"), "dependency")
+                obj = Obj(mod.rel, var, _CONSTRUCTORS[ctor], _FRAMEWORK[ctor], prefix,
+                          SourceFile.line(node))  # fmt: skip
+                obj.mws = self.deps.listed(mod, kw.get("dependencies"), "dependency")
                 self.objs[(mod.rel, var)] = obj
                 self.ctx.shared.stack.names.add(obj.framework)
 
@@ -123,65 +108,70 @@ class Routes:
     def find_mounts(self) -> None:
         for mod in self.mods.values():
             sf = mod.sf
-            for call in py_captures(self.ctx, sf, "attr_calls", "c"):
+            for call in py_captures(self.ctx, sf, "calls", "call"):
                 fn = call.child_by_field_name("function")
-                method = text(sf, fn.child_by_field_name("attribute"))
-                if method not in {
-                    "include_router",
-                    "add_url_rule",
-                    "register_blueprint",
-                    "add_middleware",
-                    "before_request",
-                }:
+                if fn.type == "identifier" and text(sf, fn) in _EXTENSIONS:  # CORS(app)
+                    pos, _ = call_args(sf, call)
+                    target = self.obj(mod, pos[0]) if pos else None
+                    if target is not None:
+                        target.mws.append(
+                            Mw(text(sf, fn), mod.rel, SourceFile.line(call), "extension")
+                        )
                     continue
-                parent = self.obj(mod.rel, text(sf, fn.child_by_field_name("object")))
-                pos, kw = call_args(sf, call)
-                if parent is None or not pos:
+                if (
+                    fn.type != "attribute"
+                    or text(sf, fn.child_by_field_name("attribute")) not in _MOUNTS
+                ):
                     continue
-                if method == "add_url_rule":
-                    self._url_rule(mod, call, parent, pos, kw)
-                    continue
-                if method in {"add_middleware", "before_request"}:
-                    kind = "asgi_middleware" if method == "add_middleware" else "before_request"
-                    parent.mws.insert(
-                        0, self.mw(mod, pos[0], kind)
-                    ) if kind == "asgi_middleware" else parent.mws.append(
-                        self.mw(mod, pos[0], kind)
-                    )
-                    continue
-                child = self.obj(mod.rel, text(sf, pos[0]))
-                if child is None:
-                    self.ctx.unresolved(
-                        mod.rel,
-                        SourceFile.line(call),
-                        "route_mount",
-                        text(sf, call),
-                        f"{method}: {text(sf, pos[0])} is not a router/blueprint found in this component",
-                    )
-                    continue
-                prefix_node = (
-                    kw.get("prefix") if method == "include_router" else kw.get("url_prefix")
-                )
-                prefix = string_value(sf, prefix_node) if prefix_node is not None else None
-                child.parents.append(
-                    (
-                        (parent.rel, parent.var),
-                        prefix,
-                        self.deps(mod, kw.get("dependencies"), "dependency"),
-                    )
-                )
+                self._mount(mod, call, fn)
 
-    def _url_rule(self, mod: PyModule, call: TsNode, obj: Obj, pos: list, kw: dict) -> None:
-        """Flask `app.add_url_rule("/x", "endpoint", view_func=fn, methods=[...])`."""
+    def _mount(self, mod: PyModule, call: TsNode, fn: TsNode) -> None:
         sf = mod.sf
-        path = string_value(sf, pos[0])
-        view = kw.get("view_func") or (pos[2] if len(pos) > 2 else None)
-        if path is None or view is None:
+        method = text(sf, fn.child_by_field_name("attribute"))
+        pos, kw = call_args(sf, call)
+        if not pos:
             return
-        handler = self.symbol(mod.rel, text(sf, view)) if self.symbol else None
-        methods = _methods(sf, kw.get("methods"))
-        where = (mod.rel, SourceFile.line(call), SourceFile.end_line(call))
-        self.pending.append((obj, where, path, methods, [], handler))
+        if method == "init_app":  # cors.init_app(bp): a request extension on that app/blueprint
+            ext = self.values.value_of(mod.rel, fn.child_by_field_name("object"), None)
+            callee = (
+                ext[1].child_by_field_name("function") if ext and ext[1].type == "call" else None
+            )
+            name = (
+                ext and callee is not None and self.values.text(ext[0], callee).rsplit(".", 1)[-1]
+            )
+            target = self.obj(mod, pos[0]) if name in _EXTENSIONS else None
+            if target is not None:
+                target.mws.append(Mw(name, mod.rel, SourceFile.line(call), "extension"))
+            return
+        parent = self.obj(mod, fn.child_by_field_name("object"))
+        if parent is None:
+            if method in {"include_router", "register_blueprint"} and self.obj(mod, pos[0]):
+                self.ctx.unresolved(mod.rel, SourceFile.line(call), "route_mount", text(sf, call),
+                                    f"{method}: {text(sf, fn.child_by_field_name('object'))} is not an app or router "
+                                    "found statically (built or passed at run time)")  # fmt: skip
+            return
+        if method == "add_url_rule":
+            url_rule(self, mod, call, parent, pos, kw)
+        elif method == "add_middleware":  # Starlette: the last added is the outermost
+            parent.mws.insert(0, self.deps.mw(mod, pos[0], "asgi_middleware", call))
+        elif method == "before_request":
+            parent.mws.append(self.deps.mw(mod, pos[0], "before_request", call))
+        else:
+            child = self.obj(mod, pos[0])
+            if child is None:
+                self.ctx.unresolved(mod.rel, SourceFile.line(call), "route_mount", text(sf, call),
+                                    f"{method}: {text(sf, pos[0])} is not a router/blueprint found in this component")  # fmt: skip
+                return
+            prefix = self.prefix(
+                mod, kw.get("prefix") if method == "include_router" else kw.get("url_prefix")
+            )
+            child.parents.append(((parent.rel, parent.var), prefix,
+                                  self.deps.listed(mod, kw.get("dependencies"), "dependency")))  # fmt: skip
+
+    def _add(self, obj: Obj, rel: str, where, path: str, methods, mws, handler) -> None:
+        for method in methods:
+            self.pending.append((obj, Route(obj.framework, rel, where[0], where[1], path, method,
+                                            handler, list(mws), f"{obj.rel}:{obj.var}")))  # fmt: skip
 
     def chains(self, obj: Obj, seen: frozenset = frozenset()) -> list[tuple[str, list[Mw], bool]]:
         """(full prefix, middleware in order, mounted on an app) for every way obj is mounted."""
@@ -194,24 +184,22 @@ class Routes:
             parent = self.objs[key]
             for pprefix, pmws, mounted in self.chains(parent, seen | {(obj.rel, obj.var)}):
                 if obj.framework == "flask":
-                    full = _join(pprefix, prefix if prefix is not None else obj.prefix)
+                    full = join(pprefix, prefix if prefix is not None else obj.prefix)
                 else:
-                    full = _join(_join(pprefix, prefix or ""), obj.prefix)
+                    full = join(join(pprefix, prefix or ""), obj.prefix)
                 out.append((full, pmws + inc_mws + obj.mws, mounted))
         return out
 
     # pass 3: decorated handlers
     def find_routes(self) -> None:
         for mod in self.mods.values():
-            sf = mod.sf
-            for dd in py_captures(self.ctx, sf, "decorated", "d"):
+            for dd in py_captures(self.ctx, mod.sf, "decorated", "d"):
                 defn = dd.child_by_field_name("definition")
                 if defn is None or defn.type != "function_definition":
                     continue
                 for dec in (c for c in dd.children if c.type == "decorator"):
-                    _decorator(
-                        self, mod, dd, defn, dec.named_children[0] if dec.named_children else None
-                    )
+                    if dec.named_children:
+                        self._decorator(mod, dd, defn, dec.named_children[0])
 
     def _has_node(self, node_id: str) -> bool:
         """Membership in ctx.facts.nodes, indexed incrementally (nodes are only appended)."""
@@ -236,120 +224,93 @@ class Routes:
             self.ctx.add_edge(mod.file_id, node_id, "DEFINES", mod.rel, SourceFile.line(defn))
         return node_id
 
+    def _decorator(self, mod: PyModule, dd: TsNode, defn: TsNode, expr: TsNode) -> None:
+        sf = mod.sf
+        call = expr if expr.type == "call" else None
+        fn = call.child_by_field_name("function") if call is not None else expr
+        if fn is None or fn.type != "attribute":
+            return
+        attr = text(sf, fn.child_by_field_name("attribute"))
+        if attr not in _VERBS | {"route", "api_route", "before_request", "middleware"}:
+            return
+        obj = self.obj(mod, fn.child_by_field_name("object"))
+        if obj is None:
+            return
+        if attr in {"before_request", "middleware"}:
+            kind = "before_request" if attr == "before_request" else "http_middleware"
+            handler = self.handler_of(mod, dd, defn)
+            name = text(sf, defn.child_by_field_name("name"))
+            obj.mws.append(Mw(name, mod.rel, SourceFile.line(defn), kind, handler))
+            return
+        if call is None:
+            return
+        pos, kw = call_args(sf, call)
+        path = self.values.string(mod.rel, pos[0] if pos else kw.get("path") or kw.get("rule"))
+        if path is None:
+            self.ctx.unresolved(mod.rel, SourceFile.line(dd), "route", text(sf, expr),
+                                "route path is not a string expression")  # fmt: skip
+            return
+        methods = [attr.upper()] if attr in _VERBS else _methods(sf, kw.get("methods"))
+        mws = self.deps.decorators(mod, dd, expr)
+        mws += self.deps.listed(mod, kw.get("dependencies"), "dependency")
+        mws += self.deps.parameters(mod, defn)
+        where = (SourceFile.line(expr), SourceFile.end_line(dd))
+        self._add(obj, mod.rel, where, path.text, methods, mws, self.handler_of(mod, dd, defn))
 
-def _decorator(
-    routes: Routes, mod: PyModule, dd: TsNode, defn: TsNode, expr: TsNode | None
-) -> None:
+
+def through_parameter(routes: Routes, mod: PyModule, node: TsNode, expr: str) -> Obj | None:
+    """`app` of `def register_blueprints(app)`: the object its callers pass."""
+    fn = enclosing_function(node)
+    if fn is None or "." in expr:
+        return None
+    params = fn.child_by_field_name("parameters")
+    names = [text(mod.sf, p) if p.type == "identifier" else text(mod.sf, p.named_children[0])
+             for p in (params.named_children if params is not None else []) if p.named_children or p.type == "identifier"]  # fmt: skip
+    if expr not in names:
+        return None
+    index, fname = names.index(expr), text(mod.sf, fn.child_by_field_name("name"))
+    for caller in routes.mods.values():
+        if fname.encode() not in caller.sf.data:
+            continue
+        for call in py_captures(routes.ctx, caller.sf, "calls", "call"):
+            callee = call.child_by_field_name("function")
+            if text(caller.sf, callee).rsplit(".", 1)[-1] != fname:
+                continue
+            found = routes.values.function(caller.rel, text(caller.sf, callee))
+            pos, _ = call_args(caller.sf, call)
+            if found and found[1] == fn and index < len(pos):
+                hit = routes.resolve(caller.rel, text(caller.sf, pos[index]))
+                if hit in routes.objs:
+                    return routes.objs[hit]
+    return None
+
+
+def url_rule(routes: Routes, mod: PyModule, call: TsNode, obj: Obj, pos: list, kw: dict) -> None:
+    """`add_url_rule("/x", "endpoint", view_func=fn, methods=[...])`, also with
+    `view_func=UserView.as_view("user")` (a MethodView: its get/post/... methods)."""
     sf = mod.sf
-    if expr is None:
+    path = routes.values.string(mod.rel, pos[0])
+    view = kw.get("view_func") or (pos[2] if len(pos) > 2 else None)
+    if path is None or view is None:
         return
-    call = expr if expr.type == "call" else None
-    fn = call.child_by_field_name("function") if call is not None else expr
-    if fn is None or fn.type != "attribute":
-        return
-    obj = routes.obj(mod.rel, text(sf, fn.child_by_field_name("object")))
-    attr = text(sf, fn.child_by_field_name("attribute"))
-    if obj is None:
-        return
-    if attr in {"before_request", "middleware"} and obj:
-        kind = "before_request" if attr == "before_request" else "http_middleware"
-        handler = routes.handler_of(mod, dd, defn)
-        name = text(sf, defn.child_by_field_name("name"))
-        obj.mws.append(Mw(name, mod.rel, SourceFile.line(defn), kind, handler))
-        return
-    if call is None or attr not in _VERBS | {"route", "api_route"}:
-        return
-    pos, kw = call_args(sf, call)
-    path = string_value(sf, pos[0] if pos else kw.get("path") or kw.get("rule"))
-    if path is None:
-        routes.ctx.unresolved(
-            mod.rel,
-            SourceFile.line(dd),
-            "route",
-            text(sf, expr),
-            "route path is not a string literal",
+    where = (SourceFile.line(call), SourceFile.end_line(call))
+    if view.type == "call" and text(sf, view.child_by_field_name("function")).endswith(".as_view"):
+        cls = routes.values.class_named(
+            mod.rel, text(sf, view.child_by_field_name("function"))[:-8]
         )
+        for verb in sorted(_VERBS) if cls else []:
+            handler = routes.values.method(cls, verb)
+            if handler:
+                routes._add(obj, mod.rel, where, path.text, [verb.upper()], [], handler)
         return
-    methods = [attr.upper()] if attr in _VERBS else _methods(sf, kw.get("methods"))
-    route_mws = routes.deps(mod, kw.get("dependencies"), "dependency")
-    params = defn.child_by_field_name("parameters")
-    for c in (
-        captures("python", "(call function: (_) @f) @c", params).get("c", [])
-        if params is not None
-        else []
-    ):
-        if text(sf, c.child_by_field_name("function")) in _DEPENDS:
-            pos2, kw2 = call_args(sf, c)
-            target = pos2[0] if pos2 else kw2.get("dependency")
-            if target is not None:
-                route_mws.append(routes.mw(mod, target, "param_dependency"))
-    where = (mod.rel, SourceFile.line(dd), SourceFile.end_line(dd))
-    handler = routes.handler_of(mod, dd, defn)
-    routes.pending.append((obj, where, path, methods, route_mws, handler))
-
-
-def _emit(routes: Routes) -> None:
-    ctx = routes.ctx
-    taken: set[str] = set()
-    for obj, (rel, line, end), path, methods, route_mws, handler in routes.pending:
-        for prefix, mws, mounted in routes.chains(obj):
-            full = _join(prefix, path) or "/"
-            for method in methods:
-                qual = f"{method} {full}"
-                if ctx.node_id("route", qual) in taken:
-                    qual = f"{qual}@{rel}:{line}"
-                route = ctx.add_node("route", qual, f"{method} {full}", rel, line, end,
-                                     method=method, path=full,
-                                     framework=obj.framework, router=f"{obj.rel}:{obj.var}",
-                                     mounted=mounted)  # fmt: skip
-                taken.add(route)
-                if handler:
-                    ctx.add_edge(route, handler, "ROUTES_TO", rel, line)
-                for order, mw in enumerate([*mws, *route_mws], start=1):
-                    ctx.add_edge(
-                        route,
-                        _mw_node(routes, mw, obj.framework),
-                        "USES_MIDDLEWARE",
-                        mw.rel,
-                        mw.line,
-                        order=order,
-                        scope=mw.kind,
-                    )
-
-
-def _mw_node(routes: Routes, mw: Mw, framework: str) -> str:
-    qual = mw.symbol.split(":", 2)[2] if mw.symbol else f"{mw.rel}:{mw.line}:{mw.name}"
-    if qual not in routes.mw_nodes:
-        node_id = routes.ctx.add_node("middleware", qual, mw.name, mw.rel, mw.line, framework=framework, middleware_kind=mw.kind, symbol=mw.symbol)  # fmt: skip
-        routes.mw_nodes[qual] = node_id
-        if mw.symbol:
-            routes.ctx.add_edge(node_id, mw.symbol, "CALLS_FN", mw.rel, mw.line)
-        routes.ctx.facts.catalog.append(
-            CatalogRow(
-                "middleware",
-                routes.ctx.project,
-                routes.ctx.component,
-                mw.name,
-                mw.rel,
-                mw.line,
-                {"framework": framework, "kind": mw.kind},
-            )
-        )
-    return routes.mw_nodes[qual]
+    handler = routes.symbol(mod.rel, text(sf, view))
+    routes._add(obj, mod.rel, where, path.text, _methods(sf, kw.get("methods")), [], handler)
 
 
 def _methods(sf: SourceFile, given: TsNode | None) -> list[str]:
     if given is None or given.type not in {"list", "tuple", "set"}:
         return ["GET"]
     return [m.upper() for m in (string_value(sf, n) for n in given.named_children) if m] or ["GET"]
-
-
-def _join(prefix: str, path: str) -> str:
-    if not path:
-        return prefix
-    if not prefix:
-        return path if path.startswith("/") else "/" + path
-    return prefix.rstrip("/") + (path if path.startswith("/") else "/" + path)
 
 
 def extract(ctx: ComponentContext) -> None:
@@ -361,4 +322,16 @@ def extract(ctx: ComponentContext) -> None:
         return
     routes.find_mounts()
     routes.find_routes()
-    _emit(routes)
+    emitter = Emitter(ctx)
+    unmounted = {
+        id(obj): obj for obj, _ in routes.pending if obj.kind == "router" and not obj.parents
+    }
+    for obj in unmounted.values():
+        ctx.unresolved(obj.rel, obj.line, "route_mount", obj.var,
+                       f"router {obj.var} is never mounted on an app found in this component: "
+                       "its routes lack the mount prefixes")  # fmt: skip
+    for obj, route in routes.pending:
+        for prefix, mws, mounted in routes.chains(obj):
+            emitter.route(Route(route.framework, route.rel, route.line, route.end,
+                                join(prefix, route.path) or "/", route.method, route.handler,
+                                mws + route.mws, route.router, mounted))  # fmt: skip

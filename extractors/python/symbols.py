@@ -16,7 +16,10 @@ Provides `ctx.shared.py` (PyModules, read by python.routes and infra.contentful)
   constants (`consts`), `enclosing(byte)` → the symbol (or code_file) id at a byte.
 - `resolver.resolve(rel, dotted) -> (rel, name) | None` — where a dotted name used
   in file `rel` is defined (`orders.router` → (`app/routers/orders.py`, `router`));
-  `resolver.symbol(rel, dotted)` — its symbol node id.
+  `resolver.symbol(rel, dotted)` — its symbol node id; `resolver.values` — a
+  `python.values.Values` (string values and instance types over every module).
+CALLS_FN also follows typed receivers: `repo.fetch()` with `repo: BookRepo`, `x = Cls()`,
+`Model.query...first()`, `self.save()` defined on a base (`python.infer`).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from tree_sitter import Node as TsNode
 from extractors.base import ComponentContext
 from extractors.python.index import py_captures
 from extractors.python.model import Binding, PyModule, Resolver, module_names
+from extractors.python.values import Values, enclosing_function
 from extractors.shared import CodeSymbols, PyModules
 from extractors.source import SourceFile
 
@@ -68,6 +72,7 @@ def extract(ctx: ComponentContext) -> None:
         mods[sf.rel] = PyModule(sf.rel, sf, by_rel.get(sf.rel, sf.rel[:-3].replace("/", ".")),
                                 ctx.node_id("code_file", sf.rel))  # fmt: skip
     resolver = Resolver(mods)
+    resolver.values = Values(mods, resolver)
     ctx.shared.py = PyModules(mods, resolver)
     for mod in mods.values():
         root = mod.sf.tree.root_node
@@ -201,8 +206,8 @@ def _top_level(ctx, mod: PyModule, stmt: TsNode) -> None:
             if mdef.type == "function_definition":
                 name = f"{cls}.{text(sf, mdef.child_by_field_name('name'))}"
                 _add_symbol(ctx, mod, name, mdef, mspan, "method")
-    elif stmt.type == "expression_statement" and stmt.named_child_count == 1:
-        assign = stmt.named_children[0]
+    elif stmt.type in {"expression_statement", "assignment"}:
+        assign = stmt.named_children[0] if stmt.type == "expression_statement" else stmt
         if assign.type == "assignment":
             left, right = assign.child_by_field_name("left"), assign.child_by_field_name("right")
             value = string_value(sf, right)
@@ -233,7 +238,25 @@ def _calls(ctx, resolver: Resolver, mod: PyModule) -> None:
                 callee = resolved[dotted]
             else:
                 callee = resolved[dotted] = resolver.symbol(mod.rel, dotted)
+        if callee is None and node.type == "attribute":
+            callee = _typed_method(resolver.values, mod.rel, node)
         if callee is None or callee == caller or (caller, callee) in seen:
             continue
         seen.add((caller, callee))
         ctx.add_edge(caller, callee, "CALLS_FN", mod.rel, SourceFile.line(node))
+
+
+def _typed_method(values: Values, rel: str, node: TsNode) -> str | None:
+    """`repo.get(...)`, `self.save()`, `User(...).save()`: the method of the receiver's class
+    (through its base classes), the receiver typed by `values.type_of`."""
+    obj = node.child_by_field_name("object")
+    fn = enclosing_function(node)
+    if obj.type in {"identifier", "attribute"}:  # same receiver text, same function: same type
+        key = (rel, fn.id if fn is not None else -1, obj.text)
+        cls = values.receivers[key] if key in values.receivers else values.type_of(rel, obj, fn)
+        values.receivers[key] = cls
+    else:
+        cls = values.type_of(rel, obj, fn)
+    if cls is None:
+        return None
+    return values.method(cls, values.text(rel, node.child_by_field_name("attribute")))

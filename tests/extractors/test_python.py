@@ -5,17 +5,10 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
-from textwrap import dedent
+
+from pyrepo import write
 
 from extractors.registry import extract_component
-
-
-def write(root: Path, files: dict[str, str]) -> Path:
-    for rel, body in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(dedent(body).lstrip("\n"))
-    return root
 
 
 def facts_of(root: Path, project: str = "p", component: str = "api"):
