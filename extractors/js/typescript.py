@@ -348,7 +348,10 @@ def _require(ctx, mod, target: TsNode, spec, resolver, packages, line: int) -> N
 
 def _required_spec(sf: SourceFile, node: TsNode) -> str | None:
     """`require('./x')` → './x'."""
-    if node.type != "call_expression" or text(sf, node.child_by_field_name("function")) != "require":
+    if (
+        node.type != "call_expression"
+        or text(sf, node.child_by_field_name("function")) != "require"
+    ):
         return None
     return string_value(sf, (arguments(node) or [None])[0])
 
