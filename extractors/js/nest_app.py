@@ -19,8 +19,10 @@ from extractors.js.common import (
     arguments,
     dotted_name,
     lookup_symbol,
+    modules,
     object_props,
     package_of,
+    resolve_local,
     text,
     unwrap,
 )
@@ -52,6 +54,12 @@ class App:
         parts += [self.module_paths.get(controller, ""), local]
         kept = [p.strip("/") for p in parts if p and p.strip("/")]
         return "/" + "/".join(kept)
+
+    def match_paths(self, local: str, controller: str) -> tuple[str, ...]:
+        """What a `forRoutes` path may be written against: the controller-relative path,
+        with the RouterModule path, and with the global prefix too (versions left out)."""
+        routed = "/".join(p.strip("/") for p in (self.module_paths.get(controller, ""), local) if p)
+        return (local, routed, "/".join(p.strip("/") for p in (self.prefix, routed) if p))
 
     def middleware(self, ctx, cache) -> list[tuple[str, str, int]]:
         out = []
@@ -142,10 +150,10 @@ def _router_module(ctx, mod: ModuleInfo, routes: TsNode, prefix: str, app: App) 
 
 def _controllers_of(ctx, mod: ModuleInfo, module: TsNode) -> list[str]:
     """Controller class names listed in `@Module({ controllers: [...] })` of a module class."""
-    found = value_of(ctx, mod, module)
-    if found is None or found.node is None:
+    found = class_node(ctx, mod, module)
+    if found is None:
         return []
-    cls = found.node
+    owner, cls = found
     holder = cls.parent
     decorators = [
         c for c in (holder.named_children if holder is not None else []) if c.type == "decorator"
@@ -155,15 +163,29 @@ def _controllers_of(ctx, mod: ModuleInfo, module: TsNode) -> list[str]:
         call = dec.named_children[0] if dec.named_children else None
         if call is None or call.type != "call_expression":
             continue
-        if text(found.mod.sf, call.child_by_field_name("function")) != "Module":
+        if text(owner.sf, call.child_by_field_name("function")) != "Module":
             continue
         options = unwrap((arguments(call) or [None])[0])
         if options is None or options.type != "object":
             continue
-        listed = unwrap(object_props(found.mod.sf, options).get("controllers"))
+        listed = unwrap(object_props(owner.sf, options).get("controllers"))
         if listed is not None and listed.type == "array":
-            return [text(found.mod.sf, c) for c in listed.named_children if c.type == "identifier"]
+            return [text(owner.sf, c) for c in listed.named_children if c.type == "identifier"]
     return []
+
+
+def class_node(ctx, mod: ModuleInfo, ident: TsNode) -> tuple[ModuleInfo, TsNode] | None:
+    """The class declaration a name refers to (local or imported)."""
+    found = resolve_local(ctx, mod.rel, text(mod.sf, ident))
+    owner = modules(ctx).get(found[0]) if found else None
+    if owner is None:
+        return None
+    for stmt in owner.sf.tree.root_node.named_children:
+        node = stmt.child_by_field_name("declaration") if stmt.type == "export_statement" else stmt
+        name = node.child_by_field_name("name") if node is not None else None
+        if name is not None and "class" in node.type and text(owner.sf, name) == found[1]:
+            return owner, node
+    return None
 
 
 @dataclass
@@ -178,19 +200,18 @@ class Consumers:
     def __init__(self, chains: list[Consumer]):
         self.chains = chains
 
-    def matching(self, ctx, cache, method: str, local: str, full: str, controller: str):
+    def matching(self, ctx, cache, method: str, paths: tuple[str, ...], controller: str):
         """(middleware node, rel, line) of every module middleware this route passes."""
         for chain in self.chains:
             if any(
-                _info_matches(ctx, chain.mod, x, method, (local, full), controller)
-                for x in chain.excluded
+                _info_matches(ctx, chain.mod, x, method, paths, controller) for x in chain.excluded
             ):
                 continue
             hit = next(
                 (
                     x
                     for x in chain.infos
-                    if _info_matches(ctx, chain.mod, x, method, (local, full), controller)
+                    if _info_matches(ctx, chain.mod, x, method, paths, controller)
                 ),
                 None,
             )

@@ -150,7 +150,10 @@ def _controller(ctx, app: App, consumers, cache, mod, cls: TsNode, decorators, c
                     local = _join(prefix, tail)
                     full = app.full_path(local, own_version or version, name)
                     chain = app.middleware(ctx, cache) + [
-                        m for m in consumers.matching(ctx, cache, verb.upper(), local, full, name)
+                        m
+                        for m in consumers.matching(
+                            ctx, cache, verb.upper(), app.match_paths(local, name), name
+                        )
                     ]
                     chain += _ordered(app.enhancers(ctx, cache), class_chain, method_chain)
                     _route(
