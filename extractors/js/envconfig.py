@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from extractors.source import SourceFile
 
 _ENV = {"process.env", "import.meta.env"}
+
 _ACCESS = """
 (member_expression object: (identifier) @obj property: (property_identifier) @key) @read
 (variable_declarator name: (object_pattern) @pattern value: (identifier) @obj)
@@ -122,7 +123,7 @@ def config_reads(
         found = resolve_local(ctx, sf.rel, name)
         if found is not None and found in objects:
             local[name] = (found[1], objects[found])
-    if not local or not any(name.encode() in sf.data for name in local):
+    if not local or not any(_used(sf.data, name) for name in local):
         return []
     out = []
     for _, m in matches(sf.language or "", _ACCESS, sf.tree.root_node):
@@ -147,3 +148,9 @@ def _pattern_keys(pattern: TsNode) -> list[tuple[TsNode, TsNode]]:
         elif prop.type == "pair_pattern" and prop.child_by_field_name("key") is not None:
             out.append((prop.child_by_field_name("key"), prop))
     return out
+
+
+def _used(data: bytes, name: str) -> bool:
+    """Whether a file accesses `name.` or destructures `= name` (a cheap byte test)."""
+    key = name.encode()
+    return key + b"." in data or b"= " + key in data
