@@ -11,7 +11,8 @@ head/all/use(...)` on them, also chained (`Router().use(a).use(b)`,
 (js/evaluate.py): imported consts, template literals, `path.join`, config properties;
 what stays unknown is kept as `{placeholder}` with an `unresolved` row. A router reached only
 as a function parameter (`module.exports = (app) => app.get(...)`) is a root of its own,
-with an `unresolved` row saying the mount was not followed.
+with an `unresolved` row saying the mount was not followed — unless a call in the
+component passes it (`require('./routes')(app)`, `mount(app)`: express_params.py).
 
 route node: qualifier and name `METHOD /full/path` (Express `:id` syntax; `ALL` for `.all`),
 file:line of the registration's method name (`.post(` of a chain), attrs `method`, `path`,
@@ -49,6 +50,7 @@ from extractors.js.common import (
     unwrap,
 )
 from extractors.js.evaluate import Env, loop_bindings, string_of, value_of
+from extractors.js.express_params import bind_parameters, enclosing_functions, parameter_index
 from extractors.js.express_tree import Entry, Parts, emit
 from extractors.js.index import file_index
 from extractors.js.model import ModuleInfo
@@ -78,6 +80,9 @@ def extract(ctx: ComponentContext) -> None:
         state.discover(mod)
     if not state.routers:
         return
+    state.prepass = True
+    bind_parameters(state, candidates)
+    state.prepass = False
     for mod in candidates:
         state.scan(mod)
     emit(state)
@@ -126,6 +131,9 @@ class _State(Parts):
         self.seen: set[str] = set()  # route qualifiers taken
         self.nodes = {n.id: n for n in ctx.facts.nodes if n.kind == "symbol"}
         self.said: set[tuple[str, int]] = set()  # unresolved rows written
+        self.passed: dict[tuple[str, int, int], tuple[str, tuple]] = {}  # see express_params
+        self.sites: dict[tuple[str, int], tuple] = {}  # (rel, function byte) -> call site
+        self.prepass = False
 
     def discover(self, mod: ModuleInfo) -> None:
         named = [(n, v) for n, values in file_index(self.ctx, mod.sf).decls.items() for v in values]
@@ -160,20 +168,22 @@ class _State(Parts):
         return None
 
     def parameter_router(self, mod: ModuleInfo, ident: TsNode) -> str | None:
-        """An app/router that arrives as a function parameter: a root of its own."""
+        """An app/router that arrives as a function parameter: the router the call sites
+        pass (express_params.py), else a root of its own with an `unresolved` row."""
         name = text(mod.sf, ident)
-        if not _ROUTER_PARAM.match(name) or resolve_local(self.ctx, mod.rel, name):
+        if resolve_local(self.ctx, mod.rel, name):
             return None
-        fn = ident.parent
-        while fn is not None and not (fn.type in FUNCTION_TYPES or "function" in fn.type):
-            fn = fn.parent
-        params = fn.child_by_field_name("parameters") if fn is not None else None
-        param = fn.child_by_field_name("parameter") if fn is not None else None
-        names = [text(mod.sf, param)] if param is not None else []
-        names += [
-            text(mod.sf, p).split(":")[0].strip() for p in (params.named_children if params else [])
-        ]
-        if name not in names:
+        for fn in enclosing_functions(ident):
+            index = parameter_index(mod.sf, fn, name)
+            if index is not None:
+                break
+        else:
+            return None
+        passed = self.passed.get((mod.rel, fn.start_byte, index))
+        if passed is not None:
+            self.sites[(mod.rel, fn.start_byte)] = passed[1]
+            return passed[0]
+        if self.prepass or not _ROUTER_PARAM.match(name):
             return None
         key = f"{mod.rel}#{name}@{SourceFile.line(fn)}"
         if key not in self.routers:
@@ -223,6 +233,11 @@ class _State(Parts):
             return
         args = arguments(call)
         order = (mod.rel, call.start_byte, call.end_byte, i)
+        if self.sites:  # registered inside a function the router was passed to
+            for fn in enclosing_functions(call):
+                if (mod.rel, fn.start_byte) in self.sites:
+                    order = self.sites[(mod.rel, fn.start_byte)] + order
+                    break
         path = route_path
         if path is None and args and (prop != "use" or self.is_path(mod, args[0], env, args)):
             path = self.path_of(mod, args[0], env)

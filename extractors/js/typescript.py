@@ -349,11 +349,11 @@ def _require(ctx, mod, target: TsNode, spec, resolver, packages, line: int) -> N
 def _required_spec(sf: SourceFile, node: TsNode) -> str | None:
     """`require('./x')` → './x'."""
     if (
-        node.type != "call_expression"
-        or text(sf, node.child_by_field_name("function")) != "require"
+        node.type == "call_expression"
+        and text(sf, node.child_by_field_name("function")) == "require"
     ):
-        return None
-    return string_value(sf, (arguments(node) or [None])[0])
+        return string_value(sf, (arguments(node) or [None])[0])
+    return None
 
 
 def _commonjs(ctx, mod: ModuleInfo, stmt: TsNode, resolver=None, packages=None) -> None:
@@ -379,9 +379,15 @@ def _commonjs(ctx, mod: ModuleInfo, stmt: TsNode, resolver=None, packages=None) 
     if left == "module.exports":
         if right.type == "identifier":
             mod.exports["default"] = text(sf, right)
-        elif right.type in {"call_expression", "new_expression", "member_expression"}:
+        elif right.type in FUNCTION_TYPES | {
+            "call_expression",
+            "new_expression",
+            "member_expression",
+        }:
             mod.consts.setdefault("default", right)  # `module.exports = Router().use(...)`
             mod.exports["default"] = "default"
+            if right.type in FUNCTION_TYPES and "default" not in mod.symbols:
+                _symbol(ctx, mod, "default", stmt, right, True, "function")
         elif right.type == "object":
             for child in right.named_children:
                 if child.type == "shorthand_property_identifier":

@@ -211,21 +211,41 @@ def test_exported_router_chains_entries_loops_and_symbolic_prefixes(tmp_path):
     assert (why.file, why.line) == ("app.ts", 8) and "DOCS_AT" in why.reason
 
 
-def test_router_handed_to_a_function_is_kept_with_an_unresolved_row(tmp_path):
+def test_routers_handed_to_functions_are_followed_else_kept_with_an_unresolved_row(tmp_path):
     f = extract(tmp_path, {
         "routes.js": """
             module.exports = function register(app) {
               app.get('/status', (req, res) => res.end());
             };
             """,
+        "admin.js": """
+            function adminRoutes(router) {
+              router.delete('/cache', (req, res) => res.end());
+            }
+            module.exports = { adminRoutes };
+            """,
+        "plugin.js": """
+            module.exports = (server) => {
+              server.get('/plugin', (req, res) => res.end());
+            };
+            """,
         "server.js": """
             const express = require('express');
+            const { adminRoutes } = require('./admin');
             const app = express();
+            const admin = express.Router();
+            app.use(express.json());
             require('./routes')(app);
+            adminRoutes(admin);
+            app.use('/admin', admin);
+            app.use(express.static('public'));
             """,
     })  # fmt: skip
-    status = f.kind("route")["GET /status"]
-    assert (status.file, status.line) == ("routes.js", 2)
-    (why,) = [u for u in f.unresolved if u.kind == "mount"]
-    assert (why.file, why.line, why.expr) == ("routes.js", 2, "app")
+    routes = f.kind("route")
+    assert set(routes) == {"GET /status", "DELETE /admin/cache", "GET /plugin"}
+    assert f.where("route:GET /status") == "routes.js:2"
+    assert _chain(f, "GET /status") == [(1, "express.json", "server.js:5")]
+    assert _chain(f, "DELETE /admin/cache") == [(1, "express.json", "server.js:5")]
+    (why,) = [u for u in f.unresolved if u.kind == "mount"]  # nobody passes `server`
+    assert (why.file, why.line, why.expr) == ("plugin.js", 2, "server")
     assert "not followed" in why.reason
