@@ -95,14 +95,6 @@ SHOP = {
 }
 
 
-def _chain(f, route: str) -> list[tuple[int, str, str]]:
-    return sorted(
-        (e.attrs["order"], f.nodes[d].name, f"{e.file}:{e.line}")
-        for (s, d), e in f.edges("USES_MIDDLEWARE").items()
-        if s == f"route:{route}"
-    )
-
-
 def test_loop_mounts_versioned_prefix_and_chained_routes(tmp_path):
     f = extract(tmp_path, SHOP)
     routes = f.kind("route")
@@ -122,14 +114,14 @@ def test_loop_mounts_versioned_prefix_and_chained_routes(tmp_path):
 
 def test_middleware_chain_keeps_order_scope_and_usage_lines(tmp_path):
     f = extract(tmp_path, SHOP)
-    assert _chain(f, "POST /v2/orders") == [
+    assert f.chain("POST /v2/orders") == [
         (1, "cors", "src/server.js:8"),
         (2, "limits.slowDown", "src/server.js:10"),
         (3, "express.json", "src/server.js:12"),
         (4, "role", "src/api/v2/orders.js:10"),
         (5, "check", "src/api/v2/orders.js:10"),
     ]  # onError is registered after the mount: it is not in front of any route
-    assert _chain(f, "GET /v2/items") == [
+    assert f.chain("GET /v2/items") == [
         (1, "cors", "src/server.js:8"),
         (2, "express.json", "src/server.js:12"),
     ]  # the limiter is scoped to /v2/orders
@@ -203,8 +195,8 @@ def test_exported_router_chains_entries_loops_and_symbolic_prefixes(tmp_path):
         "GET /healthz",
         "GET /{DOCS_AT}/docs",
     }
-    assert [n for _, n, _ in _chain(f, "GET /api/ping")] == ["stamp", "trace"]
-    assert _chain(f, "GET /api/audit/log")[1] == (2, "trace", "api.ts:6")
+    assert [n for _, n, _ in f.chain("GET /api/ping")] == ["stamp", "trace"]
+    assert f.chain("GET /api/audit/log")[1] == (2, "trace", "api.ts:6")
     docs = {s: d for (s, d) in f.edges("ROUTES_TO")}["route:GET /{DOCS_AT}/docs"]
     assert (f.node(docs).name, f.where(docs)) == ("ui.setup", "docs.ts:4")
     (why,) = [u for u in f.unresolved if u.kind == "route"]
@@ -244,8 +236,8 @@ def test_routers_handed_to_functions_are_followed_else_kept_with_an_unresolved_r
     routes = f.kind("route")
     assert set(routes) == {"GET /status", "DELETE /admin/cache", "GET /plugin"}
     assert f.where("route:GET /status") == "routes.js:2"
-    assert _chain(f, "GET /status") == [(1, "express.json", "server.js:5")]
-    assert _chain(f, "DELETE /admin/cache") == [(1, "express.json", "server.js:5")]
+    assert f.chain("GET /status") == [(1, "express.json", "server.js:5")]
+    assert f.chain("DELETE /admin/cache") == [(1, "express.json", "server.js:5")]
     (why,) = [u for u in f.unresolved if u.kind == "mount"]  # nobody passes `server`
     assert (why.file, why.line, why.expr) == ("plugin.js", 2, "server")
     assert "not followed" in why.reason

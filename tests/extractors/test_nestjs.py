@@ -105,14 +105,6 @@ LIBRARY = {
 }
 
 
-def _chain(f, route: str) -> list[tuple[int, str, str]]:
-    return sorted(
-        (e.attrs["order"], f.nodes[d].name, f"{e.file}:{e.line}")
-        for (s, d), e in f.edges("USES_MIDDLEWARE").items()
-        if s == f"route:{route}"
-    )
-
-
 def test_routes_join_global_prefix_version_router_module_and_controller(tmp_path):
     f = extract(tmp_path, LIBRARY)
     routes = f.kind("route")
@@ -135,7 +127,7 @@ def test_routes_join_global_prefix_version_router_module_and_controller(tmp_path
 
 def test_chain_is_app_middleware_module_middleware_then_guards_interceptors_pipes(tmp_path):
     f = extract(tmp_path, LIBRARY)
-    assert _chain(f, "DELETE /lib/v2/catalog/books/:isbn") == [
+    assert f.chain("DELETE /lib/v2/catalog/books/:isbn") == [
         (1, "helmet", "src/main.ts:11"),
         (2, "StampMiddleware", "src/root.module.ts:17"),
         (3, "StaffGuard", "src/shelf/shelf.controller.ts:6"),
@@ -143,12 +135,12 @@ def test_chain_is_app_middleware_module_middleware_then_guards_interceptors_pipe
         (5, "TrimPipe", "src/shelf/shelf.controller.ts:16"),
     ]
     # forRoutes(ShelfController) covers the GET too, at that argument's line
-    assert _chain(f, "GET /lib/v2/catalog/books/:isbn")[1] == (
+    assert f.chain("GET /lib/v2/catalog/books/:isbn")[1] == (
         2,
         "StampMiddleware",
         "src/root.module.ts:18",
     )
-    assert _chain(f, "GET /health") == [
+    assert f.chain("GET /health") == [
         (1, "helmet", "src/main.ts:11"),
         (2, "TraceInterceptor", "src/main.ts:12"),
     ]
