@@ -62,7 +62,7 @@ PROVIDES = (ExpressApps, CodeSymbols)
 REQUIRES = (JsSymbols,)
 METHODS = {"get", "post", "put", "patch", "delete", "options", "head", "all"}
 _CHAIN = METHODS | {"use", "route"}
-_ROUTER_PARAM = re.compile(r"^(app|router|server|api|routes?|application)$", re.I)
+_ROUTER_PARAM = re.compile(r"^(app|router|server|routes?|application)$", re.I)
 _PATH_NAME = re.compile(r"path|prefix|url|route|base|version|mount|root|api", re.I)
 _PARAM_HINT = re.compile(rb"\(\s*(?:app|router|server)\b")
 
@@ -134,6 +134,7 @@ class _State(Parts):
         self.passed: dict[tuple[str, int, int], tuple[str, tuple]] = {}  # see express_params
         self.sites: dict[tuple[str, int], tuple] = {}  # (rel, function byte) -> call site
         self.prepass = False
+        self.unmounted: dict[str, tuple[str, int, str, str]] = {}  # parameter key -> row
 
     def discover(self, mod: ModuleInfo) -> None:
         named = [(n, v) for n, values in file_index(self.ctx, mod.sf).decls.items() for v in values]
@@ -188,9 +189,11 @@ class _State(Parts):
         key = f"{mod.rel}#{name}@{SourceFile.line(fn)}"
         if key not in self.routers:
             self.routers[key] = "parameter"
-            self.say(mod.rel, SourceFile.line(ident), "mount", name,
-                     f"router `{name}` is a parameter of the function at line "
-                     f"{SourceFile.line(fn)}; where it is mounted is not followed")  # fmt: skip
+            reason = (
+                f"router `{name}` is a parameter of the function at line "
+                f"{SourceFile.line(fn)}; where it is mounted is not followed"
+            )
+            self.unmounted[key] = (mod.rel, SourceFile.line(ident), name, reason)
         return key
 
     def say(self, rel: str, line: int, kind: str, expr: str, reason: str) -> None:
@@ -232,6 +235,12 @@ class _State(Parts):
         if key is None:
             return
         args = arguments(call)
+        if self.routers[key] == "parameter":
+            if not self.express_like(mod, args):
+                return  # `api.post('/users', body)` on some client: not a route
+            if key in self.unmounted:
+                rel, at, name, reason = self.unmounted.pop(key)
+                self.say(rel, at, "mount", name, reason)
         order = (mod.rel, call.start_byte, call.end_byte, i)
         if self.sites:  # registered inside a function the router was passed to
             for fn in enclosing_functions(call):
@@ -251,6 +260,20 @@ class _State(Parts):
         middleware = [m for a in args[:-1] for m in self.middleware_of(mod, a)]
         self.entries[key].append(
             Entry(order, "route", mod.rel, line, prop.upper(), path or "/", middleware, handler)
+        )
+
+    def express_like(self, mod: ModuleInfo, args: list[TsNode]) -> bool:
+        """A registration on an unbound parameter counts when the file uses express or the
+        handler is written inline as `(req, res) => …`."""
+        if any((b.package or "") == "express" for b in mod.imports.values()):
+            return True
+        last = unwrap(args[-1]) if args else None
+        params = last.child_by_field_name("parameters") if last is not None else None
+        return (
+            last is not None
+            and last.type in FUNCTION_TYPES
+            and params is not None
+            and (len(params.named_children) >= 2)
         )
 
     def is_path(self, mod: ModuleInfo, node: TsNode, env: Env, args: list[TsNode]) -> bool:

@@ -241,3 +241,16 @@ def test_routers_handed_to_functions_are_followed_else_kept_with_an_unresolved_r
     (why,) = [u for u in f.unresolved if u.kind == "mount"]  # nobody passes `server`
     assert (why.file, why.line, why.expr) == ("plugin.js", 2, "server")
     assert "not followed" in why.reason
+
+
+def test_a_client_parameter_with_router_methods_is_not_a_route(tmp_path):
+    f = extract(tmp_path, {
+        "server.js": "const express = require('express');\nconst app = express();\n",
+        "client.js": """
+            module.exports = (router) => ({
+              save: (payload) => router.post('/things', payload),
+            });
+            """,
+    })  # fmt: skip
+    assert f.kind("route") == {}
+    assert not [u for u in f.unresolved if u.kind in {"mount", "handler"}]
