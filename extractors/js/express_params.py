@@ -16,6 +16,7 @@ from extractors.js.model import ModuleInfo
 from extractors.js.resolve import EXTENSIONS
 
 _DECLARED = {"function_declaration", "generator_function_declaration"}
+_PARAMS = {"app", "router", "server", "api", "routes", "application"}
 
 
 def bind_parameters(state, mods: list[ModuleInfo]) -> None:
@@ -23,8 +24,16 @@ def bind_parameters(state, mods: list[ModuleInfo]) -> None:
     for _ in range(2):
         for mod in mods:
             for call, fn, dotted in call_names(state.ctx, mod.sf):
-                args = arguments(call) if call.type == "call_expression" else []
-                idents = [(i, a) for i, a in enumerate(args) if a.type == "identifier"]
+                if call.type != "call_expression" or fn is None or (dotted and "." in dotted):
+                    continue  # `x.use(...)`, `arr.forEach(...)`: not a function of ours
+                if fn.type not in {"identifier", "call_expression"}:
+                    continue
+                args = arguments(call)
+                idents = [
+                    (i, a)
+                    for i, a in enumerate(args)
+                    if a.type == "identifier" and _maybe_router(state, mod, text(mod.sf, a))
+                ]
                 if not idents:
                     continue
                 keys = [(i, state.router_key(mod, a, {})) for i, a in idents]
@@ -35,6 +44,14 @@ def bind_parameters(state, mods: list[ModuleInfo]) -> None:
                 site = (mod.rel, call.start_byte, call.end_byte)
                 for i, key in keys:
                     state.passed[(target[0].rel, target[1].start_byte, i)] = (key, site)
+
+
+def _maybe_router(state, mod: ModuleInfo, name: str) -> bool:
+    """A cheap filter before evaluating an argument: a router's name, an imported name, or
+    a parameter that may hold one."""
+    if name in mod.imports or f"{mod.rel}#{name}" in state.routers:
+        return True
+    return any(key.endswith(f"#{name}") for key in state.routers) or name in _PARAMS
 
 
 def callee_function(ctx, mod: ModuleInfo, fn: TsNode | None, dotted: str | None):
