@@ -50,7 +50,14 @@ from extractors.js.common import (
     unwrap,
 )
 from extractors.js.evaluate import Env, loop_bindings, string_of, value_of
-from extractors.js.express_params import bind_parameters, enclosing_functions, parameter_index
+from extractors.js.express_params import (
+    METHODS,
+    bind_parameters,
+    chain_base,
+    enclosing_functions,
+    parameter_index,
+    required_default,
+)
 from extractors.js.express_tree import Entry, Parts, emit
 from extractors.js.index import file_index
 from extractors.js.model import ModuleInfo
@@ -60,8 +67,6 @@ from extractors.source import SourceFile
 NAME = "express"
 PROVIDES = (ExpressApps, CodeSymbols)
 REQUIRES = (JsSymbols,)
-METHODS = {"get", "post", "put", "patch", "delete", "options", "head", "all"}
-_CHAIN = METHODS | {"use", "route"}
 _ROUTER_PARAM = re.compile(r"^(app|router|server|routes?|application)$", re.I)
 _PATH_NAME = re.compile(r"path|prefix|url|route|base|version|mount|root|api", re.I)
 _PARAM_HINT = re.compile(rb"\(\s*(?:app|router|server)\b")
@@ -86,20 +91,6 @@ def extract(ctx: ComponentContext) -> None:
     for mod in candidates:
         state.scan(mod)
     emit(state)
-
-
-def chain_base(node: TsNode | None) -> TsNode | None:
-    """`Router().use(a).get(...)` → `Router()`: strip registration calls off a chain."""
-    node = unwrap(node)
-    while node is not None and node.type == "call_expression":
-        fn = node.child_by_field_name("function")
-        if fn is None or fn.type != "member_expression":
-            return node
-        prop = fn.child_by_field_name("property")
-        if prop is None or prop.text is None or prop.text.decode() not in _CHAIN:
-            return node
-        node = unwrap(fn.child_by_field_name("object"))
-    return node
 
 
 def router_kind(ctx, mod: ModuleInfo, value: TsNode | None) -> str | None:
@@ -166,6 +157,9 @@ class _State(Parts):
             return key
         if base.type == "identifier":
             return self.parameter_router(owner, base)
+        required = required_default(self.ctx, owner, base)  # `app.use(require('./routes'))`
+        if required is not None:
+            return self.by_node.get((required[0].rel, required[1].start_byte))
         return None
 
     def parameter_router(self, mod: ModuleInfo, ident: TsNode) -> str | None:

@@ -16,6 +16,8 @@ from extractors.js.model import ModuleInfo
 from extractors.js.resolve import EXTENSIONS
 
 _DECLARED = {"function_declaration", "generator_function_declaration"}
+METHODS = {"get", "post", "put", "patch", "delete", "options", "head", "all"}
+_CHAIN = METHODS | {"use", "route"}
 _PARAMS = {"app", "router", "server", "api", "routes", "application"}
 
 
@@ -72,6 +74,23 @@ def callee_function(ctx, mod: ModuleInfo, fn: TsNode | None, dotted: str | None)
     return _function_in(owner, found[1]) if owner else None
 
 
+def required_default(ctx, mod: ModuleInfo, call: TsNode) -> tuple[ModuleInfo, TsNode] | None:
+    """`require('./routes')` → (module, the chain base of its `module.exports` value)."""
+    if (
+        call.type != "call_expression"
+        or text(mod.sf, call.child_by_field_name("function")) != "require"
+    ):
+        return None
+    spec = next((text(mod.sf, a).strip("'\"`") for a in arguments(call)), "")
+    owner = _required(ctx, mod.rel, spec)
+    local = owner.exports.get("default") if owner is not None else None
+    value = owner.consts.get(local) if owner is not None and local else None
+    if value is None:
+        return None
+    base = chain_base(value)
+    return (owner, base) if base is not None else None
+
+
 def _required(ctx, rel: str, spec: str) -> ModuleInfo | None:
     if not spec.startswith("."):
         return None
@@ -126,3 +145,17 @@ def parameter_index(sf, fn: TsNode, name: str) -> int | None:
         pattern = p.child_by_field_name("pattern") if p.type != "identifier" else p
         names.append(text(sf, pattern) if pattern is not None else "")
     return names.index(name) if name in names else None
+
+
+def chain_base(node: TsNode | None) -> TsNode | None:
+    """`Router().use(a).get(...)` → `Router()`: strip registration calls off a chain."""
+    node = unwrap(node)
+    while node is not None and node.type == "call_expression":
+        fn = node.child_by_field_name("function")
+        if fn is None or fn.type != "member_expression":
+            return node
+        prop = fn.child_by_field_name("property")
+        if prop is None or prop.text is None or prop.text.decode() not in _CHAIN:
+            return node
+        node = unwrap(fn.child_by_field_name("object"))
+    return node

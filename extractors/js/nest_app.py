@@ -100,7 +100,14 @@ def bootstrap(ctx: ComponentContext, mods: list[ModuleInfo]) -> App:
             receiver, prop = name.rsplit(".", 1)
             args = arguments(call)
             if prop == "setGlobalPrefix" and args:
-                app.prefix = string_of(ctx, mod, args[0])[0] or "{global prefix}"
+                prefix, unknown = string_of(ctx, mod, args[0])
+                label = text(sf, args[0]).removeprefix("process.env.")
+                app.prefix = prefix if prefix is not None else "{" + label + "}"
+                if prefix is None or unknown:
+                    ctx.unresolved(
+                        mod.rel, SourceFile.line(call), "route", text(sf, args[0]),
+                        "global prefix not known statically; routes carry it as a placeholder",
+                    )  # fmt: skip
                 options = unwrap(args[1]) if len(args) > 1 else None
                 if options is not None and options.type == "object":
                     exclude = unwrap(object_props(sf, options).get("exclude"))

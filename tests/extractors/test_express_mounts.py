@@ -254,3 +254,18 @@ def test_a_client_parameter_with_router_methods_is_not_a_route(tmp_path):
     })  # fmt: skip
     assert f.kind("route") == {}
     assert not [u for u in f.unresolved if u.kind in {"mount", "handler"}]
+
+
+def test_inline_require_mount(tmp_path):
+    f = extract(tmp_path, {
+        "index.js": """
+            const express = require('express');
+            const app = express();
+            app.use('/hooks', require('./hooks'));
+            """,
+        "hooks.js": """
+            const { Router } = require('express');
+            module.exports = Router().post('/paid', (req, res) => res.end());
+            """,
+    })  # fmt: skip
+    assert set(f.kind("route")) == {"POST /hooks/paid"}

@@ -167,3 +167,32 @@ def test_handlers_call_the_injected_service_methods(tmp_path):
             19,
         ),
     }
+
+
+def test_a_prefix_known_only_at_run_time_stays_a_placeholder_with_a_row(tmp_path):
+    f = extract(tmp_path, {
+        "src/main.ts": """
+            import { NestFactory } from '@nestjs/core';
+            import { AppModule } from './app.module';
+
+            async function boot() {
+              const app = await NestFactory.create(AppModule);
+              app.setGlobalPrefix(process.env.API_PREFIX);
+            }
+            """,
+        "src/app.module.ts": """
+            import { Controller, Get, Module } from '@nestjs/common';
+
+            @Controller('ping')
+            export class PingController {
+              @Get()
+              pong() {}
+            }
+
+            @Module({ controllers: [PingController] })
+            export class AppModule {}
+            """,
+    })  # fmt: skip
+    assert set(f.kind("route")) == {"GET /{API_PREFIX}/ping"}
+    (row,) = [u for u in f.unresolved if u.kind == "route"]
+    assert (row.file, row.line, row.expr) == ("src/main.ts", 6, "process.env.API_PREFIX")
