@@ -196,3 +196,32 @@ def test_a_prefix_known_only_at_run_time_stays_a_placeholder_with_a_row(tmp_path
     assert set(f.kind("route")) == {"GET /{API_PREFIX}/ping"}
     (row,) = [u for u in f.unresolved if u.kind == "route"]
     assert (row.file, row.line, row.expr) == ("src/main.ts", 6, "process.env.API_PREFIX")
+
+
+def test_typed_fields_and_inject_parameters_are_injected_members(tmp_path):
+    f = extract(tmp_path, {
+        "src/repo.ts": "export class Repo {\n  find(id: string) {}\n}\n",
+        "src/mailer.ts": "export class Mailer {\n  send(to: string) {}\n}\n",
+        "src/service.ts": """
+            import { Inject } from '@nestjs/common';
+            import { Repo } from './repo';
+            import { Mailer } from './mailer';
+
+            export class Accounts {
+              private repo: Repo;
+
+              constructor(@Inject('MAILER') private readonly mailer: Mailer) {}
+
+              open(id: string) {
+                this.repo.find(id);
+                this.mailer.send(id);
+              }
+            }
+            """,
+    })  # fmt: skip
+    calls = {
+        (d, e.line)
+        for (s, d), e in f.edges("CALLS_FN").items()
+        if s == "symbol:src/service.ts#Accounts.open"
+    }
+    assert calls == {("symbol:src/repo.ts#Repo.find", 11), ("symbol:src/mailer.ts#Mailer.send", 12)}
