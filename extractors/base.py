@@ -171,7 +171,7 @@ def _read_one(ctx: ComponentContext, path: Path, rel: str) -> None:
             "uv.lock",
             "Pipfile",
         }
-        or suffix in {".tfvars", ".yaml", ".yml", ".toml", ".cfg", ".txt"}
+        or suffix in {".tfvars", ".yaml", ".yml", ".toml", ".cfg", ".txt", ".prisma"}
     )
     if not interesting:
         return

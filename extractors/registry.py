@@ -30,6 +30,8 @@ EXTRACTORS: list[str] = [
     "js.vue",
     "js.typescript",
     "js.express",
+    "js.nestjs",
+    "js.injected",
     "js.nextjs",
     "js.firebase",
     "python.symbols",

@@ -98,7 +98,9 @@ def main() -> int:
     for question in questions:
         for item in question.get("expect") or []:
             if "fact" in item and item["fact"] not in facts:
-                problems.append(f"question {question.get('id')}: expects unknown fact {item['fact']}")
+                problems.append(
+                    f"question {question.get('id')}: expects unknown fact {item['fact']}"
+                )
     by_kind: dict[str, int] = {}
     for fact in facts.values():
         by_kind[fact.get("kind")] = by_kind.get(fact.get("kind"), 0) + 1

@@ -1,8 +1,10 @@
 """Environment variables: who reads them, which `.env*` files declare them.
 
 Reads: `process.env.X`, `process.env["X"]`, `const { A, B: b } = process.env`,
-`import.meta.env.X` (JS family, Vue script blocks included). Python reads are
-`python.env`'s (it runs after this one and adds to the same env_var nodes).
+`import.meta.env.X` (JS family, Vue script blocks included), `env.X` through a validated
+config object (`createEnv({ runtimeEnv })`, `schema.validate(process.env)`), Prisma
+`env("X")`. Python reads are `python.env`'s (it runs after this one and adds to the
+same env_var nodes).
 Declarations: `.env`, `.env.example`, `.env.development`, ... (`export X=` accepted).
 
 env_var node: qualifier and name = the variable NAME, one per name per component (merged into
@@ -11,8 +13,9 @@ the first read. attrs: `values` {declaring file: value} — only URL/host values
 secret-looking name (TOKEN|SECRET|PASSWORD|KEY|CREDENTIAL|PRIVATE|...) and never a URL with
 credentials; `declared_in` [files]; `public` (NEXT_PUBLIC_/VITE_/... exposed to browsers);
 `secret_like`.
-READS_ENV: enclosing symbol (or code_file for module level) → env_var, file:line of the first
-read there, attr `via` (process.env, import.meta.env, os.environ, pydantic).
+READS_ENV: enclosing symbol (or code_file for module level) → env_var, one edge per read site
+(file:line), attr `via` (process.env, import.meta.env, os.environ, pydantic, prisma, and
+`config:<object>` for reads through a validated env object — js/envconfig.py).
 DECLARES: the `.env*` code_file (created here, attrs language="dotenv") → env_var.
 Catalog rows `env_vars`: one per name, attrs `declared`, `read`.
 Provides `ctx.shared.env` (EnvVars: NAME → env_var node id).
@@ -33,6 +36,7 @@ from extractors.js.common import (
     string_value,
     text,
 )
+from extractors.js.envconfig import config_reads, env_objects
 from extractors.js.index import file_index
 from extractors.shared import CodeSymbols, EnvVars, JsSymbols
 from extractors.source import SourceFile
@@ -49,6 +53,7 @@ _DOTENV_LINE = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.]*)\s*=\s*(.
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*://[^\s@/]+(?:[/?#]\S*)?$", re.I)
 _HOST = re.compile(r"^(?:[a-z0-9-]+\.)+[a-z]{2,}(?::\d+)?(?:/\S*)?$|^localhost(?::\d+)?$", re.I)
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_PRISMA_ENV = re.compile(r"\benv\(\s*\"([A-Za-z_][A-Za-z0-9_]*)\"\s*\)")
 
 
 class _Env:
@@ -57,22 +62,29 @@ class _Env:
         self.first: dict[str, tuple[str, int]] = {}
         self.declared: dict[str, list[tuple[str, int]]] = {}
         self.values: dict[str, dict[str, str]] = {}
-        self.reads: dict[tuple[str, str], tuple[str, int, dict]] = {}
+        self.reads: dict[tuple[str, str, str, int], tuple[str, int, dict]] = {}
+        self.objects: dict = {}  # JS env objects (js/envconfig.py), found once per component
 
     def read(self, name: str, rel: str, node: TsNode, **attrs) -> None:
         if not _NAME.match(name):
             return
         owner = owner_at(self.ctx, rel, node)
-        line = SourceFile.line(node)
+        self.read_at(name, rel, SourceFile.line(node), owner, **attrs)
+
+    def read_at(self, name: str, rel: str, line: int, owner: str, **attrs) -> None:
+        """One READS_ENV edge per read site (owner, variable, file, line)."""
         self.first.setdefault(name, (rel, line))
-        self.reads.setdefault((owner, name), (rel, line, attrs))
+        self.reads.setdefault((owner, name, rel, line), (rel, line, attrs))
 
 
 def extract(ctx: ComponentContext) -> None:
     env = _Env(ctx)
+    env.objects = env_objects(ctx)
     for sf in sorted(ctx.files.values(), key=lambda f: f.rel):
         if sf.language in JS_LANGUAGES:
             _js(env, sf)
+        elif sf.rel.endswith(".prisma"):
+            _prisma(env, sf)
         elif posixpath.basename(sf.rel).startswith(".env") and sf.virtual_of is None:
             _dotenv(env, sf)
     _emit(ctx, env)
@@ -93,6 +105,19 @@ def _js(env: _Env, sf: SourceFile) -> None:
         name = string_value(sf, node) if node.type == "string" else text(sf, node)
         if name:
             env.read(name, sf.rel, read, via=via)
+    for name, read, via in config_reads(env.ctx, sf, env.objects):
+        env.read(name, sf.rel, read, via=via)
+
+
+def _prisma(env: _Env, sf: SourceFile) -> None:
+    """`url = env("DATABASE_URL")` in a Prisma schema."""
+    owner = env.ctx.node_id("code_file", sf.rel)
+    if not any(n.id == owner for n in env.ctx.facts.nodes if n.kind == "code_file"):
+        lines = sf.data.count(b"\n") + 1
+        env.ctx.add_node("code_file", sf.rel, sf.rel, sf.rel, 1, lines, language="prisma")
+    for number, raw in enumerate(sf.text.splitlines(), start=1):
+        for found in _PRISMA_ENV.finditer(raw.split("//", 1)[0]):
+            env.read_at(found.group(1), sf.rel, number, owner, via="prisma")
 
 
 def keep_value(name: str, value: str) -> bool:
@@ -154,5 +179,7 @@ def _emit(ctx: ComponentContext, env: _Env) -> None:
                 {"declared": bool(declared), "read": name in env.first},
             )
         )  # fmt: skip
-    for (owner, name), (rel, line, attrs) in sorted(env.reads.items(), key=lambda kv: kv[1][:2]):
+    for (owner, name, _, _), (rel, line, attrs) in sorted(
+        env.reads.items(), key=lambda kv: kv[1][:2]
+    ):
         ctx.add_edge(owner, ids[name], "READS_ENV", rel, line, **attrs)

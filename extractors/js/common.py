@@ -106,6 +106,8 @@ def resolve_export(
         local = mod.exports[name]
         binding = mod.imports.get(local)
         if binding is not None and binding.target and local not in mod.symbols:
+            if binding.imported == "*" and binding.cjs:  # `module.exports = require(x)`
+                return resolve_export(ctx, binding.target, "default", depth + 1)
             return resolve_export(ctx, binding.target, binding.imported, depth + 1)
         return rel, local
     if name in mod.reexports:
@@ -126,9 +128,37 @@ def resolve_local(ctx: ComponentContext, rel: str, name: str) -> tuple[str, str]
     binding = mod.imports.get(name)
     if binding is None:
         return (rel, name) if name in mod.symbols or name in mod.consts else None
-    if binding.target is None or binding.imported == "*":
+    if binding.target is None:
         return None
+    if binding.imported == "*":  # a namespace; a CommonJS require is module.exports itself
+        return resolve_export(ctx, binding.target, "default") if binding.cjs else None
     return resolve_export(ctx, binding.target, binding.imported)
+
+
+def resolve_namespace(ctx: ComponentContext, rel: str, name: str, depth: int = 0) -> str | None:
+    """The module (rel) a local name is the namespace of: `import * as ns`, a CommonJS
+    `require` of a module exporting an object, or such a name re-exported through an index
+    (`module.exports.userService = require('./user.service')`)."""
+    mod = modules(ctx).get(rel)
+    binding = mod.imports.get(name) if mod is not None else None
+    if binding is None or not binding.target or depth > 8:
+        return None
+    if binding.imported == "*":
+        return binding.target
+    return _exported_namespace(ctx, binding.target, binding.imported, depth + 1)
+
+
+def _exported_namespace(ctx: ComponentContext, rel: str, name: str, depth: int) -> str | None:
+    mod = modules(ctx).get(rel)
+    if mod is None or depth > 8:
+        return None
+    if name in mod.exports:
+        local = mod.exports[name]
+        return None if local in mod.symbols else resolve_namespace(ctx, rel, local, depth)
+    if name in mod.reexports:
+        target, imported = mod.reexports[name]
+        return _exported_namespace(ctx, target, imported, depth + 1)
+    return None
 
 
 def lookup_symbol(ctx: ComponentContext, rel: str, dotted: str) -> str | None:
@@ -145,10 +175,13 @@ def lookup_symbol(ctx: ComponentContext, rel: str, dotted: str) -> str | None:
     binding = mod.imports.get(head)
     if binding is not None and binding.imported == "*" and binding.target:
         found = resolve_export(ctx, binding.target, member)
-        return _symbol_in(ctx, *found) if found else None
+        if found is not None or not binding.cjs:
+            return _symbol_in(ctx, *found) if found else None
     found = resolve_local(ctx, rel, head)
     if found is None:
-        return None
+        namespace = resolve_namespace(ctx, rel, head)
+        found = resolve_export(ctx, namespace, member) if namespace else None
+        return _symbol_in(ctx, *found) if found else None
     return _symbol_in(ctx, found[0], f"{found[1]}.{member}")
 
 

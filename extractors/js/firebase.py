@@ -3,7 +3,9 @@
 Functions (exported consts, `exports.x = ...` too) whose call chain roots in an import from
 `firebase-functions` (`firebase-functions/v1`, `/v2/https`, `/v2/firestore`, `/v2/scheduler`):
 - `https.onRequest` / v2 `onRequest` → route `ANY /<exportName>`; ROUTES_TO the handler (an
-  Express app's symbol when it wraps one — that app's own Express routes stay routes).
+  Express app's symbol when it wraps one — that app's own Express routes stay routes, as a
+  hosting rewrite reaches them, and each appears again under the function's URL,
+  `METHOD /<exportName>/<path>` with attr `express_route`, same handler and middleware).
 - `https.onCall` / v2 `onCall` → route `POST /<exportName>` (attr `callable`), ROUTES_TO handler.
 - every other trigger (auth, firestore, pubsub/schedule, storage, v2 `onDocumentCreated`,
   `onSchedule`, ...) stays the exported `symbol` node with attrs added.
@@ -47,6 +49,7 @@ NAME = "firebase"
 PROVIDES = (CodeSymbols,)
 REQUIRES = (JsSymbols, ExpressApps)
 _OPTION_RESOURCE = ("document", "schedule", "topic", "bucket", "ref", "path")
+_COPIED = {"ROUTES_TO", "USES_MIDDLEWARE"}
 
 
 def extract(ctx: ComponentContext) -> None:
@@ -146,6 +149,38 @@ def _function(ctx, mod: ModuleInfo, nodes, exported: str, call: TsNode, at: TsNo
     route = ctx.add_node("route", name, name, sf.rel, line, SourceFile.end_line(at), **route_attrs)
     if handler:
         ctx.add_edge(route, handler, "ROUTES_TO", sf.rel, line)
+    if app and handler:
+        _function_routes(ctx, exported, handler.split(":symbol:", 1)[1], trigger)
+
+
+def _function_routes(ctx, exported: str, app_key: str, trigger: str) -> None:
+    """The wrapped Express app's routes again under the function's own URL
+    (`https://<region>-<project>.cloudfunctions.net/<name>/<path>`): same handler, same
+    middleware, attr `express_route`. Through a hosting rewrite the app sees the request
+    path unchanged, so there its routes keep their own path."""
+    wanted = set(ctx.shared.express.apps.get(app_key, []))
+    if not wanted:
+        return
+    nodes = {n.id: n for n in ctx.facts.nodes if n.id in wanted}
+    edges = [e for e in ctx.facts.edges if e.src in wanted and e.type in _COPIED]
+    taken = {n.id for n in ctx.facts.nodes if n.kind == "route"}
+    for route_id in ctx.shared.express.apps[app_key]:
+        node = nodes.get(route_id)
+        if node is None:
+            continue
+        path = f"/{exported}" + (
+            "" if node.attrs.get("path") == "/" else node.attrs.get("path", "")
+        )
+        name = f"{node.attrs.get('method')} {path}"
+        qualifier = name if ctx.node_id("route", name) not in taken else f"{name}@{exported}"
+        copy = ctx.add_node(
+            "route", qualifier, name, node.file, node.line, node.end_line,
+            method=node.attrs.get("method"), path=path, framework="firebase-functions",
+            function=exported, trigger=trigger, express_route=route_id,
+        )  # fmt: skip
+        for e in edges:
+            if e.src == route_id:
+                ctx.add_edge(copy, e.dst, e.type, e.file, e.line, **e.attrs)
 
 
 def _handler(ctx, mod: ModuleInfo, node: TsNode | None) -> tuple[str | None, bool]:

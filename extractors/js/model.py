@@ -20,6 +20,7 @@ class Binding:
     imported: str  # "default", "*", or the exported name
     package: str | None
     line: int
+    cjs: bool = False  # `const x = require(spec)`: x is the module's `module.exports` value
 
 
 @dataclass

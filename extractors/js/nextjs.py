@@ -1,14 +1,19 @@
 """Next.js file-system routes: pages router and app router, with the `src/` prefix.
 
 - pages router: `pages/**.{js,jsx,ts,tsx}` → `GET /path` (page) — `_app`, `_document`,
-  `_error` skipped; `pages/api/**` → `ANY /api/path` (one handler takes every method).
-  ROUTES_TO the default export.
+  `_error` skipped; `pages/api/**` → `ALL /api/path` (one handler takes every method),
+  or one route per method when the handler says which it accepts (`if (req.method !==
+  'POST') return …`, `switch (req.method)`, `req.method === 'GET'`). ROUTES_TO the default
+  export — a function, or the expression it is (`export default NextAuth(authOptions)`,
+  an `expression` symbol at its line).
+- `basePath` from next.config.* prefixes every route.
 - app router: `app/**/page.*` → `GET /path`; `app/**/route.*` → one route per exported HTTP
   method function (`export async function POST`, `export const GET = ...`), ROUTES_TO it.
   Route groups `(group)` and parallel slots `@slot` dropped, `_private` folders skipped.
 - dynamic segments keep the framework's own syntax: `[slug]`, `[...slug]`, `[[...slug]]`.
 - `middleware.{ts,js}` at the root (or `src/`) becomes a middleware node applied (order 1)
-  to routes its `config.matcher` covers (every route without a matcher).
+  to routes its `config.matcher` covers (every route without a matcher); the edge's line
+  is the `matcher`'s.
 
 route attrs: `method`, `path`, `framework="nextjs"`, `router` ("app" | "pages"),
 `route_kind` ("page" | "api"). Runs only when the component depends on `next`.
@@ -27,6 +32,14 @@ from extractors.js.common import (
     string_value,
 )
 from extractors.js.model import ModuleInfo
+from extractors.js.next_pages import (
+    base_path,
+    default_expression,
+    pages_methods,
+)
+from extractors.js.next_pages import (
+    node_line as _node_line,
+)
 from extractors.shared import JsSymbols
 
 NAME = "nextjs"
@@ -86,6 +99,7 @@ def extract(ctx: ComponentContext) -> None:
     mods = modules(ctx)
     lines = {n.id: n.line for n in ctx.facts.nodes if n.kind == "symbol"}
     middleware = _middleware(ctx, mods, lines)
+    base = base_path(ctx)
     for sf in js_files(ctx):
         found = _classify(sf.rel)
         mod = mods.get(sf.rel)
@@ -95,19 +109,22 @@ def extract(ctx: ComponentContext) -> None:
         if router == "app" and kind == "api":
             methods = [(m, _handler(mod, m)) for m in HTTP_METHODS if m in mod.exports]
         else:
-            method = "ANY" if kind == "api" else "GET"
-            methods = [(method, _handler(mod, "default"))]
+            handler = _handler(mod, "default") or default_expression(ctx, mod)
+            verbs = pages_methods(ctx, mod, handler) if kind == "api" else ["GET"]
+            methods = [(verb, handler) for verb in verbs]
         for method, handler in methods:
-            name = f"{method} {path}"
-            line = (lines.get(handler) if handler else None) or 1
+            full = (base + path).rstrip("/") or "/" if base else path
+            name = f"{method} {full}"
+            line = (lines.get(handler) if handler else None) or _node_line(ctx, handler) or 1
             route = ctx.add_node(
                 "route", name, name, sf.rel, line, line,
-                method=method, path=path, framework="nextjs", router=router, route_kind=kind,
+                method=method, path=full, framework="nextjs", router=router, route_kind=kind,
             )  # fmt: skip
             if handler:
                 ctx.add_edge(route, handler, "ROUTES_TO", sf.rel, line)
             if middleware and _matches(path, middleware[1]):
-                ctx.add_edge(route, middleware[0], "USES_MIDDLEWARE", middleware[2], 1, order=1)
+                node, _, rel, at = middleware
+                ctx.add_edge(route, node, "USES_MIDDLEWARE", rel, at, order=1)
 
 
 def _middleware(ctx: ComponentContext, mods: dict[str, ModuleInfo], lines: dict[str, int | None]):
@@ -119,16 +136,18 @@ def _middleware(ctx: ComponentContext, mods: dict[str, ModuleInfo], lines: dict[
         symbol = _handler(mod, "middleware") or _handler(mod, "default")
         line = (lines.get(symbol) if symbol else None) or 1
         matchers: list[str] = []
+        matcher_line = None  # where routes get the middleware: its `matcher`
         config = mod.consts.get("config")
         if config is not None and config.type == "object":
             value = object_props(mod.sf, config).get("matcher")
+            matcher_line = value.start_point[0] + 1 if value is not None else None
             items = value.named_children if value is not None and value.type == "array" else [value]
             matchers = [s for s in (string_value(mod.sf, i) for i in items if i is not None) if s]
         attrs = {"symbol": symbol} if symbol else {}
         node = ctx.add_node(
             "middleware", f"{rel}#middleware", "middleware", rel, line, matcher=matchers, **attrs
         )
-        return node, matchers, rel
+        return node, matchers, rel, matcher_line or line
     return None
 
 

@@ -143,7 +143,7 @@ def _statement(ctx, mod: ModuleInfo, stmt: TsNode, resolver: Resolver, packages:
     elif kind in {"lexical_declaration", "variable_declaration"}:
         _variables(ctx, mod, stmt, resolver, packages, exported=False)
     elif kind == "expression_statement":
-        _commonjs(ctx, mod, stmt)
+        _commonjs(ctx, mod, stmt, resolver, packages)
     elif kind == "ERROR":
         _recover(ctx, mod, stmt, resolver, packages, 0)
 
@@ -335,7 +335,7 @@ def _require(ctx, mod, target: TsNode, spec, resolver, packages, line: int) -> N
     sf = mod.sf
     file, package = _import(ctx, mod, resolver, spec, line, packages)
     if target.type == "identifier":
-        mod.imports[text(sf, target)] = Binding(spec, file, "*", package, line)
+        mod.imports[text(sf, target)] = Binding(spec, file, "*", package, line, cjs=True)
     elif target.type == "object_pattern":
         for prop in target.named_children:
             if prop.type == "shorthand_property_identifier_pattern":
@@ -346,8 +346,18 @@ def _require(ctx, mod, target: TsNode, spec, resolver, packages, line: int) -> N
                     mod.imports[text(sf, value)] = Binding(spec, file, text(sf, key), package, line)
 
 
-def _commonjs(ctx, mod: ModuleInfo, stmt: TsNode) -> None:
-    """`module.exports = x | {a, b}` and `exports.a = ...`."""
+def _required_spec(sf: SourceFile, node: TsNode) -> str | None:
+    """`require('./x')` → './x'."""
+    if (
+        node.type == "call_expression"
+        and text(sf, node.child_by_field_name("function")) == "require"
+    ):
+        return string_value(sf, (arguments(node) or [None])[0])
+    return None
+
+
+def _commonjs(ctx, mod: ModuleInfo, stmt: TsNode, resolver=None, packages=None) -> None:
+    """`module.exports = x | {a, b} | expr`, `exports.a = ...`, `exports.a = require(spec)`."""
     sf = mod.sf
     expr = stmt.named_children[0] if stmt.named_children else None
     if expr is None or expr.type != "assignment_expression":
@@ -356,9 +366,28 @@ def _commonjs(ctx, mod: ModuleInfo, stmt: TsNode) -> None:
     right = unwrap(expr.child_by_field_name("right"))
     if left is None or right is None:
         return
+    spec = _required_spec(sf, right)
+    if spec is not None and resolver is not None and left.startswith(("exports.", "module.")):
+        name = "default" if left == "module.exports" else left.rsplit(".", 1)[1]
+        if left == "module.exports" or left.count(".") <= 2:
+            line = SourceFile.line(right)
+            file, package = _import(ctx, mod, resolver, spec, line, packages)
+            local = f"\0reexport:{name}"
+            mod.imports[local] = Binding(spec, file, "*", package, line, cjs=True)
+            mod.exports[name] = local
+        return
     if left == "module.exports":
         if right.type == "identifier":
             mod.exports["default"] = text(sf, right)
+        elif right.type in FUNCTION_TYPES | {
+            "call_expression",
+            "new_expression",
+            "member_expression",
+        }:
+            mod.consts.setdefault("default", right)  # `module.exports = Router().use(...)`
+            mod.exports["default"] = "default"
+            if right.type in FUNCTION_TYPES and "default" not in mod.symbols:
+                _symbol(ctx, mod, "default", stmt, right, True, "function")
         elif right.type == "object":
             for child in right.named_children:
                 if child.type == "shorthand_property_identifier":

@@ -8,20 +8,27 @@ the middleware listed before it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from tree_sitter import Node as TsNode
 
 from extractors.python.deps import Mw
-from extractors.python.emit import Route
+from extractors.python.emit import Emitter, Route
 from extractors.python.model import PyModule
 from extractors.python.scope import calls_in
 from extractors.python.symbols import text
-from extractors.python.values import Cls
+from extractors.python.values import Cls, Values
 from extractors.source import SourceFile
 
-if TYPE_CHECKING:
-    from extractors.python.django import Django
+
+class Django(Protocol):
+    """What these helpers read of the Django scan (a protocol, so django.py is not imported back)."""
+
+    values: Values
+    by_name: dict[str, str]
+    mods: dict[str, PyModule]
+    middleware: list[Mw]
+    emitter: Emitter
 
 
 def middleware(django: Django, mod: PyModule, node: TsNode) -> list[Mw]:

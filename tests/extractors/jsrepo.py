@@ -38,6 +38,15 @@ class Facts:
             if e.type == type_
         }
 
+    def chain(self, route: str) -> list[tuple[int, str, str]]:
+        """(order, middleware name, usage file:line) of a route's USES_MIDDLEWARE edges."""
+        src = f"{self.raw.nodes[0].project}/{self.raw.nodes[0].component}:route:{route}"
+        return sorted(
+            (e.attrs["order"], self.nodes[e.dst.split(":", 1)[1]].name, f"{e.file}:{e.line}")
+            for e in self.raw.edges
+            if e.type == "USES_MIDDLEWARE" and e.src == src
+        )
+
     def where(self, key: str) -> str:
         n = self.node(key)
         return f"{n.file}:{n.line}"

@@ -48,7 +48,16 @@ FUNCTIONS = {
 def test_https_functions_are_routes_and_triggers_are_symbols(tmp_path):
     f = extract(tmp_path, FUNCTIONS)
     routes = f.kind("route")
-    assert set(routes) == {"ANY /api", "POST /sendTicket", "ANY /legacyHook", "GET /api/events"}
+    assert set(routes) == {
+        "ANY /api",
+        "POST /sendTicket",
+        "ANY /legacyHook",
+        "GET /api/events",  # the Express route, as a hosting rewrite reaches it
+        "GET /api/api/events",  # the same route under the function's own URL
+    }
+    direct = routes["GET /api/api/events"]
+    assert (direct.file, direct.line, direct.attrs["function"]) == ("src/app.ts", 5, "api")
+    assert direct.attrs["express_route"].endswith("route:GET /api/events")
     api = routes["ANY /api"]
     assert (api.file, api.line, api.attrs["framework"]) == (
         "src/index.ts",
@@ -60,6 +69,7 @@ def test_https_functions_are_routes_and_triggers_are_symbols(tmp_path):
     assert to["route:ANY /api"] == "symbol:src/app.ts#app"
     assert to["route:POST /sendTicket"] == "symbol:src/handlers.ts#handleSendTicket"
     assert to["route:GET /api/events"] == "symbol:src/handlers.ts#listEvents"  # Express stays
+    assert to["route:GET /api/api/events"] == "symbol:src/handlers.ts#listEvents"
     assert routes["POST /sendTicket"].attrs["callable"] is True
 
     sym = f.node("symbol:src/index.ts#api").attrs

@@ -75,8 +75,8 @@ def test_pages_router_and_api_routes(tmp_path):
         "pages/api/users/index.js": "module.exports = function users(req, res) {};\n",
     })  # fmt: skip
     routes = f.kind("route")
-    assert set(routes) == {"GET /", "GET /blog/[slug]", "ANY /api/preview", "ANY /api/users"}
-    preview = routes["ANY /api/preview"]
+    assert set(routes) == {"GET /", "GET /blog/[slug]", "ALL /api/preview", "ALL /api/users"}
+    preview = routes["ALL /api/preview"]
     assert (preview.file, preview.line, preview.attrs["router"]) == (
         "pages/api/preview.ts",
         1,

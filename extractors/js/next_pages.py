@@ -1,0 +1,66 @@
+"""Next.js details for nextjs.py: the methods a pages-router API handler accepts, a default
+export that is an expression, and `basePath` from next.config.*."""
+
+from __future__ import annotations
+
+import re
+
+from extractors.base import ComponentContext
+from extractors.js.model import ModuleInfo
+from extractors.source import SourceFile
+
+_VERB = r"['\"](GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)['\"]"
+_NOT = re.compile(r"\.method\s*!==?\s*" + _VERB + r"|" + _VERB + r"\s*!==?\s*\w+\.method")
+_IS = re.compile(r"\.method\s*===?\s*" + _VERB + r"|" + _VERB + r"\s*===?\s*\w+\.method")
+_CASE = re.compile(r"case\s+" + _VERB + r"\s*:")
+_BASE_PATH = re.compile(r"""\bbasePath\s*:\s*['"`](/[^'"`]*)['"`]""")
+_CONFIGS = ("next.config.js", "next.config.mjs", "next.config.ts", "next.config.cjs")
+
+
+def pages_methods(ctx: ComponentContext, mod: ModuleInfo, handler: str | None) -> list[str]:
+    """`if (req.method !== 'POST') return 405` → [POST]; `switch (req.method) { case 'GET' }`
+    or `req.method === 'GET'` branches → those methods; otherwise [ALL]."""
+    node = next((n for n in ctx.facts.nodes if n.id == handler), None) if handler else None
+    if node is None or not node.line:
+        return ["ALL"]
+    lines = mod.sf.text.splitlines()[node.line - 1 : node.end_line or node.line]
+    body = "\n".join(lines)
+    only = {m.group(1) or m.group(2) for m in _NOT.finditer(body)}
+    if len(only) == 1:
+        return sorted(only)
+    named = {m.group(1) or m.group(2) for m in _IS.finditer(body)}
+    named |= {m.group(1) for m in _CASE.finditer(body)} if "switch" in body else set()
+    return sorted(named) or ["ALL"]
+
+
+def default_expression(ctx: ComponentContext, mod: ModuleInfo) -> str | None:
+    """`export default NextAuth(authOptions)`: an `expression` symbol for the handler."""
+    value = mod.consts.get("default") if mod.exports.get("default") == "default" else None
+    if value is None or value.type not in {"call_expression", "new_expression"}:
+        return None
+    line = SourceFile.line(value)
+    name = mod.sf.node_text(value)
+    name = name if len(name) <= 60 else name[:57] + "..."
+    node_id = ctx.add_node(
+        "symbol", f"{mod.rel}#default", name, mod.rel, line, SourceFile.end_line(value),
+        exported=True, symbol_kind="expression",
+    )  # fmt: skip
+    ctx.add_edge(mod.file_id, node_id, "DEFINES", mod.rel, line)
+    return node_id
+
+
+def node_line(ctx: ComponentContext, node_id: str | None) -> int | None:
+    if node_id is None:
+        return None
+    found = next((n for n in reversed(ctx.facts.nodes) if n.id == node_id), None)
+    return found.line if found is not None else None
+
+
+def base_path(ctx: ComponentContext) -> str:
+    """`basePath: '/docs'` in next.config.* ('' when none)."""
+    for rel in _CONFIGS:
+        sf = ctx.files.get(rel)
+        found = _BASE_PATH.search(sf.text) if sf is not None else None
+        if found:
+            return found.group(1).rstrip("/")
+    return ""
