@@ -15,7 +15,7 @@ from typing import Any
 import networkx as nx
 import polars as pl
 
-from warehouse.reader import parse_attrs
+from warehouse.reader import dict_rows
 
 SHARED_PREFIXES = ("_global:", "_kb:")
 SHARED_PROJECTS = {None, "", "_global", "_kb"}
@@ -34,7 +34,7 @@ class ProjectGraph:
         return self.g.nodes[node_id]
 
     def attrs(self, node_id: str) -> dict[str, Any]:
-        return parse_attrs(self.g.nodes[node_id].get("attrs"))
+        return self.g.nodes[node_id].get("attrs") or {}
 
     def unresolved_of(self, component: str | None, files: set[str] | None = None) -> list[dict]:
         rows = [r for r in self.unresolved if component is None or r["component"] == component]
@@ -56,7 +56,8 @@ def _keep_shared(row: dict[str, Any], project: str) -> bool:
 
 
 def _rows(df: pl.DataFrame) -> list[dict[str, Any]]:
-    return df.to_dicts() if df.height else []
+    """Rows as dicts, `attrs` already parsed (node and edge data hold dicts)."""
+    return dict_rows(df)
 
 
 def _node_data(row: dict[str, Any]) -> dict[str, Any]:

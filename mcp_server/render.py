@@ -6,10 +6,10 @@ repo); knowledge nodes show the KB doc they come from when known.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from mcp_server.graph import ProjectGraph
-from warehouse.reader import parse_attrs
 
 MAX_CELL = 160
 
@@ -36,8 +36,14 @@ def ref(pg: ProjectGraph, node_id: str, kind: bool = True) -> str:
     return f"{label} ({loc})" if loc else label
 
 
+def attrs_text(data: dict[str, Any]) -> str:
+    """Node or edge attrs as the JSON text the table stores them in (for text search)."""
+    attrs = data.get("attrs")
+    return json.dumps(attrs, sort_keys=True, default=str) if attrs else ""
+
+
 def edge_label(data: dict[str, Any]) -> str:
-    attrs = parse_attrs(data.get("attrs"))
+    attrs = data.get("attrs") or {}
     bits = []
     if attrs.get("via"):
         bits.append(f"via {attrs['via']}")

@@ -13,7 +13,7 @@ from typing import Any
 from mcp_server.budget import Answer
 from mcp_server.render import short
 from mcp_server.state import State, ToolFailure
-from warehouse.reader import parse_attrs
+from warehouse.reader import fetch_dicts
 
 CATALOG = {
     "package": "catalog_packages",
@@ -69,9 +69,7 @@ def _catalog_rows(
         sql += " AND project = ?"
         params.append(project)
     sql += " ORDER BY name, project, component, file, line LIMIT 2000"
-    cur = con.execute(sql, params)
-    names = [d[0] for d in cur.description]
-    return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
+    return fetch_dicts(con.execute(sql, params))
 
 
 def _knowledge(
@@ -84,9 +82,7 @@ def _knowledge(
     if project:
         sql += " AND project = ?"
         params.append(project)
-    cur = con.execute(sql + " ORDER BY project, name LIMIT 2000", params)
-    names = [d[0] for d in cur.description]
-    return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
+    return fetch_dicts(con.execute(sql + " ORDER BY project, name LIMIT 2000", params))
 
 
 def _users(state: State, node_ids: list[str], edge_types: list[str]) -> dict[str, list[dict]]:
@@ -101,17 +97,8 @@ def _users(state: State, node_ids: list[str], edge_types: list[str]) -> dict[str
         [*node_ids, *edge_types],
     )
     out: dict[str, list[dict]] = {}
-    for dst, sid, kind, name, attrs, file, line in cur.fetchall():
-        out.setdefault(dst, []).append(
-            {
-                "id": sid,
-                "kind": kind,
-                "name": name,
-                "attrs": parse_attrs(attrs),
-                "file": file,
-                "line": line,
-            }
-        )
+    for row in fetch_dicts(cur):
+        out.setdefault(row.pop("dst"), []).append(row)
     return out
 
 
@@ -134,7 +121,7 @@ def _stacks(state: State, like: str, project: str | None) -> list[dict]:
     needle = like.strip("%").replace("%", "").lower()
     out = []
     for row in rows:
-        stack = parse_attrs(row["attrs"]).get("stack")
+        stack = row["attrs"].get("stack")
         text = " ".join(stack) if isinstance(stack, list) else str(stack or "")
         if needle in text.lower() or like == "%":
             out.append({**row, "stack": text, "component": row["name"]})
@@ -197,7 +184,7 @@ def find(state: State, ans: Answer, kind: str, query: str, project: str | None) 
         rows = _knowledge(state, ["component"], like, scope)
         ans.add(f"components matching '{query}' in {where}: {len(rows)}")
         for row in rows:
-            a = parse_attrs(row["attrs"])
+            a = row["attrs"]
             bits = " ".join(f"{k}={short(a[k], 40)}" for k in ("role", "stack") if a.get(k))
             ans.add(
                 f"{row['project']}/{row['name']} {bits} ({row['file']}:{row['line']})",
@@ -296,15 +283,17 @@ def _compare_envs(state: State, ans: Answer, kind: str, text: str, scope: str | 
     if scope:
         sql += " AND project = ?"
         params.append(scope)
-    rows = con.execute(sql + " ORDER BY project, name", params).fetchall()
+    rows = fetch_dicts(con.execute(sql + " ORDER BY project, name", params))
     comps = {
-        r["project"] + "/" + r["name"]: parse_attrs(r["attrs"])
+        r["project"] + "/" + r["name"]: r["attrs"]
         for r in _knowledge(state, ["component"], "%", scope)
     }
     t = text.lower()
     out = []
-    for project, name, file, line, attrs in rows:
-        a = parse_attrs(attrs)
+    for row in rows:
+        project, name, file, line, a = (
+            row[k] for k in ("project", "name", "file", "line", "attrs")
+        )
         comp = str(a.get("component") or name.split(" ")[0])
         stack = comps.get(f"{project}/{comp}", {}).get("stack")
         stack_s = " ".join(stack) if isinstance(stack, list) else str(stack or "")

@@ -14,7 +14,6 @@ from mcp_server.render import ref, short, where
 from mcp_server.resolve import pick_project, resolve
 from mcp_server.state import State
 from mcp_server.tools_impact import _docs
-from warehouse.reader import parse_attrs
 
 
 def entity(
@@ -62,7 +61,7 @@ def _entry_points(pg: ProjectGraph, ans: Answer, comp: str) -> None:
         handler = [v for _, v, d in pg.g.out_edges(r, data=True) if d.get("type") == "ROUTES_TO"]
         mids = sorted(
             (
-                (parse_attrs(d.get("attrs")).get("order") or 0, v)
+                ((d.get("attrs") or {}).get("order") or 0, v)
                 for _, v, d in pg.g.out_edges(r, data=True)
                 if d.get("type") == "USES_MIDDLEWARE"
             ),

@@ -12,7 +12,7 @@ from collections import deque
 
 from mcp_server.budget import Answer
 from mcp_server.graph import ProjectGraph, folder_of
-from mcp_server.render import edge_label, ref, short
+from mcp_server.render import attrs_text, edge_label, ref, short
 from mcp_server.resolve import candidates, pick_project, resolve
 from mcp_server.state import State, ToolFailure
 from vocab import EDGE_TYPES
@@ -46,9 +46,7 @@ def _seeds(pg: ProjectGraph, target: str, component: str | None) -> list[str]:
             i
             for i, d in pg.g.nodes(data=True)
             if d.get("kind") in {"env_instance", "http_call", "host", "component"}
-            and (
-                host in str(d.get("name", "")).lower() or host in str(d.get("attrs") or "").lower()
-            )
+            and (host in str(d.get("name", "")).lower() or host in attrs_text(d).lower())
         ]
         if ids:
             return ids
@@ -169,7 +167,7 @@ def _terraform(pg: ProjectGraph, ans: Answer, seeds: list[str], text: str) -> No
     for n, d in pg.g.nodes(data=True):
         if d.get("kind") != "tf_resource" or n in seeds:
             continue
-        blob = (str(d.get("name")) + " " + str(d.get("attrs") or "")).lower()
+        blob = (str(d.get("name")) + " " + attrs_text(d)).lower()
         if any(name in blob for name in names if len(name) >= 3):
             hits.append(n)
     for s in seeds:

@@ -13,7 +13,6 @@ from mcp_server.render import edge_label, ref, unresolved_line
 from mcp_server.resolve import pick_project, resolve
 from mcp_server.state import State, ToolFailure
 from vocab import ALL_EDGE_TYPES
-from warehouse.reader import parse_attrs
 
 TRACE_ORDER = [
     "CALLS_HTTP",
@@ -37,7 +36,7 @@ def _edges(pg: ProjectGraph, node: str, up: bool, types: set[str]) -> list[tuple
 
     def key(item: tuple[str, dict]) -> tuple[Any, ...]:
         other, data = item
-        order = parse_attrs(data.get("attrs")).get("order")
+        order = (data.get("attrs") or {}).get("order")
         rank = TRACE_ORDER.index(data["type"]) if data["type"] in TRACE_TYPES else 99
         return (
             rank,
@@ -72,7 +71,7 @@ def _walk(pg: ProjectGraph, ans: Answer, start: str, up: bool, max_depth: int) -
         if mids:
             parts = []
             for n, (other, d) in enumerate(mids, 1):
-                order = parse_attrs(d.get("attrs")).get("order", n)
+                order = (d.get("attrs") or {}).get("order", n)
                 parts.append(f"[{order}] {ref(pg, other, kind=False)}")
                 seen.add(other)
             ans.add(

@@ -16,7 +16,7 @@ import polars as pl
 
 from kb.model import Component, KnowledgeBase
 from vocab import CODE_SKIP_DIRS
-from warehouse.reader import parse_attrs
+from warehouse.reader import dict_rows
 from warehouse.routematch import RouteRef, route_of
 
 TEXT_SUFFIXES = {".md", ".markdown", ".png", ".jpg", ".svg", ".ico", ".lock"}
@@ -115,7 +115,7 @@ def component_code(
     """Facts per component of `project` from its graph frames and its repo folder."""
     nodes = tables.get("nodes")
     edges = tables.get("edges")
-    node_rows = nodes.to_dicts() if nodes is not None else []
+    node_rows = dict_rows(nodes)
     by_id = {n["id"]: n for n in node_rows}
     out: dict[str, ComponentCode] = {}
     proj = kb.projects.get(project)
@@ -128,7 +128,7 @@ def component_code(
         code = out.get(n.get("component") or "")
         if code is None:
             continue
-        attrs = parse_attrs(n.get("attrs"))
+        attrs = n.get("attrs") or {}
         if n["kind"] == "env_var":
             code.env_names.add(str(attrs.get("name") or n["name"]))
         elif n["kind"] == "route":
@@ -139,7 +139,7 @@ def component_code(
         if e["type"] == "READS_ENV" and dst is not None and src is not None:
             code = out.get(src.get("component") or "")
             if code is not None:
-                code.env_names.add(str(parse_attrs(dst.get("attrs")).get("name") or dst["name"]))
+                code.env_names.add(str((dst.get("attrs") or {}).get("name") or dst["name"]))
         elif e["type"] == "CALLS" and src is not None and dst is not None:
             code = out.get(src.get("component") or "")
             if code is not None and dst.get("component"):

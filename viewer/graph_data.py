@@ -11,13 +11,12 @@ Edges whose ends are not both present are dropped and counted, never drawn dangl
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import polars as pl
 
 from vocab import EDGE_TYPES, NODE_KINDS
-from warehouse.reader import GLOBAL, Warehouse
+from warehouse.reader import GLOBAL, Warehouse, dict_rows
 
 NODE_COLUMNS = ("id", "kind", "name", "project", "component", "file", "line", "end_line")
 EDGE_COLUMNS = ("src", "dst", "type", "project", "component", "file", "line")
@@ -31,23 +30,13 @@ class UnknownPartition(Exception):
     """The page asked for a partition the published build does not have."""
 
 
-def _attrs(text: Any) -> dict[str, Any]:
-    if not text:
-        return {}
-    try:
-        value = json.loads(text)
-    except (TypeError, ValueError):
-        return {"value": text}
-    return value if isinstance(value, dict) else {"value": value}
-
-
 def _rows(df: pl.DataFrame, columns: tuple[str, ...]) -> list[dict[str, Any]]:
     if df.height == 0:
         return []
     present = [c for c in columns if c in df.columns]
-    out = df.select([*present, "attrs"] if "attrs" in df.columns else present).to_dicts()
+    out = dict_rows(df.select([*present, "attrs"] if "attrs" in df.columns else present))
     for row in out:
-        row["attrs"] = _attrs(row.get("attrs"))
+        row.setdefault("attrs", {})
         for key in [k for k, v in row.items() if v is None]:
             del row[key]
     return out

@@ -18,18 +18,16 @@ import polars as pl
 from extractors.facts import Edge, Unresolved
 from kb.model import KnowledgeBase
 from warehouse.http_bridge import calls_edges
-from warehouse.reader import parse_attrs
+from warehouse.reader import dict_rows
 from warehouse.tables import concat, frame
 
 PARTITION_TABLES = ("nodes", "edges", "unresolved", "problems")
 
 
 def _records(df: pl.DataFrame | None) -> list[dict[str, Any]]:
-    if df is None or df.is_empty():
-        return []
-    rows = df.to_dicts()
+    rows = dict_rows(df)
     for row in rows:
-        row["attrs"] = parse_attrs(row.get("attrs"))
+        row.setdefault("attrs", {})
     return rows
 
 

@@ -10,13 +10,13 @@ edges that join two projects (a build error).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import polars as pl
 
 from extractors.facts import ComponentFacts, Edge, Node
 from kb.model import KnowledgeBase
+from warehouse.reader import dict_rows
 from warehouse.tables import TABLES, concat, frame
 
 # catalog row table → (catalog table, catalog node kind, edge type)
@@ -74,7 +74,7 @@ def build_catalog(
     nodes: dict[str, Node] = {}
     edges: dict[tuple[str, str, str], Edge] = {}
     for _, (table, kind, edge_type) in CATALOG_KINDS.items():
-        for row in out[table].to_dicts():
+        for row in dict_rows(out[table]):
             name, project, comp = row["name"], row["project"], row["component"]
             if not name or not project or not comp or kb.component(f"{project}/{comp}") is None:
                 continue
@@ -96,9 +96,8 @@ def build_catalog(
             attrs: dict[str, Any] = {}
             if table == "catalog_packages":
                 attrs = {k: row.get(k) for k in ("ecosystem", "version", "declared")}
-            extra = json.loads(row["attrs"]) if row.get("attrs") else {}
-            if isinstance(extra, dict):
-                attrs.update({k: v for k, v in extra.items() if k in {"dev", "envs", "stack"}})
+            extra = row.get("attrs") or {}
+            attrs.update({k: v for k, v in extra.items() if k in {"dev", "envs", "stack"}})
             edges[key] = Edge(
                 key[0], node_id, edge_type, project, comp, row["file"], row["line"], attrs
             )

@@ -34,7 +34,10 @@ def parquet_view(con: duckdb.DuckDBPyConnection, table: str, paths: list[str]) -
 
 
 def parse_attrs(raw: Any) -> dict[str, Any]:
-    """An `attrs`/`frontmatter` JSON cell as a dict ({} for empty, invalid or non-object)."""
+    """An `attrs`/`frontmatter` JSON cell as a dict ({} for empty, invalid or non-object).
+
+    The one place `attrs` JSON is parsed: readers get rows with it parsed from
+    `dict_rows` / `fetch_dicts` below and never parse it themselves."""
     if isinstance(raw, dict):
         return raw
     try:
@@ -42,6 +45,27 @@ def parse_attrs(raw: Any) -> dict[str, Any]:
     except ValueError:
         return {}
     return value if isinstance(value, dict) else {}
+
+
+def dict_rows(df: pl.DataFrame | None) -> list[dict[str, Any]]:
+    """A table's rows as dicts, its `attrs` column (when it has one) parsed into dicts."""
+    if df is None or df.is_empty():
+        return []
+    rows = df.to_dicts()
+    if "attrs" in df.columns:
+        for row in rows:
+            row["attrs"] = parse_attrs(row["attrs"])
+    return rows
+
+
+def fetch_dicts(cursor: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
+    """A DuckDB result's rows as dicts by column name, an `attrs` column parsed."""
+    names = [d[0] for d in cursor.description]
+    rows = [dict(zip(names, r, strict=True)) for r in cursor.fetchall()]
+    if "attrs" in names:
+        for row in rows:
+            row["attrs"] = parse_attrs(row["attrs"])
+    return rows
 
 
 class WarehouseMissing(Exception):

@@ -14,7 +14,7 @@ from typing import Any
 
 from cli.common import UserError, add_kb_option
 from vocab import STACK_HINTS
-from warehouse.reader import parse_attrs
+from warehouse.reader import dict_rows
 
 CLUE_FILES = {
     "Dockerfile": ("runtime", "container image (Cloud Run or similar)"),
@@ -89,11 +89,11 @@ def draft(kb, project: str, comp, nodes, edges, packages: set[str]) -> tuple[str
     routes, envs = rows("route"), rows("env_var")
     calls: list[dict[str, str]] = []
     targets: dict[str, list[str]] = {}
-    for e in edges.filter(edges["type"] == "CALLS").to_dicts():
+    for e in dict_rows(edges.filter(edges["type"] == "CALLS")):
         src, dst = by_id.get(e["src"]), by_id.get(e["dst"])
         if src and dst and src.get("component") == comp.id:
             targets.setdefault(src["id"], []).append(f"{dst['component']} `{dst['name']}`")
-            via = parse_attrs(e.get("attrs")).get("via")
+            via = (e.get("attrs") or {}).get("via")
             if via and dst.get("component") != comp.id:
                 calls.append({"env_var": via, "component": dst["component"]})
     outbound = [
@@ -144,12 +144,12 @@ def draft(kb, project: str, comp, nodes, edges, packages: set[str]) -> tuple[str
     for r in routes:
         mids = sorted(
             (
-                int(parse_attrs(e.get("attrs")).get("order") or 0),
+                int((e.get("attrs") or {}).get("order") or 0),
                 by_id.get(e["dst"], {}).get("name", "?"),
             )
-            for e in edges.filter(
-                (edges["src"] == r["id"]) & (edges["type"] == "USES_MIDDLEWARE")
-            ).to_dicts()
+            for e in dict_rows(
+                edges.filter((edges["src"] == r["id"]) & (edges["type"] == "USES_MIDDLEWARE"))
+            )
         )
         handlers = [
             by_id.get(e["dst"], {}).get("name", e["dst"])

@@ -101,6 +101,7 @@ def test_every_asset_is_versioned_and_automated() -> None:
     assert set(observed) == {dg.AssetKey("kb_source"), dg.AssetKey("component_versions")}
 
 
+@pytest.mark.slow
 def test_materialize_everything_in_a_temporary_dagster_home(
     kb_root: Path, home: Path, monkeypatch
 ) -> None:
@@ -146,6 +147,7 @@ def test_materialize_everything_in_a_temporary_dagster_home(
     assert sql.returncode == 0, output(sql)
 
 
+@pytest.mark.slow
 def test_refresh_twice_the_second_does_nothing(
     kb_root: Path, home: Path, tmp_path, monkeypatch
 ) -> None:
@@ -156,6 +158,7 @@ def test_refresh_twice_the_second_does_nothing(
     assert "extracting" not in second.stdout and "run:" not in second.stdout
 
 
+@pytest.mark.slow
 def test_commit_to_one_component_restales_exactly_it(
     kb_root: Path, home: Path, tmp_path, monkeypatch
 ) -> None:
@@ -183,6 +186,7 @@ def test_commit_to_one_component_restales_exactly_it(
     assert_nothing_to_do(_refresh(kb_root, home))
 
 
+@pytest.mark.slow
 def test_status_names_the_stale_component(kb_root: Path, home: Path) -> None:
     repo = kb_root.parent
     target = repo / "repos" / "globex-portal" / "api" / "README-test.md"
@@ -197,6 +201,7 @@ def test_status_names_the_stale_component(kb_root: Path, home: Path) -> None:
     assert "code_graph_stale" not in kb_cli("status", "--kb", str(kb_root)).stdout
 
 
+@pytest.mark.slow
 def test_kb_edit_stales_kb_assets_but_no_code_facts(
     kb_root: Path, home: Path, tmp_path, monkeypatch
 ) -> None:
@@ -256,6 +261,7 @@ def test_sensors_keep_partitions_in_sync_and_notice_commits(
     ]
 
 
+@pytest.mark.slow
 def test_dagster_cli_loads_the_code_location(tmp_path) -> None:
     """What `dagster dev` loads from pyproject's [tool.dagster]: it validates cleanly."""
     import os

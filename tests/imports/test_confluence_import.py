@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+import pytest
 import yaml
 from import_fakes import imports_config
 
@@ -76,6 +77,7 @@ def test_deleted_page_is_marked_and_reported(tmp_path: Path, confluence, env_cre
     assert [p.path for p in problems] == ["_imports/raw/confluence-3-runbook/_source.yaml"]
 
 
+@pytest.mark.slow
 def test_unicode_and_huge_bodies_are_stored_whole(tmp_path: Path, confluence, env_creds):
     huge = "<p>" + ("Zeile mit Umlauten äöü und 漢字 " * 120_000) + "</p>"  # ~4.6 MB
     confluence.add("1", "Größe", huge)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import yaml
 from portfolio import git, kb_cli
 
@@ -25,6 +26,7 @@ def test_import_without_config_says_so(example_kb):
     ]
 
 
+@pytest.mark.slow
 def test_distil_writes_unverified_doc_with_provenance(example_kb):
     done = kb_cli("distil", RAW, "--kb", str(example_kb), "--project", "acme-shop",
                   "--component", "contact-api", "--type", "spec", "--title", "Contact form spec",
@@ -47,6 +49,7 @@ def test_distil_writes_unverified_doc_with_provenance(example_kb):
     assert bad.returncode == 1 and "--type memo: not one of" in bad.stderr
 
 
+@pytest.mark.slow
 def test_verify_checks_the_commit_and_keeps_the_rest_of_the_file(example_kb):
     doc = example_kb / "projects/acme-shop/contact-api/architecture.md"
     before = doc.read_text()
@@ -65,6 +68,7 @@ def test_verify_checks_the_commit_and_keeps_the_rest_of_the_file(example_kb):
     assert after.split("---", 2)[2] == before.split("---", 2)[2]  # the body is untouched
 
 
+@pytest.mark.slow
 def test_excavate_drafts_from_graph_and_never_overwrites(built_example, tmp_path):
     import shutil
 

@@ -178,6 +178,7 @@ def test_kb_mcp_cli_serves_the_same_tools(synth):
     shutil.which("npx") is None,
     reason="npx (Node.js) is not installed: MCP Inspector smoke test skipped",
 )
+@pytest.mark.slow
 def test_mcp_inspector_cli_lists_and_calls_tools(synth):
     base = [
         "npx",
