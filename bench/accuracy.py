@@ -102,6 +102,11 @@ def print_metrics(graph: dict[str, Any]) -> None:
         print(f"{label:36} {m['hits']:>5}/{m['total']:<5} {pct(m['hits'], m['total'])}{extra}")
     for name, rows in graph["violations"].items():
         print(f"{'violations: ' + name:36} {len(rows):>5}")
+    print("\nmisses by cause (details with fact ids in the JSON):")
+    for name in graph["recall_metrics"]:
+        causes = graph["metrics"][name]["causes"]
+        if causes:
+            print(f"  {name:14} " + ", ".join(f"{c} {n}" for c, n in list(causes.items())[:4]))
 
 
 def print_classes(mcp: dict[str, Any]) -> None:
