@@ -89,6 +89,9 @@ def pct(hits: int, total: int) -> str:
 
 
 def print_metrics(graph: dict[str, Any]) -> None:
+    print(
+        "\nwarehouse: " + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in graph["graph"].items())
+    )
     print(f"\n{'graph metric':36} {'hits/total':>11} {'recall':>7}")
     for name, label in LABELS.items():
         m = graph["metrics"][name]
@@ -102,6 +105,15 @@ def print_metrics(graph: dict[str, Any]) -> None:
         print(f"{label:36} {m['hits']:>5}/{m['total']:<5} {pct(m['hits'], m['total'])}{extra}")
     for name, rows in graph["violations"].items():
         print(f"{'violations: ' + name:36} {len(rows):>5}")
+    projects = sorted(
+        {p for n in graph["recall_metrics"] for p in graph["metrics"][n]["by_project"]}
+    )
+    short = {"service_calls": "svc_calls", "middleware": "mw_elems", "unresolved": "unresolv"}
+    cols = [(n, short.get(n, n)) for n in graph["recall_metrics"]]
+    print(f"\n{'per project (hits/total)':24}" + "".join(f"{c:>11}" for _, c in cols))
+    for p in projects:
+        cells = [graph["metrics"][n]["by_project"].get(p, "-") for n, _ in cols]
+        print(f"{p:24}" + "".join(f"{c:>11}" for c in cells))
     print("\nmisses by cause (details with fact ids in the JSON):")
     for name in graph["recall_metrics"]:
         causes = graph["metrics"][name]["causes"]

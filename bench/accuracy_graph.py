@@ -44,7 +44,7 @@ def score_routes(g: Graph, facts: list[dict], m: Metric, lines: Metric) -> None:
         route = f"{f['method']} {f['path']}"
         found = g.routes(f["project"], f["component"], route)
         if not found:
-            m.add(False, f["id"], *g.why_no_route(f["project"], f["component"], route))
+            m.add(False, f["id"], *g.why_no_route(f["project"], f["component"], f))
             continue
         m.add(True, f["id"])
         ok = any(n["file"] == f["file"] and line_near(n["line"], f["line"], 1) for n in found)
@@ -282,5 +282,10 @@ def score_graph(data_dir: Path, facts: list[dict], projects: set[str] | None) ->
             "redirects_as_calls": redirect_violations(g, facts),
             "cross_project_edges": cross_project_violations(g),
         },
-        "graph": {"nodes": len(g.nodes), "edges": len(g.edges), "unresolved": len(g.unresolved)},
+        "graph": {
+            "nodes": len(g.nodes),
+            "edges": len(g.edges),
+            "unresolved": len(g.unresolved),
+            "kb_problems": len(g.problems),
+        },
     }

@@ -67,9 +67,14 @@ class Metric:
     misses: list[dict[str, str]] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
 
+    per_project: dict[str, list[int]] = field(default_factory=dict)
+
     def add(self, ok: bool, fact_id: str, cause: str = "", why: str = "") -> bool:
         self.total += 1
         self.hits += bool(ok)
+        cell = self.per_project.setdefault(fact_id.split("/", 1)[0], [0, 0])
+        cell[0] += bool(ok)
+        cell[1] += 1
         if not ok:
             self.misses.append({"fact": fact_id, "cause": cause, "why": why})
         return bool(ok)
@@ -81,6 +86,7 @@ class Metric:
             "total": self.total,
             "recall": round(self.hits / self.total, 4) if self.total else None,
             **self.extra,
+            "by_project": {p: f"{h}/{t}" for p, (h, t) in sorted(self.per_project.items())},
             "causes": dict(causes.most_common()),
             "misses": self.misses,
         }
@@ -97,6 +103,7 @@ class Graph:
         self.nodes = {n["id"]: n for n in self._rows(con, "nodes", NODE_COLS)}
         self.edges = self._rows(con, "edges", EDGE_COLS)
         self.unresolved = self._rows(con, "unresolved", UNRESOLVED_COLS)
+        self.problems = self._rows(con, "problems", ["severity", "path", "line", "rule"])
         self.by_kind: dict[tuple[str, str, str], list[dict]] = defaultdict(list)
         for n in self.nodes.values():
             self.by_kind[(n["project"], n["component"], n["kind"])].append(n)
@@ -132,8 +139,9 @@ class Graph:
                     tails.append(n)
         return found or tails
 
-    def why_no_route(self, project: str, component: str, route: str) -> tuple[str, str]:
-        """(cause, why) for a route the graph lacks, naming what it has instead."""
+    def why_no_route(self, project: str, component: str, fact: dict) -> tuple[str, str]:
+        """(cause, why) for a route fact the graph lacks, naming what it has instead."""
+        route = f"{fact['method']} {fact['path']}"
         method, path = norm_route(route)
         names = [n["name"] for n in self.by_kind[(project, component, "route")]]
         if not names:
@@ -141,6 +149,13 @@ class Graph:
         tails = self.routes(project, component, route, lenient=True)
         if tails:
             return "mount prefix lost", f"graph has {tails[0]['name']!r}"
+        there = [
+            n["name"]
+            for n in self.node_at(project, component, "route", fact["file"], fact["line"], 3)
+            if norm_route(n["name"])[0] in (method, *ANY_METHOD)
+        ]
+        if there:  # e.g. `router.route('/')` under a mount: the graph kept only the tail
+            return "mount prefix lost", f"graph has {there[0]!r} within 3 lines"
         for name in names:
             if norm_route(name)[1] == path:
                 return "other method", f"graph has {name!r}"
