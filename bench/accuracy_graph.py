@@ -286,6 +286,6 @@ def score_graph(data_dir: Path, facts: list[dict], projects: set[str] | None) ->
             "nodes": len(g.nodes),
             "edges": len(g.edges),
             "unresolved": len(g.unresolved),
-            "kb_problems": len(g.problems),
+            "problems (validation + extraction)": len(g.problems),
         },
     }
