@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 import time
@@ -82,6 +83,22 @@ def build(kb: Path, data_dir: Path) -> float:
             f"bench/accuracy.py: the portfolio KB did not build (exit {done.returncode})"
         )
     return time.perf_counter() - t
+
+
+def dump(result: dict[str, Any]) -> str:
+    """Indented JSON with each miss on one line (thousands of them: diffable, not 5 MB)."""
+    compact: list[str] = []
+
+    def fold(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {k: fold(v) for k, v in node.items()}
+        if isinstance(node, list) and node and all(isinstance(x, dict) for x in node):
+            compact.extend(json.dumps(x, ensure_ascii=False, default=str) for x in node)
+            return [f"\0{i}" for i in range(len(compact) - len(node), len(compact))]
+        return node
+
+    text = json.dumps(fold(result), indent=1, ensure_ascii=False, default=str)
+    return re.sub(r'"\\u0000(\d+)"', lambda m: compact[int(m.group(1))], text) + "\n"
 
 
 def pct(hits: int, total: int) -> str:
@@ -199,7 +216,7 @@ def main() -> int:
     last = f"graph_recall={fmt(graph_recall)} answer_recall={fmt(answer_recall)} violations={violations}"
     result |= {"timing": timing, "summary": last}
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=1, default=str) + "\n", encoding="utf-8")
+    args.out.write_text(dump(result), encoding="utf-8")
     print(
         f"\n{timing} · wrote {args.out.resolve().relative_to(ROOT) if args.out.resolve().is_relative_to(ROOT) else args.out}"
     )
