@@ -144,6 +144,7 @@ def print_classes(mcp: dict[str, Any]) -> None:
         print(f"{name:36} {c['passed']:>5}/{c['total']:<5} {pct(c['passed'], c['total'])}")
     for name, rows in mcp["violations"].items():
         print(f"{'violations: ' + name:36} {len(rows):>5}")
+    print(f"{'largest answer (tokens, budget 2000)':36} {mcp['answer_tokens_max']:>5}")
     print(f"{'tool errors (not violations)':36} {mcp['tool_errors']:>5}")
 
 
