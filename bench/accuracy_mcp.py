@@ -39,6 +39,8 @@ NEGATIVE_PHRASES = [
     "unknown name",  # the server's one-line "unknown name 'X' … nearest: …" for a node that
     "unknown node",  # does not exist: a plain no to "is there a route X?"
     "unknown start node",
+    "unknown to node",
+    "unknown target",
 ]
 
 
