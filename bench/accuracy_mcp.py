@@ -92,7 +92,10 @@ def judge(
                 missing.append(item["fact"])
         elif fold(str(item.get("text", ""))) not in text:
             missing.append(str(item.get("text")))
-    if q.get("expect_negative") and not any(p in text for p in NEGATIVE_PHRASES):
+    if q.get("expect_negative") and not any(
+        re.search(rf"(?<!\w){re.escape(p)}", text)
+        for p in NEGATIVE_PHRASES  # not "20 rows"
+    ):
         missing.append("a plain negative (" + " | ".join(NEGATIVE_PHRASES[:4]) + " …)")
     present = [s for s in q.get("expect_absent") or [] if fold(str(s)) in text]
     leaked = [] if q.get("project") in (None, "*") else leaks(answer, q["project"], components)
