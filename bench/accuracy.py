@@ -182,6 +182,8 @@ def main() -> int:
         "command": "uv run python bench/accuracy.py " + " ".join(sys.argv[1:]),
         "truth": {"facts": len(facts), "questions": len(questions), "project": args.project},
     }
+    manifest = json.loads((args.data_dir / "manifest.json").read_text(encoding="utf-8"))
+    result["build"] = {k: manifest.get(k) for k in ("build_id", "code_versions")}
     graph_recall = answer_recall = None
     violations = 0
     if args.only != "mcp":
