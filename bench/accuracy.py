@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 import time
@@ -84,11 +85,30 @@ def build(kb: Path, data_dir: Path) -> float:
     return time.perf_counter() - t
 
 
+def dump(result: dict[str, Any]) -> str:
+    """Indented JSON with each miss on one line (thousands of them: diffable, not 5 MB)."""
+    compact: list[str] = []
+
+    def fold(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {k: fold(v) for k, v in node.items()}
+        if isinstance(node, list) and node and all(isinstance(x, dict) for x in node):
+            compact.extend(json.dumps(x, ensure_ascii=False, default=str) for x in node)
+            return [f"\0{i}" for i in range(len(compact) - len(node), len(compact))]
+        return node
+
+    text = json.dumps(fold(result), indent=1, ensure_ascii=False, default=str)
+    return re.sub(r'"\\u0000(\d+)"', lambda m: compact[int(m.group(1))], text) + "\n"
+
+
 def pct(hits: int, total: int) -> str:
     return f"{100 * hits / total:5.1f}%" if total else "    —"
 
 
 def print_metrics(graph: dict[str, Any]) -> None:
+    print(
+        "\nwarehouse: " + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in graph["graph"].items())
+    )
     print(f"\n{'graph metric':36} {'hits/total':>11} {'recall':>7}")
     for name, label in LABELS.items():
         m = graph["metrics"][name]
@@ -102,6 +122,20 @@ def print_metrics(graph: dict[str, Any]) -> None:
         print(f"{label:36} {m['hits']:>5}/{m['total']:<5} {pct(m['hits'], m['total'])}{extra}")
     for name, rows in graph["violations"].items():
         print(f"{'violations: ' + name:36} {len(rows):>5}")
+    projects = sorted(
+        {p for n in graph["recall_metrics"] for p in graph["metrics"][n]["by_project"]}
+    )
+    short = {"service_calls": "svc_calls", "middleware": "mw_elems", "unresolved": "unresolv"}
+    cols = [(n, short.get(n, n)) for n in graph["recall_metrics"]]
+    print(f"\n{'per project (hits/total)':24}" + "".join(f"{c:>11}" for _, c in cols))
+    for p in projects:
+        cells = [graph["metrics"][n]["by_project"].get(p, "-") for n, _ in cols]
+        print(f"{p:24}" + "".join(f"{c:>11}" for c in cells))
+    print("\nmisses by cause (details with fact ids in the JSON):")
+    for name in graph["recall_metrics"]:
+        causes = graph["metrics"][name]["causes"]
+        if causes:
+            print(f"  {name:14} " + ", ".join(f"{c} {n}" for c, n in list(causes.items())[:4]))
 
 
 def print_classes(mcp: dict[str, Any]) -> None:
@@ -110,6 +144,7 @@ def print_classes(mcp: dict[str, Any]) -> None:
         print(f"{name:36} {c['passed']:>5}/{c['total']:<5} {pct(c['passed'], c['total'])}")
     for name, rows in mcp["violations"].items():
         print(f"{'violations: ' + name:36} {len(rows):>5}")
+    print(f"{'largest answer (tokens, budget 2000)':36} {mcp['answer_tokens_max']:>5}")
     print(f"{'tool errors (not violations)':36} {mcp['tool_errors']:>5}")
 
 
@@ -147,6 +182,8 @@ def main() -> int:
         "command": "uv run python bench/accuracy.py " + " ".join(sys.argv[1:]),
         "truth": {"facts": len(facts), "questions": len(questions), "project": args.project},
     }
+    manifest = json.loads((args.data_dir / "manifest.json").read_text(encoding="utf-8"))
+    result["build"] = {k: manifest.get(k) for k in ("build_id", "code_versions")}
     graph_recall = answer_recall = None
     violations = 0
     if args.only != "mcp":
@@ -182,7 +219,7 @@ def main() -> int:
     last = f"graph_recall={fmt(graph_recall)} answer_recall={fmt(answer_recall)} violations={violations}"
     result |= {"timing": timing, "summary": last}
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=1, default=str) + "\n", encoding="utf-8")
+    args.out.write_text(dump(result), encoding="utf-8")
     print(
         f"\n{timing} · wrote {args.out.resolve().relative_to(ROOT) if args.out.resolve().is_relative_to(ROOT) else args.out}"
     )

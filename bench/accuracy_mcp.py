@@ -2,7 +2,8 @@
 
 One server process (`python -m mcp_server --kb ... --data-dir ...`, launched by the SDK's
 `stdio_client`) answers every question's tool calls in order; a question passes when
-each expected item appears in the concatenated answers. Budget overruns and answers
+each expected item appears in the concatenated answers (a fact as its `file:line`, a text
+as a case-insensitive, whitespace-folded substring). Budget overruns and answers
 that name another project's component are counted as violations.
 """
 
@@ -38,6 +39,8 @@ NEGATIVE_PHRASES = [
     "unknown name",  # the server's one-line "unknown name 'X' … nearest: …" for a node that
     "unknown node",  # does not exist: a plain no to "is there a route X?"
     "unknown start node",
+    "unknown to node",
+    "unknown target",
 ]
 
 
@@ -45,18 +48,22 @@ def fold(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip().lower()
 
 
-def expected_strings(item: dict, facts: dict[str, dict]) -> str | None:
-    """The text one `expect` item must appear as: a fact renders as `<file>:<line>`."""
-    if "fact" in item:
-        fact = facts.get(item["fact"])
-        return f"{fact['file']}:{fact['line']}" if fact else None
-    return str(item.get("text", ""))
+def fact_locations(fact: dict) -> list[tuple[str, int]]:
+    """Where an answer may show a fact: its own `file:line`. The same tolerances as the graph
+    metrics: a handler ±1 line (decorators); a service call also at its callee's definition,
+    which is what a CALLS_FN hop renders (the contract's kb_trace example)."""
+    out = [(fact["file"], fact["line"])]
+    if fact.get("kind") == "handler":
+        out += [(fact["file"], fact["line"] - 1), (fact["file"], fact["line"] + 1)]
+    if fact.get("kind") == "service_call" and isinstance(fact.get("callee_def"), dict):
+        d = fact["callee_def"]
+        out += [(d["file"], d["line"] + k) for k in (0, -1, 1)]
+    return out
 
 
-def fact_in(file_line: str, text: str) -> bool:
+def fact_in(file: str, line: int, text: str) -> bool:
     """`file:line` as a whole location, or as adjacent `file | line` cells of a kb_sql row."""
-    file, _, line = fold(file_line).rpartition(":")
-    f, n = re.escape(file), re.escape(line)
+    f, n = re.escape(fold(file)), re.escape(str(line))
     return re.search(rf"(?<![\w/.-]){f}(:| \| ){n}(?!\d)", text) is not None
 
 
@@ -79,15 +86,16 @@ def judge(
     text = fold(answer)
     missing = []
     for item in q.get("expect") or []:
-        want = expected_strings(item, facts)
-        if want is None:
-            missing.append(f"unknown fact {item.get('fact')}")
-        elif "fact" in item:
-            if not fact_in(want, text):
+        if "fact" in item:
+            fact = facts.get(item["fact"])
+            if fact is None or not any(fact_in(f, n, text) for f, n in fact_locations(fact)):
                 missing.append(item["fact"])
-        elif fold(want) not in text:
-            missing.append(want)
-    if q.get("expect_negative") and not any(p in text for p in NEGATIVE_PHRASES):
+        elif fold(str(item.get("text", ""))) not in text:
+            missing.append(str(item.get("text")))
+    if q.get("expect_negative") and not any(
+        re.search(rf"(?<!\w){re.escape(p)}", text)
+        for p in NEGATIVE_PHRASES  # not "20 rows"
+    ):
         missing.append("a plain negative (" + " | ".join(NEGATIVE_PHRASES[:4]) + " …)")
     present = [s for s in q.get("expect_absent") or [] if fold(str(s)) in text]
     leaked = [] if q.get("project") in (None, "*") else leaks(answer, q["project"], components)
