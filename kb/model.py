@@ -5,11 +5,15 @@ Plain dataclasses; `kb.loader.load_kb` builds them, `kb.validate` checks them.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from kb.problems import Problem
+from kb.schema import CALLS_TARGET_KEYS
+
+_HOST = re.compile(r"^[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:\d{1,5})?$", re.I)
 
 
 @dataclass
@@ -96,6 +100,58 @@ class Component:
     def list_field(self, name: str) -> list[Any]:
         value = self.field(name) or []
         return value if isinstance(value, list) else []
+
+    def calls(self) -> list[CallsEntry]:
+        """The well-formed `calls:` entries (kb.validate reports the others)."""
+        out = []
+        for i, raw in enumerate(self.list_field("calls")):
+            entry, _ = parse_calls_entry(raw, i)
+            if entry is not None:
+                out.append(entry)
+        return out
+
+
+@dataclass(frozen=True)
+class CallsEntry:
+    """A `calls:` entry: the component it names and how the caller reaches it."""
+
+    index: int
+    component: str
+    key: str  # env_var | url | host
+    value: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.key} {self.value}"
+
+
+def parse_calls_entry(raw: Any, index: int) -> tuple[CallsEntry | None, str | None]:
+    """(entry, None) or (None, what is wrong — how to fix it) for one `calls:` item."""
+    where = f"calls[{index}]"
+    if not isinstance(raw, dict):
+        return None, f"{where} must be a mapping like {{env_var: API_URL, component: api}}"
+    present = [k for k in CALLS_TARGET_KEYS if raw.get(k) not in (None, "")]
+    if not raw.get("component"):
+        return None, f"{where} has no component — name the component of this project it calls"
+    if not present:
+        return None, f"{where} needs one of env_var, url, host — say how the caller reaches it"
+    if len(present) > 1:
+        return None, f"{where} has {' and '.join(present)} — keep exactly one of env_var, url, host"
+    key = present[0]
+    value = str(raw[key]).strip()
+    if key == "url" and not re.match(r"^https?://[^/\s]+(/\S*)?$", value):
+        return (
+            None,
+            f"{where}.url '{value}' is not an absolute http(s) URL — e.g. https://api.example.com/v1",
+        )
+    if key == "host" and not _HOST.match(value):
+        return (
+            None,
+            f"{where}.host '{value}' is not a bare host — e.g. api.example.com (a URL goes in url)",
+        )
+    if key == "env_var" and not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", value):
+        return None, f"{where}.env_var '{value}' is not an env var name — e.g. NEXT_PUBLIC_API_URL"
+    return CallsEntry(index, str(raw["component"]), key, value), None
 
 
 @dataclass

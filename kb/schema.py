@@ -80,6 +80,16 @@ SECRET_FIELDS: dict[str, tuple[str, str | None, bool]] = {
     "sha256_prefix": ("hex", None, False),
 }
 
+# A `calls:` entry: `component` (same project) and exactly one of the CALLS_TARGET_KEYS.
+CALLS_TARGET_KEYS = ("env_var", "url", "host")
+CALLS_FIELDS: dict[str, tuple[str, str | None, bool]] = {
+    "component": ("str", None, True),
+    "env_var": ("str", None, False),
+    "url": ("str", None, False),
+    "host": ("str", None, False),
+    "notes": ("str", None, False),
+}
+
 # A `secrets:` entry must never carry the value itself.
 SECRET_VALUE_KEYS = {
     "value",

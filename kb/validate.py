@@ -13,10 +13,11 @@ import re
 from datetime import date
 from typing import Any
 
-from kb.model import KbDoc, KnowledgeBase
+from kb.model import KbDoc, KnowledgeBase, parse_calls_entry
 from kb.problems import Problem, sorted_problems
 from kb.rules import misplaced, with_doc_link
 from kb.schema import (
+    CALLS_FIELDS,
     ENV_FIELDS,
     FIELDS,
     KINDS,
@@ -211,13 +212,16 @@ class _Checker:
                 "secrets must be a list of {name, store, ref, env_var, hint}",
             )
         project = self.kb.projects.get(doc.project or "")
-        for i, call in enumerate(
-            fm.get("calls") or [] if isinstance(fm.get("calls"), list) else []
-        ):
-            if not isinstance(call, dict) or not call.get("env_var") or not call.get("component"):
-                self.err(doc, f"calls.{i}", "calls", "each calls entry needs env_var and component")
+        calls = fm.get("calls")
+        if calls is not None and not isinstance(calls, list):
+            self.err(doc, "calls", "type", "calls must be a list of {component, env_var|url|host}")
+        for i, call in enumerate(calls if isinstance(calls, list) else []):
+            entry, why = parse_calls_entry(call, i)
+            if entry is None:
+                self.err(doc, f"calls.{i}", "calls", str(why))
                 continue
-            target = str(call["component"])
+            self.mapping(doc, f"calls.{i}", call, CALLS_FIELDS)
+            target = entry.component
             if "/" in target and target.split("/", 1)[0] != doc.project:
                 self.err(
                     doc,

@@ -59,9 +59,13 @@ def _kb_secrets(kb: KnowledgeBase, project: str) -> list[tuple[str, dict[str, An
 
 
 def build_bridges(
-    kb: KnowledgeBase, project: str, nodes: list[dict[str, Any]]
+    kb: KnowledgeBase,
+    project: str,
+    nodes: list[dict[str, Any]],
+    code_edges: list[dict[str, Any]] | None = None,
 ) -> tuple[list[Edge], list[Unresolved]]:
-    """Bridge edges for one project from its code nodes (dicts with parsed `attrs`)."""
+    """Bridge edges for one project from its code nodes (dicts with parsed `attrs`); its
+    code edges (IMPORTS, CALLS_FN, ...) tell which call sites are in dead code."""
     proj = kb.projects.get(project)
     known = set(proj.components) if proj else set()
     nodes = [n for n in nodes if n.get("project") == project]
@@ -130,7 +134,7 @@ def build_bridges(
                             )
                         )
                         break
-    calls, unresolved = calls_edges(kb, project, nodes)
+    calls, unresolved = calls_edges(kb, project, nodes, code_edges)
     edges.extend(calls)
     return edges, unresolved
 
@@ -157,7 +161,8 @@ def build_project_graph(
             problems.append(df.with_columns(prefixed.alias("path")))
     out["problems"] = concat("problems", problems)
     nodes = out["nodes"].unique(subset=["id"], keep="first", maintain_order=True)
-    edges, unresolved = build_bridges(kb, project_id, _records(nodes))
+    code_edges = out["edges"].select("src", "dst", "type").to_dicts()
+    edges, unresolved = build_bridges(kb, project_id, _records(nodes), code_edges)
     out["nodes"] = nodes
     out["edges"] = pl.concat([out["edges"], frame("edges", edges)], how="vertical")
     out["unresolved"] = pl.concat(

@@ -1,232 +1,82 @@
 """CALLS bridges: an http_call resolved to a route of a component of the same project.
 
-Reads the http_call node attrs written by `extractors/http_calls.py`: `method`,
-`url_template` (`{ENV_VAR}jp/contact`, `/api/events/{id}`, `https://host/x`), `env_var`
-(the env var carrying the base URL), `base` (a literal base URL, e.g. resolved from a
-constant), `path` (the part after the base), `resolved_via` (how the extractor got there).
+Reads the http_call node attrs written by the call-site extractors: `method`,
+`url_template` (`{ENV_VAR}/contact`, `/api/events/{id}`, `https://host/x`), `env_var`
+(the env var carrying the base URL), `base` (a literal base URL, e.g. from a constant),
+`path` (the part after the base), `resolved_via` (how the extractor got there).
 Missing `path`/`env_var`/`base` are derived from `url_template`.
 
-Where the target comes from, in order of evidence:
-1. env values (`values` on env_var nodes, from `.env*` files) whose host is a KB env URL;
-2. the caller's KB `calls` entry for that env var (path matched as a route suffix);
-3. a literal absolute base URL whose host is a KB env URL;
-4. a relative URL: the caller's hosting rewrites (`rewrites` attr of its firebase.json
-   code_file node: `/api/**` → function / Cloud Run service), else its own routes.
-Only the project's own components are ever candidates.
+Where the call goes (see `warehouse.bases` for the evidence and its rules):
+1. a Firebase callable → the project's functions component;
+2. `{ENV}path` → each value of ENV (per mode) whose host is a KB URL, and the caller's KB
+   `calls:` env_var entry;
+3. an absolute URL → the caller's KB `calls:` url/host entries, else the component whose
+   `envs.*.url` has that host (and the longest path prefix); another host is external;
+4. a relative URL → the caller's own API routes (never pages), then a component on the
+   caller's own host, then dev-server proxies / rewrites, then Firebase Hosting rewrites.
+Only the project's own components are ever candidates; a call that reaches no route gets
+an `unresolved` row naming the failing link (and the closest route when one is near).
+Each CALLS edge has `via`, `envs`, `confidence`, `resolution`, `match`, `target_component`,
+`path`, and `dead_code: true` when the call site is in dead code (`warehouse.deadcode`).
 """
 
 from __future__ import annotations
 
-import fnmatch
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from extractors.facts import Edge, Unresolved
-from kb.model import Component, KnowledgeBase
-from warehouse.routematch import RouteRef, best_routes, join_path, route_of, split_url
+from kb.model import KnowledgeBase
+from warehouse.bases import LOCAL_HOSTS, ProjectBases, Target, netloc
+from warehouse.deadcode import dead_call_sites
+from warehouse.routematch import (
+    RouteRef,
+    best_routes,
+    closest_route,
+    join_path,
+    route_of,
+    segments,
+)
 
 _ENV_PREFIX = re.compile(r"^\{([A-Za-z_][A-Za-z0-9_.]*)\}(.*)$", re.S)
-FUNCTION_RUNTIMES = {"firebase-functions", "cloud-functions-gen1", "cloud-functions-gen2"}
-
-
-@dataclass
-class Target:
-    component: str
-    base_path: str | None  # None: only the call path is known → suffix match
-    via: str
-    resolution: str
-    envs: set[str] = field(default_factory=set)
-
-
-def _env_values(values: Any) -> list[tuple[str, str]]:
-    """(source, value) pairs from an env_var node's `values` attr, whatever its shape."""
-    if isinstance(values, dict):
-        return [(str(k), str(v)) for k, v in values.items() if isinstance(v, str)]
-    out: list[tuple[str, str]] = []
-    if isinstance(values, list):
-        for item in values:
-            if isinstance(item, str):
-                out.append(("", item))
-            elif isinstance(item, dict) and isinstance(item.get("value"), str):
-                out.append((str(item.get("file") or item.get("env") or ""), item["value"]))
-    return out
+_ENV_NAME = re.compile(
+    r"^(process\.env\.|import\.meta\.env\.|environment\.)?[A-Z][A-Z0-9_]*$|^environment\."
+)
+PAGE_KINDS = {"page", "layout", "client"}
 
 
 def parse_call(attrs: dict[str, Any]) -> tuple[str, str | None, str | None, str | None]:
-    """(method, env_var, base, path) of an http_call node."""
+    """(method, env_var, base, path) of an http_call node; env_var only when it is the base."""
     method = str(attrs.get("method") or "GET").upper()
     template = str(attrs.get("url_template") or attrs.get("url") or "")
     env_var, base, path = attrs.get("env_var"), attrs.get("base"), attrs.get("path")
     if isinstance(base, str) and (m := _ENV_PREFIX.match(base)) and not m.group(2):
         env_var, base = env_var or m.group(1), None
+    elif isinstance(base, str) and base:
+        env_var = None  # a literal base: an env var in the path is just a value
     if path is None:
         if (m := _ENV_PREFIX.match(template)) and (env_var in (None, m.group(1))):
-            env_var, path = m.group(1), m.group(2)
+            if env_var == m.group(1) or _ENV_NAME.match(m.group(1)):
+                env_var, path = m.group(1), m.group(2)
         elif base and template.startswith(str(base)):
             path = template[len(str(base)) :]
         elif template.startswith(("http://", "https://")) and not base:
-            host, url_path = split_url(template)
-            base, path = template[: len(template) - len(url_path)] if host else None, url_path
+            env_var = None
+            loc = netloc(template)
+            if loc:
+                base, path = template[: len(template) - len(_url_path(template))], loc[1]
         elif template.startswith("/") or (env_var or base):
             path = template
+    if env_var and not base and not _ENV_PREFIX.match(template) and template.startswith("/"):
+        env_var = None  # `/api/{VAR}/x`: the env var is a path value, the URL is relative
     if isinstance(env_var, str):
         env_var = env_var.removeprefix("process.env.").removeprefix("import.meta.env.")
     return method, env_var, base, path
 
 
-class HttpBridge:
-    def __init__(self, kb: KnowledgeBase, project: str, nodes: list[dict[str, Any]]):
-        self.project = project
-        proj = kb.projects.get(project)
-        self.components: dict[str, Component] = dict(proj.components) if proj else {}
-        self.hosts: dict[str, list[tuple[str, str]]] = {}  # host → [(component, env)]
-        for cid, comp in sorted(self.components.items()):
-            for env, cfg in sorted(comp.envs.items()):
-                host, _ = split_url(str(cfg.get("url") or ""))
-                if host:
-                    self.hosts.setdefault(host, []).append((cid, env))
-        self.routes: dict[str, list[RouteRef]] = {}
-        self.env_values: dict[tuple[str, str], list[tuple[str, str]]] = {}
-        self.rewrites: dict[str, list[dict[str, Any]]] = {}
-        self.symbol_names: dict[str, set[str]] = {}
-        for n in nodes:
-            comp, attrs = n.get("component"), n["attrs"]
-            if n["kind"] == "route":
-                method, path = route_of(n["name"], attrs)
-                ref = RouteRef(n["id"], comp, method, path, n.get("file"), n.get("line"))
-                self.routes.setdefault(comp, []).append(ref)
-            elif n["kind"] == "env_var":
-                key = (comp, str(attrs.get("name") or n["name"]))
-                self.env_values.setdefault(key, []).extend(_env_values(attrs.get("values")))
-            elif n["kind"] == "code_file" and isinstance(attrs.get("rewrites"), list):
-                self.rewrites.setdefault(comp, []).extend(
-                    r for r in attrs["rewrites"] if isinstance(r, dict)
-                )
-            elif n["kind"] == "symbol":
-                self.symbol_names.setdefault(comp, set()).add(n["name"].rsplit(".", 1)[-1])
-
-    # -- where does the call go? -------------------------------------------------------
-    def _by_host(self, url: str, via: str, how: str) -> Target | None:
-        host, path = split_url(url)
-        found = self.hosts.get(host or "")
-        if not found:
-            return None
-        comps = sorted({c for c, _ in found})
-        if len(comps) != 1:
-            return None
-        envs = {e for c, e in found}
-        return Target(
-            comps[0], path, via, f"{how} matched KB envs.{'+'.join(sorted(envs))}.url", envs
-        )
-
-    def _envs(self, component: str) -> set[str]:
-        comp = self.components.get(component)
-        return set(comp.envs) if comp else set()
-
-    def _function_component(self, name: str | None) -> str | None:
-        funcs = [
-            cid
-            for cid, comp in sorted(self.components.items())
-            if comp.field("role") == "functions"
-            or any(cfg.get("runtime") in FUNCTION_RUNTIMES for cfg in comp.envs.values())
-        ]
-        if len(funcs) == 1:
-            return funcs[0]
-        named = [c for c in funcs if c == name or (name and name in self.symbol_names.get(c, ()))]
-        return named[0] if len(named) == 1 else None
-
-    def _by_rewrite(self, caller: str, path: str) -> tuple[Target | None, str | None]:
-        for rule in self.rewrites.get(caller, []):
-            source = str(rule.get("source") or "")
-            if not source or not fnmatch.fnmatchcase(path, source.replace("**", "*")):
-                continue
-            if rule.get("function"):
-                fn = rule["function"]
-                fn = fn.get("functionId") if isinstance(fn, dict) else fn
-                comp = self._function_component(str(fn))
-                if comp is None:
-                    return None, f"hosting rewrite {source} → function {fn}: no functions component"
-                how = f"hosting rewrite to function {fn}"
-                return Target(comp, "", f"rewrite {source}", how, self._envs(caller)), None
-            run = rule.get("run")
-            if isinstance(run, dict) and run.get("serviceId"):
-                sid = str(run["serviceId"])
-                comp = sid if sid in self.components else None
-                if comp is None:
-                    return None, f"hosting rewrite {source} → Cloud Run {sid}: no such component"
-                how = f"hosting rewrite to run {sid}"
-                return Target(comp, "", f"rewrite {source}", how, self._envs(caller)), None
-            return None, None  # a static destination (SPA fallback): not an API call
-        return None, None
-
-    def targets(self, caller: str, attrs: dict[str, Any]) -> tuple[list[Target], str]:
-        """Candidate targets, or [] and the reason nothing could be resolved."""
-        method, env_var, base, path = parse_call(attrs)
-        if _callable(attrs):
-            fn = _callable(attrs)
-            comp = self._function_component(fn)
-            if comp is None:
-                return [], f"callable function {fn}: no functions component in the project"
-            how = "Firebase callable → functions"
-            return [Target(comp, "", f"callable {fn}", how, self._envs(comp))], ""
-        found: list[Target] = []
-        template = str(attrs.get("url_template") or "")
-        if template.startswith(("http://", "https://")) and "{" in template.split("/")[2]:
-            # an env part inside the host (`https://{TENANT}.zendesk.com`): a KB host or external
-            host = template.split("/")[2].lower()
-            pattern = re.compile(
-                ".+".join(re.escape(p) for p in re.split(r"\{[^}]*\}", host)) + "$"
-            )
-            hits = sorted({c for h, cs in self.hosts.items() if pattern.match(h) for c, _ in cs})
-            if len(hits) != 1:
-                return [], "external" if not hits else f"host {host} matches components {hits}"
-            envs = {e for h, cs in self.hosts.items() if pattern.match(h) for _, e in cs}
-            return [Target(hits[0], "", env_var or host, f"host pattern {host}", envs)], ""
-        if env_var:
-            values = self.env_values.get((caller, env_var), [])
-            for source, value in values:
-                t = self._by_host(value, env_var, f"env value ({source or 'env'})")
-                if t:
-                    found.append(t)
-            comp = self.components.get(caller)
-            for entry in comp.list_field("calls") if comp else []:
-                if not isinstance(entry, dict) or entry.get("env_var") != env_var:
-                    continue
-                target = str(entry.get("component") or "")
-                if target not in self.components:
-                    return [], f"KB calls names component {target!r}, not in project {self.project}"
-                if any(t.component == target for t in found):
-                    for t in found:  # the KB mapping holds for every env of the target
-                        t.resolution += " + KB calls"
-                        t.envs |= set(self.components[target].envs)
-                    continue
-                bases = {split_url(v)[1] for _, v in values if "://" in v}
-                envs = set(self.components[target].envs)
-                for b in sorted(bases) or [None]:
-                    found.append(Target(target, b, env_var, "KB calls", set(envs)))
-            if not found:
-                why = "no value in .env files matches a KB env URL" if values else "no value found"
-                return [], f"unknown base: env var {env_var} ({why}) and no KB `calls` entry"
-            return found, ""
-        if base:
-            via = str(attrs.get("resolved_via") or f"literal {split_url(str(base))[0]}")
-            t = self._by_host(str(base) + (path or ""), via, f"literal base {base}")
-            if t:
-                t.base_path = split_url(str(base))[1]
-                return [t], ""
-            return [], "external"
-        if path and path.startswith("/"):
-            t, why = self._by_rewrite(caller, path)
-            if t:
-                return [t], ""
-            if why:
-                return [], why
-            if self.routes.get(caller):
-                how = "same-origin route of the caller"
-                return [Target(caller, "", "relative", how, self._envs(caller))], ""
-            return [], "relative URL and no hosting rewrite or same-origin route serves it"
-        return [], "dynamic URL: base or path is computed at run time"
+def _url_path(url: str) -> str:
+    rest = url.split("://", 1)[1]
+    return rest[rest.index("/") :] if "/" in rest else ""
 
 
 def _callable(attrs: dict[str, Any]) -> str | None:
@@ -237,80 +87,210 @@ def _callable(attrs: dict[str, Any]) -> str | None:
     return str(name) or None
 
 
+class HttpBridge:
+    def __init__(self, kb: KnowledgeBase, project: str, nodes: list[dict[str, Any]]):
+        self.project = project
+        self.bases = ProjectBases(kb, project, nodes)
+        self.routes: dict[str, list[RouteRef]] = {}
+        self.pages: dict[str, int] = {}
+        for n in nodes:
+            if n["kind"] != "route":
+                continue
+            comp = n.get("component") or ""
+            if str(n["attrs"].get("route_kind") or "") in PAGE_KINDS:
+                self.pages[comp] = self.pages.get(comp, 0) + 1  # HTML, never an API target
+                continue
+            method, path = route_of(n["name"], n["attrs"])
+            ref = RouteRef(n["id"], comp, method, path, n.get("file"), n.get("line"))
+            self.routes.setdefault(comp, []).append(ref)
+
+    def tiers(self, caller: str, attrs: dict[str, Any]) -> tuple[list[list[Target]], str]:
+        """Ordered tiers of candidate targets (the first tier that matches wins), or [] and
+        why nothing could be resolved ('external' for a host outside the project)."""
+        method, env_var, base, path = parse_call(attrs)
+        b = self.bases
+        if fn := _callable(attrs):
+            comp = b.function_component(fn)
+            if comp is None:
+                return [], f"callable function {fn}: no functions component in the project"
+            return [[Target(comp, "", f"callable {fn}", "Firebase callable", b.envs(comp))]], ""
+        template = str(attrs.get("url_template") or "")
+        if template.startswith(("http://", "https://")) and "{" in template.split("/")[2]:
+            return self._host_pattern(template, env_var)
+        if env_var:
+            tiers, misses = b.by_env(caller, env_var, path or "")
+            if tiers:
+                return tiers, ""
+            why = "; ".join(misses) or (
+                f"no value in .env*/compose/environment files and no KB calls entry for {env_var}"
+            )
+            return [], f"no base URL: env var {env_var}: {why}"
+        if base:
+            url = str(base) + (path or "")
+            loc = netloc(url)
+            via = str(attrs.get("resolved_via") or "literal")
+            if via in ("literal", "instance", "default"):
+                via = f"host {loc[0] if loc else base}"
+            ts, why = b.by_url(caller, url, via, (netloc(str(base)) or ("", ""))[1])
+            if ts:
+                return [ts], ""
+            host = (loc or ("", ""))[0].split(":")[0]
+            return [], why if host in LOCAL_HOSTS else "external"
+        if path and path.startswith("/"):
+            tiers, why = b.relative(caller, path)
+            return tiers, why
+        if path and path.startswith("."):
+            return [], f"not an HTTP URL: {path} is a relative file path"
+        if _ENV_PREFIX.match(template):
+            return [], f"dynamic URL: the base is the run-time value {template.split('}')[0]}}}"
+        return [], "dynamic URL: base or path is computed at run time"
+
+    def _host_pattern(self, template: str, env_var: str | None) -> tuple[list[list[Target]], str]:
+        """An env part inside the host (`https://{TENANT}.zendesk.com`): a KB host or external."""
+        host = template.split("/")[2].lower()
+        pattern = re.compile(".+".join(re.escape(p) for p in re.split(r"\{[^}]*\}", host)) + "$")
+        hosts = self.bases.hosts
+        hits = sorted({c for h, cs in hosts.items() if pattern.match(h) for c, _, _ in cs})
+        if len(hits) != 1:
+            return [], "external" if not hits else f"host {host} matches components {hits}"
+        envs = {e for h, cs in hosts.items() if pattern.match(h) for _, e, _ in cs}
+        return [[Target(hits[0], None, env_var or host, f"host pattern {host}", envs)]], ""
+
+    def match(
+        self, t: Target, method: str, path: str
+    ) -> tuple[list[tuple[Any, str, str]], str, str]:
+        """([(route match, full path, confidence)], path tried, note) of one target. Only a
+        single best route is joined: a tie is 'ambiguous', and a call template that matches
+        only a literal route segment (`{slug}` vs `feed`) is named, never joined."""
+        routes = self.routes.get(t.component, [])
+        if t.prefix is not None or t.path is not None:
+            full = t.path if t.path is not None else join_path(t.prefix or "", path)
+            tries = [(full, False, False)]
+        else:  # only the component is known: the path as is, under its KB URL path, suffix
+            tries = [(join_path("", path), True, False)]
+            tries += [(join_path(p, path), True, False) for p in self.bases.kb_paths(t.component)]
+            tries.append((path, True, True))
+        note = ""
+        for full, weak, suffix in tries:
+            found = best_routes(method, full, routes, suffix=suffix)
+            if not found:
+                continue
+            if found[0].kind == "loose":
+                r = found[0].route
+                note = note or f"{r.method} {r.path} (a literal segment where the call has a value)"
+                continue
+            if len(found) > 1:
+                names = ", ".join(f"{m.route.method} {m.route.path}" for m in found)
+                return [], full, f"ambiguous: {len(found)} routes match ({names})"
+            conf = "high" if found[0].kind == "exact" and not (weak or t.weak) else "medium"
+            return [(found[0], full, conf)], full, ""
+        return [], tries[0][0], note
+
+
+def _unmounted(method: str, full: str, t: Target, routes: list[RouteRef]) -> str:
+    """A route that matches once the KB url's path is dropped: named, never joined (the
+    route may miss a mount prefix, or a gateway may strip it: the source does not say)."""
+    head, segs = segments(t.mount), segments(full)
+    if not head or segs[: len(head)] != head:
+        return ""
+    found = best_routes(method, "/" + "/".join(segs[len(head) :]), routes, suffix=False)
+    if len(found) != 1:
+        return ""
+    r = found[0].route
+    return f"{r.method} {r.path} (without the KB url path {t.mount})"
+
+
 def calls_edges(
-    kb: KnowledgeBase, project: str, nodes: list[dict[str, Any]]
+    kb: KnowledgeBase,
+    project: str,
+    nodes: list[dict[str, Any]],
+    edges: list[dict[str, Any]] | None = None,
 ) -> tuple[list[Edge], list[Unresolved]]:
     """CALLS edges and unresolved http_calls of one project (nodes with parsed attrs)."""
     bridge = HttpBridge(kb, project, nodes)
-    edges: list[Edge] = []
+    dead = dead_call_sites(nodes, edges or [])
+    out: list[Edge] = []
     unresolved: list[Unresolved] = []
     for n in nodes:
         if n["kind"] != "http_call":
             continue
         caller, attrs = n.get("component") or "", n["attrs"]
+        where = (n.get("file") or "", n.get("line") or 1)
         expr = str(attrs.get("url_template") or n["name"])
-
-        def miss(reason: str, n: dict[str, Any] = n, caller: str = caller, expr: str = expr):
-            unresolved.append(
-                Unresolved(
-                    project,
-                    caller,
-                    n.get("file") or "",
-                    n.get("line") or 1,
-                    "http_call",
-                    expr,
-                    reason,
-                )
-            )
-
-        targets, why = bridge.targets(caller, attrs)
-        if not targets:
-            if why != "external":
-                miss(why)
-            continue
+        tiers, why = bridge.tiers(caller, attrs)
         method, _, _, path = parse_call(attrs)
         if _callable(attrs):  # a callable is served by the function of that name, any method
             method, path = "*", "/" + str(_callable(attrs))
-        if path is None:
-            miss("dynamic URL: the path is computed at run time")
+        if not tiers or path is None:
+            if why != "external":
+                reason = why or "dynamic URL: the path is computed at run time"
+                unresolved.append(Unresolved(project, caller, *where, "http_call", expr, reason))
             continue
-        hits: dict[str, tuple[Target, str, str, str]] = {}  # route id → (target, kind, full, conf)
-        tried: list[str] = []
-        for t in targets:
-            routes = bridge.routes.get(t.component, [])
-            full = join_path(t.base_path, path) if t.base_path is not None else path
-            matches = best_routes(method, full, routes, suffix=t.base_path is None)
-            if not matches and t.base_path is not None:
-                matches = best_routes(method, path, routes, suffix=True)
-            tried.append(f"{method} {full} in {t.component}")
-            for m in matches:
-                conf = "high" if m.kind == "exact" and not m.suffix else "medium"
-                if len(matches) > 1 or m.kind == "loose":
-                    conf = "low"
-                hits.setdefault(m.route.id, (t, "suffix" if m.suffix else m.kind, full, conf))
+        hits, tried = _first_tier(bridge, tiers, method, path)
         if not hits:
-            miss("no matching route: " + "; ".join(dict.fromkeys(tried)))
-            continue
-        for route_id, (t, kind, full, conf) in sorted(hits.items()):
-            envs = sorted({e for x in targets if x.component == t.component for e in x.envs})
-            edges.append(
-                Edge(
-                    n["id"],
-                    route_id,
-                    "CALLS",
-                    project,
-                    caller,
-                    n.get("file"),
-                    n.get("line"),
-                    {
-                        "via": t.via,
-                        "envs": envs,
-                        "confidence": conf,
-                        "resolution": t.resolution,
-                        "match": kind,
-                        "target_component": t.component,
-                        "path": full,
-                    },
+            unresolved.append(
+                Unresolved(
+                    project, caller, *where, "http_call", expr, _miss(bridge, method, tried, why)
                 )
             )
-    return edges, unresolved
+            continue
+        for route_id, (t, m, full, conf) in sorted(hits.items()):
+            envs = sorted(t.envs)
+            attrs_out = {
+                "via": t.via,
+                "envs": envs,
+                "confidence": conf,
+                "resolution": t.resolution,
+                "match": "suffix" if m.suffix else m.kind,
+                "target_component": t.component,
+                "path": full,
+            }
+            if t.modes:
+                attrs_out["modes"] = sorted(t.modes)
+            if n["id"] in dead:
+                attrs_out["dead_code"] = True
+            out.append(Edge(n["id"], route_id, "CALLS", project, caller, *where, attrs_out))
+    return out, unresolved
+
+
+def _first_tier(
+    bridge: HttpBridge, tiers: list[list[Target]], method: str, path: str
+) -> tuple[dict[str, tuple[Target, Any, str, str]], list[tuple[Target, str, str]]]:
+    tried: list[tuple[Target, str, str]] = []
+    for tier in tiers:
+        hits: dict[str, tuple[Target, Any, str, str]] = {}
+        for t in tier:
+            found, full, note = bridge.match(t, method, path)
+            tried.append((t, full, note))
+            if note.startswith("ambiguous"):
+                return {}, tried
+            for m, fpath, conf in found:
+                if m.route.id in hits:  # the same route by another value: widen its envs
+                    hits[m.route.id][0].envs |= t.envs
+                    hits[m.route.id][0].modes |= t.modes
+                else:
+                    hits[m.route.id] = (t, m, fpath, conf)
+        if hits:
+            return hits, tried
+    return {}, tried
+
+
+def _miss(bridge: HttpBridge, method: str, tried: list[tuple[Target, str, str]], why: str) -> str:
+    parts = []
+    for t, full, note in tried:
+        routes = bridge.routes.get(t.component, [])
+        if not routes:
+            pages = bridge.pages.get(t.component)
+            what = f"only {pages} page routes (HTML)" if pages else "no API routes in the graph"
+            parts.append(f"{t.component} has {what} ({t.resolution})")
+            continue
+        if note.startswith("ambiguous"):
+            parts.append(f"{method} {full} in {t.component} is {note} ({t.resolution})")
+            continue
+        near = note or _unmounted(method, full, t, routes) or closest_route(method, full, routes)
+        parts.append(
+            f"no route {method} {full} in {t.component} ({t.resolution})"
+            + (f"; closest: {near}" if near else "")
+        )
+    text = "; ".join(dict.fromkeys(parts))
+    return f"{text}; {why}" if why else text

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 _PARAM = re.compile(r"^(:[\w-]+\??|\{[^}]*\}|<[^>]+>|\[[^\].]+\]|\*)$")
-_REST = re.compile(r"^(\[\[?\.\.\.[^\]]+\]\]?|\*\*|\*[\w-]+|:[\w-]+\*|\{[^}]*:path\})$")
+_REST = re.compile(r"^(\[\[?\.\.\.[^\]]+\]\]?|\*\*|\*[\w-]+|:[\w-]+[*+]|\{[^}]*:path\}|\(\.\*\))$")
 _TEMPLATE = re.compile(r"\$?\{[^}]*\}")
 ANY_METHOD = {"ALL", "USE", "ANY", "*"}
 
@@ -113,6 +113,28 @@ def best_routes(method: str, path: str, routes: list[RouteRef], suffix: bool) ->
         specific = [m for m in pool if m.route.method.upper() not in ANY_METHOD]
         pool = specific or pool
     return sorted(pool, key=lambda m: m.route.id)
+
+
+def closest_route(method: str, path: str, routes: list[RouteRef]) -> str:
+    """The route a near miss was probably meant for: same path with another method, else
+    the same method with exactly one of two or more segments different (the others agreeing, one
+    literally); '' otherwise."""
+    call = segments(path)
+    method = method.upper()
+    for r in sorted(routes, key=lambda r: (r.path, r.method)):
+        if r.method.upper() != method and match_segments(call, segments(r.path), False):
+            return f"{r.method} {r.path} (same path, other method)"
+    for r in sorted(routes, key=lambda r: (r.path, r.method)):
+        if r.method.upper() not in ANY_METHOD | {method}:
+            continue
+        route = segments(r.path)
+        if len(route) != len(call) or len(call) < 2:
+            continue
+        kinds = [_seg_kind(c, x) for c, x in zip(call, route, strict=True)]
+        off = [i for i, k in enumerate(kinds) if not k]
+        if len(off) == 1 and "exact" in kinds:  # the rest agrees, on a literal at least
+            return f"{r.method} {r.path} (segment {off[0] + 1} differs: {call[off[0]]!r})"
+    return ""
 
 
 def route_of(name: str, attrs: dict) -> tuple[str, str]:

@@ -2,81 +2,12 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import polars as pl
-import yaml
+from bridgekit import Facts, calls_of, graph, write_kb
 
-from extractors.facts import ComponentFacts, Node
 from kb.loader import load_kb
 from warehouse.bridges import build_project_graph
 from warehouse.catalog import component_frames, cross_project_edges
-
-
-def write_kb(root: Path, projects: dict[str, dict[str, dict]]) -> Path:
-    root.mkdir(parents=True, exist_ok=True)
-    (root / "kb.yaml").write_text("name: t\nrepos_root: repos\n")
-    for pid, comps in projects.items():
-        pdir = root / "projects" / pid
-        pdir.mkdir(parents=True)
-        (pdir / "project.md").write_text(f"---\nkind: project\nid: {pid}\ntitle: {pid}\n---\n")
-        for cid, fm in comps.items():
-            (pdir / cid).mkdir()
-            front = {"kind": "component", "project": pid, "id": cid, "repo": f"{pid}/{cid}"}
-            front.update(fm)
-            text = "---\n" + yaml.safe_dump(front, sort_keys=False) + "---\n"
-            (pdir / cid / "component.md").write_text(text)
-    return root
-
-
-class Facts:
-    """Builds one component's facts the way extractors emit them."""
-
-    def __init__(self, project: str, component: str):
-        self.p, self.c, self.facts = project, component, ComponentFacts()
-
-    def node(self, kind: str, qual: str, name: str, file: str = "f", line: int = 1, **attrs):
-        nid = f"{self.p}/{self.c}:{kind}:{qual}"
-        self.facts.nodes.append(Node(nid, kind, name, self.p, self.c, file, line, None, attrs))
-        return nid
-
-    def route(self, method: str, path: str, line: int = 1) -> str:
-        return self.node(
-            "route",
-            f"{method} {path}",
-            f"{method} {path}",
-            "routes.ts",
-            line,
-            method=method,
-            path=path,
-        )
-
-    def call(self, qual: str, method: str, template: str, **attrs) -> str:
-        return self.node(
-            "http_call",
-            qual,
-            f"{method} {template}",
-            "call.ts",
-            7,
-            method=method,
-            url_template=template,
-            **attrs,
-        )
-
-
-def graph(kb_root: Path, project: str, *facts: Facts) -> dict[str, pl.DataFrame]:
-    kb = load_kb(kb_root)
-    tables = {f"{f.p}/{f.c}": component_frames(f.facts) for f in facts}
-    return build_project_graph(kb, project, tables)
-
-
-def calls_of(out: dict[str, pl.DataFrame]) -> list[dict]:
-    rows = out["edges"].filter(pl.col("type") == "CALLS").to_dicts()
-    for r in rows:
-        r["attrs"] = json.loads(r["attrs"])
-    return rows
-
 
 SHOP = {
     "web": {
@@ -136,7 +67,7 @@ def test_kb_calls_only_matches_route_suffix_with_medium_confidence(tmp_path):
     assert edge["dst"] == route
     assert edge["attrs"]["confidence"] == "medium"
     assert edge["attrs"]["envs"] == ["dev", "prod"]
-    assert edge["attrs"]["resolution"] == "KB calls"
+    assert edge["attrs"]["resolution"] == "KB calls[0] env_var CONTACT_API_URL → contact-api"
 
 
 def test_exact_route_is_preferred_over_parametrised(tmp_path):
@@ -193,7 +124,11 @@ def test_hosting_rewrite_sends_relative_api_calls_to_functions(tmp_path):
     [edge] = calls_of(out)
     assert edge["dst"] == route and edge["attrs"]["via"] == "rewrite /api/**"
     [miss] = out["unresolved"].to_dicts()
-    assert miss["expr"] == "/about" and "relative URL" in miss["reason"]
+    assert miss["expr"] == "/about"
+    assert miss["reason"] == (
+        "web has no API routes in the graph (same-origin API route); relative URL: no "
+        "dev-server proxy, rewrite or component on the same host"
+    )
 
 
 def test_same_component_id_in_two_projects_is_never_bridged(tmp_path):
@@ -221,7 +156,10 @@ def test_same_component_id_in_two_projects_is_never_bridged(tmp_path):
     assert calls_of(out) == []
     assert not out["nodes"].filter(pl.col("project") == "beta").height
     [miss] = out["unresolved"].to_dicts()
-    assert "unknown base: env var API_URL" in miss["reason"]
+    assert miss["reason"] == (
+        "no base URL: env var API_URL: API_URL=https://api.beta.example (.env): host "
+        "api.beta.example not in the KB (no envs.*.url or calls entry names it)"
+    )
     assert cross_project_edges(out["edges"]) == []
 
 
@@ -238,11 +176,11 @@ def test_unresolved_reasons_name_the_cause(tmp_path):
     api.route("GET", "/api/jp/contact")
     out = graph(kb, "shop", web, api)
     reasons = {r["expr"]: r["reason"] for r in out["unresolved"].to_dicts()}
-    assert (
-        reasons["{CONTACT_API_URL}/nothing/here"]
-        == "no matching route: DELETE /nothing/here in contact-api"
+    assert reasons["{CONTACT_API_URL}/nothing/here"] == (
+        "no route DELETE /nothing/here in contact-api "
+        "(KB calls[0] env_var CONTACT_API_URL → contact-api)"
     )
-    assert "unknown base: env var url" in reasons["{url}"]
+    assert reasons["{url}"] == "dynamic URL: the base is the run-time value {url}"
     assert "https://api.stripe.example/v1/charges" not in reasons  # external: catalog_hosts
 
 
@@ -344,7 +282,7 @@ def test_literal_base_url_and_same_origin_relative_call(tmp_path):
     edges = {e["src"].rsplit(":", 1)[1]: e for e in calls_of(graph(kb, "shop", web, api))}
     assert edges["lit"]["dst"] == target
     assert edges["lit"]["attrs"]["envs"] == ["prod"] and edges["lit"]["attrs"]["via"] == "constant"
-    assert edges["rel"]["dst"] == own and edges["rel"]["attrs"]["via"] == "relative"
+    assert edges["rel"]["dst"] == own and edges["rel"]["attrs"]["via"] == "same-origin"
 
 
 def test_problem_paths_name_their_component(tmp_path):

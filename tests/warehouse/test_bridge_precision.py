@@ -1,0 +1,154 @@
+"""Precision of CALLS bridges: parameters, own API before pages, no cross-project join,
+unresolved reasons naming the closest route, dead code flagged on the edge."""
+
+from __future__ import annotations
+
+from textwrap import dedent
+
+from bridgekit import Facts, bridged, calls_of, extracted, graph, reasons, write_kb
+
+ONE = {"app": {"role": "frontend"}}
+
+
+def test_every_route_parameter_syntax_matches(tmp_path):
+    kb = write_kb(tmp_path, {"p": ONE})
+    app = Facts("p", "app")
+    routes = ["/a/:slug", "/b/{id}", "/c/<id>", "/d/<int:id>/", "/e/[pid]", "/f/[...rest]",
+              "/g/:path*", "/h/[[...opt]]", "/i/:id?"]  # fmt: skip
+    for i, route in enumerate(routes, start=1):
+        app.route("GET", route, line=i)
+    calls = [
+        "/a/x",
+        "/b/{n}",
+        "/c/7",
+        "/d/7",
+        "/e/{pid}/",
+        "/f/x/y/z",
+        "/g/1/2",
+        "/h/a",
+        "/i/9?q=1",
+    ]
+    for i, url in enumerate(calls, start=1):
+        app.call(f"c{i}", "GET", url, line=i)
+    got = {site: route for site, route, _ in bridged(graph(kb, "p", app))}
+    assert got == {f"call.ts:{i}": f"GET {r}" for i, r in enumerate(routes, start=1)}
+
+
+def test_exact_segment_beats_parameter_and_method_must_agree(tmp_path):
+    kb = write_kb(tmp_path, {"p": ONE})
+    app = Facts("p", "app")
+    app.route("GET", "/api/articles/feed")
+    app.route("GET", "/api/articles/:slug")
+    app.route("DELETE", "/api/articles/:slug")
+    app.call("feed", "GET", "/api/articles/feed", line=1)
+    app.call("del", "DELETE", "/api/articles/{slug}", line=2)
+    assert bridged(graph(kb, "p", app)) == [
+        ("call.ts:1", "GET /api/articles/feed", "same-origin"),
+        ("call.ts:2", "DELETE /api/articles/:slug", "same-origin"),
+    ]
+
+
+def test_relative_url_joins_own_api_route_never_a_page(tmp_path):
+    files = {
+        "blog/web/package.json": '{"dependencies": {"next": "14", "axios": "1"}}',
+        "blog/web/pages/article/[pid].js": "export default function A() { return null; }\n",
+        "blog/web/pages/user.js": "export default function U() { return null; }\n",
+        "blog/web/pages/api/session.js": "export default function h(req, res) { res.end(); }\n",
+        "blog/web/lib/client.js": dedent("""\
+            import axios from 'axios';
+
+            export const me = () => axios.get('/user');
+            export const session = () => axios.get('/api/session');
+            """),
+    }
+    out = extracted(tmp_path, {"blog": {"web": {"role": "frontend"}}}, files, "blog")
+    assert bridged(out) == [("lib/client.js:4", "ANY /api/session", "same-origin")]
+    assert reasons(out)["lib/client.js:3"].startswith("no route GET /user in web")
+
+
+def test_spa_without_api_routes_and_other_projects_same_path_never_join(tmp_path):
+    kb = write_kb(tmp_path, {
+        "alpha": {"web": {"role": "frontend", "envs": {"prod": {"url": "https://a.example"}}},
+                  "api": {"role": "api"}},
+        "beta": {"api": {"role": "api", "envs": {"prod": {"url": "https://a.example/user"}}}},
+    })  # fmt: skip
+    web, api, beta = Facts("alpha", "web"), Facts("alpha", "api"), Facts("beta", "api")
+    web.call("c", "GET", "/user", file="src/agent.js", line=30)
+    api.route("GET", "/user")  # same path in another component, no base says it is reached
+    beta.route("GET", "/user")  # same host in another project's KB
+    out = graph(kb, "alpha", web, api, beta)
+    assert calls_of(out) == []
+    assert reasons(out) == {
+        "src/agent.js:30": "web has no API routes in the graph (same-origin API route); "
+        "relative URL: no dev-server proxy, rewrite or component on the same host"
+    }
+
+
+def test_relative_url_reaches_component_on_the_callers_own_host(tmp_path):
+    kb = write_kb(tmp_path, {"shop": {
+        "web": {"role": "frontend", "envs": {"prod": {"url": "https://shop.example"}}},
+        "api": {"role": "api", "envs": {"prod": {"url": "https://shop.example/api"}}},
+    }})  # fmt: skip
+    web, api = Facts("shop", "web"), Facts("shop", "api")
+    web.call("c", "POST", "/api/cart", file="src/cart.ts", line=11)
+    api.route("POST", "/api/cart")
+    out = graph(kb, "shop", web, api)
+    assert bridged(out) == [("src/cart.ts:11", "POST /api/cart", "host shop.example")]
+
+
+def test_unresolved_reason_names_the_closest_route(tmp_path):
+    kb = write_kb(tmp_path, {"p": {"web": {"role": "frontend"}, "api": {
+        "role": "api", "envs": {"prod": {"url": "https://api.p.example"}}}}})  # fmt: skip
+    web, api = Facts("p", "web"), Facts("p", "api")
+    web.node("env_var", "API", "API", values={".env": "https://api.p.example"})
+    web.call("m", "POST", "{API}/tags", env_var="API", line=3)
+    web.call("s", "GET", "{API}/articles/{slug}/comment", env_var="API", line=4)
+    web.call("n", "GET", "{API}/nothing", env_var="API", line=5)
+    web.call("b", "GET", "{NO_VALUE}/x", line=6)
+    api.route("GET", "/tags")
+    api.route("GET", "/articles/:slug/comments")
+    why = reasons(graph(kb, "p", web, api))
+    assert why["call.ts:3"].endswith("; closest: GET /tags (same path, other method)")
+    assert why["call.ts:4"].endswith(
+        "; closest: GET /articles/:slug/comments (segment 3 differs: 'comment')"
+    )
+    assert why["call.ts:5"].startswith("no route GET /nothing in api (API=https://api.p.example")
+    assert "closest" not in why["call.ts:5"]
+    assert why["call.ts:6"].startswith("no base URL: env var NO_VALUE")
+
+
+def test_call_in_a_file_nothing_imports_is_dead_code(tmp_path):
+    kb = write_kb(tmp_path, {"p": ONE})
+    app = Facts("p", "app")
+    used = app.node("code_file", "src/used.js", "src/used.js", "src/used.js")
+    index = app.node("code_file", "src/index.js", "src/index.js", "src/index.js")
+    app.node("code_file", "src/old.js", "src/old.js", "src/old.js")
+    app.edge(index, used, "IMPORTS", "src/index.js", 1)
+    app.route("GET", "/api/items")
+    app.call("live", "GET", "/api/items", file="src/used.js", line=4)
+    app.call("dead", "GET", "/api/items", file="src/old.js", line=9)
+    app.call("entry", "GET", "/api/items", file="src/index.js", line=2)
+    flags = {e["file"]: e["attrs"].get("dead_code", False) for e in calls_of(graph(kb, "p", app))}
+    assert flags == {"src/used.js": False, "src/old.js": True, "src/index.js": False}
+
+
+def test_template_against_literal_segment_or_a_tie_is_never_joined(tmp_path):
+    kb = write_kb(tmp_path, {"p": ONE})
+    app = Facts("p", "app")
+    app.route("GET", "/api/articles/feed")
+    app.route("GET", "/api/items/:id", file="a.ts")
+    app.route("GET", "/api/items/:slug", file="b.ts")
+    app.call("loose", "GET", "/api/articles/{slug}", line=1)
+    app.call("tie", "GET", "/api/items/5", line=2)
+    out = graph(kb, "p", app)
+    assert bridged(out) == []
+    why = reasons(out)
+    assert why["call.ts:1"] == (
+        "no route GET /api/articles/{slug} in app (same-origin API route); closest: "
+        "GET /api/articles/feed (a literal segment where the call has a value); relative URL: "
+        "no dev-server proxy, rewrite or component on the same host"
+    )
+    assert why["call.ts:2"].startswith(
+        "GET /api/items/5 in app is ambiguous: 2 routes match (GET /api/items/:id, "
+        "GET /api/items/:slug)"
+    )

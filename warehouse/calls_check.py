@@ -1,0 +1,74 @@
+"""Why a documented KB `calls:` entry has no CALLS edge, for the verification report.
+
+`missing_call_reason(project, entry, caller, nodes, edges, unresolved)` reads one project's
+published tables (parsed `attrs` or JSON text) and names the failing link: no call site
+of the caller uses the entry's env var / URL / host, or the ones that do are unresolved
+(with the first reason), or they reach another component.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kb.model import CallsEntry
+from warehouse.bases import netloc
+from warehouse.http_bridge import parse_call
+from warehouse.reader import parse_attrs
+
+
+def _uses(entry: CallsEntry, attrs: dict[str, Any]) -> bool:
+    _, env_var, base, path = parse_call(attrs)
+    if entry.key == "env_var":
+        return env_var == entry.value
+    url = str(base or attrs.get("url_template") or "") + ("" if base is None else path or "")
+    got = netloc(url)
+    want = netloc(entry.value if entry.key == "url" else f"http://{entry.value}")
+    if got is None or want is None:
+        return False
+    if entry.key == "host" and ":" not in want[0]:
+        return got[0].split(":")[0] == want[0]
+    return got[0] == want[0] and (entry.key == "host" or got[1].startswith(want[1].rstrip("/")))
+
+
+def missing_call_reason(
+    project: str,
+    entry: CallsEntry,
+    caller: str,
+    nodes: list[dict[str, Any]],
+    edges: list[dict[str, Any]],
+    unresolved: list[dict[str, Any]],
+) -> str:
+    """One line: why `caller`'s `calls:` entry `entry` has no CALLS edge to its component."""
+    sites = [
+        n
+        for n in nodes
+        if n.get("kind") == "http_call"
+        and n.get("project") == project
+        and n.get("component") == caller
+        and _uses(entry, parse_attrs(n.get("attrs")))
+    ]
+    if not sites:
+        return f"no call site of {project}/{caller} in the graph uses {entry.label}"
+    where = {(n.get("file"), n.get("line")) for n in sites}
+    rows = sorted(
+        (r for r in unresolved if r.get("component") == caller
+         and (r.get("file"), r.get("line")) in where),
+        key=lambda r: (str(r.get("file")), r.get("line") or 0),
+    )  # fmt: skip
+    if rows:
+        r = rows[0]
+        return (
+            f"{len(sites)} call site(s) use {entry.label}, {len(rows)} unresolved; "
+            f"{r.get('file')}:{r.get('line')}: {r.get('reason')}"
+        )
+    ids = {n["id"] for n in sites}
+    reached = sorted(
+        {
+            str(parse_attrs(e.get("attrs")).get("target_component"))
+            for e in edges
+            if e.get("type") == "CALLS" and e.get("src") in ids
+        }
+    )
+    if reached:
+        return f"call sites using {entry.label} reach {', '.join(reached)}, not {entry.component}"
+    return f"{len(sites)} call site(s) use {entry.label} but none was bridged"
