@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from kb.model import CallsEntry
-from warehouse.bases import netloc
 from warehouse.http_bridge import parse_call
 from warehouse.reader import parse_attrs
+from warehouse.urls import netloc
 
 
 def _uses(entry: CallsEntry, attrs: dict[str, Any]) -> bool:

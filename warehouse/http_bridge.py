@@ -27,7 +27,7 @@ from typing import Any
 
 from extractors.facts import Edge, Unresolved
 from kb.model import KnowledgeBase
-from warehouse.bases import LOCAL_HOSTS, ProjectBases, Target, netloc
+from warehouse.bases import ProjectBases, Target
 from warehouse.deadcode import dead_call_sites
 from warehouse.routematch import (
     RouteRef,
@@ -37,11 +37,13 @@ from warehouse.routematch import (
     route_of,
     segments,
 )
+from warehouse.urls import LOCAL_HOSTS, netloc
 
 _ENV_PREFIX = re.compile(r"^\{([A-Za-z_][A-Za-z0-9_.]*)\}(.*)$", re.S)
 _ENV_NAME = re.compile(
     r"^(process\.env\.|import\.meta\.env\.|environment\.)?[A-Z][A-Z0-9_]*$|^environment\."
 )
+NO_ROW = "external"  # an external host or a file path: no CALLS edge and no unresolved row
 PAGE_KINDS = {"page", "layout", "client"}
 
 
@@ -106,7 +108,7 @@ class HttpBridge:
 
     def tiers(self, caller: str, attrs: dict[str, Any]) -> tuple[list[list[Target]], str]:
         """Ordered tiers of candidate targets (the first tier that matches wins), or [] and
-        why nothing could be resolved ('external' for a host outside the project)."""
+        why nothing could be resolved (NO_ROW: a host outside the project, a file path)."""
         method, env_var, base, path = parse_call(attrs)
         b = self.bases
         if fn := _callable(attrs):
@@ -135,12 +137,12 @@ class HttpBridge:
             if ts:
                 return [ts], ""
             host = (loc or ("", ""))[0].split(":")[0]
-            return [], why if host in LOCAL_HOSTS else "external"
+            return [], why if host in LOCAL_HOSTS else NO_ROW  # external: catalog_hosts
         if path and path.startswith("/"):
             tiers, why = b.relative(caller, path)
             return tiers, why
-        if path and path.startswith("."):
-            return [], f"not an HTTP URL: {path} is a relative file path"
+        if (path or template).startswith(("./", "../")):
+            return [], NO_ROW  # a module-relative file (`new URL('../font.ttf', import.meta.url)`)
         if _ENV_PREFIX.match(template):
             return [], f"dynamic URL: the base is the run-time value {template.split('}')[0]}}}"
         return [], "dynamic URL: base or path is computed at run time"
@@ -152,7 +154,7 @@ class HttpBridge:
         hosts = self.bases.hosts
         hits = sorted({c for h, cs in hosts.items() if pattern.match(h) for c, _, _ in cs})
         if len(hits) != 1:
-            return [], "external" if not hits else f"host {host} matches components {hits}"
+            return [], NO_ROW if not hits else f"host {host} matches components {hits}"
         envs = {e for h, cs in hosts.items() if pattern.match(h) for _, e, _ in cs}
         return [[Target(hits[0], None, env_var or host, f"host pattern {host}", envs)]], ""
 
@@ -222,7 +224,7 @@ def calls_edges(
         if _callable(attrs):  # a callable is served by the function of that name, any method
             method, path = "*", "/" + str(_callable(attrs))
         if not tiers or path is None:
-            if why != "external":
+            if why != NO_ROW:
                 reason = why or "dynamic URL: the path is computed at run time"
                 unresolved.append(Unresolved(project, caller, *where, "http_call", expr, reason))
             continue

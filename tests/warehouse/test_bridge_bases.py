@@ -174,6 +174,7 @@ def test_hard_coded_host_matches_kb_env_url(tmp_path):
              base="https://api.pets.example/api", path="/pets/{slug}", resolved_via="constant")  # fmt: skip
     web.call("other-port", "GET", "http://localhost:9999/api/pets", file="src/agent.js", line=9)
     web.call("third-party", "GET", "https://maps.example.org/tiles", file="src/map.js", line=2)
+    web.call("font", "GET", "../../assets/inter.ttf", file="app/og/route.tsx", line=7)
     api.route("PUT", "/api/pets/:slug")
     api.route("GET", "/api/pets")
     out = graph(kb, "pets", web, api)
@@ -182,7 +183,7 @@ def test_hard_coded_host_matches_kb_env_url(tmp_path):
     assert edge["attrs"]["envs"] == ["prod"] and edge["attrs"]["path"] == "/api/pets/{slug}"
     assert reasons(out) == {
         "src/agent.js:9": "host localhost:9999 not in the KB (no envs.*.url or calls entry names it)"
-    }  # the third-party host is external: catalog_hosts, not an unresolved row
+    }  # a third-party host is external (catalog_hosts), a module-relative file is no HTTP call
 
 
 def test_kb_url_path_is_never_stripped_to_force_a_match(tmp_path):
