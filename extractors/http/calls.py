@@ -22,8 +22,9 @@ from __future__ import annotations
 
 from extractors.base import ComponentContext
 from extractors.http.emit import HttpOut
-from extractors.http.js import JsHttpCalls, wrapper_calls
+from extractors.http.js import JsHttpCalls
 from extractors.http.python import scan_python
+from extractors.http.summaries import wrapper_calls
 from extractors.js.common import js_files, modules
 from extractors.shared import CodeSymbols, JsSymbols
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from tree_sitter import Node as TsNode
 
 from extractors.http.emit import VERBS, HttpOut
+from extractors.http.summaries import Wrapper, path_param, site_line
 from extractors.http.urls import Url, enclosing_function, parameter_names
 from extractors.js.common import (
     arguments,
@@ -30,8 +31,10 @@ CLIENT_PACKAGES = {
     "got": "got",
     "redaxios": "axios",
     "ofetch": "fetch",
+    "superagent": "superagent",
 }
-_CLIENT_VERBS = VERBS | {"request"}
+_ALIASES = {"del": "delete"}  # superagent
+_CLIENT_VERBS = VERBS | {"request"} | set(_ALIASES)
 _FETCH = {"fetch", "window.fetch", "globalThis.fetch", "$fetch", "ofetch"}
 _DISPATCH = _FETCH | {"httpsCallable"}
 
@@ -41,19 +44,6 @@ class Client:
     kind: str  # axios | ky | got | fetch
     base: Url | None = None
     via: str = "instance"
-
-
-@dataclass
-class Wrapper:
-    index: int
-    method: str
-    base: Url | None
-    client: str
-    via: str
-    tail: Url | None = None
-    rel: str = ""
-    line: int = 0
-    expr: str = ""
 
 
 class JsHttpCalls:
@@ -99,6 +89,10 @@ class JsHttpCalls:
             key = f"{sf.rel}#{name}"
             if value.type == "identifier" and text(sf, value) in names:
                 self.instances[key] = Client(self.client_root(sf, text(sf, value)), None, "default")
+            elif value.type == "call_expression" and (
+                wrapped := _wrapped_client(sf, value, names)
+            ):  # `superagentPromise(superagent, Promise)`: the same client, promisified
+                self.instances[key] = Client(self.client_root(sf, wrapped), None, "default")
             elif value.type == "call_expression" and text(sf, value).split(".", 1)[0] in names:
                 callee = dotted_name(sf, value.child_by_field_name("function")) or ""
                 head, _, verb = callee.rpartition(".")
@@ -181,6 +175,7 @@ class JsHttpCalls:
         if client is None:
             return
         args = arguments(call)
+        verb = _ALIASES.get(verb, verb)
         if verb in VERBS:
             self.call(
                 sf, call, client.kind, verb.upper(), args[0] if args else None, client, client.via
@@ -203,15 +198,14 @@ class JsHttpCalls:
             return
         url = self.eval.js(sf, url_node)
         base = client.base if client is not None else None
-        if url is not None and url.starts_with_param:
-            fn = enclosing_function(call)
-            names = parameter_names(sf, fn)
+        if url is not None:
+            names = parameter_names(sf, enclosing_function(call))
+            first = path_param(url, names)
             owner = owner_at(self.ctx, sf.rel, call)
-            if url.parts[0][1] in names and ":symbol:" in owner:
-                tail = Url(url.parts[1:], url.via)
+            if first is not None and ":symbol:" in owner:
                 self.wrappers[owner] = Wrapper(
-                    names.index(url.parts[0][1]), method.upper(), base, kind, via, tail,
-                    sf.rel, line, text(sf, url_node),
+                    names, first, method.upper(), url, base, kind, via,
+                    [f"{sf.rel}:{site_line(call)}"], sf.rel, line, text(sf, url_node),
                 )  # fmt: skip
                 return
         if url is None or url.starts_with_param:
@@ -227,67 +221,10 @@ class JsHttpCalls:
         )
 
 
-def wrapper_calls(calls: JsHttpCalls) -> None:
-    """Each call of a wrapper becomes an http_call at the caller's line."""
-    sites = calls.ctx.shared.js.calls
-    for _ in range(3):  # wrappers of wrappers
-        before = len(calls.wrappers)
-        for site in sites:
-            wrapper = calls.wrappers.get(site.callee)
-            if wrapper is None or (site.caller, site.node.start_byte) in calls.taken_sites:
-                continue
-            sf = modules(calls.ctx)[site.rel].sf
-            args = arguments(site.node)
-            node = args[wrapper.index] if wrapper.index < len(args) else None
-            url = calls.eval.js(sf, node) if node is not None else None
-            if url is not None and url.starts_with_param:
-                names = parameter_names(sf, enclosing_function(site.node))
-                if url.parts[0][1] in names and ":symbol:" in site.caller:
-                    inner = Url(url.parts[1:], url.via).add(wrapper.tail or Url())
-                    calls.wrappers.setdefault(
-                        site.caller,
-                        Wrapper(
-                            names.index(url.parts[0][1]),
-                            wrapper.method,
-                            wrapper.base,
-                            wrapper.client,
-                            wrapper.via,
-                            inner,
-                            site.rel,
-                            SourceFile.line(site.node),
-                            text(sf, node),
-                        ),
-                    )
-                    calls.taken_sites.add((site.caller, site.node.start_byte))
-                    continue
-            calls.taken_sites.add((site.caller, site.node.start_byte))
-            if url is None or url.starts_with_param:
-                expr = text(sf, node) if node is not None else "(no argument)"
-                callee = site.callee.rsplit("#", 1)[-1]
-                calls.out.dynamic(
-                    site.rel, SourceFile.line(site.node), expr, f"argument {expr} of {callee}"
-                )
-                continue
-            url.add(wrapper.tail or Url())
-            calls.out.emit(
-                sf,
-                site.node,
-                wrapper.method,
-                url,
-                wrapper.base,
-                wrapper.client,
-                "wrapper",
-                wrapper=site.callee,
-                owner=site.caller,
-            )
-        if len(calls.wrappers) == before:
-            break
-    used = {site.callee for site in sites}
-    for symbol, wrapper in sorted(calls.wrappers.items()):
-        if symbol not in used:
-            calls.out.dynamic(
-                wrapper.rel,
-                wrapper.line,
-                wrapper.expr,
-                f"parameter of {symbol.rsplit('#', 1)[-1]}, which nothing in the component calls",
-            )
+def _wrapped_client(sf: SourceFile, call: TsNode, names: set[str]) -> str | None:
+    """The client a plain function call wraps: `promisify(superagent, Promise)` → superagent."""
+    if dotted_name(sf, call.child_by_field_name("function")) in names:
+        return None
+    first = next(iter(arguments(call)), None)
+    name = text(sf, first) if first is not None and first.type == "identifier" else None
+    return name if name in names else None

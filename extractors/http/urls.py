@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext
+from extractors.http.destructure import destructured
 from extractors.js.common import (
     dotted_name,
     modules,
@@ -43,10 +44,21 @@ _FUNCTIONS = {
 class Url:
     parts: list[tuple[str, str]] = field(default_factory=list)
     via: set[str] = field(default_factory=set)
+    # how many leading parts are one named base (a constant, an env var, a client's
+    # baseURL): what a wrapper puts before its path parameter; `base_name` names it
+    base_end: int = 0
+    base_name: str | None = None
 
     def add(self, other: Url) -> Url:
+        if not self.parts and other.base_end:
+            self.base_end, self.base_name = other.base_end, other.base_name
         self.parts += other.parts
         self.via |= other.via
+        return self
+
+    def named(self, name: str | None) -> Url:
+        """Mark the whole value as one named base (a constant or env var read as a prefix)."""
+        self.base_end, self.base_name = len(self.parts), name
         return self
 
     @property
@@ -69,6 +81,8 @@ def enclosing_function(node: TsNode) -> TsNode | None:
 
 
 def parameter_names(sf: SourceFile, fn: TsNode | None) -> list[str]:
+    if fn is not None and (single := fn.child_by_field_name("parameter")) is not None:
+        return [text(sf, single)] if single.type == "identifier" else [""]  # `url => ...`
     params = fn.child_by_field_name("parameters") if fn is not None else None
     names = []
     for p in params.named_children if params else []:
@@ -153,7 +167,7 @@ class Evaluator:
                 name = text(sf, node.child_by_field_name("property"))
             else:
                 name = string_value(sf, node.child_by_field_name("index")) or ""
-            return Url([("env", name)], {"env"}) if name else None
+            return Url([("env", name)], {"env"}).named(name) if name else None
         dotted = dotted_name(sf, node)
         if dotted is None or dotted.count(".") != 1:
             return None
@@ -165,7 +179,8 @@ class Evaluator:
 
             inner = object_props(found[0], value).get(prop)
             url = self.js(found[0], inner, depth + 1) if inner is not None else None
-            return _via(url, "constant")
+            url = _via(url, "constant")
+            return url.named(dotted) if url is not None and not url.starts_with_param else url
         return None
 
     def _js_identifier(self, sf: SourceFile, node: TsNode, depth: int) -> Url | None:
@@ -177,10 +192,14 @@ class Evaluator:
             return param(name)
         mod = modules(self.ctx).get(sf.rel)
         if mod is not None and name in mod.env_names:
-            return Url([("env", mod.env_names[name])], {"env"})
+            return Url([("env", mod.env_names[name])], {"env"}).named(mod.env_names[name])
+        unpacked = destructured(self, sf, node, name, depth)
+        if unpacked is not None:
+            return unpacked
         found = resolve_const(self.ctx, sf.rel, name)
         if found is not None:
-            return _via(self.js(found[0], found[1], depth + 1), "constant")
+            url = _via(self.js(found[0], found[1], depth + 1), "constant")
+            return url.named(name) if url is not None and not url.starts_with_param else url
         return None
 
     # ---- Python ----
@@ -269,7 +288,8 @@ def _param_name(sf: SourceFile, node: TsNode | None) -> str:
     if node.type in {"call_expression", "call"}:
         args = node.child_by_field_name("arguments")
         first = args.named_children[0] if args is not None and args.named_children else None
-        return _param_name(sf, first or node.child_by_field_name("function"))
+        name = _param_name(sf, first) if first is not None else "param"
+        return name if name != "param" else _param_name(sf, node.child_by_field_name("function"))
     return "param"
 
 
@@ -283,7 +303,7 @@ def join(base: Url | None, path: Url) -> Url:
     """axios/ky/httpx semantics: exactly one slash between a base and a relative path."""
     if base is None or not base.parts:
         return path
-    head = Url(list(base.parts), set(base.via))
+    head = Url(list(base.parts), set(base.via), len(base.parts), base.base_name)
     if path.parts and path.parts[0][0] == "lit" and "://" in path.parts[0][1]:
         return path  # an absolute URL ignores the base
     left = head.parts[-1][1] if head.parts[-1][0] == "lit" else ""
