@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tree_sitter import Node as TsNode
 
+from extractors.http.angular import VERBS as NG_VERBS
+from extractors.http.angular import AngularHttp
+from extractors.http.choices import variants
 from extractors.http.emit import VERBS, HttpOut
 from extractors.http.summaries import Wrapper, path_param, site_line
 from extractors.http.urls import Url, enclosing_function, parameter_names
@@ -41,9 +44,10 @@ _DISPATCH = _FETCH | {"httpsCallable"}
 
 @dataclass
 class Client:
-    kind: str  # axios | ky | got | fetch
+    kind: str  # axios | ky | got | fetch | superagent | angular
     base: Url | None = None
     via: str = "instance"
+    hops: list[str] = field(default_factory=list)  # e.g. the interceptor that sets the base
 
 
 class JsHttpCalls:
@@ -58,6 +62,7 @@ class JsHttpCalls:
         self.wrappers: dict[str, Wrapper] = {}
         self.taken_sites: set[tuple[str, int]] = set()
         self.client_memo: dict[tuple[str, str], Client | None] = {}
+        self.angular = AngularHttp(self.ctx, self.eval)
 
     # ---- clients ----
     def client_root(self, sf: SourceFile, name: str) -> str | None:
@@ -126,8 +131,14 @@ class JsHttpCalls:
     # ---- call sites ----
     def scan_calls(self, sf: SourceFile) -> None:
         memo, rel = self.client_memo, sf.rel
+        ng = self.angular.props(sf)
         for call, _, dotted in call_names(self.ctx, sf):
             if dotted is None:
+                continue
+            if ng and dotted.startswith("this.") and dotted.count(".") == 2:
+                _, prop, verb = dotted.split(".")
+                if prop in ng and verb in NG_VERBS and call.type == "call_expression":
+                    self.angular_call(sf, call, verb)
                 continue
             # most calls name no client: settle that from the memo before anything else
             head, _, verb = dotted.rpartition(".")
@@ -189,6 +200,20 @@ class JsHttpCalls:
             client = Client(client.kind, self.eval.js(sf, cfg["baseURL"]), "instance")
         self.call(sf, call, client.kind, method, url, client, client.via)
 
+    def angular_call(self, sf: SourceFile, call: TsNode, verb: str) -> None:
+        """`this.http.get(url)` on an Angular HttpClient; an interceptor's base in front."""
+        icp = self.angular.interceptor()
+        client = Client("angular", None, "instance")
+        if icp is not None:
+            client = Client("angular", icp.base, "interceptor", [icp.hop])
+        args = arguments(call)
+        if verb == "request":
+            method = (string_value(sf, args[0]) if args else None) or "GET"
+            url = args[1] if len(args) > 1 else None
+        else:
+            method, url = ("GET" if verb == "jsonp" else verb.upper()), args[0] if args else None
+        self.call(sf, call, "angular", method.upper(), url, client, client.via)
+
     def call(
         self, sf, call: TsNode, kind: str, method: str, url_node, client: Client | None, via: str
     ):
@@ -196,8 +221,27 @@ class JsHttpCalls:
         if url_node is None:
             self.out.dynamic(sf.rel, line, text(sf, call), "no URL argument")
             return
-        url = self.eval.js(sf, url_node)
+        if _module_file(sf, url_node):
+            return  # `new URL('./font.ttf', import.meta.url)`: a bundled file, no request
         base = client.base if client is not None else None
+        hops = list(client.hops) if client is not None else []
+        extra = {"hops": hops} if hops else {}
+        choices = variants(self.eval, sf, url_node)
+        if choices is not None:
+            urls, ternary = choices
+            for url in urls:
+                self.out.emit(
+                    sf, call, method.upper(), url, base, kind,
+                    via if base is not None else "literal", candidate=True, **extra,
+                )  # fmt: skip
+            shown = " or ".join(u.template for u in urls)
+            self.out.dynamic(
+                sf.rel, SourceFile.line(ternary), text(sf, url_node),
+                f"chosen at run time by `{text(sf, ternary.child_by_field_name('condition'))}`: "
+                f"{shown}",
+            )  # fmt: skip
+            return
+        url = self.eval.js(sf, url_node)
         if url is not None:
             names = parameter_names(sf, enclosing_function(call))
             first = path_param(url, names)
@@ -205,7 +249,7 @@ class JsHttpCalls:
             if first is not None and ":symbol:" in owner:
                 self.wrappers[owner] = Wrapper(
                     names, first, method.upper(), url, base, kind, via,
-                    [f"{sf.rel}:{site_line(call)}"], sf.rel, line, text(sf, url_node),
+                    [f"{sf.rel}:{site_line(call)}", *hops], sf.rel, line, text(sf, url_node),
                 )  # fmt: skip
                 return
         if url is None or url.starts_with_param:
@@ -217,8 +261,9 @@ class JsHttpCalls:
             self.out.dynamic(sf.rel, line, text(sf, url_node), why)
             return
         self.out.emit(
-            sf, call, method.upper(), url, base, kind, via if base is not None else "literal"
-        )
+            sf, call, method.upper(), url, base, kind, via if base is not None else "literal",
+            **extra,
+        )  # fmt: skip
 
 
 def _wrapped_client(sf: SourceFile, call: TsNode, names: set[str]) -> str | None:
@@ -228,3 +273,12 @@ def _wrapped_client(sf: SourceFile, call: TsNode, names: set[str]) -> str | None
     first = next(iter(arguments(call)), None)
     name = text(sf, first) if first is not None and first.type == "identifier" else None
     return name if name in names else None
+
+
+def _module_file(sf: SourceFile, node: TsNode) -> bool:
+    """`new URL(path, import.meta.url)`: a file next to the module, not an HTTP endpoint."""
+    node = unwrap(node)
+    if node is None or node.type != "new_expression":
+        return False
+    args = arguments(node)
+    return len(args) > 1 and text(sf, args[1]).replace(" ", "") == "import.meta.url"

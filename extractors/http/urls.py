@@ -94,6 +94,7 @@ def parameter_names(sf: SourceFile, fn: TsNode | None) -> list[str]:
 class Evaluator:
     def __init__(self, ctx: ComponentContext):
         self.ctx = ctx
+        self.choice: dict[int, int] = {}  # ternary start byte -> branch (choices.py)
         self._py_locals: dict[tuple[str, int, int], dict[str, list[TsNode]]] = {}
 
     def _py_local(self, sf: SourceFile, at: TsNode, name: str) -> TsNode | None:
@@ -138,6 +139,9 @@ class Evaluator:
             return None
         if kind in {"member_expression", "subscript_expression"}:
             return self._js_member(sf, node, depth)
+        if kind == "ternary_expression" and node.start_byte in self.choice:
+            field = "alternative" if self.choice[node.start_byte] else "consequence"
+            return self.js(sf, node.child_by_field_name(field), depth + 1)
         if kind == "identifier":
             return self._js_identifier(sf, node, depth)
         if kind == "call_expression":
