@@ -21,7 +21,9 @@ A URL that cannot be known statically → `unresolved` kind `http_call`, "dynami
 from __future__ import annotations
 
 from extractors.base import ComponentContext
+from extractors.http.dyncallee import chosen_callees
 from extractors.http.emit import HttpOut
+from extractors.http.generated import GeneratedClients
 from extractors.http.js import JsHttpCalls
 from extractors.http.python import scan_python
 from extractors.http.summaries import wrapper_calls
@@ -37,11 +39,17 @@ def extract(ctx: ComponentContext) -> None:
     out = HttpOut(ctx)
     calls = JsHttpCalls(out)
     files = [sf for sf in js_files(ctx) if sf.rel in modules(ctx)]
+    sdk = GeneratedClients(calls)
     for sf in files:
         calls.scan_clients(sf)
+        sdk.scan(sf)
+    summarised = {rel for rel, _ in sdk.methods}  # generated files: their SDK calls count
     for sf in files:
-        calls.scan_calls(sf)
+        if sf.rel not in summarised:
+            calls.scan_calls(sf)
     wrapper_calls(calls)
+    sdk.sites()
+    chosen_callees(calls, sdk)
     for sf in sorted(ctx.by_language("python"), key=lambda f: f.rel):
         scan_python(out, sf)
     out.catalog()
