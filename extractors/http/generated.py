@@ -39,7 +39,7 @@ from extractors.source import SourceFile
 
 _MARK = re.compile(rb"generated|do not edit", re.I)
 _REQUEST = {"this.request", "__request", "request", "this.httpRequest.request"}
-_FETCH = {"this.customFetch", "fetch", "this.instance.request", "axios.request"}
+_FETCH = ["this.customFetch", "this.instance.request", "axios.request", "fetch"]  # preferred first
 
 
 def is_generated(sf: SourceFile) -> bool:
@@ -62,7 +62,8 @@ class GeneratedClients:
             return
         self.generated.add(sf.rel)
         calls = call_names(self.ctx, sf)
-        fetch = next((c for c, _, d in calls if d in _FETCH), None)
+        fetches = sorted((_FETCH.index(d), c.start_byte, c) for c, _, d in calls if d in _FETCH)
+        fetch = fetches[0][2] if fetches else None
         tail = [f"{sf.rel}:{site_line(fetch)}"] if fetch is not None else []
         for call, _, dotted in calls:
             if dotted not in _REQUEST:
@@ -70,7 +71,8 @@ class GeneratedClients:
             args = arguments(call)
             cfg = next((a for a in reversed(args) if a.type == "object"), None)
             props = object_props(sf, cfg) if cfg is not None else {}
-            raw = props.get("path") or props.get("url")
+            # swagger-typescript-api: `path` is the URL; codegen: `url`, `path` its values
+            raw = next((props[k] for k in ("url", "path") if k in props and props[k].type != "object"), None)  # fmt: skip
             method = string_value(sf, props.get("method"))
             fn = enclosing_function(call)
             key = _member_key(sf, fn)

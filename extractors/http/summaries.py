@@ -3,8 +3,9 @@ parameters"; each caller substitutes its arguments, to a fixed point (wrappers o
 
 A function is a wrapper when one of its parameters is the *start of the path* — the URL is
 `param`, `base + param` or `base/param` with `base` one named value (a constant, an env var,
-a client's baseURL). A parameter that fills a segment (`/articles/${slug}`) is a value: the
-call is concrete there and stays a call site. At a wrapper's caller the path parameter
+a client's baseURL) — or a parameter named like a path (`path`, `url`, `endpoint`...) ends
+it after a `/` (a wrapper adding a prefix). A parameter that fills a segment
+(`/articles/${slug}`) is a value: the call is concrete there and stays a call site. At a wrapper's caller the path parameter
 takes the argument's URL; value parameters take a literal argument or keep their name.
 The http_call sits at the first concrete caller; every wrapper line in between is a hop
 (`hops` attr, outermost first).
@@ -12,6 +13,7 @@ The http_call sits at the first concrete caller; every wrapper line in between i
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from tree_sitter import Node as TsNode
@@ -19,6 +21,8 @@ from tree_sitter import Node as TsNode
 from extractors.http.urls import Url, enclosing_function, parameter_names
 from extractors.js.common import arguments, modules, text
 from extractors.source import SourceFile
+
+_PATHLIKE = re.compile(r"(url|uri|path|endpoint|route|resource|tail)$", re.I)
 
 
 @dataclass
@@ -48,15 +52,20 @@ def site_line(call: TsNode) -> int:
 
 
 def path_param(url: Url, names: list[str]) -> str | None:
-    """The parameter (of `names`) that starts the URL's path, after its named base, if any."""
+    """The parameter (of `names`) that starts the URL's path after its named base, or one
+    named like a path that ends it after a `/` (`readApi(`v1/${path}`)` adds a prefix)."""
     for i, (kind, value) in enumerate(url.parts):
         if i < url.base_end:
             continue
         if kind == "lit":
             if value.strip("/"):
-                return None
+                break
             continue
         return value if kind == "param" and value in names else None
+    if len(url.parts) > 1 and url.parts[-2][0] == "lit" and url.parts[-2][1].endswith("/"):
+        kind, value = url.parts[-1]
+        if kind == "param" and value in names and _PATHLIKE.search(value):
+            return value
     return None
 
 
