@@ -24,6 +24,8 @@ from extractors.base import ComponentContext
 from extractors.http.dyncallee import chosen_callees
 from extractors.http.emit import HttpOut
 from extractors.http.generated import GeneratedClients
+from extractors.http.hooks import library_calls
+from extractors.http.interceptors import axios_interceptors
 from extractors.http.js import JsHttpCalls
 from extractors.http.python import scan_python
 from extractors.http.summaries import wrapper_calls
@@ -43,10 +45,13 @@ def extract(ctx: ComponentContext) -> None:
     for sf in files:
         calls.scan_clients(sf)
         sdk.scan(sf)
+    for sf in files:
+        axios_interceptors(calls, sf)
     summarised = {rel for rel, _ in sdk.methods}  # generated files: their SDK calls count
     for sf in files:
         if sf.rel not in summarised:
             calls.scan_calls(sf)
+    library_calls(calls)
     wrapper_calls(calls)
     sdk.sites()
     chosen_callees(calls, sdk)

@@ -59,8 +59,10 @@ class JsHttpCalls:
         self.eval = out.eval
         self.instances: dict[str, Client] = {}
         self.defaults: dict[str, Url] = {}  # client kind -> default base
+        self.default_hops: dict[str, list[str]] = {}  # client kind -> interceptor line
         self.wrappers: dict[str, Wrapper] = {}
         self.taken_sites: set[tuple[str, int]] = set()
+        self.used: set[str] = set()  # wrappers a library calls for the code (an SWR fetcher)
         self.client_memo: dict[tuple[str, str], Client | None] = {}
         self.angular = AngularHttp(self.ctx, self.eval)
 
@@ -76,11 +78,12 @@ class JsHttpCalls:
     def client_of(self, sf: SourceFile, name: str) -> Client | None:
         root = self.client_root(sf, name)
         if root:
-            return Client(root, self.defaults.get(root), "default")
+            return Client(root, self.defaults.get(root), "default", self.default_hops.get(root, []))
         found = resolve_local(self.ctx, sf.rel, name)
         client = self.instances.get(f"{found[0]}#{found[1]}") if found else None
         if client is not None and client.via == "default":  # `export const http = axios`
-            return Client(client.kind, self.defaults.get(client.kind), "default")
+            kind = client.kind
+            return Client(kind, self.defaults.get(kind), "default", self.default_hops.get(kind, []))
         return client
 
     def scan_clients(self, sf: SourceFile) -> None:
@@ -243,10 +246,11 @@ class JsHttpCalls:
             return
         url = self.eval.js(sf, url_node)
         if url is not None:
-            names = parameter_names(sf, enclosing_function(call))
+            fn = enclosing_function(call)
+            names = parameter_names(sf, fn)
             first = path_param(url, names)
             owner = owner_at(self.ctx, sf.rel, call)
-            if first is not None and ":symbol:" in owner:
+            if first is not None and ":symbol:" in owner and not _nested(self.ctx, sf, fn, owner):
                 self.wrappers[owner] = Wrapper(
                     names, first, method.upper(), url, base, kind, via,
                     [f"{sf.rel}:{site_line(call)}", *hops], sf.rel, line, text(sf, url_node),
@@ -282,3 +286,10 @@ def _module_file(sf: SourceFile, node: TsNode) -> bool:
         return False
     args = arguments(node)
     return len(args) > 1 and text(sf, args[1]).replace(" ", "") == "import.meta.url"
+
+
+def _nested(ctx, sf: SourceFile, fn: TsNode | None, owner: str) -> bool:
+    """`fn` is a callback inside the owner's own function (`useSWR(k, (u) => fetch(u))`):
+    its parameters are not the owner's, so the owner is no wrapper."""
+    outer = enclosing_function(fn.parent) if fn is not None and fn.parent is not None else None
+    return outer is not None and owner_at(ctx, sf.rel, outer) == owner

@@ -141,7 +141,7 @@ def wrapper_calls(calls) -> None:
             )  # fmt: skip
         if len(calls.wrappers) == before:
             break
-    used = {site.callee for site in sites}
+    used = {site.callee for site in sites} | calls.used
     for symbol, w in sorted(calls.wrappers.items()):
         if symbol not in used and not w.extra.get("generated_client"):
             calls.out.dynamic(
