@@ -27,6 +27,7 @@ from extractors.http.generated import GeneratedClients
 from extractors.http.hooks import library_calls
 from extractors.http.interceptors import axios_interceptors
 from extractors.http.js import JsHttpCalls
+from extractors.http.props import prop_functions
 from extractors.http.python import scan_python
 from extractors.http.summaries import wrapper_calls
 from extractors.js.common import js_files, modules
@@ -55,6 +56,7 @@ def extract(ctx: ComponentContext) -> None:
     wrapper_calls(calls)
     sdk.sites()
     chosen_callees(calls, sdk)
+    prop_functions(calls)
     for sf in sorted(ctx.by_language("python"), key=lambda f: f.rel):
         scan_python(out, sf)
     out.catalog()

@@ -54,7 +54,7 @@ def member_symbol(ctx, rel: str, dotted: str) -> str | None:
 
 def chosen_callees(calls, sdk) -> None:
     ctx = calls.ctx
-    http_owners = _reaching_http(ctx)
+    http_owners = reaching_http(ctx)
     for rel, mod in sorted(modules(ctx).items()):
         sf = mod.sf
         for call, fn, dotted in call_names(ctx, sf):
@@ -103,7 +103,7 @@ def _wrapper_candidate(calls, sf, node: TsNode, call: TsNode, symbol: str, w) ->
     )  # fmt: skip
 
 
-def _reaching_http(ctx) -> set[str]:
+def reaching_http(ctx) -> set[str]:
     """Symbols that make an HTTP call themselves or through the functions they call."""
     callers: dict[str, set[str]] = {}
     reach: set[str] = set()
