@@ -48,7 +48,7 @@ def extract(ctx: ComponentContext) -> None:
         sdk.scan(sf)
     for sf in files:
         axios_interceptors(calls, sf)
-    summarised = {rel for rel, _ in sdk.methods}  # generated files: their SDK calls count
+    summarised = sdk.client_files()  # the generated client's own files: summarised
     for sf in files:
         if sf.rel not in summarised:
             calls.scan_calls(sf)

@@ -17,9 +17,11 @@ Recognised shapes (the generated file says so in its header, or calls the genera
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from tree_sitter import Node as TsNode
 
+from extractors.http.emit import VERBS
 from extractors.http.summaries import Wrapper, site_line, substitute
 from extractors.http.urls import Url, enclosing_function, parameter_names
 from extractors.js.common import (
@@ -58,22 +60,23 @@ class GeneratedClients:
 
     # ---- summaries, from the generated files ----
     def scan(self, sf: SourceFile) -> None:
-        if b"request" not in sf.data or not is_generated(sf):
+        if not is_generated(sf):
             return
         self.generated.add(sf.rel)
         calls = call_names(self.ctx, sf)
         fetches = sorted((_FETCH.index(d), c.start_byte, c) for c, _, d in calls if d in _FETCH)
         fetch = fetches[0][2] if fetches else None
         tail = [f"{sf.rel}:{site_line(fetch)}"] if fetch is not None else []
-        for call, _, dotted in calls:
-            if dotted not in _REQUEST:
+        for call, callee, dotted in calls:
+            verb = _client_verb(sf, callee)
+            if dotted not in _REQUEST and verb is None:
                 continue
             args = arguments(call)
             cfg = next((a for a in reversed(args) if a.type == "object"), None)
             props = object_props(sf, cfg) if cfg is not None else {}
             # swagger-typescript-api: `path` is the URL; codegen: `url`, `path` its values
             raw = next((props[k] for k in ("url", "path") if k in props and props[k].type != "object"), None)  # fmt: skip
-            method = string_value(sf, props.get("method"))
+            method = string_value(sf, props.get("method")) or verb
             fn = enclosing_function(call)
             key = _member_key(sf, fn)
             url = self.eval.js(sf, raw) if raw is not None else None
@@ -98,6 +101,51 @@ class GeneratedClients:
             url = self.eval.js(sf, node)
             if url is not None:
                 self.defaults[(sf.rel, cls)] = url
+        self._delegates(sf, calls)
+        self._client_defaults(sf, calls)
+
+    def _delegates(self, sf: SourceFile, calls) -> None:
+        """`async getPet(p) { return (await this.getPetRaw(p)).value(); }` (openapi-generator
+        typescript-fetch): the method that delegates to a summarised one is one too."""
+        for call, _, dotted in calls:
+            if not dotted or not dotted.startswith("this.") or dotted.count(".") != 1:
+                continue
+            fn = enclosing_function(call)
+            key = _member_key(sf, fn)
+            inner = self.methods.get((sf.rel, f"{key.split('.')[0]}.{dotted[5:]}")) if key else None
+            if inner is None or (sf.rel, key) in self.methods:
+                continue
+            self.methods[(sf.rel, key)] = replace(
+                inner, params=parameter_names(sf, fn), line=fn.start_point[0] + 1,
+                hops=[f"{sf.rel}:{fn.start_point[0] + 1}", *inner.hops],
+                extra={**inner.extra, "sdk_method": key},
+            )  # fmt: skip
+
+    def _client_defaults(self, sf: SourceFile, calls) -> None:
+        """The generated client's base: `createClient(createConfig({ baseUrl }))`
+        (@hey-api), or a top-level `BASE_PATH` (openapi-generator)."""
+        for call, _, dotted in calls:
+            if dotted in {"createClient", "createConfig"}:
+                cfg = next((a for a in arguments(call) if a.type == "object"), None)
+                raw = object_props(sf, cfg).get("baseUrl") if cfg is not None else None
+                url = self.eval.js(sf, raw) if raw is not None else None
+                if url is not None:
+                    self.defaults[(sf.rel, "client")] = url
+        mod = modules(self.ctx).get(sf.rel)
+        if mod is not None and "BASE_PATH" in mod.consts:
+            url = self.eval.js(sf, mod.consts["BASE_PATH"])
+            if url is not None:
+                self.defaults[(sf.rel, "BASE_PATH")] = url
+
+    def client_files(self) -> set[str]:
+        """Generated files of a client with SDK methods: the methods' files, and generated
+        files beside them (its runtime/core), whose own requests are the client's internals."""
+        roots = {r.rsplit("/", 2)[0] if r.count("/") >= 2 else "" for r, _ in self.methods}
+        roots |= {r.rsplit("/", 1)[0] if "/" in r else "" for r, _ in self.methods}
+        return {
+            rel for rel in self.generated
+            if any(not root or rel.startswith(root + "/") for root in roots)
+        }  # fmt: skip
 
     def _config_base(self, sf: SourceFile, node: TsNode) -> Url | None:
         """`OpenAPI.BASE` of the codegen's config object."""
@@ -120,19 +168,21 @@ class GeneratedClients:
 
     def _resolve(self, sf: SourceFile, dotted: str) -> tuple[Wrapper, Url | None] | None:
         head, _, rest = dotted.partition(".")
-        if not rest or dotted.count(".") > 2:
+        if dotted.count(".") > 2:
             return None
         where = resolve_local(self.ctx, sf.rel, head)
         if where is None:
             return None
+        if not rest:  # a generated function: `getPetById({ path: { petId } })`
+            w = self.methods.get(where)
+            return (w, self._default(where[0])) if w is not None else None
         mod = modules(self.ctx).get(where[0])
         value = unwrap(mod.consts.get(where[1])) if mod is not None else None
         instance_base: Url | None = None
         if value is not None and value.type == "new_expression":  # `const api = new Api(cfg)`
             ctor = dotted_name(mod.sf, value.child_by_field_name("constructor"))
             where = resolve_local(self.ctx, mod.rel, ctor) if ctor else None
-            cfg = next((a for a in arguments(value) if a.type == "object"), None)
-            raw = object_props(mod.sf, cfg).get("baseUrl") if cfg is not None else None
+            raw = _config_prop(mod.sf, value, ("baseUrl", "basePath"))
             instance_base = self.eval.js(mod.sf, raw) if raw is not None else None
             if where is None:
                 return None
@@ -156,7 +206,7 @@ class GeneratedClients:
                 continue
             sf = mod.sf
             for call, _, dotted in call_names(self.ctx, sf):
-                if dotted is None or "." not in dotted or call.type != "call_expression":
+                if dotted is None or call.type != "call_expression":
                     continue
                 found = self.resolve(sf, dotted)
                 if found is not None:
@@ -171,6 +221,34 @@ class GeneratedClients:
             sf, at, w.method, url, base, w.client, "generated",
             owner=owner_at(self.ctx, sf.rel, call), hops=list(w.hops), **w.extra, **extra,
         )  # fmt: skip
+
+
+def _client_verb(sf: SourceFile, callee: TsNode | None) -> str | None:
+    """`(options.client ?? client).get` / `client.post` in a generated file (@hey-api)."""
+    if callee is None or callee.type != "member_expression":
+        return None
+    verb = text(sf, callee.child_by_field_name("property"))
+    obj = unwrap(callee.child_by_field_name("object"))
+    if verb not in VERBS or obj is None:
+        return None
+    named = obj.type == "binary_expression" or "client" in text(sf, obj).lower()
+    return verb.upper() if named else None
+
+
+def _config_prop(sf: SourceFile, new: TsNode, keys: tuple[str, ...]) -> TsNode | None:
+    """`new Api({ baseUrl })` or `new PetApi(new Configuration({ basePath }))`."""
+    for arg in arguments(new):
+        arg = unwrap(arg)
+        if arg is not None and arg.type == "new_expression":
+            found = _config_prop(sf, arg, keys)
+            if found is not None:
+                return found
+        elif arg is not None and arg.type == "object":
+            props = object_props(sf, arg)
+            found = next((props[k] for k in keys if k in props), None)
+            if found is not None:
+                return found
+    return None
 
 
 def _member_key(sf: SourceFile, fn: TsNode | None) -> str | None:
