@@ -12,8 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from extractors.http.summaries import site_line
-from extractors.http.urls import Url
-from extractors.js.common import arguments, modules, object_props, owner_at, package_of, text
+from extractors.http.urls import ANGULAR_ENV, Url
+from extractors.js.common import (
+    arguments,
+    modules,
+    object_props,
+    owner_at,
+    package_of,
+    string_value,
+    text,
+    unwrap,
+)
 from extractors.js.index import call_names
 from extractors.source import SourceFile
 
@@ -100,3 +109,25 @@ def _prefix(url: Url | None) -> Url | None:
     if not head or any(k == "param" for k, _ in head):
         return None
     return Url(list(head), set(url.via) | {"interceptor"})
+
+
+def environment_values(ctx) -> None:
+    """One `config_value` node per `environment.<key>` of the Angular environment files, with
+    its value per file (`environment.ts`, `environment.prod.ts`, ...): the bridge reads each
+    file as a build configuration."""
+    found: dict[str, dict[str, str]] = {}
+    where: dict[str, tuple[str, int]] = {}
+    for rel, mod in sorted(modules(ctx).items()):
+        value = unwrap(mod.consts.get("environment")) if ANGULAR_ENV.search(rel) else None
+        if value is None or value.type != "object":
+            continue
+        for key, node in object_props(mod.sf, value).items():
+            literal = string_value(mod.sf, node)
+            if literal is None:
+                continue
+            found.setdefault(key, {})[rel] = literal
+            if key not in where or rel.endswith("/environment.ts"):
+                where[key] = (rel, node.start_point[0] + 1)
+    for key, values in sorted(found.items()):
+        name = f"environment.{key}"
+        ctx.add_node("config_value", name, name, *where[key], values=values, source="angular")

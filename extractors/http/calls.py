@@ -21,6 +21,7 @@ A URL that cannot be known statically → `unresolved` kind `http_call`, "dynami
 from __future__ import annotations
 
 from extractors.base import ComponentContext
+from extractors.http.angular import environment_values
 from extractors.http.dyncallee import chosen_callees
 from extractors.http.emit import HttpOut
 from extractors.http.generated import GeneratedClients
@@ -57,6 +58,7 @@ def extract(ctx: ComponentContext) -> None:
     sdk.sites()
     chosen_callees(calls, sdk)
     prop_functions(calls)
+    environment_values(ctx)
     for sf in sorted(ctx.by_language("python"), key=lambda f: f.rel):
         scan_python(out, sf)
     out.catalog()

@@ -9,6 +9,7 @@ caller decides (a wrapper) or it is dynamic.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from tree_sitter import Node as TsNode
@@ -27,6 +28,7 @@ from extractors.js.index import local_value
 from extractors.source import SourceFile, matches
 
 MAX_DEPTH = 12
+ANGULAR_ENV = re.compile(r"(^|/)environments?/environment(\.[\w-]+)?\.ts$")
 _ENV_OBJECTS = {"process.env", "import.meta.env"}
 _PARAM_WRAPPERS = {"encodeURIComponent", "encodeURI", "String", "Number", "escape", "quote"}
 _PY_LOCALS = "(assignment left: (identifier) @n right: (_) @v)"
@@ -181,6 +183,8 @@ class Evaluator:
         if value is not None and value.type == "object":
             from extractors.js.common import object_props
 
+            if ANGULAR_ENV.search(found[0].rel):  # one value per build configuration
+                return Url([("env", f"environment.{prop}")], {"angular-env"}).named(dotted)
             inner = object_props(found[0], value).get(prop)
             url = self.js(found[0], inner, depth + 1) if inner is not None else None
             url = _via(url, "constant")

@@ -116,3 +116,37 @@ def test_generated_client_with_a_vite_env_base_and_a_runtime_choice(tmp_path):
     assert '"candidate": true' in sites[6]["attrs"]
     assert '"generated_client": true' in sites[3]["attrs"]
     assert "callee chosen at run time by `cooked`" in reasons(out)["src/pages/recipe.ts:7"]
+
+
+def test_angular_service_with_a_base_per_build_configuration(tmp_path):
+    web = {
+        "package.json": '{"name": "web", "dependencies": {"@angular/core": "17"}}',
+        "src/environments/environment.ts": """\
+            export const environment = { production: false, apiUrl: 'http://localhost:7000/api' };
+            """,
+        "src/environments/environment.prod.ts": """\
+            export const environment = { production: true, apiUrl: 'https://api.kitchen.example/api' };
+            """,
+        "src/app/pantry.service.ts": """\
+            import { Injectable } from '@angular/core';
+            import { HttpClient } from '@angular/common/http';
+            import { environment } from '../environments/environment';
+
+            @Injectable({ providedIn: 'root' })
+            export class PantryService {
+              constructor(private http: HttpClient) {}
+
+              list() {
+                return this.http.get(`${environment.apiUrl}/pantry`);
+              }
+            }
+            """,
+    }
+    kb = {"web": {"role": "frontend"}, "api": API}
+    out = extracted(tmp_path, {"kitchen": kb}, _files(web), "kitchen")
+    assert bridged(out) == [
+        ("src/app/pantry.service.ts:10", "GET /api/pantry", "environment.apiUrl"),
+    ]
+    [edge] = calls_of(out)
+    assert edge["attrs"]["envs"] == ["local", "prod"]
+    assert edge["attrs"]["modes"] == ["development", "production"]
