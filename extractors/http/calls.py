@@ -30,6 +30,7 @@ from extractors.http.interceptors import axios_interceptors
 from extractors.http.js import JsHttpCalls
 from extractors.http.props import prop_functions
 from extractors.http.python import scan_python
+from extractors.http.pywrappers import python_wrapper_calls
 from extractors.http.summaries import wrapper_calls
 from extractors.js.common import js_files, modules
 from extractors.shared import CodeSymbols, JsSymbols
@@ -59,6 +60,8 @@ def extract(ctx: ComponentContext) -> None:
     chosen_callees(calls, sdk)
     prop_functions(calls)
     environment_values(ctx)
+    py_wrappers: dict = {}
     for sf in sorted(ctx.by_language("python"), key=lambda f: f.rel):
-        scan_python(out, sf)
+        scan_python(out, sf, py_wrappers)
+    python_wrapper_calls(out, py_wrappers)
     out.catalog()

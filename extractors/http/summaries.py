@@ -69,8 +69,10 @@ def path_param(url: Url, names: list[str]) -> str | None:
     return None
 
 
-def substitute(ev, sf: SourceFile, w: Wrapper, args: list[TsNode]) -> Url | None:
-    """The wrapper's URL with this call's arguments; None when the path argument is unknown."""
+def substitute(ev, sf: SourceFile, w: Wrapper, args: list, evaluate=None) -> Url | None:
+    """The wrapper's URL with this call's arguments (JS, or Python with `evaluate=ev.py`);
+    None when the path argument is unknown."""
+    evaluate = evaluate or ev.js
     out = Url(via=set(w.url.via))
     out.base_end, out.base_name = w.url.base_end, w.url.base_name
     for kind, value in w.url.parts:
@@ -79,7 +81,7 @@ def substitute(ev, sf: SourceFile, w: Wrapper, args: list[TsNode]) -> Url | None
             continue
         i = w.params.index(value)
         arg = args[i] if i < len(args) else None
-        url = ev.js(sf, arg) if arg is not None else None
+        url = evaluate(sf, arg) if arg is not None else None
         if value == w.path_param:
             if url is None:
                 return None

@@ -240,7 +240,11 @@ class Evaluator:
         if kind in {"subscript", "call"}:
             env = py_env_name(sf, node)
             if env:
-                return Url([("env", env)], {"env"})
+                return Url([("env", env)], {"env"}).named(env)
+        if kind == "attribute" and text(sf, node.child_by_field_name("object")) == "self":
+            value = py_self_attr(sf, node, text(sf, node.child_by_field_name("attribute")))
+            url = self.py(sf, value, depth + 1) if value is not None else None
+            return url.named(text(sf, node)) if url and not url.starts_with_param else url
         if kind == "identifier":
             name = text(sf, node)
             local = self._py_local(sf, node, name)
@@ -251,6 +255,29 @@ class Evaluator:
             value = py_module_const(sf, name)
             return _via(self.py(sf, value, depth + 1), "constant") if value is not None else None
         return None
+
+
+def py_self_attr(sf: SourceFile, at: TsNode, name: str) -> TsNode | None:
+    """The value of `self.<name> = value` in the enclosing class (class-level `name = value`
+    too): a client's base set once in `__init__`."""
+    cls = at.parent
+    while cls is not None and cls.type != "class_definition":
+        cls = cls.parent
+    if cls is None:
+        return None
+    body = cls.child_by_field_name("body")
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        if node is None:
+            continue
+        if node.type == "assignment":
+            left = text(sf, node.child_by_field_name("left"))
+            own = left == name and node.parent is not None and node.parent.parent == body
+            if (left == f"self.{name}" or own) and node.child_by_field_name("right") is not None:
+                return node.child_by_field_name("right")
+        stack.extend(reversed(node.named_children))
+    return None
 
 
 def py_env_name(sf: SourceFile, node: TsNode) -> str | None:
