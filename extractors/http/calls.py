@@ -1,21 +1,32 @@
-"""Outbound HTTP calls: fetch, axios (calls, `axios({method, url})`, `axios.create` instances,
-`axios.defaults.baseURL`), ky, got, thin wrappers (`ApiService.post('/orders')` whose method
-calls an instance with its `path` parameter), generated SDKs (`'/r/{id}'.replace(...)` +
-`request({method, url})`), Firebase `httpsCallable(functions, 'name')`, and Python
-`requests` / `httpx` (also `httpx.Client(base_url=...)` instances) — see python.py.
+"""Outbound HTTP calls. JS family: fetch, axios (calls, `axios({method, url})`,
+`axios.create` instances, `defaults.baseURL`, request interceptors that set the base), ky,
+got, superagent, Angular HttpClient (+ a registered interceptor's base, `environment.*`
+per build configuration: angular.py), SWR URL keys and GraphQL clients (hooks.py), Firebase
+`httpsCallable`; wrappers followed to their concrete callers (summaries.py), generated SDKs
+(generated.py), run-time choices (choices.py, dyncallee.py, props.py). Python: `requests` /
+`httpx` (sessions, `base_url`, `self.<attr>` bases) and Python wrappers (pywrappers.py).
 
 http_call node (the contract `warehouse/http_bridge.py` reads; keep stable):
 - qualifier `<name>@<rel>:<line>`; name `METHOD {ENV_VAR}path`, `METHOD https://host/path` or
-  `METHOD /relative/path`; file:line of the call site (for a wrapper: of the wrapper's caller).
+  `METHOD /relative/path`; file:line of the concrete call site (a wrapper's or SDK method's
+  caller; for a chained `.post(` the line of the method name).
 - attrs: `method` (upper case), `url_template` (full URL, `{ENV}` for env parts and `{param}`
-  for runtime values), `env_var` (env var the base comes from, if any), `base` (literal base
-  URL, e.g. `https://api.sendgrid.com` or an instance's literal baseURL), `path` (what follows
-  the base or env var), `resolved_via` (wrapper | instance | default | constant | env |
-  literal | callable), `client` (fetch, axios, ky, got, requests, httpx, firebase),
-  `wrapper` (symbol id, when the call went through one), `function` (callables only).
+  for runtime values), `env_var` (env var the base comes from, if any; `environment.apiUrl`
+  for an Angular environment key), `base` (literal base URL, e.g. `https://api.sendgrid.com`,
+  an instance's literal baseURL, or a constant's value), `base_name` (the constant/env/
+  interceptor the base came from), `path` (what follows the base or env var),
+  `resolved_via` (wrapper | instance | default | constant | env | literal | callable |
+  interceptor | generated), `client` (fetch, axios, ky, got, superagent, angular, swr,
+  graphql, requests, httpx, firebase), `wrapper` (symbol id, when the call went through
+  one), `hops` (["rel:line", ...] wrapper/interceptor/generated lines between the call site
+  and the client call, outermost first), `candidate` (true: one branch of a run-time choice;
+  the choice itself is an unresolved row), `generated_client` + `sdk_method` (an SDK call),
+  `hook` (swr), `graphql` (true), `function` (callables only).
 CALLS_HTTP: enclosing symbol (or code_file) → http_call, file:line of the call site.
+config_value nodes `environment.<key>` (Angular environments): `values` {file: value}.
 Catalog rows `hosts`: every absolute host literally written (a `{VAR}` part kept as is).
-A URL that cannot be known statically → `unresolved` kind `http_call`, "dynamic URL: ...".
+A URL or callee that cannot be known statically → `unresolved` kind `http_call`,
+"dynamic URL: <why>" (naming the candidates when they are known).
 """
 
 from __future__ import annotations
