@@ -16,7 +16,6 @@ Recognised shapes (the generated file says so in its header, or calls the genera
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from tree_sitter import Node as TsNode
@@ -39,13 +38,13 @@ from extractors.js.common import (
 from extractors.js.index import call_names
 from extractors.source import SourceFile
 
-_MARK = re.compile(rb"generated|do not edit", re.I)
 _REQUEST = {"this.request", "__request", "request", "this.httpRequest.request"}
 _FETCH = ["this.customFetch", "this.instance.request", "axios.request", "fetch"]  # preferred first
 
 
 def is_generated(sf: SourceFile) -> bool:
-    return bool(_MARK.search(sf.data[:1500])) or b"__request(" in sf.data
+    head = sf.data[:1500].lower()
+    return b"generated" in head or b"do not edit" in head or b"__request(" in sf.data
 
 
 class GeneratedClients:
@@ -97,7 +96,7 @@ class GeneratedClients:
                 base = self._config_base(sf, args[0])
                 if base is not None:
                     self.defaults[(sf.rel, key.split(".")[0])] = base
-        for cls, node in _class_fields(sf, "baseUrl"):
+        for cls, node in _class_fields(sf, "baseUrl") if b"baseUrl" in sf.data else ():
             url = self.eval.js(sf, node)
             if url is not None:
                 self.defaults[(sf.rel, cls)] = url
@@ -278,9 +277,12 @@ def _member_key(sf: SourceFile, fn: TsNode | None) -> str | None:
 
 def _class_fields(sf: SourceFile, field: str) -> list[tuple[str, TsNode]]:
     out = []
-    stack = [sf.tree.root_node]
+    stack = list(sf.tree.root_node.named_children)  # classes are top-level (maybe exported)
     while stack:
         node = stack.pop()
+        if node.type == "export_statement":
+            stack.extend(node.named_children)
+            continue
         if node.type in {"class_declaration", "class"}:
             name = node.child_by_field_name("name")
             body = node.child_by_field_name("body")
@@ -291,6 +293,4 @@ def _class_fields(sf: SourceFile, field: str) -> list[tuple[str, TsNode]]:
                     continue
                 if text(sf, key) == field and name is not None:
                     out.append((text(sf, name), value))
-            continue
-        stack.extend(c for c in node.named_children if c.type != "statement_block")
     return out
