@@ -24,7 +24,8 @@ http_call node (the contract `warehouse/http_bridge.py` reads; keep stable):
   `hook` (swr), `graphql` (true), `function` (callables only).
 CALLS_HTTP: enclosing symbol (or code_file) → http_call, file:line of the call site.
 config_value nodes `environment.<key>` (Angular environments): `values` {file: value}.
-Catalog rows `hosts`: every absolute host literally written (a `{VAR}` part kept as is).
+Catalog rows `hosts`: every absolute host literally written (a `{VAR}` part kept as is), and
+the known host of each imported third-party SDK (`sdk` attr; sdks.py).
 A URL or callee that cannot be known statically → `unresolved` kind `http_call`,
 "dynamic URL: <why>" (naming the candidates when they are known).
 """
@@ -42,6 +43,7 @@ from extractors.http.js import JsHttpCalls
 from extractors.http.props import prop_functions
 from extractors.http.python import scan_python
 from extractors.http.pywrappers import python_wrapper_calls
+from extractors.http.sdks import sdk_hosts
 from extractors.http.summaries import wrapper_calls
 from extractors.js.common import js_files, modules
 from extractors.shared import CodeSymbols, JsSymbols
@@ -76,3 +78,4 @@ def extract(ctx: ComponentContext) -> None:
         scan_python(out, sf, py_wrappers)
     python_wrapper_calls(out, py_wrappers)
     out.catalog()
+    sdk_hosts(ctx)

@@ -84,3 +84,37 @@ def test_axios_interceptor_sets_the_instance_base(tmp_path):
     assert slots.name == "GET https://garage.example/api/service-slots"
     assert slots.attrs["resolved_via"] == "interceptor"
     assert slots.attrs["hops"] == ["src/lib/http.ts:7"]
+
+
+def test_third_party_sdks_are_hosts_not_calls(tmp_path):
+    f = extract(
+        tmp_path,
+        {
+            "src/pay.ts": """
+                import Stripe from 'stripe';
+                import { getDocs, collection } from 'firebase/firestore';
+
+                const stripe = new Stripe(process.env.STRIPE_KEY ?? '');
+
+                export async function charge(db: unknown) {
+                  await getDocs(collection(db as never, 'orders'));
+                  return stripe.customers.create({ email: 'a@b.example' });
+                }
+                """,
+            "jobs/refund.py": """
+                import stripe
+
+
+                def refund(charge_id):
+                    return stripe.Refund.create(charge=charge_id)
+                """,
+        },
+    )
+    hosts = {(r.name, r.file, r.line, r.attrs.get("sdk")) for r in f.catalog if r.table == "hosts"}
+    assert hosts == {
+        ("api.stripe.com", "src/pay.ts", 1, "stripe"),
+        ("firestore.googleapis.com", "src/pay.ts", 2, "firebase/firestore"),
+        ("api.stripe.com", "jobs/refund.py", 1, "stripe"),
+    }
+    assert not [n for n in f.raw.nodes if n.kind == "http_call"]
+    assert not [u for u in f.unresolved if u.kind == "http_call"]
