@@ -10,6 +10,7 @@ from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext
 from extractors.facts import CatalogRow
+from extractors.http.summaries import site_line
 from extractors.http.urls import Evaluator, Url, join
 from extractors.js.common import owner_at
 from extractors.source import SourceFile
@@ -43,7 +44,7 @@ class HttpOut:
         owner: str | None = None,
         **extra,
     ) -> None:
-        line = SourceFile.line(call)
+        line = site_line(call)
         full = join(base, url) if base is not None else url
         template = full.template
         attrs: dict = {"method": method, "url_template": template, "client": client}
@@ -55,10 +56,15 @@ class HttpOut:
             attrs["path"] = Url(full.parts[1:]).template
         elif base is not None and base.parts and all(k == "lit" for k, _ in base.parts):
             attrs["base"], attrs["path"] = base.template.rstrip("/"), url.template
+        elif _named_literal_base(full):  # `${API_ROOT}${path}`: the constant is the base
+            head = Url(full.parts[: full.base_end])
+            attrs["base"], attrs["path"] = head.template, Url(full.parts[full.base_end :]).template
         elif (origin := _ORIGIN.match(template)) is not None:
             attrs["base"], attrs["path"] = origin.group(1), origin.group(2) or "/"
         else:
             attrs["path"] = template
+        if full.base_name and 0 < full.base_end < len(full.parts):
+            attrs["base_name"] = full.base_name
         if (origin := _ORIGIN.match(template)) is not None:
             self.hosts.add((origin.group(1).split("://", 1)[1], sf.rel, line))
         if via == "literal":
@@ -81,3 +87,11 @@ class HttpOut:
             self.ctx.facts.catalog.append(
                 CatalogRow("hosts", self.ctx.project, self.ctx.component, host, rel, line)
             )
+
+
+def _named_literal_base(url: Url) -> bool:
+    """A named constant holding an absolute URL, followed by a path."""
+    head = url.parts[: url.base_end]
+    if not head or url.base_end >= len(url.parts) or any(k != "lit" for k, _ in head):
+        return False
+    return _ORIGIN.match("".join(v for _, v in head)) is not None

@@ -3,11 +3,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tree_sitter import Node as TsNode
 
+from extractors.http.angular import VERBS as NG_VERBS
+from extractors.http.angular import AngularHttp
+from extractors.http.choices import variants
 from extractors.http.emit import VERBS, HttpOut
+from extractors.http.summaries import Wrapper, path_param, site_line
 from extractors.http.urls import Url, enclosing_function, parameter_names
 from extractors.js.common import (
     arguments,
@@ -30,30 +34,20 @@ CLIENT_PACKAGES = {
     "got": "got",
     "redaxios": "axios",
     "ofetch": "fetch",
+    "superagent": "superagent",
 }
-_CLIENT_VERBS = VERBS | {"request"}
+_ALIASES = {"del": "delete"}  # superagent
+_CLIENT_VERBS = VERBS | {"request"} | set(_ALIASES)
 _FETCH = {"fetch", "window.fetch", "globalThis.fetch", "$fetch", "ofetch"}
 _DISPATCH = _FETCH | {"httpsCallable"}
 
 
 @dataclass
 class Client:
-    kind: str  # axios | ky | got | fetch
+    kind: str  # axios | ky | got | fetch | superagent | angular
     base: Url | None = None
     via: str = "instance"
-
-
-@dataclass
-class Wrapper:
-    index: int
-    method: str
-    base: Url | None
-    client: str
-    via: str
-    tail: Url | None = None
-    rel: str = ""
-    line: int = 0
-    expr: str = ""
+    hops: list[str] = field(default_factory=list)  # e.g. the interceptor that sets the base
 
 
 class JsHttpCalls:
@@ -65,9 +59,12 @@ class JsHttpCalls:
         self.eval = out.eval
         self.instances: dict[str, Client] = {}
         self.defaults: dict[str, Url] = {}  # client kind -> default base
+        self.default_hops: dict[str, list[str]] = {}  # client kind -> interceptor line
         self.wrappers: dict[str, Wrapper] = {}
         self.taken_sites: set[tuple[str, int]] = set()
+        self.used: set[str] = set()  # wrappers a library calls for the code (an SWR fetcher)
         self.client_memo: dict[tuple[str, str], Client | None] = {}
+        self.angular = AngularHttp(self.ctx, self.eval)
 
     # ---- clients ----
     def client_root(self, sf: SourceFile, name: str) -> str | None:
@@ -81,11 +78,12 @@ class JsHttpCalls:
     def client_of(self, sf: SourceFile, name: str) -> Client | None:
         root = self.client_root(sf, name)
         if root:
-            return Client(root, self.defaults.get(root), "default")
+            return Client(root, self.defaults.get(root), "default", self.default_hops.get(root, []))
         found = resolve_local(self.ctx, sf.rel, name)
         client = self.instances.get(f"{found[0]}#{found[1]}") if found else None
         if client is not None and client.via == "default":  # `export const http = axios`
-            return Client(client.kind, self.defaults.get(client.kind), "default")
+            kind = client.kind
+            return Client(kind, self.defaults.get(kind), "default", self.default_hops.get(kind, []))
         return client
 
     def scan_clients(self, sf: SourceFile) -> None:
@@ -99,6 +97,10 @@ class JsHttpCalls:
             key = f"{sf.rel}#{name}"
             if value.type == "identifier" and text(sf, value) in names:
                 self.instances[key] = Client(self.client_root(sf, text(sf, value)), None, "default")
+            elif value.type == "call_expression" and (
+                wrapped := _wrapped_client(sf, value, names)
+            ):  # `superagentPromise(superagent, Promise)`: the same client, promisified
+                self.instances[key] = Client(self.client_root(sf, wrapped), None, "default")
             elif value.type == "call_expression" and text(sf, value).split(".", 1)[0] in names:
                 callee = dotted_name(sf, value.child_by_field_name("function")) or ""
                 head, _, verb = callee.rpartition(".")
@@ -132,8 +134,14 @@ class JsHttpCalls:
     # ---- call sites ----
     def scan_calls(self, sf: SourceFile) -> None:
         memo, rel = self.client_memo, sf.rel
+        ng = self.angular.props(sf)
         for call, _, dotted in call_names(self.ctx, sf):
             if dotted is None:
+                continue
+            if ng and dotted.startswith("this.") and dotted.count(".") == 2:
+                _, prop, verb = dotted.split(".")
+                if prop in ng and verb in NG_VERBS and call.type == "call_expression":
+                    self.angular_call(sf, call, verb)
                 continue
             # most calls name no client: settle that from the memo before anything else
             head, _, verb = dotted.rpartition(".")
@@ -181,6 +189,7 @@ class JsHttpCalls:
         if client is None:
             return
         args = arguments(call)
+        verb = _ALIASES.get(verb, verb)
         if verb in VERBS:
             self.call(
                 sf, call, client.kind, verb.upper(), args[0] if args else None, client, client.via
@@ -194,6 +203,20 @@ class JsHttpCalls:
             client = Client(client.kind, self.eval.js(sf, cfg["baseURL"]), "instance")
         self.call(sf, call, client.kind, method, url, client, client.via)
 
+    def angular_call(self, sf: SourceFile, call: TsNode, verb: str) -> None:
+        """`this.http.get(url)` on an Angular HttpClient; an interceptor's base in front."""
+        icp = self.angular.interceptor()
+        client = Client("angular", None, "instance")
+        if icp is not None:
+            client = Client("angular", icp.base, "interceptor", [icp.hop])
+        args = arguments(call)
+        if verb == "request":
+            method = (string_value(sf, args[0]) if args else None) or "GET"
+            url = args[1] if len(args) > 1 else None
+        else:
+            method, url = ("GET" if verb == "jsonp" else verb.upper()), args[0] if args else None
+        self.call(sf, call, "angular", method.upper(), url, client, client.via)
+
     def call(
         self, sf, call: TsNode, kind: str, method: str, url_node, client: Client | None, via: str
     ):
@@ -201,17 +224,36 @@ class JsHttpCalls:
         if url_node is None:
             self.out.dynamic(sf.rel, line, text(sf, call), "no URL argument")
             return
-        url = self.eval.js(sf, url_node)
+        if _module_file(sf, url_node):
+            return  # `new URL('./font.ttf', import.meta.url)`: a bundled file, no request
         base = client.base if client is not None else None
-        if url is not None and url.starts_with_param:
+        hops = list(client.hops) if client is not None else []
+        extra = {"hops": hops} if hops else {}
+        choices = variants(self.eval, sf, url_node)
+        if choices is not None:
+            urls, ternary = choices
+            for url in urls:
+                self.out.emit(
+                    sf, call, method.upper(), url, base, kind,
+                    via if base is not None else "literal", candidate=True, **extra,
+                )  # fmt: skip
+            shown = " or ".join(u.template for u in urls)
+            self.out.dynamic(
+                sf.rel, SourceFile.line(ternary), text(sf, url_node),
+                f"chosen at run time by `{text(sf, ternary.child_by_field_name('condition'))}`: "
+                f"{shown}",
+            )  # fmt: skip
+            return
+        url = self.eval.js(sf, url_node)
+        if url is not None:
             fn = enclosing_function(call)
             names = parameter_names(sf, fn)
+            first = path_param(url, names)
             owner = owner_at(self.ctx, sf.rel, call)
-            if url.parts[0][1] in names and ":symbol:" in owner:
-                tail = Url(url.parts[1:], url.via)
+            if first is not None and ":symbol:" in owner and not _nested(self.ctx, sf, fn, owner):
                 self.wrappers[owner] = Wrapper(
-                    names.index(url.parts[0][1]), method.upper(), base, kind, via, tail,
-                    sf.rel, line, text(sf, url_node),
+                    names, first, method.upper(), url, base, kind, via,
+                    [f"{sf.rel}:{site_line(call)}", *hops], sf.rel, line, text(sf, url_node),
                 )  # fmt: skip
                 return
         if url is None or url.starts_with_param:
@@ -223,71 +265,31 @@ class JsHttpCalls:
             self.out.dynamic(sf.rel, line, text(sf, url_node), why)
             return
         self.out.emit(
-            sf, call, method.upper(), url, base, kind, via if base is not None else "literal"
-        )
+            sf, call, method.upper(), url, base, kind, via if base is not None else "literal",
+            **extra,
+        )  # fmt: skip
 
 
-def wrapper_calls(calls: JsHttpCalls) -> None:
-    """Each call of a wrapper becomes an http_call at the caller's line."""
-    sites = calls.ctx.shared.js.calls
-    for _ in range(3):  # wrappers of wrappers
-        before = len(calls.wrappers)
-        for site in sites:
-            wrapper = calls.wrappers.get(site.callee)
-            if wrapper is None or (site.caller, site.node.start_byte) in calls.taken_sites:
-                continue
-            sf = modules(calls.ctx)[site.rel].sf
-            args = arguments(site.node)
-            node = args[wrapper.index] if wrapper.index < len(args) else None
-            url = calls.eval.js(sf, node) if node is not None else None
-            if url is not None and url.starts_with_param:
-                names = parameter_names(sf, enclosing_function(site.node))
-                if url.parts[0][1] in names and ":symbol:" in site.caller:
-                    inner = Url(url.parts[1:], url.via).add(wrapper.tail or Url())
-                    calls.wrappers.setdefault(
-                        site.caller,
-                        Wrapper(
-                            names.index(url.parts[0][1]),
-                            wrapper.method,
-                            wrapper.base,
-                            wrapper.client,
-                            wrapper.via,
-                            inner,
-                            site.rel,
-                            SourceFile.line(site.node),
-                            text(sf, node),
-                        ),
-                    )
-                    calls.taken_sites.add((site.caller, site.node.start_byte))
-                    continue
-            calls.taken_sites.add((site.caller, site.node.start_byte))
-            if url is None or url.starts_with_param:
-                expr = text(sf, node) if node is not None else "(no argument)"
-                callee = site.callee.rsplit("#", 1)[-1]
-                calls.out.dynamic(
-                    site.rel, SourceFile.line(site.node), expr, f"argument {expr} of {callee}"
-                )
-                continue
-            url.add(wrapper.tail or Url())
-            calls.out.emit(
-                sf,
-                site.node,
-                wrapper.method,
-                url,
-                wrapper.base,
-                wrapper.client,
-                "wrapper",
-                wrapper=site.callee,
-                owner=site.caller,
-            )
-        if len(calls.wrappers) == before:
-            break
-    used = {site.callee for site in sites}
-    for symbol, wrapper in sorted(calls.wrappers.items()):
-        if symbol not in used:
-            calls.out.dynamic(
-                wrapper.rel,
-                wrapper.line,
-                wrapper.expr,
-                f"parameter of {symbol.rsplit('#', 1)[-1]}, which nothing in the component calls",
-            )
+def _wrapped_client(sf: SourceFile, call: TsNode, names: set[str]) -> str | None:
+    """The client a plain function call wraps: `promisify(superagent, Promise)` → superagent."""
+    if dotted_name(sf, call.child_by_field_name("function")) in names:
+        return None
+    first = next(iter(arguments(call)), None)
+    name = text(sf, first) if first is not None and first.type == "identifier" else None
+    return name if name in names else None
+
+
+def _module_file(sf: SourceFile, node: TsNode) -> bool:
+    """`new URL(path, import.meta.url)`: a file next to the module, not an HTTP endpoint."""
+    node = unwrap(node)
+    if node is None or node.type != "new_expression":
+        return False
+    args = arguments(node)
+    return len(args) > 1 and text(sf, args[1]).replace(" ", "") == "import.meta.url"
+
+
+def _nested(ctx, sf: SourceFile, fn: TsNode | None, owner: str) -> bool:
+    """`fn` is a callback inside the owner's own function (`useSWR(k, (u) => fetch(u))`):
+    its parameters are not the owner's, so the owner is no wrapper."""
+    outer = enclosing_function(fn.parent) if fn is not None and fn.parent is not None else None
+    return outer is not None and owner_at(ctx, sf.rel, outer) == owner

@@ -9,11 +9,13 @@ caller decides (a wrapper) or it is dynamic.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext
+from extractors.http.destructure import destructured
 from extractors.js.common import (
     dotted_name,
     modules,
@@ -26,6 +28,7 @@ from extractors.js.index import local_value
 from extractors.source import SourceFile, matches
 
 MAX_DEPTH = 12
+ANGULAR_ENV = re.compile(r"(^|/)environments?/environment(\.[\w-]+)?\.ts$")
 _ENV_OBJECTS = {"process.env", "import.meta.env"}
 _PARAM_WRAPPERS = {"encodeURIComponent", "encodeURI", "String", "Number", "escape", "quote"}
 _PY_LOCALS = "(assignment left: (identifier) @n right: (_) @v)"
@@ -43,10 +46,21 @@ _FUNCTIONS = {
 class Url:
     parts: list[tuple[str, str]] = field(default_factory=list)
     via: set[str] = field(default_factory=set)
+    # how many leading parts are one named base (a constant, an env var, a client's
+    # baseURL): what a wrapper puts before its path parameter; `base_name` names it
+    base_end: int = 0
+    base_name: str | None = None
 
     def add(self, other: Url) -> Url:
+        if not self.parts and other.base_end:
+            self.base_end, self.base_name = other.base_end, other.base_name
         self.parts += other.parts
         self.via |= other.via
+        return self
+
+    def named(self, name: str | None) -> Url:
+        """Mark the whole value as one named base (a constant or env var read as a prefix)."""
+        self.base_end, self.base_name = len(self.parts), name
         return self
 
     @property
@@ -69,6 +83,8 @@ def enclosing_function(node: TsNode) -> TsNode | None:
 
 
 def parameter_names(sf: SourceFile, fn: TsNode | None) -> list[str]:
+    if fn is not None and (single := fn.child_by_field_name("parameter")) is not None:
+        return [text(sf, single)] if single.type == "identifier" else [""]  # `url => ...`
     params = fn.child_by_field_name("parameters") if fn is not None else None
     names = []
     for p in params.named_children if params else []:
@@ -80,6 +96,7 @@ def parameter_names(sf: SourceFile, fn: TsNode | None) -> list[str]:
 class Evaluator:
     def __init__(self, ctx: ComponentContext):
         self.ctx = ctx
+        self.choice: dict[int, int] = {}  # ternary start byte -> branch (choices.py)
         self._py_locals: dict[tuple[str, int, int], dict[str, list[TsNode]]] = {}
 
     def _py_local(self, sf: SourceFile, at: TsNode, name: str) -> TsNode | None:
@@ -124,6 +141,9 @@ class Evaluator:
             return None
         if kind in {"member_expression", "subscript_expression"}:
             return self._js_member(sf, node, depth)
+        if kind == "ternary_expression" and node.start_byte in self.choice:
+            field = "alternative" if self.choice[node.start_byte] else "consequence"
+            return self.js(sf, node.child_by_field_name(field), depth + 1)
         if kind == "identifier":
             return self._js_identifier(sf, node, depth)
         if kind == "call_expression":
@@ -153,7 +173,7 @@ class Evaluator:
                 name = text(sf, node.child_by_field_name("property"))
             else:
                 name = string_value(sf, node.child_by_field_name("index")) or ""
-            return Url([("env", name)], {"env"}) if name else None
+            return Url([("env", name)], {"env"}).named(name) if name else None
         dotted = dotted_name(sf, node)
         if dotted is None or dotted.count(".") != 1:
             return None
@@ -163,9 +183,12 @@ class Evaluator:
         if value is not None and value.type == "object":
             from extractors.js.common import object_props
 
+            if ANGULAR_ENV.search(found[0].rel):  # one value per build configuration
+                return Url([("env", f"environment.{prop}")], {"angular-env"}).named(dotted)
             inner = object_props(found[0], value).get(prop)
             url = self.js(found[0], inner, depth + 1) if inner is not None else None
-            return _via(url, "constant")
+            url = _via(url, "constant")
+            return url.named(dotted) if url is not None and not url.starts_with_param else url
         return None
 
     def _js_identifier(self, sf: SourceFile, node: TsNode, depth: int) -> Url | None:
@@ -177,10 +200,14 @@ class Evaluator:
             return param(name)
         mod = modules(self.ctx).get(sf.rel)
         if mod is not None and name in mod.env_names:
-            return Url([("env", mod.env_names[name])], {"env"})
+            return Url([("env", mod.env_names[name])], {"env"}).named(mod.env_names[name])
+        unpacked = destructured(self, sf, node, name, depth)
+        if unpacked is not None:
+            return unpacked
         found = resolve_const(self.ctx, sf.rel, name)
         if found is not None:
-            return _via(self.js(found[0], found[1], depth + 1), "constant")
+            url = _via(self.js(found[0], found[1], depth + 1), "constant")
+            return url.named(name) if url is not None and not url.starts_with_param else url
         return None
 
     # ---- Python ----
@@ -213,7 +240,11 @@ class Evaluator:
         if kind in {"subscript", "call"}:
             env = py_env_name(sf, node)
             if env:
-                return Url([("env", env)], {"env"})
+                return Url([("env", env)], {"env"}).named(env)
+        if kind == "attribute" and text(sf, node.child_by_field_name("object")) == "self":
+            value = py_self_attr(sf, node, text(sf, node.child_by_field_name("attribute")))
+            url = self.py(sf, value, depth + 1) if value is not None else None
+            return url.named(text(sf, node)) if url and not url.starts_with_param else url
         if kind == "identifier":
             name = text(sf, node)
             local = self._py_local(sf, node, name)
@@ -224,6 +255,29 @@ class Evaluator:
             value = py_module_const(sf, name)
             return _via(self.py(sf, value, depth + 1), "constant") if value is not None else None
         return None
+
+
+def py_self_attr(sf: SourceFile, at: TsNode, name: str) -> TsNode | None:
+    """The value of `self.<name> = value` in the enclosing class (class-level `name = value`
+    too): a client's base set once in `__init__`."""
+    cls = at.parent
+    while cls is not None and cls.type != "class_definition":
+        cls = cls.parent
+    if cls is None:
+        return None
+    body = cls.child_by_field_name("body")
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        if node is None:
+            continue
+        if node.type == "assignment":
+            left = text(sf, node.child_by_field_name("left"))
+            own = left == name and node.parent is not None and node.parent.parent == body
+            if (left == f"self.{name}" or own) and node.child_by_field_name("right") is not None:
+                return node.child_by_field_name("right")
+        stack.extend(reversed(node.named_children))
+    return None
 
 
 def py_env_name(sf: SourceFile, node: TsNode) -> str | None:
@@ -269,7 +323,8 @@ def _param_name(sf: SourceFile, node: TsNode | None) -> str:
     if node.type in {"call_expression", "call"}:
         args = node.child_by_field_name("arguments")
         first = args.named_children[0] if args is not None and args.named_children else None
-        return _param_name(sf, first or node.child_by_field_name("function"))
+        name = _param_name(sf, first) if first is not None else "param"
+        return name if name != "param" else _param_name(sf, node.child_by_field_name("function"))
     return "param"
 
 
@@ -283,7 +338,7 @@ def join(base: Url | None, path: Url) -> Url:
     """axios/ky/httpx semantics: exactly one slash between a base and a relative path."""
     if base is None or not base.parts:
         return path
-    head = Url(list(base.parts), set(base.via))
+    head = Url(list(base.parts), set(base.via), len(base.parts), base.base_name)
     if path.parts and path.parts[0][0] == "lit" and "://" in path.parts[0][1]:
         return path  # an absolute URL ignores the base
     left = head.parts[-1][1] if head.parts[-1][0] == "lit" else ""
