@@ -1,0 +1,120 @@
+"""Plain negatives: "no — per the static graph" with the nearest candidates.
+
+When an agent asks about a route that the graph does not have (`GET /v1/auth/login`
+where only `POST` exists), the answer is not an error: it says no, lists the routes
+that differ only by method or by one path segment, same-named nodes in the project's
+other components, and the unresolved calls that could hide an edge.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mcp_server.budget import Answer
+from mcp_server.graph import ProjectGraph, hiding
+from mcp_server.render import unresolved_line, where
+from mcp_server.resolve import resolve
+from mcp_server.state import ToolFailure
+
+METHODS = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "ANY", "ALL"}
+_ROUTE = re.compile(r"^(?:(?P<method>[A-Za-z]+)\s+)?(?P<path>/\S*)$")
+_PARAM = re.compile(r"^(:\w+|\{[^}]*\}|<[^>]*>|\[[^\]]*\]|\*)$")
+NO = "no — per the static graph"
+
+
+def route_parts(text: str) -> tuple[str | None, str] | None:
+    match = _ROUTE.match(text.strip())
+    if not match:
+        return None
+    method = (match["method"] or "").upper() or None
+    if method and method not in METHODS:
+        return None
+    return method, match["path"]
+
+
+def _segments(path: str) -> list[str]:
+    return [("{}" if _PARAM.match(s) else s.lower()) for s in path.strip("/").split("/") if s]
+
+
+def _distance(a: list[str], b: list[str]) -> int | None:
+    """Segments that differ when the paths have the same length (None otherwise)."""
+    if len(a) != len(b):
+        return None
+    return sum(x != y for x, y in zip(a, b, strict=True))
+
+
+def near_routes(
+    pg: ProjectGraph, method: str | None, path: str, component: str | None
+) -> list[str]:
+    """Routes that differ only by method, by one segment, or by a mount prefix."""
+    want = _segments(path)
+    scored: list[tuple[int, str]] = []
+    for n, d in pg.g.nodes(data=True):
+        if d.get("kind") != "route" or d.get("project") != pg.project:
+            continue
+        parts = route_parts(str(d.get("name") or ""))
+        if parts is None:
+            continue
+        m, p = parts
+        have = _segments(p)
+        dist = _distance(want, have)
+        same_method = not method or not m or m == method or m in ("ANY", "ALL")
+        if dist == 0:
+            score = 0 if not same_method else 1
+        elif dist == 1:
+            score = 2 if same_method else 3
+        elif have and len(have) < len(want) and want[-len(have) :] == have:
+            score = 4  # the same path without a mount prefix
+        else:
+            continue
+        if component and d.get("component") != component:
+            score += 1
+        scored.append((score, n))
+    return [n for _, n in sorted(scored)[:8]]
+
+
+def plain_no(pg: ProjectGraph, ans: Answer, text: str, component: str | None, what: str) -> None:
+    parts = route_parts(text)
+    scope = pg.project + (f"/{component}" if component else "")
+    kind = "route" if parts else what
+    ans.add(f"{NO}: no {kind} '{text}' in {scope}.")
+    if parts:
+        near = near_routes(pg, parts[0], parts[1], component)
+        if near:
+            ans.add("nearest routes (differ by method, one segment or a mount prefix):")
+        for n in near:
+            d = pg.node(n)
+            ans.touch(d.get("project"), d.get("component"))
+            ans.add(f"{d.get('name')} ({where(pg, n)})", prio=5, group="near", indent="  ")
+    same = [
+        n
+        for n in pg.by_name.get(text.lower(), [])
+        if pg.node(n).get("project") == pg.project
+        and (not component or pg.node(n).get("component") != component)
+    ]
+    if same:
+        ans.add("same name elsewhere in the project:")
+        for n in same[:8]:
+            ans.add(
+                f"{pg.node(n).get('kind')} {pg.node(n).get('name')} ({where(pg, n)})",
+                prio=6,
+                indent="  ",
+            )
+    rows, _ = hiding(pg, component)
+    if rows:
+        ans.add(f"unresolved/dynamic calls that could hide an edge ({len(rows)}):")
+        for row in rows[:8]:
+            ans.add(unresolved_line(row), prio=20, group="unresolved", indent="  ")
+
+
+def resolve_or_no(
+    pg: ProjectGraph, ans: Answer, text: str, component: str | None, what: str
+) -> str | None:
+    """The node, or None after answering a plain no for a route that is not there."""
+    try:
+        return resolve(pg, text, component, what)
+    except ToolFailure as exc:
+        if route_parts(text or "") is None or "matches" in str(exc):
+            raise
+        plain_no(pg, ans, text.strip(), component, what)
+        return None
