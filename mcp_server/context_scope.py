@@ -1,7 +1,8 @@
 """kb_context isolation: a project's pack holds only that project's docs and global ones.
 
 The doc index marks KB-wide docs as project `_kb`; some of them still belong to one
-project (an imported handbook under `imports/<project>/`, the sections of
+project (an imported page whose `_source.yaml` says it was distilled into
+`projects/<project>/…`, the sections of
 `index/decisions.md` per project). For `kb_context(project=p)` the server builds an
 index over p's chunks plus the `_kb` chunks with other projects' paths dropped and
 other projects' sections and table rows cut out of the generated index files.
@@ -11,8 +12,10 @@ from __future__ import annotations
 
 import re
 import threading
+from pathlib import Path
 
 import polars as pl
+import yaml
 
 from doc_context.index import DocIndex, _read_frames
 from kb.tokens import estimate_tokens
@@ -50,16 +53,43 @@ def keep_own_sections(text: str, others: set[str]) -> str:
     return "\n".join(out).strip()
 
 
-def scoped_chunks(chunks: pl.DataFrame, project: str, known: set[str]) -> pl.DataFrame:
+def import_owner(kb_root: Path | None, path: str, known: set[str]) -> str | None:
+    """The project an imported doc belongs to: its `_source.yaml` `project:` or the
+    project folder of `distilled_into:`; None when it names none (a global import)."""
+    if kb_root is None:
+        return None
+    source = kb_root / Path(path).parent / "_source.yaml"
+    try:
+        meta = yaml.safe_load(source.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError):
+        return None
+    if not isinstance(meta, dict):
+        return None
+    if meta.get("project") in known:
+        return str(meta["project"])
+    parts = str(meta.get("distilled_into") or "").split("/")
+    return parts[1] if len(parts) > 2 and parts[0] == "projects" and parts[1] in known else None
+
+
+def scoped_chunks(
+    chunks: pl.DataFrame, project: str, known: set[str], kb_root: Path | None = None
+) -> pl.DataFrame:
     others = known - {project}
+    owners: dict[str, str | None] = {}
     rows = []
     for row in chunks.to_dicts() if chunks.height else []:
         owner = row.get("project")
         if owner == project:
             rows.append(row)
             continue
-        if owner != "_kb" or foreign_path(row.get("path") or "", others):
+        path = str(row.get("path") or "")
+        if owner != "_kb" or foreign_path(path, others):
             continue
+        if row.get("bucket") == "imports":
+            if path not in owners:
+                owners[path] = import_owner(kb_root, path, known)
+            if owners[path] not in (None, project):
+                continue
         text = str(row.get("text") or "")
         kept = keep_own_sections(text, others)
         if not kept:
@@ -70,7 +100,9 @@ def scoped_chunks(chunks: pl.DataFrame, project: str, known: set[str]) -> pl.Dat
     return pl.DataFrame(rows, schema=chunks.schema) if rows else chunks.clear()
 
 
-def project_index(warehouse: Warehouse, build_id: str, project: str, known: set[str]) -> DocIndex:
+def project_index(
+    warehouse: Warehouse, build_id: str, project: str, known: set[str], kb_root: Path | None = None
+) -> DocIndex:
     """The doc index of one project (plus global docs), built once per build."""
     key = (f"{warehouse.data_dir}::{build_id}", project)
     with _LOCK:
@@ -78,7 +110,7 @@ def project_index(warehouse: Warehouse, build_id: str, project: str, known: set[
     if hit is not None:
         return hit
     chunks, edges = _read_frames(warehouse)
-    scoped = scoped_chunks(chunks, project, known)
+    scoped = scoped_chunks(chunks, project, known, kb_root)
     if edges.height and "project" in edges.columns:
         edges = edges.filter(pl.col("project").is_in([project, "_kb"]))
     index = DocIndex.from_frames(scoped, edges if edges.height else None, build_id)

@@ -128,7 +128,7 @@ def render(pg: ProjectGraph, ans: Answer, got: Reach) -> None:
     for comp in got.components:
         ans.touch(pg.project, comp)
     if got.readers:
-        ans.add(f"read at ({len(got.readers)}, production code):")
+        ans.add(f"read at ({len(got.readers)}, production code):", prio=1)
         for u, d in sorted(
             got.readers, key=lambda x: (x[1].get("file") or "", x[1].get("line") or 0)
         ):
@@ -138,7 +138,7 @@ def render(pg: ProjectGraph, ans: Answer, got: Reach) -> None:
         more = f" +{len(got.module) - 12}" if len(got.module) > 12 else ""
         ans.add(f"read at module level; functions of that file: {shown}{more}", prio=3)
     if got.routes:
-        ans.add(f"routes affected ({len(got.routes)}):")
+        ans.add(f"routes affected ({len(got.routes)}):", prio=4)
         for r, how in sorted(got.routes.items(), key=lambda x: str(pg.node(x[0]).get("name"))):
             ans.add(
                 f"{name(pg, r, 90)} ({where(pg, r)}) — via {how}",
@@ -147,7 +147,7 @@ def render(pg: ProjectGraph, ans: Answer, got: Reach) -> None:
                 indent="  ",
             )
     if got.sites:
-        ans.add(f"call sites in other code that reach them ({len(got.sites)}):")
+        ans.add(f"call sites in other code that reach them ({len(got.sites)}):", prio=6)
         for c, r, d in got.sites:
             owner = call_site_owner(pg, c)
             who = f" in {name(pg, owner, 40)}" if owner else ""
@@ -158,7 +158,7 @@ def render(pg: ProjectGraph, ans: Answer, got: Reach) -> None:
                 indent="  ",
             )
     if got.callers:
-        ans.add(f"callers of the readers ({len(got.callers)}):")
+        ans.add(f"callers of the readers ({len(got.callers)}):", prio=10)
         for u, d, depth in sorted(got.callers, key=lambda x: x[2]):
             f = d.get("file") or pg.node(u).get("file")
             ans.add(

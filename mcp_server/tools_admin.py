@@ -134,7 +134,7 @@ def context(
         from mcp_server.context_scope import project_index
 
         build = str(state.manifest().get("build_id"))
-        source = project_index(state.warehouse, build, scope, set(state.projects()))
+        source = project_index(state.warehouse, build, scope, set(state.projects()), state.kb_root)
     pack = search_context(source, task, max_tokens=limit, project=scope, or_fill=True)
     for line in pack.render().splitlines():
         ans.add(line, prio=0)

@@ -97,7 +97,8 @@ def component_view(pg: ProjectGraph, ans: Answer, comp: str) -> None:
     if routes:
         common = _common_chain(pg, routes)
         ans.add(
-            f"routes ({len(routes)}): METHOD path (declared) → handler | middleware (usage line)"
+            f"routes ({len(routes)}): METHOD path (declared) → handler | middleware (usage line)",
+            prio=P_ROUTE,
         )
         if common:
             ans.add(f"  every route first passes: {_mw(pg, common)}", prio=P_ROUTE - 1)
@@ -108,7 +109,7 @@ def component_view(pg: ProjectGraph, ans: Answer, comp: str) -> None:
     calls = _of_kind(pg, comp, "http_call")
     prod = [c for c in calls if not is_test(pg.node(c).get("file"))]
     if prod:
-        ans.add(f"outbound calls ({len(prod)}): call site → route / host / unresolved")
+        ans.add(f"outbound calls ({len(prod)}): call site → route / host / unresolved", prio=P_OUT)
         for c in prod:
             ans.add(call_line(pg, c), prio=P_OUT, group="outbound", indent="  ")
     if len(calls) > len(prod):
@@ -127,7 +128,7 @@ def _env_reads(pg: ProjectGraph, ans: Answer, comp: str) -> None:
     envs = [e for e in _of_kind(pg, comp, "env_var") if ins(pg, e, "READS_ENV")]
     if not envs:
         return
-    ans.add(f"env vars read ({len(envs)}): name → read sites; declared; secret")
+    ans.add(f"env vars read ({len(envs)}): name → read sites; declared; secret", prio=P_ENV)
     for e in sorted(envs, key=lambda n: str(pg.node(n).get("name"))):
         prod, test = env_read_sites(pg, e)
         sites = ", ".join(s.split(" (")[0] for s in prod[:4]) or "tests only"
@@ -149,7 +150,7 @@ def _inbound(pg: ProjectGraph, ans: Answer, routes: list[str]) -> None:
                 f"{name(pg, r, 80)} ← {owner} {name(pg, call, 70)} at {where(pg, call)}{via_text(d)}"
             )
     if lines:
-        ans.add(f"inbound calls ({len(lines)}): route ← call site")
+        ans.add(f"inbound calls ({len(lines)}): route ← call site", prio=P_IN)
         for line in lines:
             ans.add(line, prio=P_IN, group="inbound", indent="  ")
 
@@ -160,7 +161,7 @@ def _knowledge(pg: ProjectGraph, ans: Answer, comp: str) -> None:
         return
     secrets = outs(pg, cid, "USES_SECRET")
     if secrets:
-        ans.add(f"secrets ({len(secrets)}):")
+        ans.add(f"secrets ({len(secrets)}):", prio=P_SECRET)
         for s, d in secrets:
             a = pg.attrs(s)
             bits = " ".join(
@@ -174,7 +175,7 @@ def _knowledge(pg: ProjectGraph, ans: Answer, comp: str) -> None:
             )
     envs = outs(pg, cid, "HAS_ENV")
     if envs:
-        ans.add(f"runtime per env ({len(envs)}):")
+        ans.add(f"runtime per env ({len(envs)}):", prio=P_RUNTIME)
         for e, _ in sorted(envs, key=lambda x: str(pg.node(x[0]).get("name"))):
             a = pg.attrs(e)
             bits = " ".join(
@@ -219,12 +220,12 @@ def file_view(pg: ProjectGraph, ans: Answer, file_node: str) -> None:
         key=lambda n: pg.node(n).get("line") or 0,
     )
     if routes:
-        ans.add(f"routes declared here ({len(routes)}):")
+        ans.add(f"routes declared here ({len(routes)}):", prio=P_ROUTE)
         for r in routes:
             ans.add(route_line(pg, r), prio=P_ROUTE, group="route", indent="  ")
     served = [(r, h) for h in here for r, _ in ins(pg, h, "ROUTES_TO") if r not in routes]
     if served:
-        ans.add(f"handlers here serve ({len(served)}):")
+        ans.add(f"handlers here serve ({len(served)}):", prio=P_ROUTE)
         for r, h in served:
             ans.add(
                 f"{name(pg, r, 90)} ({where(pg, r)}) → {name(pg, h, 60)}",
@@ -237,7 +238,7 @@ def file_view(pg: ProjectGraph, ans: Answer, file_node: str) -> None:
         key=lambda n: pg.node(n).get("line") or 0,
     )
     if syms:
-        ans.add(f"functions and symbols ({len(syms)}):")
+        ans.add(f"functions and symbols ({len(syms)}):", prio=P_OUT)
         for s in syms:
             kind = pg.node(s).get("kind")
             label = "middleware " if kind == "middleware" else ""
@@ -254,18 +255,18 @@ def file_view(pg: ProjectGraph, ans: Answer, file_node: str) -> None:
         if d.get("file") in (None, path)
     ]
     if reads:
-        ans.add(f"env reads ({len(reads)}):")
+        ans.add(f"env reads ({len(reads)}):", prio=P_ENV)
         for v, d in sorted(reads, key=lambda x: x[1].get("line") or 0):
             ans.add(f"{name(pg, v, 60)} at {at(pg, v, d)}", prio=P_ENV, group="env", indent="  ")
     calls = [n for n in here if pg.node(n).get("kind") == "http_call"]
     if calls:
-        ans.add(f"outbound calls ({len(calls)}):")
+        ans.add(f"outbound calls ({len(calls)}):", prio=P_ENV)
         for c in calls:
             ans.add(call_line(pg, c), prio=P_ENV, group="outbound", indent="  ")
     importers = ins(pg, file_node, "IMPORTS")
     if importers:
         prod = [(u, d) for u, d in importers if not is_test(pg.node(u).get("file"))]
-        ans.add(f"imported by ({len(prod)}, +{len(importers) - len(prod)} tests):")
+        ans.add(f"imported by ({len(prod)}, +{len(importers) - len(prod)} tests):", prio=P_IN)
         for u, d in sorted(prod, key=lambda x: str(pg.node(x[0]).get("file"))):
             f = pg.node(u).get("file")
             ans.add(at(pg, u, d), prio=P_IN, group="importer", fold=folder_of(f), indent="  ")

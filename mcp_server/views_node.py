@@ -51,7 +51,7 @@ def route_view(pg: ProjectGraph, ans: Answer, route: str) -> None:
         callees(pg, ans, h, depth=2)
     callers = callers_http(pg, route)
     if callers:
-        ans.add(f"called from ({len(callers)} call sites):")
+        ans.add(f"called from ({len(callers)} call sites):", prio=5)
         for c, d in callers:
             ans.touch(pg.project, pg.node(c).get("component"))
             owner = call_site_owner(pg, c)
@@ -76,9 +76,10 @@ def callees(pg: ProjectGraph, ans: Answer, sym: str, depth: int = 1, indent: str
         for v, d in edges[:CALLEE_CAP]:
             kind = d.get("type")
             verb = {"CALLS_FN": "calls", "READS_ENV": "reads env", "CALLS_HTTP": "HTTP"}[kind]
-            defined = f" → {where(pg, v)}" if kind != "READS_ENV" and pg.node(v).get("file") else ""
+            used = at(pg, v, d)
+            defined = f" → {where(pg, v)}" if kind == "CALLS_FN" and where(pg, v) != used else ""
             ans.add(
-                f"{verb} {name(pg, v, 70)} at {at(pg, v, d)}{defined}",
+                f"{verb} {name(pg, v, 70)} at {used}{defined}",
                 prio=3 + 4 * level,
                 group=f"{kind} {level}",
                 indent=pad,
@@ -95,7 +96,7 @@ def callees(pg: ProjectGraph, ans: Answer, sym: str, depth: int = 1, indent: str
 def symbol_view(pg: ProjectGraph, ans: Answer, sym: str) -> None:
     served = ins(pg, sym, "ROUTES_TO")
     if served:
-        ans.add(f"handler of ({len(served)} routes):")
+        ans.add(f"handler of ({len(served)} routes):", prio=2)
         for r, _ in sorted(served, key=lambda x: str(pg.node(x[0]).get("name"))):
             ans.add(f"{name(pg, r, 90)} ({where(pg, r)})", prio=2, group="route", indent="  ")
     mids = middleware_of_symbol(pg).get(sym, [])
@@ -103,14 +104,14 @@ def symbol_view(pg: ProjectGraph, ans: Answer, sym: str) -> None:
         mids = [sym, *mids]
     guarded = [(r, d) for m in mids for r, d in ins(pg, m, "USES_MIDDLEWARE")]
     if guarded:
-        ans.add(f"used as middleware by ({len(guarded)} routes; usage line):")
+        ans.add(f"used as middleware by ({len(guarded)} routes; usage line):", prio=4)
         for r, d in sorted(guarded, key=lambda x: str(pg.node(x[0]).get("name"))):
             ans.add(f"{name(pg, r, 90)} at {at(pg, r, d)}", prio=4, group="guarded", indent="  ")
     callees(pg, ans, sym, depth=2)
     callers = ins(pg, sym, "CALLS_FN")
     prod = [(u, d) for u, d in callers if not is_test(d.get("file") or pg.node(u).get("file"))]
     if callers:
-        ans.add(f"called by ({len(prod)}, +{len(callers) - len(prod)} in tests):")
+        ans.add(f"called by ({len(prod)}, +{len(callers) - len(prod)} in tests):", prio=12)
         for u, d in sorted(prod, key=lambda x: (x[1].get("file") or "", x[1].get("line") or 0)):
             ans.add(f"{name(pg, u, 70)} at {at(pg, u, d)}", prio=12, group="caller", indent="  ")
 
@@ -138,7 +139,7 @@ def env_view(pg: ProjectGraph, ans: Answer, env: str) -> None:
         if d.get("type") == "CALLS" and eattrs(d).get("via") == envname
     ]
     if calls:
-        ans.add(f"call sites whose base URL it sets ({len(calls)}):")
+        ans.add(f"call sites whose base URL it sets ({len(calls)}):", prio=8)
         for u, d in calls:
             ans.add(
                 f"{name(pg, u, 80)} at {where(pg, u)}{via_text(d)}",

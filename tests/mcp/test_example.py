@@ -71,7 +71,7 @@ def test_component_entity_lists_routes_with_middleware(ex):
     text, err = ex.call("kb_entity", name="contact-api", project="acme-shop")
     assert not err
     assert re.search(
-        r"POST /api/jp/contact \(acme-shop/contact-api src/routes/contact\.ts:\d+\) \| middleware .*rateLimit, validateContact → contactController\.sendContactEmailJp",
+        r"POST /api/jp/contact \(acme-shop/contact-api src/routes/contact\.ts:\d+\) → contactController\.sendContactEmailJp \([^)]*\) \| middleware .*\] rateLimit \(.*\] validateContact \(",
         text,
     )
 
