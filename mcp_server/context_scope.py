@@ -3,27 +3,29 @@
 The doc index marks KB-wide docs as project `_kb`; some of them still belong to one
 project (an imported page whose `_source.yaml` says it was distilled into
 `projects/<project>/…`, the sections of
-`index/decisions.md` per project). For `kb_context(project=p)` the server builds an
-index over p's chunks plus the `_kb` chunks with other projects' paths dropped and
-other projects' sections and table rows cut out of the generated index files.
+`index/decisions.md` per project). For `kb_context(project=p)` the server searches a
+view of the published index in which those chunks count as another project's (so the
+search never shows them) and other projects' sections and table rows are cut out of
+the generated index files.
 """
 
 from __future__ import annotations
 
+import copy
 import re
 import threading
 from pathlib import Path
 
-import polars as pl
 import yaml
 
-from doc_context.index import DocIndex, _read_frames
+from doc_context.index import DocIndex, load_index
 from kb.tokens import estimate_tokens
 from warehouse.reader import Warehouse
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _CACHE: dict[tuple[str, str], DocIndex] = {}
 _LOCK = threading.Lock()
+FOREIGN = "_other_project"
 
 
 def foreign_path(path: str, others: set[str]) -> bool:
@@ -71,51 +73,48 @@ def import_owner(kb_root: Path | None, path: str, known: set[str]) -> str | None
     return parts[1] if len(parts) > 2 and parts[0] == "projects" and parts[1] in known else None
 
 
-def scoped_chunks(
-    chunks: pl.DataFrame, project: str, known: set[str], kb_root: Path | None = None
-) -> pl.DataFrame:
-    others = known - {project}
-    owners: dict[str, str | None] = {}
-    rows = []
-    for row in chunks.to_dicts() if chunks.height else []:
-        owner = row.get("project")
-        if owner == project:
-            rows.append(row)
-            continue
-        path = str(row.get("path") or "")
-        if owner != "_kb" or foreign_path(path, others):
-            continue
-        if row.get("bucket") == "imports":
-            if path not in owners:
-                owners[path] = import_owner(kb_root, path, known)
-            if owners[path] not in (None, project):
-                continue
+def scoped_row(
+    row: dict, project: str, others: set[str], owners: dict[str, str | None], kb_root: Path | None
+) -> dict:
+    """The chunk as project `project` may see it: another project's is marked foreign
+    (the search never shows it); a global index file loses other projects' sections."""
+    owner = row.get("project")
+    if owner != "_kb":
+        return row
+    path = str(row.get("path") or "")
+    foreign = (
+        foreign_path(path, others) or (row.get("heading_path") or "").split(" > ")[-1] in others
+    )
+    if not foreign and row.get("bucket") == "imports":
+        if path not in owners:
+            owners[path] = import_owner(kb_root, path, others | {project})
+        foreign = owners[path] not in (None, project)
+    if not foreign:
         text = str(row.get("text") or "")
         kept = keep_own_sections(text, others)
-        if not kept:
-            continue
-        if kept != text:
-            row = {**row, "text": kept, "tokens": estimate_tokens(kept)}
-        rows.append(row)
-    return pl.DataFrame(rows, schema=chunks.schema) if rows else chunks.clear()
+        if kept == text:
+            return row
+        if kept:
+            return {**row, "text": kept, "tokens": estimate_tokens(kept)}
+    return {**row, "project": FOREIGN}
 
 
 def project_index(
     warehouse: Warehouse, build_id: str, project: str, known: set[str], kb_root: Path | None = None
 ) -> DocIndex:
-    """The doc index of one project (plus global docs), built once per build."""
+    """The published doc index as one project sees it (cached per build and project)."""
     key = (f"{warehouse.data_dir}::{build_id}", project)
     with _LOCK:
         hit = _CACHE.get(key)
     if hit is not None:
         return hit
-    chunks, edges = _read_frames(warehouse)
-    scoped = scoped_chunks(chunks, project, known, kb_root)
-    if edges.height and "project" in edges.columns:
-        edges = edges.filter(pl.col("project").is_in([project, "_kb"]))
-    index = DocIndex.from_frames(scoped, edges if edges.height else None, build_id)
+    full = load_index(warehouse)
+    others = known - {project}
+    owners: dict[str, str | None] = {}
+    view = copy.copy(full)  # shares the SQLite index and its lock; only the rows differ
+    view.chunks = [scoped_row(r, project, others, owners, kb_root) for r in full.chunks]
     with _LOCK:
         for old in [k for k in _CACHE if k[0] != key[0]]:
             del _CACHE[old]
-        _CACHE[key] = index
-    return index
+        _CACHE[key] = view
+    return view

@@ -94,7 +94,7 @@ def reach(pg: ProjectGraph, seeds: list[str]) -> Reach:
         out.components.add(data.get("component") or "")
         kind = data.get("kind")
         if kind == "route":
-            out.routes.setdefault(node, "the target itself")
+            out.routes.setdefault(node, "the target (or a route of it)")
         for r, _ in ins(pg, node, "ROUTES_TO"):
             out.routes.setdefault(r, f"handler {name(pg, node, 50)}")
         mids = middleware_of_symbol(pg).get(node, []) + ([node] if kind == "middleware" else [])

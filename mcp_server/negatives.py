@@ -8,6 +8,7 @@ other components, and the unresolved calls that could hide an edge.
 
 from __future__ import annotations
 
+import difflib
 import re
 
 from mcp_server.budget import Answer
@@ -20,6 +21,7 @@ METHODS = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "ANY", "A
 _ROUTE = re.compile(r"^(?:(?P<method>[A-Za-z]+)\s+)?(?P<path>/\S*)$")
 _PARAM = re.compile(r"^(:\w+|\{[^}]*\}|<[^>]*>|\[[^\]]*\]|\*)$")
 NO = "no — per the static graph"
+_PATH_LINE = re.compile(r"^(.+?):(\d+)$")
 
 
 def route_parts(text: str) -> tuple[str | None, str] | None:
@@ -107,14 +109,75 @@ def plain_no(pg: ProjectGraph, ans: Answer, text: str, component: str | None, wh
             ans.add(unresolved_line(row), prio=20, group="unresolved", indent="  ")
 
 
+def _path_like(text: str) -> bool:
+    return " " not in text and ("/" in text or "." in text) and not text.startswith("/")
+
+
+def no_such_file(pg: ProjectGraph, ans: Answer, text: str, component: str | None) -> None:
+    """A file the graph does not have: say no, and show the nearest files with their routes."""
+    path = _PATH_LINE.sub(r"\1", text)
+    first, _, rest = path.partition("/")
+    if component is None and rest and first in pg.components:
+        component, path = first, rest
+    scope = pg.project + (f"/{component}" if component else "")
+    ans.add(f"{NO}: no code file '{path}' in {scope}.")
+    files = sorted(
+        {
+            str(pg.node(n).get("file"))
+            for f, ids in pg.by_file.items()
+            for n in ids
+            if pg.node(n).get("kind") == "code_file"
+            and (not component or pg.node(n).get("component") == component)
+        }
+    )
+    near = difflib.get_close_matches(path, files, n=5, cutoff=0.6)
+    if near:
+        ans.add("nearest files:")
+    for f in near:
+        routes = [
+            n
+            for n in pg.by_file.get(f, [])
+            if pg.node(n).get("kind") == "route"
+            and (not component or pg.node(n).get("component") == component)
+        ]
+        comp = component or next((pg.node(n).get("component") for n in pg.by_file.get(f, [])), None)
+        shown = "; ".join(f"route {pg.node(r).get('name')} ({where(pg, r)})" for r in routes[:4])
+        ans.add(
+            f"{pg.project}/{comp} {f}" + (f" — declares {shown}" if shown else ""),
+            prio=5,
+            indent="  ",
+        )
+
+
+def off_line_note(pg: ProjectGraph, ans: Answer, text: str, node: str) -> None:
+    """`path:line` answered by the enclosing node: say plainly nothing sits on that line."""
+    match = _PATH_LINE.match(text.strip())
+    data = pg.node(node)
+    if not match or not _path_like(match[1]) or data.get("line") == int(match[2]):
+        return
+    loc = f"{pg.project}/{data.get('component')} {data.get('file')}:{match[2]}"
+    what = "the file" if data.get("kind") == "code_file" else f"the enclosing {data.get('kind')}"
+    ans.add(
+        f"{NO}: nothing is declared on {loc} (no call site, route, read or symbol starts "
+        f"there); answering for {what} {data.get('name')} ({where(pg, node)})"
+    )
+
+
 def resolve_or_no(
     pg: ProjectGraph, ans: Answer, text: str, component: str | None, what: str
 ) -> str | None:
-    """The node, or None after answering a plain no for a route that is not there."""
+    """The node, or None after answering a plain no for a route or file that is not there."""
     try:
-        return resolve(pg, text, component, what)
+        node = resolve(pg, text, component, what)
     except ToolFailure as exc:
-        if route_parts(text or "") is None or "matches" in str(exc):
+        if "matches" in str(exc):
             raise
-        plain_no(pg, ans, text.strip(), component, what)
-        return None
+        if route_parts(text or "") is not None:
+            plain_no(pg, ans, text.strip(), component, what)
+            return None
+        if _path_like((text or "").strip()):
+            no_such_file(pg, ans, text.strip(), component)
+            return None
+        raise
+    off_line_note(pg, ans, text, node)
+    return node

@@ -157,6 +157,8 @@ def find(state: State, ans: Answer, kind: str, query: str, project: str | None) 
             [scope, like],
         ).fetchall()
         ans.add(f"routes matching '{query}' in {where}: {len(rows)}")
+        if not rows:
+            _no_route(state, ans, scope, query)
         for p, c, name, file, line in rows:
             ans.touch(p, c)
             ans.add(f"{name} ({p}/{c} {file}:{line})", prio=10, group="route", indent="  ")
@@ -225,6 +227,23 @@ def find(state: State, ans: Answer, kind: str, query: str, project: str | None) 
         ans.add(
             "no match in the catalog/knowledge layer (the catalog covers packages, middleware, hosts, tf types, env vars)"
         )
+
+
+def _no_route(state: State, ans: Answer, project: str, query: str) -> None:
+    """No route matches: a plain no, with the routes one method or segment away."""
+    from mcp_server.negatives import NO, near_routes, route_parts
+    from mcp_server.render import where
+
+    ans.add(f"{NO}: no route matching '{short(query, 80)}' in project {project}.")
+    parts = route_parts(query.strip())
+    if parts is None:
+        return
+    pg = state.graph(project)
+    near = near_routes(pg, parts[0], parts[1], None)
+    if near:
+        ans.add("nearest routes (differ by method, one segment or a mount prefix):")
+    for n in near:
+        ans.add(f"{pg.node(n).get('name')} ({where(pg, n)})", prio=5, indent="  ")
 
 
 def compare(state: State, ans: Answer, kind: str, name: str, project: str | None) -> None:

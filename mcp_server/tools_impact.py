@@ -114,6 +114,15 @@ def impact(
         ans.touch(pg.node(s).get("project"), pg.node(s).get("component"))
     comps: set[str] = {str(pg.node(s)["component"]) for s in seeds if pg.node(s).get("component")}
     code_seeds = [s for s in seeds if pg.node(s).get("kind") in CODE_KINDS]
+    for s in seeds:  # a component: what calls into it (its routes' callers)
+        if pg.node(s).get("kind") == "component" and pg.node(s).get("project") == pg.project:
+            comp = str(pg.node(s).get("name"))
+            comps.add(comp)
+            code_seeds += [
+                n
+                for n, d in pg.g.nodes(data=True)
+                if d.get("kind") == "route" and d.get("component") == comp
+            ]
     found: list[tuple[str, str, dict, int]] = []
     if code_seeds:
         _about(pg, ans, code_seeds)
@@ -139,6 +148,10 @@ def impact(
         str(pg.node(n).get("name"))
         for n, _, _, depth in found
         if depth == 1 and pg.node(n).get("kind") in {"env_var", "secret"}
+    ] + [
+        str(pg.node(n).get("name"))
+        for s in seeds
+        for n, _ in ins(pg, s, "RESOLVES_TO") + outs(pg, s, "RESOLVES_TO")
     ]
     _docs(
         state,

@@ -233,6 +233,18 @@ def file_view(pg: ProjectGraph, ans: Answer, file_node: str) -> None:
                 group="served",
                 indent="  ",
             )
+    if not routes and not served:
+        ans.add("routes: no edge per the static graph — no route is declared in this file")
+        folder = folder_of(path)
+        siblings = sorted(
+            n
+            for f, ids in pg.by_file.items()
+            if f != path and folder_of(f) == folder
+            for n in ids
+            if pg.node(n).get("kind") == "route" and pg.node(n).get("component") == comp
+        )
+        for r in siblings[:6]:
+            ans.add(f"route in the same folder: {route_line(pg, r)}", prio=P_ROUTE, indent="  ")
     syms = sorted(
         (n for n in here if pg.node(n).get("kind") in ("symbol", "middleware")),
         key=lambda n: pg.node(n).get("line") or 0,

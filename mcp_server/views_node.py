@@ -41,10 +41,12 @@ def route_view(pg: ProjectGraph, ans: Answer, route: str) -> None:
         for i, (m, d) in enumerate(mids, 1):
             ans.add(mw_text(pg, m, d, i), prio=1, indent="  ")
     else:
-        ans.add("middleware chain: none per the static graph (no USES_MIDDLEWARE edge)")
+        ans.add(
+            "middleware chain: no edge per the static graph (no USES_MIDDLEWARE: no guard, dependency or middleware found)"
+        )
     hs = handlers(pg, route)
     if not hs:
-        ans.add("handler: none per the static graph (no ROUTES_TO edge)")
+        ans.add("handler: no edge per the static graph (no ROUTES_TO)")
     for h in hs:
         ans.touch(pg.node(h).get("project"), pg.node(h).get("component"))
         ans.add(f"handler: {name(pg, h, 80)} ({where(pg, h)})")
@@ -63,7 +65,7 @@ def route_view(pg: ProjectGraph, ans: Answer, route: str) -> None:
                 indent="  ",
             )
     else:
-        ans.add("called from: no call site per the static graph (no CALLS edge)")
+        ans.add("called from: no edge per the static graph (no CALLS from a call site)")
 
 
 def callees(pg: ProjectGraph, ans: Answer, sym: str, depth: int = 1, indent: str = "  ") -> None:
@@ -93,8 +95,19 @@ def callees(pg: ProjectGraph, ans: Answer, sym: str, depth: int = 1, indent: str
     walk(sym, 0, indent)
 
 
+def _members(pg: ProjectGraph, sym: str) -> list[str]:
+    """Methods of a class symbol (same file, `Class.method` names)."""
+    data = pg.node(sym)
+    prefix = f"{data.get('name')}."
+    return [
+        n
+        for n in pg.by_file.get(data.get("file") or "", [])
+        if n != sym and str(pg.node(n).get("name") or "").startswith(prefix)
+    ]
+
+
 def symbol_view(pg: ProjectGraph, ans: Answer, sym: str) -> None:
-    served = ins(pg, sym, "ROUTES_TO")
+    served = [x for n in [sym, *_members(pg, sym)] for x in ins(pg, n, "ROUTES_TO")]
     if served:
         ans.add(f"handler of ({len(served)} routes):", prio=2)
         for r, _ in sorted(served, key=lambda x: str(pg.node(x[0]).get("name"))):

@@ -43,7 +43,7 @@ def test_trace_follows_the_contact_form_across_repos(mcp):
         "--CALLS (via NEXT_PUBLIC_CONTACT_API_URL, envs dev+prod)--> route POST /api/jp/contact (acme-shop/api src/routes/contact.ts:18)",
         "--USES_MIDDLEWARE--> [1] rateLimit (acme-shop/api src/routes/contact.ts:18; defined src/middleware/rate-limit.ts:7) [2] validateContact (acme-shop/api src/routes/contact.ts:18; defined src/validators/contact.ts:12)",
         "--ROUTES_TO--> symbol contactController.sendContactEmailJp (acme-shop/api src/controllers/contact.ts:40)",
-        "--CALLS_FN--> symbol zendeskService.createTicket (acme-shop/api src/services/zendesk.ts:22)",
+        "--CALLS_FN--> symbol zendeskService.createTicket (acme-shop/api src/services/zendesk.ts:22) [at src/controllers/contact.ts:52]",
     ]
     positions = [next(i for i, ln in enumerate(lines) if ln.strip() == hop) for hop in order]
     assert positions == sorted(positions)
