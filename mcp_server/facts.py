@@ -76,7 +76,10 @@ def mw_text(pg: ProjectGraph, mid: str, data: dict, i: int) -> str:
     node = pg.node(sym) if sym else pg.node(mid)
     defined = f"{node.get('file')}:{node.get('line')}" if node.get("file") else ""
     extra = f"; defined {defined}" if defined and not used.endswith(" " + defined) else ""
-    return f"[{eattrs(data).get('order', i)}] {name(pg, mid, 50)} ({used}{extra})"
+    a = eattrs(data)
+    expr = a.get("expr") or a.get("call")  # the usage as written (`auth('manageUsers')`)
+    label = short(expr, 60) if isinstance(expr, str) and expr else name(pg, mid, 50)
+    return f"[{a.get('order', i)}] {label} ({used}{extra})"
 
 
 def handlers(pg: ProjectGraph, route: str) -> list[str]:
