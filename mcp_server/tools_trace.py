@@ -12,7 +12,7 @@ from mcp_server.facts import mw_text
 from mcp_server.graph import ProjectGraph, folder_of, hiding
 from mcp_server.negatives import resolve_or_no
 from mcp_server.render import edge_label, ref, unresolved_line
-from mcp_server.resolve import pick_project
+from mcp_server.resolve import candidates, pick_project
 from mcp_server.state import State, ToolFailure
 from vocab import ALL_EDGE_TYPES
 from warehouse.reader import parse_attrs
@@ -134,10 +134,19 @@ def trace(
         raise ToolFailure(f"direction must be 'down' or 'up', not '{direction}'")
     max_depth = max(1, min(int(max_depth or 6), 12))
     pg = state.graph(pick_project(state, project, start))
+    up = direction == "up"
+    several = _few_same_kind(pg, start, component)
+    if several and not to:
+        kind = pg.node(several[0]).get("kind")
+        ans.add(
+            f"'{start}' matches {len(several)} {kind}s — each traced (pass the id to pick one):"
+        )
+        for node in several:
+            _trace_from(pg, ans, node, up, max_depth)
+        return
     src = resolve_or_no(pg, ans, start, component, "start node")
     if src is None:
         return
-    up = direction == "up"
     if to:
         dst = resolve_or_no(pg, ans, to, None, "to node")
         if dst is None:
@@ -145,9 +154,26 @@ def trace(
             return
         _trace_to(pg, ans, src, dst, up)
         return
+    _trace_from(pg, ans, src, up, max_depth)
+
+
+def _few_same_kind(pg: ProjectGraph, start: str, component: str | None) -> list[str]:
+    """2–3 same-kind nodes a name matches (two `Home` pages): traced one after the other."""
+    try:
+        ids = candidates(pg, (start or "").strip(), component)
+    except ToolFailure:
+        return []
+    kinds = {pg.node(i).get("kind") for i in ids}
+    if 2 <= len(ids) <= 3 and len(kinds) == 1 and kinds & {"symbol", "http_call", "route"}:
+        return ids
+    return []
+
+
+def _trace_from(pg: ProjectGraph, ans: Answer, src: str, up: bool, max_depth: int) -> None:
     ans.add(ref(pg, src))
+    before = len(ans.lines)
     files = _walk(pg, ans, src, up, max_depth)
-    if len(ans.lines) == 1:
+    if len(ans.lines) == before:
         ans.add(
             f"  no edge per the static graph: no {'callers' if up else 'calls'} via {', '.join(TRACE_ORDER)}"
         )
