@@ -165,6 +165,8 @@ def _portal() -> tuple[list[Node], list[Edge], list[Unresolved]]:
         code_node(H, c, "code_file", "src/lib/rates.ts", "src/lib/rates.ts", "src/lib/rates.ts", 1),
         code_node(H, c, "symbol", "InvoiceForm", "InvoiceForm", ff, 12, 60),
         code_node(H, c, "symbol", "todayRate", "todayRate", "src/lib/rates.ts", 3, 9),
+        code_node(H, c, "symbol", "money#1", "formatAmount", "src/lib/money.ts", 2, 6),
+        code_node(H, c, "symbol", "money#2", "formatAmount", "src/forms/total.tsx", 4, 9),
         call,
         rates,
     ]

@@ -97,6 +97,15 @@ def test_route_view_and_up_trace_reach_the_frontend_call_site(inv):
         assert "<--CALLS_HTTP-- symbol InvoiceForm (harbor/portal src/forms/invoice.tsx:12)" in text
 
 
+def test_a_name_shared_by_two_functions_is_traced_from_each(inv):
+    text = ask(inv, "kb_trace", start="formatAmount", project=H, component="portal")
+    assert text.startswith("'formatAmount' matches 2 symbols — each traced")
+    assert (
+        "(harbor/portal src/lib/money.ts:2)" in text
+        and "(harbor/portal src/forms/total.tsx:4)" in text
+    )
+
+
 def test_impact_of_a_secret_reaches_every_route_behind_the_guard_tests_apart(inv):
     text = ask(inv, "kb_impact", target="session-key", project=H)
     assert "harbor/ledger src/guards/session.ts:6 — requireSession" in text
