@@ -19,6 +19,8 @@ from warehouse.reader import dict_rows
 
 SHARED_PREFIXES = ("_global:", "_kb:")
 SHARED_PROJECTS = {None, "", "_global", "_kb"}
+# unresolved rows that can hide a call edge come first; unresolved imports last
+UNRESOLVED_RANK = {"http_call": 0, "call": 1, "handler": 2, "route": 2, "import": 9}
 
 
 @dataclass
@@ -38,10 +40,20 @@ class ProjectGraph:
 
     def unresolved_of(self, component: str | None, files: set[str] | None = None) -> list[dict]:
         rows = [r for r in self.unresolved if component is None or r["component"] == component]
+        rows.sort(key=lambda r: (UNRESOLVED_RANK.get(str(r.get("kind")), 5), r["file"], r["line"]))
         if files:
             near = [r for r in rows if r["file"] in files]
             return near or rows
         return rows
+
+
+def hiding(
+    pg: ProjectGraph, component: str | None, files: set[str] | None = None
+) -> tuple[list[dict], int]:
+    """Unresolved rows that could hide a call edge (no imports), and how many imports were left out."""
+    rows = pg.unresolved_of(component, files)
+    calls = [r for r in rows if r.get("kind") != "import"]
+    return calls, len(rows) - len(calls)
 
 
 def _keep_shared(row: dict[str, Any], project: str) -> bool:

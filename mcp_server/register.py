@@ -29,15 +29,30 @@ Answer from the cheapest layer that can; read more only when it cannot.
 | --- | --- |
 | a single fact about one project (runtime, URL, GCP project, deploy, secret location) | `index/projects.yaml` — one file read |
 | decisions, "why did we do this" | `index/decisions.md` (ADR summaries), then the ADR itself |
-| relationships inside one project: call chains, "does X call Y", what breaks if X changes | MCP tools `kb_trace`, `kb_impact`, `kb_neighbors`, `kb_entity` with `project=` |
-| cross-project: "which projects use Nuxt", compare Express versions | `kb_find` / `kb_compare` with `project="*"` |
-| which docs to read before a task | `kb_context(task, max_tokens)` |
-| anything else | `kb_sql` (read-only SQL) |
+| "where does this button / call site post to, down to the handler and services" | `kb_trace(start=<path:line, component or call site>, project=)` — direction `down` |
+| "who calls this route / handler?", "which frontend code reaches it?" | `kb_trace(start=<"METHOD /full/path" or handler>, project=, direction="up")` |
+| "does X reach Y?" | `kb_trace(start=X, to=Y, project=)` |
+| "what breaks if this secret / env var / route / middleware / file changes?" | `kb_impact(target=, project=)` — readers with `path:line`, routes behind a middleware that reads it, the call sites that reach those routes, deploy envs, docs; tests listed apart |
+| "what does component C do?" (routes → handler + middleware, env vars read, outbound/inbound calls, secrets, runtime) | `kb_entity(name=<component>, project=)` |
+| "what is in this file?" (routes, handlers, env reads, calls, importers) | `kb_entity(name=<path>, project=, component=)` |
+| one route: its middleware chain in order, handler, what the handler calls, who calls it | `kb_entity(name="METHOD /full/path", project=, component=)` |
+| one hop of edges of one node (e.g. only `USES_MIDDLEWARE`, only incoming `CALLS`) | `kb_neighbors(node=, edge_types=[...], direction=, project=)` |
+| "is there a route / call / read X?" (negatives) | `kb_entity` or `kb_trace(to=)` on it: a missing one is answered "no — per the static graph" with the nearest routes (other method, one segment off) and the unresolved calls that could hide an edge |
+| cross-project: "which projects use Nuxt", compare Express versions, runtimes | `kb_find` / `kb_compare` with `project="*"` (catalog only — the only tools that accept `*`) |
+| which docs to read before a task | `kb_context(task, max_tokens, project=)` |
+| anything else | `kb_sql` (read-only SQL, one project) |
 
 Rules:
 - Always pass `project=`; components of different projects share names (`api`, `web`).
+  `project="*"` is refused by every tool except `kb_find` and `kb_compare`.
+- Routes are named `METHOD /full/path` (every mount prefix included, the framework's own
+  parameter syntax: `:id`, `{{id}}`, `<id>`, `[id]`).
+- Code facts read `project/component path:line`; a middleware is shown at the line where
+  that route gets it (with `defined …` when it lives elsewhere).
 - The graph is static. "No edge per the static graph" is **not** proof of no relation:
   read the unresolved/dynamic calls listed with it, and check the code before concluding.
+- An answer ending in `collapsed:` was cut to its budget: ask again with a larger
+  `budget=` or a narrower question (one route, one file, `edge_types=`).
 - An answer with `code_graph_stale:` was built from older code: say so, or run `kb refresh`.
 - Secrets are never stored; the KB holds their name, location and hint only.
 {END}

@@ -111,6 +111,11 @@ def candidates(pg: ProjectGraph, text: str, component: str | None = None) -> lis
     if len(ids) > 1:
         exact = [i for i in ids if pg.node(i).get("name") == text]
         ids = exact or ids
+    if len(set(ids)) > 1:  # a route and the call site named after it: the route is meant
+        best = min(_rank(pg, i) for i in ids)
+        top = {i for i in ids if _rank(pg, i) == best}
+        if len(top) == 1 and best <= KIND_RANK["symbol"]:
+            ids = list(top)
     return sorted(set(ids))
 
 
@@ -153,9 +158,19 @@ def resolve(
     )
 
 
+def refuse_all(project: str | None, tool: str = "this tool") -> None:
+    """`project="*"` is for kb_find/kb_compare (catalog) only — one line, no answer."""
+    if (project or "").strip() == "*":
+        raise ToolFailure(
+            f"project='*' is not allowed for {tool}: it reads one project's code — pass "
+            "project=<name>; for cross-project questions use kb_find or kb_compare"
+        )
+
+
 def pick_project(state: State, project: str | None, text: str | None) -> str:
     """The project a node argument belongs to when the caller left `project` out."""
-    if project not in (None, "", "*"):
+    refuse_all(project)
+    if project not in (None, ""):
         return state.check_project(project)  # type: ignore[return-value]
     known = state.projects()
     if len(known) == 1:

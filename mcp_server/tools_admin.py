@@ -7,12 +7,14 @@ from typing import Any
 
 from mcp_server.budget import Answer
 from mcp_server.render import short, table
+from mcp_server.resolve import refuse_all
 from mcp_server.state import State, ToolFailure
 from warehouse.query_guard import QueryRejected, run_readonly
 from warehouse.reader import GLOBAL
 
 
 def sql(state: State, ans: Answer, query: str, project: str | None) -> None:
+    refuse_all(project, "kb_sql")
     scope = state.check_project(project)
     con = state.connection(scope)
     try:
@@ -127,7 +129,13 @@ def context(
         "doc_chunks" in (p.get("tables") or {}) for p in state.manifest()["partitions"].values()
     ):
         raise ToolFailure("doc index not built — run kb refresh")
-    pack = search_context(state.warehouse, task, max_tokens=limit, project=scope, or_fill=True)
+    source: object = state.warehouse
+    if scope is not None:
+        from mcp_server.context_scope import project_index
+
+        build = str(state.manifest().get("build_id"))
+        source = project_index(state.warehouse, build, scope, set(state.projects()), state.kb_root)
+    pack = search_context(source, task, max_tokens=limit, project=scope, or_fill=True)
     for line in pack.render().splitlines():
         ans.add(line, prio=0)
     return limit

@@ -128,6 +128,41 @@ def _stacks(state: State, like: str, project: str | None) -> list[dict]:
     return out
 
 
+def _mw_package(row: dict) -> str:
+    return str(
+        (row.get("attrs") or {}).get("package") or str(row.get("name") or "").split(".")[0]
+    ).lower()
+
+
+def _package_of(pkgs: dict[tuple, dict], row: dict) -> str:
+    """` — package <name> <version> (<manifest>:<line>)` for a middleware from a package."""
+    h = pkgs.get((row.get("project"), row.get("component"), _mw_package(row)))
+    if not h:
+        return ""
+    return f" — package {h['name']} {h.get('version') or h.get('declared') or ''} ({h['file']}:{h['line']})"
+
+
+def _packages_for(state: State, rows: list[dict]) -> dict[tuple, dict]:
+    """(project, component, lower name) → catalog_packages row, for these middleware rows."""
+    names = sorted({_mw_package(r) for r in rows} - {""})
+    projects = sorted({str(r["project"]) for r in rows})
+    con = state.connection(None)
+    if not names or CATALOG["package"] not in _tables(con):
+        return {}
+    cur = con.execute(
+        "SELECT project, component, name, version, declared, file, line FROM catalog_packages "
+        f"WHERE project IN ({','.join('?' * len(projects))}) "
+        f"AND lower(name) IN ({','.join('?' * len(names))})",
+        [*projects, *names],
+    )
+    cols = [d[0] for d in cur.description]
+    out: dict[tuple, dict] = {}
+    for values in cur.fetchall():
+        r = dict(zip(cols, values, strict=True))
+        out.setdefault((r["project"], r["component"], str(r["name"]).lower()), r)
+    return out
+
+
 def find(state: State, ans: Answer, kind: str, query: str, project: str | None) -> None:
     kind = _kind(kind)
     like = _pattern(query)
@@ -144,6 +179,8 @@ def find(state: State, ans: Answer, kind: str, query: str, project: str | None) 
             [scope, like],
         ).fetchall()
         ans.add(f"routes matching '{query}' in {where}: {len(rows)}")
+        if not rows:
+            _no_route(state, ans, scope, query)
         for p, c, name, file, line in rows:
             ans.touch(p, c)
             ans.add(f"{name} ({p}/{c} {file}:{line})", prio=10, group="route", indent="  ")
@@ -157,6 +194,7 @@ def find(state: State, ans: Answer, kind: str, query: str, project: str | None) 
         ans.add(
             f"{kind} matching '{query}' in {where}: {len(by_name)} names, {len(projects)} projects, {len(rows)} declarations"
         )
+        pkgs = _packages_for(state, rows) if kind == "middleware" else {}
         for name, group in by_name.items():
             ps = sorted({r["project"] for r in group})
             ans.add(
@@ -169,6 +207,8 @@ def find(state: State, ans: Answer, kind: str, query: str, project: str | None) 
                     if kind == "package"
                     else ""
                 )
+                if kind == "middleware":
+                    ver = _package_of(pkgs, row)
                 ans.add(f"{_loc(row)}{ver}", prio=20, group=f"{kind} {name}", indent="  ")
     elif kind == "stack":
         rows = _stacks(state, like, scope)
@@ -212,6 +252,23 @@ def find(state: State, ans: Answer, kind: str, query: str, project: str | None) 
         ans.add(
             "no match in the catalog/knowledge layer (the catalog covers packages, middleware, hosts, tf types, env vars)"
         )
+
+
+def _no_route(state: State, ans: Answer, project: str, query: str) -> None:
+    """No route matches: a plain no, with the routes one method or segment away."""
+    from mcp_server.negatives import NO, near_routes, route_parts
+    from mcp_server.render import where
+
+    ans.add(f"{NO}: no route matching '{short(query, 80)}' in project {project}.")
+    parts = route_parts(query.strip())
+    if parts is None:
+        return
+    pg = state.graph(project)
+    near = near_routes(pg, parts[0], parts[1], None)
+    if near:
+        ans.add("nearest routes (differ by method, one segment or a mount prefix):")
+    for n in near:
+        ans.add(f"{pg.node(n).get('name')} ({where(pg, n)})", prio=5, indent="  ")
 
 
 def compare(state: State, ans: Answer, kind: str, name: str, project: str | None) -> None:

@@ -10,17 +10,22 @@ from collections import Counter
 
 from mcp_server.budget import Answer
 from mcp_server.graph import ProjectGraph
+from mcp_server.negatives import resolve_or_no
 from mcp_server.render import ref, short, where
-from mcp_server.resolve import pick_project, resolve
+from mcp_server.resolve import pick_project
 from mcp_server.state import State
 from mcp_server.tools_impact import _docs
+from mcp_server.views import component_view, file_view
+from mcp_server.views_node import env_view, route_view, symbol_view
 
 
 def entity(
     state: State, ans: Answer, name: str, project: str | None, component: str | None
 ) -> None:
     pg = state.graph(pick_project(state, project, name))
-    nid = resolve(pg, name, component, "name")
+    nid = resolve_or_no(pg, ans, name, component, "name")
+    if nid is None:
+        return
     data = pg.node(nid)
     ans.touch(data.get("project"), data.get("component"))
     ans.add(f"{data.get('kind')} {short(data.get('name'))}")
@@ -28,51 +33,44 @@ def entity(
     loc = where(pg, nid)
     if loc:
         ans.add(f"defined at: {loc}")
+    kind = data.get("kind")
+    view = VIEWS.get(str(kind))
+    if kind == "component":
+        component_view(pg, ans, str(data.get("name")))
+    elif view is not None:
+        view(pg, ans, nid)
     for key, value in sorted(pg.attrs(nid).items()):
         if key in ("repo_path",):
             continue
         shown = ", ".join(map(str, value)) if isinstance(value, list) else value
-        ans.add(f"{key}: {short(shown, 200)}", prio=5, group="attrs")
+        ans.add(f"{key}: {short(shown, 200)}", prio=24, group="attrs")
     outs = Counter(d["type"] for _, _, d in pg.g.out_edges(nid, data=True))
     ins = Counter(d["type"] for _, _, d in pg.g.in_edges(nid, data=True))
     counts = [f"out {t}={n}" for t, n in sorted(outs.items())] + [
         f"in {t}={n}" for t, n in sorted(ins.items())
     ]
-    ans.add("edges: " + (", ".join(counts) if counts else "none per the static graph"))
-    if data.get("kind") == "component":
+    ans.add("edges: " + (", ".join(counts) if counts else "none per the static graph"), prio=35)
+    if kind == "component":
         _entry_points(pg, ans, str(data.get("name")))
     _adrs_docs(pg, ans, nid)
-    _docs(state, ans, pg.project, [str(data.get("name"))])
+    needles = [str(data.get("name"))]
+    if kind == "code_file" and data.get("file"):
+        needles.append(str(data["file"]).rsplit("/", 1)[-1])
+    _docs(state, ans, pg.project, needles)
+
+
+VIEWS = {
+    "code_file": file_view,
+    "route": route_view,
+    "symbol": symbol_view,
+    "middleware": symbol_view,
+    "env_var": env_view,
+}
 
 
 def _entry_points(pg: ProjectGraph, ans: Answer, comp: str) -> None:
+    """Triggers and exported functions (routes are in the component view)."""
     ans.touch(pg.project, comp)
-    routes = sorted(
-        (
-            n
-            for n, d in pg.g.nodes(data=True)
-            if d.get("kind") == "route" and d.get("component") == comp
-        ),
-        key=lambda n: (pg.node(n).get("file") or "", pg.node(n).get("line") or 0),
-    )
-    if routes:
-        ans.add(f"entry points — routes ({len(routes)}):")
-    for r in routes:
-        handler = [v for _, v, d in pg.g.out_edges(r, data=True) if d.get("type") == "ROUTES_TO"]
-        mids = sorted(
-            (
-                ((d.get("attrs") or {}).get("order") or 0, v)
-                for _, v, d in pg.g.out_edges(r, data=True)
-                if d.get("type") == "USES_MIDDLEWARE"
-            ),
-            key=lambda x: (x[0] if isinstance(x[0], int) else 0, x[1]),
-        )
-        text = ref(pg, r, kind=False)
-        if mids:
-            text += " | middleware " + ", ".join(short(pg.node(v).get("name"), 40) for _, v in mids)
-        if handler:
-            text += " → " + ", ".join(short(pg.node(h).get("name"), 60) for h in handler)
-        ans.add(text, prio=10, group="route", indent="  ")
     exported = []
     triggers = []
     for n, d in pg.g.nodes(data=True):
@@ -102,7 +100,7 @@ def _entry_points(pg: ProjectGraph, ans: Answer, comp: str) -> None:
         for n in sorted(
             exported, key=lambda n: (pg.node(n).get("file") or "", pg.node(n).get("line") or 0)
         ):
-            ans.add(ref(pg, n, kind=False), prio=20, group="exported", indent="  ")
+            ans.add(ref(pg, n, kind=False), prio=40, group="exported", indent="  ")
 
 
 def _adrs_docs(pg: ProjectGraph, ans: Answer, nid: str) -> None:

@@ -11,15 +11,21 @@ import re
 from collections import deque
 
 from mcp_server.budget import Answer
+from mcp_server.facts import declared_text, ins, is_test, name, outs
 from mcp_server.graph import ProjectGraph, folder_of
-from mcp_server.render import attrs_text, edge_label, ref, short
+from mcp_server.impact_code import CODE_KINDS, reach, render
+from mcp_server.negatives import plain_no, route_parts
+from mcp_server.render import attrs_text, edge_label, ref, short, where
 from mcp_server.resolve import candidates, pick_project, resolve
 from mcp_server.state import State, ToolFailure
 from vocab import EDGE_TYPES
 from warehouse.reader import GLOBAL
 
 # Every code and catalog edge, and the bridges/knowledge edges a change travels back along.
-UPSTREAM = {*EDGE_TYPES["code"], *EDGE_TYPES["catalog"], "RESOLVES_TO", "CALLS", "USES_SECRET"}
+UPSTREAM = {*EDGE_TYPES["code"], *EDGE_TYPES["catalog"], "RESOLVES_TO", "CALLS", "USES_SECRET"} - {
+    "IMPORTS",
+    "DEFINES",
+}
 MAX_DEPTH = 5
 _URLISH = re.compile(r"^[a-z]+://|^[\w-]+(\.[\w-]+)+(/|$)", re.I)
 
@@ -50,6 +56,14 @@ def _seeds(pg: ProjectGraph, target: str, component: str | None) -> list[str]:
         ]
         if ids:
             return ids
+    named = [
+        i
+        for i in pg.by_name.get(text.lower(), [])
+        if pg.node(i).get("kind") in ("env_var", "secret")
+        and (not component or pg.node(i).get("component") in (component, None))
+    ]
+    if named:
+        return sorted(named)
     if not candidates(pg, text, component) and ":" not in text:
         for kind in ("package", "middleware_name", "host", "tf_resource_type", "env_var_name"):
             if f"_global:{kind}:{text}" in pg.g:
@@ -57,7 +71,7 @@ def _seeds(pg: ProjectGraph, target: str, component: str | None) -> list[str]:
     return [resolve(pg, text, component, "target")]
 
 
-def _walk(pg: ProjectGraph, seeds: list[str]) -> list[tuple[str, str, dict, int]]:
+def _walk(pg: ProjectGraph, seeds: list[str], types: set[str]) -> list[tuple[str, str, dict, int]]:
     """(node, reached-from, edge data, depth) upstream of the seeds, breadth first."""
     seen = set(seeds)
     queue = deque((s, 0) for s in seeds)
@@ -67,7 +81,7 @@ def _walk(pg: ProjectGraph, seeds: list[str]) -> list[tuple[str, str, dict, int]
         if depth >= MAX_DEPTH:
             continue
         for u, _, d in pg.g.in_edges(node, data=True):
-            if d.get("type") not in UPSTREAM or u in seen:
+            if d.get("type") not in types or u in seen:
                 continue
             kind = pg.node(u).get("kind")
             seen.add(u)
@@ -88,19 +102,107 @@ def impact(
     if len(text) > 500:
         raise ToolFailure(f"target is {len(text)} characters (max 500)")
     pg = state.graph(pick_project(state, project, text))
+    if route_parts(text) and not candidates(pg, text, component):
+        plain_no(pg, ans, text, component, "target")
+        return
     seeds = _seeds(pg, text, component)
-    label = ref(pg, seeds[0]) if len(seeds) == 1 else f"{len(seeds)} nodes under {text}"
+    label = ref(pg, seeds[0]) if len(seeds) == 1 else f"{len(seeds)} nodes named {text}"
     ans.add(f"impact of {label} in project {pg.project}")
     for s in seeds:
         ans.touch(pg.node(s).get("project"), pg.node(s).get("component"))
-    found = _walk(pg, seeds)
-    comps: set[str] = set()
-    for s in seeds:
-        if pg.node(s).get("component"):
-            comps.add(pg.node(s)["component"])
+    comps: set[str] = {str(pg.node(s)["component"]) for s in seeds if pg.node(s).get("component")}
+    code_seeds = [s for s in seeds if pg.node(s).get("kind") in CODE_KINDS]
+    for s in seeds:  # a component: what calls into it (its routes' callers)
+        if pg.node(s).get("kind") == "component" and pg.node(s).get("project") == pg.project:
+            comp = str(pg.node(s).get("name"))
+            comps.add(comp)
+            code_seeds += [
+                n
+                for n, d in pg.g.nodes(data=True)
+                if d.get("kind") == "route" and d.get("component") == comp
+            ]
+    found: list[tuple[str, str, dict, int]] = []
+    if code_seeds:
+        _about(pg, ans, code_seeds)
+        got = reach(pg, code_seeds)
+        render(pg, ans, got)
+        comps |= got.components
+        if not (got.readers or got.routes or got.sites or got.callers):
+            ans.add("no readers or callers per the static graph (production code)")
+            _unresolved(pg, ans, comps)
+        code_files = [s for s in code_seeds if pg.node(s).get("kind") == "code_file"]
+        if code_files:
+            found = _walk(pg, code_files, {"IMPORTS"})
+            _listing(pg, ans, found, comps, "importers")
+    else:
+        found = _walk(pg, seeds, UPSTREAM)
+        _listing(pg, ans, found, comps, "readers and callers")
+        if not found:
+            ans.add("no readers or callers per the static graph")
+            _unresolved(pg, ans, comps)
+    _deploy(pg, ans, comps)
+    _terraform(pg, ans, seeds, text)
+    direct = [
+        str(pg.node(n).get("name"))
+        for n, _, _, depth in found
+        if depth == 1 and pg.node(n).get("kind") in {"env_var", "secret"}
+    ] + [
+        str(pg.node(n).get("name"))
+        for s in seeds
+        for n, _ in ins(pg, s, "RESOLVES_TO") + outs(pg, s, "RESOLVES_TO")
+    ]
+    _docs(
+        state,
+        ans,
+        pg.project,
+        [text] + [str(pg.node(s).get("name")) for s in seeds[:3]] + direct[:3],
+    )
+
+
+def _about(pg: ProjectGraph, ans: Answer, seeds: list[str]) -> None:
+    """Where an env var is declared and which secret it resolves to; a secret's env vars."""
+    for s in seeds[:4]:
+        kind = pg.node(s).get("kind")
+        if kind == "env_var":
+            secrets = ", ".join(name(pg, v, 40) for v, _ in outs(pg, s, "RESOLVES_TO"))
+            extra = f"; resolves to secret {secrets}" if secrets else ""
+            ans.add(
+                f"{name(pg, s, 60)} in {pg.node(s).get('component')}: {declared_text(pg, s)}{extra}"
+            )
+        elif kind == "secret":
+            a = pg.attrs(s)
+            bits = " ".join(
+                f"{k}={short(a[k], 60)}" for k in ("env_var", "store", "ref") if a.get(k)
+            )
+            ans.add(f"secret {name(pg, s, 60)} {bits} ({where(pg, s)})")
+            for e, _ in ins(pg, s, "RESOLVES_TO"):
+                ans.add(f"resolved from {ref(pg, e)}; {declared_text(pg, e)}")
+            users = [u for u, _ in ins(pg, s, "USES_SECRET")]
+            if users:
+                ans.add("used by components: " + ", ".join(name(pg, u, 30) for u in users))
+
+
+def _unresolved(pg: ProjectGraph, ans: Answer, comps: set[str]) -> None:
+    for comp in sorted(comps):
+        for row in pg.unresolved_of(comp)[:5]:
+            ans.add(
+                f"  unresolved {row['kind']} {short(row['expr'], 60)} ({row['file']}:{row['line']})",
+                prio=40,
+            )
+
+
+def _listing(
+    pg: ProjectGraph,
+    ans: Answer,
+    found: list[tuple[str, str, dict, int]],
+    comps: set[str],
+    title: str,
+) -> None:
+    prod = [f for f in found if not is_test(pg.node(f[0]).get("file"))]
     if found:
-        ans.add(f"readers and callers ({len(found)}):")
-    for node, via, d, depth in found:
+        tests = len(found) - len(prod)
+        ans.add(f"{title} ({len(prod)}" + (f", +{tests} in tests left out):" if tests else "):"))
+    for node, via, d, depth in prod:
         data = pg.node(node)
         ans.touch(data.get("project"), data.get("component"))
         if data.get("component"):
@@ -116,27 +218,6 @@ def impact(
             fold=fold,
             indent="  " * depth,
         )
-    if not found:
-        ans.add("no readers or callers per the static graph")
-        for comp in sorted(comps):
-            for row in pg.unresolved_of(comp)[:5]:
-                ans.add(
-                    f"  unresolved {row['kind']} {short(row['expr'], 60)} ({row['file']}:{row['line']})",
-                    prio=40,
-                )
-    _deploy(pg, ans, comps)
-    _terraform(pg, ans, seeds, text)
-    direct = [
-        str(pg.node(n).get("name"))
-        for n, _, _, depth in found
-        if depth == 1 and pg.node(n).get("kind") in {"env_var", "secret"}
-    ]
-    _docs(
-        state,
-        ans,
-        pg.project,
-        [text] + [str(pg.node(s).get("name")) for s in seeds[:3]] + direct[:3],
-    )
 
 
 def _deploy(pg: ProjectGraph, ans: Answer, comps: set[str]) -> None:
@@ -182,6 +263,12 @@ def _terraform(pg: ProjectGraph, ans: Answer, seeds: list[str], text: str) -> No
             ans.add(ref(pg, n), prio=25, group="terraform", indent="  ")
 
 
+def foreign(path: object, project: str) -> bool:
+    """A KB doc under another project's folder (`projects/<other>/...`)."""
+    parts = str(path or "").split("/")
+    return len(parts) > 2 and parts[0] == "projects" and parts[1] != project
+
+
 def _docs(state: State, ans: Answer, project: str, needles: list[str]) -> None:
     """Docs and ADRs of this project (or the KB's own) whose frontmatter or text mentions a needle."""
     needles = sorted({n.lower() for n in needles if n and len(n) >= 3})[:6]
@@ -194,7 +281,7 @@ def _docs(state: State, ans: Answer, project: str, needles: list[str]) -> None:
         if any(n in str(adr.get("summary") or "").lower() for n in needles):
             rows.append(f"ADR {adr['id']} ({adr.get('status')}) {adr.get('path')}")
     for doc in state.rows("docs"):
-        if doc.get("project") not in (project, None):
+        if doc.get("project") not in (project, None) or foreign(doc.get("path"), project):
             continue
         blob = f"{doc.get('title') or ''} {doc.get('frontmatter') or ''}".lower()
         if any(n in blob for n in needles):
@@ -204,7 +291,11 @@ def _docs(state: State, ans: Answer, project: str, needles: list[str]) -> None:
     for partition in (GLOBAL, project):
         for chunk in state.rows("doc_chunks", partition):
             path = str(chunk.get("path") or "")
-            if chunk.get("project") not in (project, "_kb") or path in listed:
+            if (
+                chunk.get("project") not in (project, "_kb")
+                or path in listed
+                or foreign(path, project)
+            ):
                 continue
             if any(n in str(chunk.get("text") or "").lower() for n in needles):
                 listed.add(path)

@@ -8,9 +8,11 @@ from typing import Any
 import networkx as nx
 
 from mcp_server.budget import Answer
-from mcp_server.graph import ProjectGraph, folder_of
+from mcp_server.facts import mw_text
+from mcp_server.graph import ProjectGraph, folder_of, hiding
+from mcp_server.negatives import resolve_or_no
 from mcp_server.render import edge_label, ref, unresolved_line
-from mcp_server.resolve import pick_project, resolve
+from mcp_server.resolve import candidates, pick_project
 from mcp_server.state import State, ToolFailure
 from vocab import ALL_EDGE_TYPES
 
@@ -24,6 +26,7 @@ TRACE_ORDER = [
     "RESOLVES_TO",
 ]
 TRACE_TYPES = set(TRACE_ORDER)
+USAGE_TYPES = {"CALLS_FN", "READS_ENV"}  # edges whose own line (the call/read) is shown
 ENTRY_TYPES = {"DEFINES", "HAS_CODE"}  # first hop only, from a file or a component
 KEY_KINDS = {"route", "symbol", "env_var", "http_call", "middleware", "secret"}
 EDGE_TYPES = list(ALL_EDGE_TYPES)
@@ -71,8 +74,7 @@ def _walk(pg: ProjectGraph, ans: Answer, start: str, up: bool, max_depth: int) -
         if mids:
             parts = []
             for n, (other, d) in enumerate(mids, 1):
-                order = (d.get("attrs") or {}).get("order", n)
-                parts.append(f"[{order}] {ref(pg, other, kind=False)}")
+                parts.append(mw_text(pg, other, d, n))
                 seen.add(other)
             ans.add(
                 f"{_label(mids[0][1], up)} {' '.join(parts)}",
@@ -88,6 +90,8 @@ def _walk(pg: ProjectGraph, ans: Answer, start: str, up: bool, max_depth: int) -
             prio = depth * 10 + (1 if kind in KEY_KINDS else 6) + (3 if leaf else 0)
             fold = folder_of(pg.node(other).get("file")) if kind == "code_file" else None
             text = f"{_label(d, up)} {ref(pg, other)}"
+            if d["type"] in USAGE_TYPES and d.get("line"):
+                text += f" [at {d.get('file')}:{d['line']}]"
             if other in seen:
                 ans.add(
                     text + " (see above)", prio=prio + 2, group=d["type"], fold=fold, indent=indent
@@ -104,10 +108,15 @@ def _walk(pg: ProjectGraph, ans: Answer, start: str, up: bool, max_depth: int) -
 def _caveats(pg: ProjectGraph, ans: Answer, components: set[str | None], files: set[str]) -> None:
     ans.add(CAVEAT)
     rows: list[dict] = []
+    imports = 0
     for comp in sorted(c for c in components if c):
-        rows.extend(pg.unresolved_of(comp, files)[:5])
+        calls, skipped = hiding(pg, comp, files)
+        rows.extend(calls[:5])
+        imports += skipped
     for row in rows[:10]:
         ans.add(unresolved_line(row), prio=40, group="unresolved", indent="  ")
+    if imports:
+        ans.add(f"  (+{imports} unresolved imports not listed)", prio=41)
 
 
 def trace(
@@ -124,14 +133,46 @@ def trace(
         raise ToolFailure(f"direction must be 'down' or 'up', not '{direction}'")
     max_depth = max(1, min(int(max_depth or 6), 12))
     pg = state.graph(pick_project(state, project, start))
-    src = resolve(pg, start, component, "start node")
     up = direction == "up"
-    if to:
-        _trace_to(pg, ans, src, resolve(pg, to, None, "to node"), up)
+    several = _few_same_kind(pg, start, component)
+    if several and not to:
+        kind = pg.node(several[0]).get("kind")
+        ans.add(
+            f"'{start}' matches {len(several)} {kind}s — each traced (pass the id to pick one):"
+        )
+        for node in several:
+            _trace_from(pg, ans, node, up, max_depth)
         return
+    src = resolve_or_no(pg, ans, start, component, "start node")
+    if src is None:
+        return
+    if to:
+        dst = resolve_or_no(pg, ans, to, None, "to node")
+        if dst is None:
+            ans.add(f"so {ref(pg, src)} reaches no such route.")
+            return
+        _trace_to(pg, ans, src, dst, up)
+        return
+    _trace_from(pg, ans, src, up, max_depth)
+
+
+def _few_same_kind(pg: ProjectGraph, start: str, component: str | None) -> list[str]:
+    """2–3 same-kind nodes a name matches (two `Home` pages): traced one after the other."""
+    try:
+        ids = candidates(pg, (start or "").strip(), component)
+    except ToolFailure:
+        return []
+    kinds = {pg.node(i).get("kind") for i in ids}
+    if 2 <= len(ids) <= 3 and len(kinds) == 1 and kinds & {"symbol", "http_call", "route"}:
+        return ids
+    return []
+
+
+def _trace_from(pg: ProjectGraph, ans: Answer, src: str, up: bool, max_depth: int) -> None:
     ans.add(ref(pg, src))
+    before = len(ans.lines)
     files = _walk(pg, ans, src, up, max_depth)
-    if len(ans.lines) == 1:
+    if len(ans.lines) == before:
         ans.add(
             f"  no edge per the static graph: no {'callers' if up else 'calls'} via {', '.join(TRACE_ORDER)}"
         )
@@ -186,7 +227,9 @@ def neighbors(
             hint = f" — did you mean {', '.join(near)}?" if near else ""
             raise ToolFailure(f"unknown edge type '{t}'{hint} (known: {', '.join(EDGE_TYPES)})")
     pg = state.graph(pick_project(state, project, node))
-    nid = resolve(pg, node, component)
+    nid = resolve_or_no(pg, ans, node, component, "node")
+    if nid is None:
+        return
     data = pg.node(nid)
     ans.touch(data.get("project"), data.get("component"))
     ans.add(ref(pg, nid))

@@ -9,10 +9,12 @@ object (`= CONFIG`), or the object literal a local/imported function returns
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from tree_sitter import Node as TsNode
 
+from extractors.base import ComponentContext
+from extractors.http.urlvalue import Url
 from extractors.js.common import (
     FUNCTION_TYPES,
     dotted_name,
@@ -24,8 +26,14 @@ from extractors.js.common import (
 )
 from extractors.source import SourceFile
 
-if TYPE_CHECKING:
-    from extractors.http.urls import Evaluator, Url
+
+class Evaluator(Protocol):
+    """What destructuring reads of the URL evaluator (a protocol: urls.py imports this module)."""
+
+    ctx: ComponentContext
+
+    def js(self, *args: Any, **kwargs: Any) -> Url | None: ...
+
 
 _PLACEHOLDER = re.compile(r"^(__[A-Za-z0-9_]+__|%[A-Z0-9_]+%|\$\{[A-Z0-9_]+\})$")
 _SCOPES = FUNCTION_TYPES | {"function_declaration", "method_definition", "program"}
@@ -84,8 +92,6 @@ def _returned_object(sf: SourceFile, fn: TsNode) -> TsNode | None:
 
 
 def destructured(ev: Evaluator, sf: SourceFile, node: TsNode, name: str, depth: int) -> Url | None:
-    from extractors.http.urls import Url
-
     for value, key in _patterns(node, name):
         value = unwrap(value)
         target: tuple[SourceFile, TsNode] | None = None

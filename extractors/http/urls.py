@@ -10,12 +10,12 @@ caller decides (a wrapper) or it is dynamic.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext
 from extractors.http.destructure import destructured
+from extractors.http.urlvalue import Url
 from extractors.js.common import (
     dotted_name,
     modules,
@@ -40,36 +40,6 @@ _FUNCTIONS = {
     "generator_function_declaration",
     "function_definition",  # python
 }
-
-
-@dataclass
-class Url:
-    parts: list[tuple[str, str]] = field(default_factory=list)
-    via: set[str] = field(default_factory=set)
-    # how many leading parts are one named base (a constant, an env var, a client's
-    # baseURL): what a wrapper puts before its path parameter; `base_name` names it
-    base_end: int = 0
-    base_name: str | None = None
-
-    def add(self, other: Url) -> Url:
-        if not self.parts and other.base_end:
-            self.base_end, self.base_name = other.base_end, other.base_name
-        self.parts += other.parts
-        self.via |= other.via
-        return self
-
-    def named(self, name: str | None) -> Url:
-        """Mark the whole value as one named base (a constant or env var read as a prefix)."""
-        self.base_end, self.base_name = len(self.parts), name
-        return self
-
-    @property
-    def template(self) -> str:
-        return "".join(v if k == "lit" else "{" + v + "}" for k, v in self.parts)
-
-    @property
-    def starts_with_param(self) -> bool:
-        return bool(self.parts) and self.parts[0][0] == "param"
 
 
 def param(name: str) -> Url:

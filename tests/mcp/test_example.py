@@ -25,7 +25,7 @@ def test_contact_form_trace_down_to_the_zendesk_service(ex):
         r"^symbol ContactForm \(acme-shop/web src/components/contact-form\.tsx:\d+\)$",
         r"--CALLS_HTTP--> http_call POST \{NEXT_PUBLIC_CONTACT_API_URL\}jp/contact \(acme-shop/web src/lib/api\.ts:\d+\)",
         r"--CALLS \(via NEXT_PUBLIC_CONTACT_API_URL, envs dev\+prod\)--> route POST /api/jp/contact \(acme-shop/contact-api src/routes/contact\.ts:\d+\)",
-        r"--USES_MIDDLEWARE--> .*\[\d\] rateLimit \(acme-shop/contact-api src/middleware/rate-limit\.ts:\d+\) \[\d\] validateContact",
+        r"--USES_MIDDLEWARE--> .*\[\d\] rateLimit \(acme-shop/contact-api src/[^)]*rate-limit\.ts:\d+\) \[\d\] validateContact",
         r"--ROUTES_TO--> symbol contactController\.sendContactEmailJp \(acme-shop/contact-api src/controllers/contact\.ts:\d+\)",
         r"--CALLS_FN--> symbol zendeskService\.createTicket \(acme-shop/contact-api src/services/zendesk\.ts:\d+\)",
     ]
@@ -71,7 +71,7 @@ def test_component_entity_lists_routes_with_middleware(ex):
     text, err = ex.call("kb_entity", name="contact-api", project="acme-shop")
     assert not err
     assert re.search(
-        r"POST /api/jp/contact \(acme-shop/contact-api src/routes/contact\.ts:\d+\) \| middleware .*rateLimit, validateContact → contactController\.sendContactEmailJp",
+        r"POST /api/jp/contact \(acme-shop/contact-api src/routes/contact\.ts:\d+\) → contactController\.sendContactEmailJp \([^)]*\) \| middleware .*\] rateLimit \(.*\] validateContact \(",
         text,
     )
 

@@ -63,6 +63,7 @@ def test_register_merges_and_writes_agents_md(kbdir, tmp_path, client, rel, key,
         "index/projects.yaml" in agents and "index/decisions.md" in agents and "kb_find" in agents
     )
     assert "not** proof of no relation" in agents
+    assert 'direction="up"' in agents and "kb_impact(target=" in agents  # per question class
     assert "AGENTS.md" in (kbdir / pointer).read_text(encoding="utf-8")
     # idempotent: a second run changes nothing
     before = {p: p.read_text(encoding="utf-8") for p in (cfg, kbdir / "AGENTS.md", kbdir / pointer)}

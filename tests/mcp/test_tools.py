@@ -41,9 +41,9 @@ def test_trace_follows_the_contact_form_across_repos(mcp):
     order = [
         "--CALLS_HTTP--> http_call POST {NEXT_PUBLIC_CONTACT_API_URL}jp/contact (acme-shop/web src/components/contact-form.tsx:112)",
         "--CALLS (via NEXT_PUBLIC_CONTACT_API_URL, envs dev+prod)--> route POST /api/jp/contact (acme-shop/api src/routes/contact.ts:18)",
-        "--USES_MIDDLEWARE--> [1] rateLimit (acme-shop/api src/middleware/rate-limit.ts:7) [2] validateContact (acme-shop/api src/validators/contact.ts:12)",
+        "--USES_MIDDLEWARE--> [1] rateLimit (acme-shop/api src/routes/contact.ts:18; defined src/middleware/rate-limit.ts:7) [2] validateContact (acme-shop/api src/routes/contact.ts:18; defined src/validators/contact.ts:12)",
         "--ROUTES_TO--> symbol contactController.sendContactEmailJp (acme-shop/api src/controllers/contact.ts:40)",
-        "--CALLS_FN--> symbol zendeskService.createTicket (acme-shop/api src/services/zendesk.ts:22)",
+        "--CALLS_FN--> symbol zendeskService.createTicket (acme-shop/api src/services/zendesk.ts:22) [at src/controllers/contact.ts:52]",
     ]
     positions = [next(i for i, ln in enumerate(lines) if ln.strip() == hop) for hop in order]
     assert positions == sorted(positions)
@@ -135,7 +135,10 @@ def test_impact_of_rotating_a_secret(mcp):
     text, err = mcp.call("kb_impact", target="zendesk-api-token", project="acme-shop")
     assert not err
     assert "env_var ZENDESK_API_TOKEN (acme-shop/api src/services/zendesk.ts:5)" in text
-    assert "route POST /api/jp/contact (acme-shop/api src/routes/contact.ts:18)" in text
+    assert (
+        "POST /api/jp/contact (acme-shop/api src/routes/contact.ts:18) — via handler contactController.sendContactEmailJp"
+        in text
+    )
     assert (
         "acme-shop/web src/components/contact-form.tsx:112" in text
     )  # the caller in the other repo
@@ -169,7 +172,7 @@ def test_entity_of_a_component_lists_entry_points(mcp):
     text, err = mcp.call("kb_entity", name="api", project="acme-shop")
     assert not err
     assert re.search(
-        r"POST /api/jp/contact \(acme-shop/api src/routes/contact.ts:18\) \| middleware rateLimit, validateContact → contactController.sendContactEmailJp",
+        r"POST /api/jp/contact \(acme-shop/api src/routes/contact.ts:18\) → contactController.sendContactEmailJp \(acme-shop/api src/controllers/contact.ts:40\) \| middleware \[1\] rateLimit \(acme-shop/api src/routes/contact.ts:18; defined src/middleware/rate-limit.ts:7\) \[2\] validateContact",
         text,
     )
     assert "exported functions (2):" in text

@@ -1,0 +1,174 @@
+"""The code side of kb_impact: readers, through callers and middleware to routes, to callers.
+
+From the target's code nodes (a secret's env vars, an env var, a file's symbols, a
+handler, a middleware, a route) the walk goes: readers (READS_ENV with the read line)
+→ their callers (CALLS_FN, a few levels) → the routes they serve (ROUTES_TO) or guard
+(a middleware whose symbol is reached → every route with USES_MIDDLEWARE to it) → the
+call sites in other components that reach those routes (CALLS). Imports are not
+followed (a settings variable's impact is its readers, not every importer of the
+config module). Test code is counted apart and never expanded.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from mcp_server.budget import Answer
+from mcp_server.facts import (
+    at,
+    call_site_owner,
+    callers_http,
+    ins,
+    is_test,
+    middleware_of_symbol,
+    name,
+    outs,
+    via_text,
+)
+from mcp_server.graph import ProjectGraph, folder_of
+from mcp_server.render import where
+
+CODE_KINDS = {"symbol", "middleware", "code_file", "env_var", "route", "http_call", "secret"}
+CALLER_DEPTH = 4
+
+
+@dataclass
+class Reach:
+    readers: list[tuple[str, dict]] = field(default_factory=list)  # (reader, READS_ENV edge)
+    callers: list[tuple[str, dict, int]] = field(default_factory=list)  # (caller, edge, depth)
+    routes: dict[str, str] = field(default_factory=dict)  # route → how it is reached
+    sites: list[tuple[str, str, dict]] = field(default_factory=list)  # (call, route, edge)
+    tests: list[str] = field(default_factory=list)  # test locations
+    module: list[str] = field(default_factory=list)  # functions of a file read at module level
+    components: set[str] = field(default_factory=set)
+
+
+def _test_node(pg: ProjectGraph, node: str, data: dict | None = None) -> bool:
+    return is_test((data or {}).get("file") or pg.node(node).get("file"))
+
+
+def expand(pg: ProjectGraph, seeds: list[str]) -> tuple[list[str], list[str]]:
+    """(env var nodes, code nodes) the seeds stand for (secret → its env vars, file → symbols)."""
+    envs, code = [], []
+    for s in seeds:
+        kind = pg.node(s).get("kind")
+        if kind == "secret":
+            envs += [u for u, _ in ins(pg, s, "RESOLVES_TO")]
+        elif kind == "env_var":
+            envs.append(s)
+        elif kind == "code_file":
+            path, comp = pg.node(s).get("file"), pg.node(s).get("component")
+            code.append(s)
+            code += [v for v, _ in outs(pg, s, "DEFINES")]
+            code += [
+                n
+                for n in pg.by_file.get(path or "", [])
+                if pg.node(n).get("component") == comp and n != s
+            ]
+        elif kind in CODE_KINDS:
+            code.append(s)
+    return sorted(set(envs)), list(dict.fromkeys(code))
+
+
+def reach(pg: ProjectGraph, seeds: list[str]) -> Reach:
+    out = Reach()
+    envs, code = expand(pg, seeds)
+    start: list[str] = []
+    for e in envs:
+        out.components.add(pg.node(e).get("component") or "")
+        for u, d in ins(pg, e, "READS_ENV"):
+            if _test_node(pg, u, d):
+                out.tests.append(f"{at(pg, u, d)} reads {name(pg, e, 40)}")
+                continue
+            out.readers.append((u, d))
+            start.append(u)
+            if pg.node(u).get("kind") == "code_file":  # a module-level read: its functions use it
+                out.module.extend(v for v, _ in outs(pg, u, "DEFINES") if not _test_node(pg, v))
+    start += code + out.module
+    seen = set(start)
+    queue = deque((n, 0) for n in start)
+    while queue:
+        node, depth = queue.popleft()
+        data = pg.node(node)
+        out.components.add(data.get("component") or "")
+        kind = data.get("kind")
+        if kind == "route":
+            out.routes.setdefault(node, "the target (or a route of it)")
+        for r, _ in ins(pg, node, "ROUTES_TO"):
+            out.routes.setdefault(r, f"handler {name(pg, node, 50)}")
+        mids = middleware_of_symbol(pg).get(node, []) + ([node] if kind == "middleware" else [])
+        for m in mids:
+            for r, d in ins(pg, m, "USES_MIDDLEWARE"):
+                out.routes.setdefault(r, f"middleware {name(pg, m, 40)} at {at(pg, r, d)}")
+        if depth >= CALLER_DEPTH:
+            continue
+        for u, d in ins(pg, node, "CALLS_FN"):
+            if u in seen:
+                continue
+            seen.add(u)
+            if _test_node(pg, u, d):
+                out.tests.append(f"{at(pg, u, d)} calls {name(pg, node, 40)}")
+                continue
+            out.callers.append((u, d, depth + 1))
+            queue.append((u, depth + 1))
+    for r in out.routes:
+        out.components.add(pg.node(r).get("component") or "")
+        for c, d in callers_http(pg, r):
+            if _test_node(pg, c):
+                out.tests.append(f"{where(pg, c)} calls {name(pg, r, 50)}")
+                continue
+            out.sites.append((c, r, d))
+            out.components.add(pg.node(c).get("component") or "")
+    out.components.discard("")
+    return out
+
+
+def render(pg: ProjectGraph, ans: Answer, got: Reach) -> None:
+    for comp in got.components:
+        ans.touch(pg.project, comp)
+    if got.readers:
+        ans.add(f"read at ({len(got.readers)}, production code):", prio=1)
+        for u, d in sorted(
+            got.readers, key=lambda x: (x[1].get("file") or "", x[1].get("line") or 0)
+        ):
+            ans.add(f"{at(pg, u, d)} — {name(pg, u, 60)}", prio=1, group="reader", indent="  ")
+    if got.module:
+        shown = ", ".join(f"{name(pg, m, 40)}:{pg.node(m).get('line')}" for m in got.module[:12])
+        more = f" +{len(got.module) - 12}" if len(got.module) > 12 else ""
+        ans.add(f"read at module level; functions of that file: {shown}{more}", prio=3)
+    if got.routes:
+        ans.add(f"routes affected ({len(got.routes)}):", prio=4)
+        for r, how in sorted(got.routes.items(), key=lambda x: str(pg.node(x[0]).get("name"))):
+            ans.add(
+                f"{name(pg, r, 90)} ({where(pg, r)}) — via {how}",
+                prio=4,
+                group="route",
+                indent="  ",
+            )
+    if got.sites:
+        ans.add(f"call sites in other code that reach them ({len(got.sites)}):", prio=6)
+        for c, r, d in got.sites:
+            owner = call_site_owner(pg, c)
+            who = f" in {name(pg, owner, 40)}" if owner else ""
+            ans.add(
+                f"{name(pg, c, 70)} at {where(pg, c)}{who} → {name(pg, r, 60)}{via_text(d)}",
+                prio=6,
+                group="call site",
+                indent="  ",
+            )
+    if got.callers:
+        ans.add(f"callers of the readers ({len(got.callers)}):", prio=10)
+        for u, d, depth in sorted(got.callers, key=lambda x: x[2]):
+            f = d.get("file") or pg.node(u).get("file")
+            ans.add(
+                f"{name(pg, u, 60)} at {at(pg, u, d)}",
+                prio=8 + 2 * depth,
+                group="CALLS_FN",
+                fold=None if depth == 1 else folder_of(f),
+                indent="  " * (depth + 1) if depth < 4 else "        ",
+            )
+    if got.tests:
+        ans.add(f"tests (kept apart, {len(got.tests)}):", prio=28)
+        for t in got.tests[:10]:
+            ans.add(t, prio=29, group="test", indent="  ")

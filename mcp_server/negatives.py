@@ -1,0 +1,183 @@
+"""Plain negatives: "no — per the static graph" with the nearest candidates.
+
+When an agent asks about a route that the graph does not have (`GET /v1/auth/login`
+where only `POST` exists), the answer is not an error: it says no, lists the routes
+that differ only by method or by one path segment, same-named nodes in the project's
+other components, and the unresolved calls that could hide an edge.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from mcp_server.budget import Answer
+from mcp_server.graph import ProjectGraph, hiding
+from mcp_server.render import unresolved_line, where
+from mcp_server.resolve import resolve
+from mcp_server.state import ToolFailure
+
+METHODS = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "ANY", "ALL"}
+_ROUTE = re.compile(r"^(?:(?P<method>[A-Za-z]+)\s+)?(?P<path>/\S*)$")
+_PARAM = re.compile(r"^(:\w+|\{[^}]*\}|<[^>]*>|\[[^\]]*\]|\*)$")
+NO = "no — per the static graph"
+_PATH_LINE = re.compile(r"^(.+?):(\d+)$")
+
+
+def route_parts(text: str) -> tuple[str | None, str] | None:
+    match = _ROUTE.match(text.strip())
+    if not match:
+        return None
+    method = (match["method"] or "").upper() or None
+    if method and method not in METHODS:
+        return None
+    return method, match["path"]
+
+
+def _segments(path: str) -> list[str]:
+    return [("{}" if _PARAM.match(s) else s.lower()) for s in path.strip("/").split("/") if s]
+
+
+def _distance(a: list[str], b: list[str]) -> int | None:
+    """Segments that differ when the paths have the same length (None otherwise)."""
+    if len(a) != len(b):
+        return None
+    return sum(x != y for x, y in zip(a, b, strict=True))
+
+
+def near_routes(
+    pg: ProjectGraph, method: str | None, path: str, component: str | None
+) -> list[str]:
+    """Routes that differ only by method, by one segment, or by a mount prefix."""
+    want = _segments(path)
+    scored: list[tuple[int, str]] = []
+    for n, d in pg.g.nodes(data=True):
+        if d.get("kind") != "route" or d.get("project") != pg.project:
+            continue
+        parts = route_parts(str(d.get("name") or ""))
+        if parts is None:
+            continue
+        m, p = parts
+        have = _segments(p)
+        dist = _distance(want, have)
+        same_method = not method or not m or m == method or m in ("ANY", "ALL")
+        if dist == 0:
+            score = 0 if not same_method else 1
+        elif dist == 1:
+            score = 2 if same_method else 3
+        elif have and len(have) < len(want) and want[-len(have) :] == have:
+            score = 4  # the same path without a mount prefix
+        else:
+            continue
+        if component and d.get("component") != component:
+            score += 1
+        scored.append((score, n))
+    return [n for _, n in sorted(scored)[:8]]
+
+
+def plain_no(pg: ProjectGraph, ans: Answer, text: str, component: str | None, what: str) -> None:
+    parts = route_parts(text)
+    scope = pg.project + (f"/{component}" if component else "")
+    kind = "route" if parts else what
+    ans.add(f"{NO}: no {kind} '{text}' in {scope}.")
+    if parts:
+        near = near_routes(pg, parts[0], parts[1], component)
+        if near:
+            ans.add("nearest routes (differ by method, one segment or a mount prefix):")
+        for n in near:
+            d = pg.node(n)
+            ans.touch(d.get("project"), d.get("component"))
+            ans.add(f"{d.get('name')} ({where(pg, n)})", prio=5, group="near", indent="  ")
+    same = [
+        n
+        for n in pg.by_name.get(text.lower(), [])
+        if pg.node(n).get("project") == pg.project
+        and (not component or pg.node(n).get("component") != component)
+    ]
+    if same:
+        ans.add("same name elsewhere in the project:")
+        for n in same[:8]:
+            ans.add(
+                f"{pg.node(n).get('kind')} {pg.node(n).get('name')} ({where(pg, n)})",
+                prio=6,
+                indent="  ",
+            )
+    rows, _ = hiding(pg, component)
+    if rows:
+        ans.add(f"unresolved/dynamic calls that could hide an edge ({len(rows)}):")
+        for row in rows[:8]:
+            ans.add(unresolved_line(row), prio=20, group="unresolved", indent="  ")
+
+
+def _path_like(text: str) -> bool:
+    return " " not in text and ("/" in text or "." in text) and not text.startswith("/")
+
+
+def no_such_file(pg: ProjectGraph, ans: Answer, text: str, component: str | None) -> None:
+    """A file the graph does not have: say no, and show the nearest files with their routes."""
+    path = _PATH_LINE.sub(r"\1", text)
+    first, _, rest = path.partition("/")
+    if component is None and rest and first in pg.components:
+        component, path = first, rest
+    scope = pg.project + (f"/{component}" if component else "")
+    ans.add(f"{NO}: no code file '{path}' in {scope}.")
+    files = sorted(
+        {
+            str(pg.node(n).get("file"))
+            for f, ids in pg.by_file.items()
+            for n in ids
+            if pg.node(n).get("kind") == "code_file"
+            and (not component or pg.node(n).get("component") == component)
+        }
+    )
+    near = difflib.get_close_matches(path, files, n=5, cutoff=0.6)
+    if near:
+        ans.add("nearest files:")
+    for f in near:
+        routes = [
+            n
+            for n in pg.by_file.get(f, [])
+            if pg.node(n).get("kind") == "route"
+            and (not component or pg.node(n).get("component") == component)
+        ]
+        comp = component or next((pg.node(n).get("component") for n in pg.by_file.get(f, [])), None)
+        shown = "; ".join(f"route {pg.node(r).get('name')} ({where(pg, r)})" for r in routes[:4])
+        ans.add(
+            f"{pg.project}/{comp} {f}" + (f" — declares {shown}" if shown else ""),
+            prio=5,
+            indent="  ",
+        )
+
+
+def off_line_note(pg: ProjectGraph, ans: Answer, text: str, node: str) -> None:
+    """`path:line` answered by the enclosing node: say plainly nothing sits on that line."""
+    match = _PATH_LINE.match(text.strip())
+    data = pg.node(node)
+    if not match or not _path_like(match[1]) or data.get("line") == int(match[2]):
+        return
+    loc = f"{pg.project}/{data.get('component')} {data.get('file')}:{match[2]}"
+    what = "the file" if data.get("kind") == "code_file" else f"the enclosing {data.get('kind')}"
+    ans.add(
+        f"{NO}: nothing is declared on {loc} (no call site, route, read or symbol starts "
+        f"there); answering for {what} {data.get('name')} ({where(pg, node)})"
+    )
+
+
+def resolve_or_no(
+    pg: ProjectGraph, ans: Answer, text: str, component: str | None, what: str
+) -> str | None:
+    """The node, or None after answering a plain no for a route or file that is not there."""
+    try:
+        node = resolve(pg, text, component, what)
+    except ToolFailure as exc:
+        if "matches" in str(exc):
+            raise
+        if route_parts(text or "") is not None:
+            plain_no(pg, ans, text.strip(), component, what)
+            return None
+        if _path_like((text or "").strip()):
+            no_such_file(pg, ans, text.strip(), component)
+            return None
+        raise
+    off_line_note(pg, ans, text, node)
+    return node

@@ -1,0 +1,162 @@
+"""kb_entity views of a route, a symbol (handler, middleware, service) and an env var.
+
+Route: the middleware chain in order with each usage line, the handler, what the
+handler calls (call line → callee definition), env reads, and the frontend call
+sites that reach it. Symbol: the routes it serves or guards, its calls and callers.
+Env var: read sites (tests apart), where it is declared, the secret it resolves to,
+the call sites whose URL it builds.
+"""
+
+from __future__ import annotations
+
+from mcp_server.budget import Answer
+from mcp_server.facts import (
+    at,
+    call_site_owner,
+    callers_http,
+    chain,
+    declared_text,
+    eattrs,
+    env_read_sites,
+    handlers,
+    ins,
+    is_test,
+    middleware_of_symbol,
+    mw_text,
+    name,
+    outs,
+    secrets_of_env,
+    via_text,
+)
+from mcp_server.graph import ProjectGraph
+from mcp_server.render import where
+
+CALLEE_CAP = 25
+
+
+def route_view(pg: ProjectGraph, ans: Answer, route: str) -> None:
+    mids = chain(pg, route)
+    if mids:
+        ans.add(f"middleware chain ({len(mids)}, in order; usage line where this route gets it):")
+        for i, (m, d) in enumerate(mids, 1):
+            ans.add(mw_text(pg, m, d, i), prio=1, indent="  ")
+    else:
+        ans.add(
+            "middleware chain: no edge per the static graph (no USES_MIDDLEWARE: no guard, dependency or middleware found)"
+        )
+    hs = handlers(pg, route)
+    if not hs:
+        ans.add("handler: no edge per the static graph (no ROUTES_TO)")
+    for h in hs:
+        ans.touch(pg.node(h).get("project"), pg.node(h).get("component"))
+        ans.add(f"handler: {name(pg, h, 80)} ({where(pg, h)})")
+        callees(pg, ans, h, depth=2)
+    callers = callers_http(pg, route)
+    if callers:
+        ans.add(f"called from ({len(callers)} call sites):", prio=5)
+        for c, d in callers:
+            ans.touch(pg.project, pg.node(c).get("component"))
+            owner = call_site_owner(pg, c)
+            who = f" in {name(pg, owner, 50)}" if owner else ""
+            ans.add(
+                f"{name(pg, c, 80)} at {where(pg, c)}{who}{via_text(d)}",
+                prio=5,
+                group="caller",
+                indent="  ",
+            )
+    else:
+        ans.add("called from: no edge per the static graph (no CALLS from a call site)")
+
+
+def callees(pg: ProjectGraph, ans: Answer, sym: str, depth: int = 1, indent: str = "  ") -> None:
+    """What a function calls (call line → callee definition), env reads, HTTP calls."""
+    seen = {sym}
+
+    def walk(node: str, level: int, pad: str) -> None:
+        edges = outs(pg, node, "CALLS_FN", "READS_ENV", "CALLS_HTTP")
+        edges.sort(key=lambda x: (x[1].get("line") or 0, x[0]))
+        for v, d in edges[:CALLEE_CAP]:
+            kind = d.get("type")
+            verb = {"CALLS_FN": "calls", "READS_ENV": "reads env", "CALLS_HTTP": "HTTP"}[kind]
+            used = at(pg, v, d)
+            defined = f" → {where(pg, v)}" if kind == "CALLS_FN" and where(pg, v) != used else ""
+            ans.add(
+                f"{verb} {name(pg, v, 70)} at {used}{defined}",
+                prio=3 + 4 * level,
+                group=f"{kind} {level}",
+                indent=pad,
+            )
+            if kind == "CALLS_FN" and level + 1 < depth and v not in seen:
+                seen.add(v)
+                walk(v, level + 1, pad + "  ")
+        if len(edges) > CALLEE_CAP:
+            ans.add(f"… +{len(edges) - CALLEE_CAP} more calls", prio=3 + 4 * level, indent=pad)
+
+    walk(sym, 0, indent)
+
+
+def _members(pg: ProjectGraph, sym: str) -> list[str]:
+    """Methods of a class symbol (same file, `Class.method` names)."""
+    data = pg.node(sym)
+    prefix = f"{data.get('name')}."
+    return [
+        n
+        for n in pg.by_file.get(data.get("file") or "", [])
+        if n != sym and str(pg.node(n).get("name") or "").startswith(prefix)
+    ]
+
+
+def symbol_view(pg: ProjectGraph, ans: Answer, sym: str) -> None:
+    served = [x for n in [sym, *_members(pg, sym)] for x in ins(pg, n, "ROUTES_TO")]
+    if served:
+        ans.add(f"handler of ({len(served)} routes):", prio=2)
+        for r, _ in sorted(served, key=lambda x: str(pg.node(x[0]).get("name"))):
+            ans.add(f"{name(pg, r, 90)} ({where(pg, r)})", prio=2, group="route", indent="  ")
+    mids = middleware_of_symbol(pg).get(sym, [])
+    if pg.node(sym).get("kind") == "middleware":
+        mids = [sym, *mids]
+    guarded = [(r, d) for m in mids for r, d in ins(pg, m, "USES_MIDDLEWARE")]
+    if guarded:
+        ans.add(f"used as middleware by ({len(guarded)} routes; usage line):", prio=4)
+        for r, d in sorted(guarded, key=lambda x: str(pg.node(x[0]).get("name"))):
+            ans.add(f"{name(pg, r, 90)} at {at(pg, r, d)}", prio=4, group="guarded", indent="  ")
+    callees(pg, ans, sym, depth=2)
+    callers = ins(pg, sym, "CALLS_FN")
+    prod = [(u, d) for u, d in callers if not is_test(d.get("file") or pg.node(u).get("file"))]
+    if callers:
+        ans.add(f"called by ({len(prod)}, +{len(callers) - len(prod)} in tests):", prio=12)
+        for u, d in sorted(prod, key=lambda x: (x[1].get("file") or "", x[1].get("line") or 0)):
+            ans.add(f"{name(pg, u, 70)} at {at(pg, u, d)}", prio=12, group="caller", indent="  ")
+
+
+def env_view(pg: ProjectGraph, ans: Answer, env: str) -> None:
+    prod, test = env_read_sites(pg, env)
+    ans.add(f"read at ({len(prod)}):" if prod else "read at: no read site per the static graph")
+    for line in prod:
+        ans.add(line, prio=1, group="read", indent="  ")
+    if test:
+        ans.add(
+            f"read in tests ({len(test)}): " + ", ".join(t.split(" (")[0] for t in test[:5]),
+            prio=20,
+        )
+    ans.add(f"declared: {declared_text(pg, env)}")
+    for s in secrets_of_env(pg, env):
+        a = pg.attrs(s)
+        ans.add(
+            f"resolves to secret {name(pg, s, 60)} ({where(pg, s)}) store={a.get('store') or '?'}"
+        )
+    envname = str(pg.node(env).get("name"))
+    calls = [
+        (u, d)
+        for u, _, d in pg.g.edges(data=True)
+        if d.get("type") == "CALLS" and eattrs(d).get("via") == envname
+    ]
+    if calls:
+        ans.add(f"call sites whose base URL it sets ({len(calls)}):", prio=8)
+        for u, d in calls:
+            ans.add(
+                f"{name(pg, u, 80)} at {where(pg, u)}{via_text(d)}",
+                prio=8,
+                group="CALLS",
+                indent="  ",
+            )
