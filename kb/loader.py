@@ -14,6 +14,7 @@ from typing import Any
 
 import yaml
 
+from kb import safe_yaml
 from kb.frontmatter import FrontmatterError, parse_markdown
 from kb.model import Adr, Component, KbConfig, KbDoc, KnowledgeBase, Project
 from kb.problems import Problem
@@ -33,7 +34,7 @@ class KbNotFound(Exception):
 def _read_yaml(path: Path, problems: list[Problem], root: Path) -> dict[str, Any]:
     rel = path.relative_to(root).as_posix()
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = safe_yaml.load(path.read_text(encoding="utf-8")) or {}
     except UnicodeDecodeError as exc:
         problems.append(
             Problem(
