@@ -92,7 +92,9 @@ _LABELS = re.compile(
     r"|\b[A-Z][A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|API_?KEY|PRIVATE_KEY|"
     r"SIGNING_KEY|CREDENTIALS?)[A-Z0-9_]*\s*[:=]\s*"
 )
-_URL_PASSWORD = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]*:(?P<v>[^\s@/]+)@[^\s/]")
+_URL_PASSWORD = re.compile(
+    r"(?<![a-zA-Z0-9+.-])[a-zA-Z][a-zA-Z0-9+.-]{0,30}://[^\s:/@]*:(?P<v>[^\s@/]+)@[^\s/]"
+)
 _URL_QUERY_TOKEN = re.compile(
     r"(?i)[?&](?:access_?token|token|api_?key|apikey|key|auth|secret|password|sig)="
     r"(?P<v>[^&\s#'\"]+)"

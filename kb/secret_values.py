@@ -49,16 +49,24 @@ _NOT_VALUE_WORDS = """true false null none nil yes no required optional redacted
 _NOT_VALUES = frozenset(_NOT_VALUE_WORDS.split())
 # `jwt-signing-key`, `min-length-12`, `acme_prod.db`: lowercase slugs name things
 _SLUG = re.compile(r"^[a-z]+(?:[-_.:](?:[a-z]+|\d+))*$")
-# `Google-signed`, `SecretManager`, `ApiKeyAuth`, `HMAC-SHA256`, `argon2id` (digits
-# as a suffix count only in `_WORDISH`, which judges tokens inside prose)
-_WORD = r"(?:[A-Z]?[a-z]+|[A-Z]{2,}(?![a-z]))"
-_WORDS = re.compile(rf"^{_WORD}+(?:[-_.' ]{_WORD}+)*$")
-_WORDISH = re.compile(rf"^(?:{_WORD}\d*)+(?:[-_.:/](?:{_WORD}\d*|\d+)+)*$")
+# `Google-signed`, `SecretManager`, `ApiKeyAuth`, `HMAC`: words (each piece after the
+# first starts upper-case, so a run of letters splits one way only: linear time)
+_LETTERS = re.compile(r"(?:[A-Z]+|[A-Z]?[a-z]+)(?:[A-Z][a-z]+)*")
+# ... and with a digit suffix (`argon2id`, `SHA256`, `hunter2`): judged only inside prose
+_WORDISH_PART = re.compile(r"\d+|(?:[A-Z]+|[A-Z]?[a-z]+)(?:[A-Z][a-z]+)*(?:\d+[a-z]*)?")
 _PATH = re.compile(r"^(?:~|\.{1,2})?/[\w./-]*$|^[a-z0-9._-]+(?:/[a-z0-9._-]+)+/?$")
 _FILE = re.compile(r"^[\w.-]+\.(?:py|md|ya?ml|json|toml|txt|ini|cfg|env|key|pem|crt|sh|js|ts|go)$")
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*://[^\s:@/]+(?:[/?#]|$)", re.IGNORECASE)
 _TRAILING = ".,;:)]}>'\"`"
 _EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$")
+
+
+def _is_words(value: str) -> bool:
+    return all(p and _LETTERS.fullmatch(p) for p in re.split(r"[-_.' ]", value))
+
+
+def _is_wordish(value: str) -> bool:
+    return all(p and _WORDISH_PART.fullmatch(p) for p in re.split(r"[-_.:/]", value))
 
 
 def _classes(value: str) -> int:
@@ -96,7 +104,7 @@ def _pointer_or_placeholder(value: str) -> bool:
 
 def strongly_credential_shaped(value: str) -> bool:
     """A token that is a credential even inside a sentence."""
-    if len(value) < 8 or _pointer_or_placeholder(value) or _WORDISH.match(value):
+    if len(value) < 8 or _pointer_or_placeholder(value) or _is_wordish(value):
         return False
     if is_sequential_string(value) or is_potential_uuid(value):
         return False
@@ -104,7 +112,7 @@ def strongly_credential_shaped(value: str) -> bool:
 
 
 def _is_value(value: str, line: str) -> bool:
-    if len(value) < 6 or _pointer_or_placeholder(value) or _WORDS.match(value):
+    if len(value) < 6 or _pointer_or_placeholder(value) or _is_words(value):
         return False
     return not filtered_by_detect_secrets(value, line)
 

@@ -3,6 +3,7 @@ while every fabricated credential in the committed corpus is refused and redacte
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -67,3 +68,20 @@ def test_kb_validate_refuses_every_true_credential(tmp_path: Path) -> None:
     flagged = {int(ln.split(":")[1]) for ln in refused if ln.startswith("projects/acme-shop/leaky")}
     missed = [c["text"] for c, start in zip(creds, starts, strict=True) if start not in flagged]
     assert missed == [], missed
+
+
+ADVERSARIAL = [
+    "password: " + "a" * 30000 + "1",
+    "secret: " + "Ab" * 15000 + "!",
+    "Bearer " + "aA" * 20000 + "$",
+    "x" * 50000 + "password=" + "q1" * 5000,
+    "token: xoxb-" + "5512098734-" * 2000,
+    "https://a:" + "b" * 20000 + "@c",
+]
+
+
+@pytest.mark.parametrize("line", ADVERSARIAL, ids=lambda s: s[:12])
+def test_long_adversarial_lines_are_scanned_in_linear_time(line: str) -> None:
+    started = time.perf_counter()
+    scan_text(line)
+    assert time.perf_counter() - started < 3
