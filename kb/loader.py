@@ -18,6 +18,7 @@ from kb import safe_yaml
 from kb.frontmatter import FrontmatterError, parse_markdown
 from kb.model import Adr, Component, KbConfig, KbDoc, KnowledgeBase, Project
 from kb.problems import Problem
+from kb.repo_paths import resolve_repo
 
 MAX_DOC_BYTES = 5 * 1024 * 1024
 # Generated or foreign folders that are never KB docs.
@@ -282,7 +283,7 @@ def load_kb(root: Path, data_dir: Path | None = None) -> KnowledgeBase:
         project = projects.setdefault(doc.project, Project(doc.project, None))
         comp_id = str(doc.frontmatter["id"])
         repo = doc.frontmatter.get("repo")
-        repo_path = (config.repos_root / str(repo)).resolve() if repo else None
+        repo_path = resolve_repo(config.repos_root, repo)
         project.components.setdefault(comp_id, Component(doc.project, comp_id, doc, repo_path))
     adrs = sorted((a for d in docs if (a := _adr_from(d))), key=lambda a: (a.project, a.number))
     return KnowledgeBase(

@@ -15,6 +15,7 @@ from typing import Any
 
 from kb.model import KbDoc, KnowledgeBase
 from kb.problems import Problem, sorted_problems
+from kb.repo_paths import outside_reason
 from kb.schema import (
     ENV_FIELDS,
     FIELDS,
@@ -237,11 +238,14 @@ class _Checker:
             and fm.get("repo")
             and (comp.repo_path is None or not comp.repo_path.is_dir())
         ):
+            reason = outside_reason(fm["repo"])
             self.err(
                 doc,
                 "repo",
-                "missing-repo",
-                f"repo path '{fm['repo']}' does not exist under repos_root {self.kb.config.repos_root} — fix `repo:` or repos_root in kb.yaml",
+                "repo-outside" if reason else "missing-repo",
+                f"repo path '{str(fm['repo'])[:200]}' {reason} — give a folder inside repos_root {self.kb.config.repos_root}"
+                if reason
+                else f"repo path '{fm['repo']}' does not exist under repos_root {self.kb.config.repos_root} — fix `repo:` or repos_root in kb.yaml",
             )
 
     def references(self, doc: KbDoc) -> None:

@@ -12,6 +12,8 @@ import os
 import subprocess
 from pathlib import Path
 
+from kb.repo_paths import inside
+
 SKIP = {".git", "node_modules", ".venv", "__pycache__", "dist", "build", ".next", ".kb"}
 
 
@@ -34,7 +36,9 @@ def _hash_files(base: Path, rel_paths: list[str]) -> str:
         path = base / rel
         digest.update(rel.encode("utf-8", "surrogateescape") + b"\0")
         try:
-            if path.is_file():
+            if path.is_symlink() and not inside(base, path):  # never read outside the repo
+                digest.update(b"<link>" + os.readlink(path).encode("utf-8", "surrogateescape"))
+            elif path.is_file():
                 digest.update(path.read_bytes())
             else:
                 digest.update(b"<deleted>")
