@@ -87,6 +87,10 @@ class State:
             )
         return manifest
 
+    def close(self) -> None:
+        """Close every DuckDB connection (at server exit)."""
+        self._drop_caches()
+
     def _drop_caches(self) -> None:
         for con in self._cons.values():
             con.close()
