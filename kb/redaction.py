@@ -37,11 +37,13 @@ class Redactor:
 
     def __init__(self) -> None:
         self.known: dict[str, SecretFinding] = {}
+        self.found = 0  # findings seen while learning, short values included
 
     def learn(self, text: str) -> None:
         views = [text, html_text(text)] if "<" in text else [text]
         for view in views:
             for finding in scan_text(view):
+                self.found += 1
                 value = view[finding.start : finding.end]
                 if len(value) >= MIN_SHARED:
                     self.known.setdefault(value, finding)

@@ -109,6 +109,9 @@ _KEY_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|PuTTY
 _KEY_BODY_LINE = re.compile(r"^[A-Za-z0-9+/=:\- ]+$")
 
 
+_GENERIC = {"keyword", "token-in-url", "bearer-auth"}
+
+
 def _sha8(value: str) -> str:
     return hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:8]
 
@@ -157,7 +160,7 @@ def _keyword_spans(line: str) -> list[tuple[int, int]]:
         start = match.end()
         if start < len(line) and line[start] in "'\"`":
             start += 1
-        lo = match.start()
+        lo = max(0, match.start() - 1)  # keep `?`/`&` before a query label
         span = judge_assignment(line[lo:], start - lo, len(line) - lo)
         if span:
             spans.append((lo + span[0], lo + span[1]))
@@ -165,7 +168,7 @@ def _keyword_spans(line: str) -> list[tuple[int, int]]:
     for hint in _KEYWORD_HINT.finditer(line):
         if not _ASSIGN_AFTER.match(line, hint.end()):
             continue
-        lo, hi = hint.start(), min(len(line), hint.end() + 300)
+        lo, hi = max(0, hint.start() - 1), min(len(line), hint.end() + 300)
         window = line[lo:hi]
         for regex, group in _KEYWORD_REGEXES.items():
             match = regex.search(window)
@@ -235,13 +238,19 @@ def scan_text(text: str) -> list[SecretFinding]:
         line = text[offset:end]
         for s, e, rule, value in _spans_in_line(line):
             raw.append((offset + s, offset + e, rule, value))
-    # prefer the earliest, then the longest span; drop spans overlapping a kept one
-    raw.sort(key=lambda r: (r[0], -(r[1] - r[0]), r[2]))
+    # A vendor format names the exact token; the generic keyword rule only guesses where
+    # a value ends (`token=xoxb-…&channel=C1`). Keep specific spans first (earliest, then
+    # longest), then generic ones that overlap none of them.
     kept: list[tuple[int, int, str, str]] = []
-    for span in raw:
-        if kept and span[0] < kept[-1][1]:
-            continue
-        kept.append(span)
+    for generic in (False, True):
+        tier = sorted(
+            (r for r in raw if (r[2] in _GENERIC) == generic),
+            key=lambda r: (r[0], -(r[1] - r[0]), r[2]),
+        )
+        for span in tier:
+            if not any(span[0] < k[1] and k[0] < span[1] for k in kept):
+                kept.append(span)
+    kept.sort()
     findings = []
     for s, e, rule, value in kept:
         line_no = bisect.bisect_right(starts, s)

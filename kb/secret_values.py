@@ -117,6 +117,12 @@ def _is_value(value: str, line: str) -> bool:
     return not filtered_by_detect_secrets(value, line)
 
 
+def _in_url_query(line: str, start: int) -> bool:
+    """`?token=…` / `&api_key=…`: the value ends at the next `&`."""
+    head = line[max(0, start - 60) : start]
+    return bool(re.search(r"[?&][\w.-]+=$", head))
+
+
 def judge_assignment(line: str, start: int, end: int) -> tuple[int, int] | None:
     """The credential span of a keyword match whose raw value is `line[start:end]`.
 
@@ -134,7 +140,10 @@ def judge_assignment(line: str, start: int, end: int) -> tuple[int, int] | None:
     while start < end and line[start] in "*`(":
         start += 1
     token_end = start
+    in_query = _in_url_query(line, start)
     while token_end < end and not line[token_end].isspace():
+        if in_query and line[token_end] in "&#":
+            break
         token_end += 1
     while token_end > start and line[token_end - 1] in _TRAILING:
         token_end -= 1
