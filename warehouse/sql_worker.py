@@ -179,6 +179,10 @@ def _serve() -> None:
             answer = {"error": str(exc)}
         except MemoryError:
             answer = {"error": f"query needed more than the {MEMORY_LIMIT} memory cap"}
+        except Exception as exc:  # noqa: BLE001 — a damaged file must not kill the worker
+            cons = {}
+            reason = " ".join(str(exc).split())[:200]
+            answer = {"error": f"warehouse unreadable ({reason}) — `kb status` names damaged files"}
         answer["rss_mb"] = _rss_mb()
         sys.stdout.write(json.dumps(answer, default=str) + "\n")
         sys.stdout.flush()
