@@ -101,6 +101,9 @@ def _run(state: State, budget: int | None, build: Callable[[Answer], object]) ->
     except ToolFailure as exc:
         raise ToolError(arg_guard.clip(str(exc))) from None
     except Exception as exc:  # noqa: BLE001 — never a stack trace to the agent
+        damage = state.damage()
+        if damage:
+            raise ToolError(arg_guard.clip(damage)) from None
         log.exception("tool failed")
         raise ToolError(
             f"internal error ({exc.__class__.__name__}): {' '.join(str(exc).split())[:200]}"
