@@ -47,7 +47,7 @@ def handle(args: argparse.Namespace) -> int:
     if args.project:
         if args.project not in partitions:
             raise UserError(
-                f"unknown project '{args.project}' — known: {', '.join(p for p in partitions if p != GLOBAL)}"
+                f"unknown project '{args.project[:80]}' — known: {', '.join(p for p in partitions if p != GLOBAL)}"
             )
         partitions = [args.project, GLOBAL]
     worker = shared_worker()
