@@ -77,8 +77,20 @@ frontmatter_text = st.one_of(
 
 
 def check_frontmatter(text: str) -> str:
+    """Parsed or refused with one located line, within 1 s (timed twice when over: a
+    shared machine can stall any one run)."""
     doc = f"---\n{text}\n---\nbody\n"
-    started = time.perf_counter()
+    for _ in range(2):
+        started = time.perf_counter()
+        outcome = _parse_once(doc)
+        if time.perf_counter() - started <= 1.0:
+            return outcome
+    raise Broken(
+        "slow", f"{len(doc)} bytes took {time.perf_counter() - started:.2f}s: {doc[:80]!r}"
+    )
+
+
+def _parse_once(doc: str) -> str:
     try:
         parse_markdown(doc)
         outcome = "ok"
@@ -88,8 +100,6 @@ def check_frontmatter(text: str) -> str:
         outcome = "refused"
     except Exception as exc:  # noqa: BLE001
         raise Broken("crash", f"{type(exc).__name__}: {str(exc)[:120]}") from None
-    if time.perf_counter() - started > 1.0:
-        raise Broken("slow", f"{len(doc)} bytes took {time.perf_counter() - started:.2f}s")
     return outcome
 
 
@@ -149,8 +159,22 @@ _SQL_BITS = [
     "range(100000)", "list_sort(range(1000))", "glob('/*')", "query('select 1')", "values (1)",
     "\"read_csv\"('/etc/passwd')", "set threads=1", "limit 3",
 ]  # fmt: skip
-sql_text = st.lists(st.one_of(st.sampled_from(_SQL_BITS), st.text(max_size=6)), max_size=14).map(
-    " ".join
+_COLUMNS = ["*", "count(*)", "id", "kind", "length(id)", "upper(kind)", "getenv('HOME')",
+            "(select count(*) from read_parquet('{other}'))", "$$'$$", "list_sort(range(1000))",
+            "json_execute_serialized_sql(json_serialize_sql('select 1'))", "1"]  # fmt: skip
+_SOURCES = ["nodes", "nodes n", "(select 1 as x)", "range(10) t(x)", "read_parquet('{other}')",
+            "'{other}'", "\"read_parquet\"('{other}')", "glob('/*')", "nodes, range(100000) r"]  # fmt: skip
+_TAILS = ["", "limit 3", "where id like '%a%'", "order by 1", "group by 1",
+          "union all select id from read_parquet('{other}')", "-- '", "/* $$ */", "; select 2"]  # fmt: skip
+_STRUCTURED = st.builds(
+    lambda c, s, t: f"select {', '.join(c)} from {s} {t}",
+    st.lists(st.sampled_from(_COLUMNS), min_size=1, max_size=3),
+    st.sampled_from(_SOURCES),
+    st.sampled_from(_TAILS),
+)
+sql_text = st.one_of(
+    _STRUCTURED,
+    st.lists(st.one_of(st.sampled_from(_SQL_BITS), st.text(max_size=6)), max_size=14).map(" ".join),
 )
 
 
