@@ -15,6 +15,7 @@ from kb.model import Component
 from kb.versions import component_version
 from warehouse.catalog import component_frames
 from warehouse.code_stage import read_stamp, write_component_facts
+from warehouse.fact_guard import guard_facts
 
 # Below this many components a worker's start-up (imports) costs more than it saves.
 PARALLEL_FROM = 4
@@ -35,6 +36,7 @@ def extract_to_stage(
     ):
         return {**old, "reused": True}
     facts = extract_component(comp.project, comp.id, comp.repo_path) if comp.repo_path else None
+    facts = guard_facts(facts, comp.repo_path) if facts is not None else None
     tables = component_frames(facts) if facts is not None else {}
     write_component_facts(data_dir, comp.key, tables, stamp)
     return {**stamp, "reused": False}

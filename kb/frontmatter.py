@@ -11,6 +11,8 @@ from typing import Any
 
 import yaml
 
+from kb import safe_yaml
+
 
 class FrontmatterError(ValueError):
     def __init__(self, line: int, message: str):
@@ -51,8 +53,7 @@ def parse_markdown(text: str) -> ParsedMarkdown:
         raise FrontmatterError(1, "frontmatter opened with '---' is never closed")
     yaml_text = "\n".join(lines[1:end])
     try:
-        node = yaml.compose(yaml_text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(yaml_text)
+        data, node = safe_yaml.load_with_node(yaml_text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         line = (mark.line + 2) if mark is not None else 1

@@ -14,9 +14,11 @@ from typing import Any
 
 import yaml
 
+from kb import safe_yaml
 from kb.frontmatter import FrontmatterError, parse_markdown
 from kb.model import Adr, Component, KbConfig, KbDoc, KnowledgeBase, Project
 from kb.problems import Problem
+from kb.repo_paths import resolve_repo
 from vocab import KB_SKIP_DIRS
 
 MAX_DOC_BYTES = 5 * 1024 * 1024
@@ -32,7 +34,7 @@ class KbNotFound(Exception):
 def _read_yaml(path: Path, problems: list[Problem], root: Path) -> dict[str, Any]:
     rel = path.relative_to(root).as_posix()
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = safe_yaml.load(path.read_text(encoding="utf-8")) or {}
     except UnicodeDecodeError as exc:
         problems.append(
             Problem(
@@ -280,7 +282,7 @@ def load_kb(root: Path, data_dir: Path | None = None) -> KnowledgeBase:
         project = projects.setdefault(doc.project, Project(doc.project, None))
         comp_id = str(doc.frontmatter["id"])
         repo = doc.frontmatter.get("repo")
-        repo_path = (config.repos_root / str(repo)).resolve() if repo else None
+        repo_path = resolve_repo(config.repos_root, repo)
         project.components.setdefault(comp_id, Component(doc.project, comp_id, doc, repo_path))
     adrs = sorted((a for d in docs if (a := _adr_from(d))), key=lambda a: (a.project, a.number))
     return KnowledgeBase(

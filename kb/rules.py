@@ -35,6 +35,7 @@ RULES: dict[str, str] = {
     "cross-project": "a calls entry names a component of another project",
     "reference": "a project, component or superseded ADR that does not exist",
     "missing-repo": "a component's repo folder does not exist under repos_root",
+    "repo-outside": "a component's repo path leaves repos_root",
     "duplicate": "two files define the same project, component or ADR number",
     "adr-name": "an ADR file is not named NNNN-title.md",
     "scope": "effort, schedules, assignments or meeting notes in the KB",

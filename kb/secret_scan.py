@@ -14,18 +14,25 @@ are never flagged.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import bisect
 import hashlib
 import re
 from dataclasses import dataclass
 
+from detect_secrets.filters.heuristic import is_prefixed_with_dollar_sign, is_templated_secret
 from detect_secrets.plugins.aws import AWSKeyDetector
 from detect_secrets.plugins.azure_storage_key import AzureStorageKeyDetector
 from detect_secrets.plugins.discord import DiscordBotTokenDetector
 from detect_secrets.plugins.github_token import GitHubTokenDetector
 from detect_secrets.plugins.gitlab_token import GitLabTokenDetector
 from detect_secrets.plugins.jwt import JwtTokenDetector
-from detect_secrets.plugins.keyword import CONFIG_DENYLIST_REGEX_TO_GROUP, KeywordDetector
+from detect_secrets.plugins.keyword import (
+    CONFIG_DENYLIST_REGEX_TO_GROUP,
+    DENYLIST,
+    QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP,
+)
 from detect_secrets.plugins.mailchimp import MailchimpDetector
 from detect_secrets.plugins.npm import NpmDetector
 from detect_secrets.plugins.openai import OpenAIDetector
@@ -36,6 +43,8 @@ from detect_secrets.plugins.square_oauth import SquareOAuthDetector
 from detect_secrets.plugins.stripe import StripeDetector
 from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
 from detect_secrets.plugins.twilio import TwilioKeyDetector
+
+from kb.secret_values import judge_assignment, strongly_credential_shaped
 
 
 @dataclass(frozen=True, order=True)
@@ -65,23 +74,32 @@ _PLUGINS = {
     "telegram-token": TelegramBotTokenDetector(),
     "twilio-key": TwilioKeyDetector(),
 }
-_KEYWORD = KeywordDetector()
+_KEYWORD_REGEXES = {**QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP, **CONFIG_DENYLIST_REGEX_TO_GROUP}
+# vendor formats detect-secrets 1.5 has no plugin for
+_OWN_VENDOR = {
+    "google-api-key": re.compile(r"\bAIza[0-9A-Za-z_-]{35}"),
+    "github-token": re.compile(r"\bgithub_pat_[A-Za-z0-9_]{60,}"),
+}
 _JWT = re.compile(r"eyJ[A-Za-z0-9_=-]+\.eyJ[A-Za-z0-9_=-]+\.[A-Za-z0-9_=+/-]*")
 
-_KEYWORD_HINT = re.compile(
-    r"api_?key|auth_?key|service_?key|account_?key|db_?key|database_?key|priv_?key|"
-    r"private_?key|client_?key|db_?pass|database_?pass|key_?pass|password|passwd|pwd|"
-    r"secret|contrase",
-    re.IGNORECASE,
-)
+_KEYWORD_HINT = re.compile(r"|".join(DENYLIST), re.IGNORECASE)
 _ASSIGN_AFTER = re.compile(r"\w*[\]'\"]{0,2}\s*(?:[:=!]|=>)")
-# `**Password:** value`, `API key = value`, `access_token: value` (Markdown/prose forms)
-_MD_ASSIGN = re.compile(
-    r"(?i)\b(?:password|passwd|api[ _-]?key|secret[ _-]?key|client[ _-]?secret|"
-    r"(?:access|auth|api|bearer|refresh)[ _-]?token)\**\s*[:=]\s*\**\s*[`'\"]?"
-    r"(?P<v>[^\s`'\"*|<>]+)"
+# labels detect-secrets' keyword list does not cover, each ending where the value starts:
+# `**Password:** v`, `API key = v`, `access_token: v`, `ZENDESK_API_TOKEN=v`
+_LABELS = re.compile(
+    r"(?i:\b(?:password|passwd|api[ _-]?key|secret[ _-]?key|client[ _-]?secret|"
+    r"(?:(?:access|auth|api|bearer|refresh|session|id)[ _-]?)?token))\**\s*[:=]\s*\**\s*"
+    r"|\b[A-Z][A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|API_?KEY|PRIVATE_KEY|"
+    r"SIGNING_KEY|CREDENTIALS?)[A-Z0-9_]*\s*[:=]\s*"
 )
-_URL_PASSWORD = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]+:(?P<v>[^\s@/]+)@[^\s/]")
+_URL_PASSWORD = re.compile(
+    r"(?<![a-zA-Z0-9+.-])[a-zA-Z][a-zA-Z0-9+.-]{0,30}://[^\s:/@]*:(?P<v>[^\s@/]+)@[^\s/]"
+)
+_URL_QUERY_TOKEN = re.compile(
+    r"(?i)[?&](?:access_?token|token|api_?key|apikey|key|auth|secret|password|sig)="
+    r"(?P<v>[^&\s#'\"]+)"
+)
+_AUTH_HEADER = re.compile(r"(?i)\b(?P<s>bearer|basic)\s+(?P<v>[A-Za-z0-9._~+/-]+=*)")
 _KEY_BLOCK = re.compile(
     r"-----BEGIN (?P<k>[A-Z0-9 ]*)PRIVATE KEY(?P<b> BLOCK)?-----.*?"
     r"-----END (?P=k)PRIVATE KEY(?P=b)-----",
@@ -90,33 +108,33 @@ _KEY_BLOCK = re.compile(
 _KEY_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|PuTTY-User-Key-File-\d")
 _KEY_BODY_LINE = re.compile(r"^[A-Za-z0-9+/=:\- ]+$")
 
-_ENV_NAME = re.compile(r"^[A-Z][A-Z0-9_]*$")
-_PLACEHOLDER = re.compile(
-    r"^(?:\$\{?|\{\{|<|%\(|\[|\*+$|x+$|\.\.\.)|^(?:process\.env|os\.environ|import\.meta\.env|env\.|getenv|secrets\.|vars\.)",
-    re.IGNORECASE,
-)  # noqa: E501
-_PLAIN_NAME = re.compile(r"^[a-z]+(?:[-_.][a-z]+)*$")
-_LOWER_PATH = re.compile(r"^[a-z0-9._-]+(?:/[a-z0-9._-]+)+/?$")
-_NOT_VALUES = {"true", "false", "null", "none", "yes", "no", "required", "optional", "redacted"}
+
+_GENERIC = {"keyword", "token-in-url", "bearer-auth"}
 
 
 def _sha8(value: str) -> str:
     return hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:8]
 
 
-def _assigned_value_is_secret(value: str) -> bool:
-    """Keyword rules see `name: value`; only values that look like credentials count."""
-    value = value.strip().rstrip(",;)")
-    if len(value) < 6 or value.lower() in _NOT_VALUES:
+def _url_password(value: str) -> bool:
+    """Whatever sits in a URL's password slot is one, unless it is a placeholder."""
+    return len(value) >= 3 and not (
+        value.lower() in ("password", "passwd", "pass", "pwd", "pw", "secret", "token")
+        or is_templated_secret(value)
+        or is_prefixed_with_dollar_sign(value)
+        or _ENV_PLACEHOLDER.match(value)
+    )
+
+
+_ENV_PLACEHOLDER = re.compile(r"^(?:[A-Z][A-Z0-9_]*|\*+|x+|\.\.\.|<.*|\{\{.*|%\(.*|\[.*)$")
+
+
+def _basic_auth(value: str) -> bool:
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
+    except (binascii.Error, ValueError):
         return False
-    if _ENV_NAME.match(value) or _PLACEHOLDER.match(value) or "${" in value:
-        return False
-    if value.startswith("[REDACTED"):
-        return False
-    if _PLAIN_NAME.match(value) and len(value) < 24:  # secret names, store names, prose
-        return False
-    # secret-manager refs such as acme-prod/zendesk-token are pointers
-    return not _LOWER_PATH.match(value)
+    return b":" in decoded and len(decoded) >= 5
 
 
 def _value_span(match: re.Match) -> tuple[int, int]:
@@ -135,42 +153,57 @@ def _line_starts(text: str) -> list[int]:
     return starts
 
 
+def _keyword_spans(line: str) -> list[tuple[int, int]]:
+    """Values after secret-sounding names, judged by `kb.secret_values`."""
+    spans: list[tuple[int, int]] = []
+    for match in _LABELS.finditer(line):
+        start = match.end()
+        if start < len(line) and line[start] in "'\"`":
+            start += 1
+        lo = max(0, match.start() - 1)  # keep `?`/`&` before a query label
+        span = judge_assignment(line[lo:], start - lo, len(line) - lo)
+        if span:
+            spans.append((lo + span[0], lo + span[1]))
+    # The keyword plugin's regexes are quadratic on long lines: scan a window per keyword.
+    for hint in _KEYWORD_HINT.finditer(line):
+        if not _ASSIGN_AFTER.match(line, hint.end()):
+            continue
+        lo, hi = max(0, hint.start() - 1), min(len(line), hint.end() + 300)
+        window = line[lo:hi]
+        for regex, group in _KEYWORD_REGEXES.items():
+            match = regex.search(window)
+            if match and match.group(group):
+                span = judge_assignment(window, *match.span(group))
+                if span:
+                    spans.append((lo + span[0], lo + span[1]))
+    return spans
+
+
 def _spans_in_line(line: str) -> list[tuple[int, int, str, str]]:
     """(start, end, rule, value) within one line."""
     out: list[tuple[int, int, str, str]] = []
-
-    def add(value: str, rule: str, lo: int = 0, hi: int | None = None) -> None:
-        hi = len(line) if hi is None else hi
-        pos = line.find(value, lo, hi)
-        while value and pos != -1:
-            out.append((pos, pos + len(value), rule, value))
-            pos = line.find(value, pos + len(value), hi)
-
     for rule, plugin in _PLUGINS.items():
         for regex in plugin.denylist:
             for match in regex.finditer(line):
                 s, e = _value_span(match)
                 out.append((s, e, rule, line[s:e]))
+    for rule, regex in _OWN_VENDOR.items():
+        out.extend((m.start(), m.end(), rule, m.group(0)) for m in regex.finditer(line))
     for match in _JWT.finditer(line):
         if JwtTokenDetector.is_formally_valid(match.group(0)):
             out.append((match.start(), match.end(), "jwt", match.group(0)))
     for match in _URL_PASSWORD.finditer(line):
-        value = match.group("v")
-        if _assigned_value_is_secret(value) or (len(value) >= 3 and not _PLACEHOLDER.match(value)):
-            out.append((match.start("v"), match.end("v"), "password-in-url", value))
-    for match in _MD_ASSIGN.finditer(line):
-        if _assigned_value_is_secret(match.group("v")):
-            out.append((match.start("v"), match.end("v"), "keyword", match.group("v")))
-    # The keyword plugin's regexes are quadratic on long lines: scan a window per keyword.
-    for hint in _KEYWORD_HINT.finditer(line):
-        if not _ASSIGN_AFTER.match(line, hint.end()):
-            continue
-        lo, hi = max(0, hint.start() - 40), min(len(line), hint.end() + 300)
-        window = line[lo:hi]
-        for value in set(_KEYWORD.analyze_string(window, CONFIG_DENYLIST_REGEX_TO_GROUP)):
-            value = value.strip().rstrip(",;)")
-            if _assigned_value_is_secret(value):
-                add(value, "keyword", hint.end(), hi)
+        if _url_password(match.group("v")):
+            out.append((*match.span("v"), "password-in-url", match.group("v")))
+    for match in _URL_QUERY_TOKEN.finditer(line):
+        if strongly_credential_shaped(match.group("v")):
+            out.append((*match.span("v"), "token-in-url", match.group("v")))
+    for match in _AUTH_HEADER.finditer(line):
+        value, scheme = match.group("v"), match.group("s").lower()
+        if _basic_auth(value) if scheme == "basic" else strongly_credential_shaped(value):
+            out.append((*match.span("v"), f"{scheme}-auth", value))
+    for s, e in _keyword_spans(line):
+        out.append((s, e, "keyword", line[s:e]))
     for match in _KEY_BEGIN.finditer(line):
         out.append((match.start(), match.end(), "private-key", match.group(0)))
     return out
@@ -205,13 +238,19 @@ def scan_text(text: str) -> list[SecretFinding]:
         line = text[offset:end]
         for s, e, rule, value in _spans_in_line(line):
             raw.append((offset + s, offset + e, rule, value))
-    # prefer the earliest, then the longest span; drop spans overlapping a kept one
-    raw.sort(key=lambda r: (r[0], -(r[1] - r[0]), r[2]))
+    # A vendor format names the exact token; the generic keyword rule only guesses where
+    # a value ends (`token=xoxb-…&channel=C1`). Keep specific spans first (earliest, then
+    # longest), then generic ones that overlap none of them.
     kept: list[tuple[int, int, str, str]] = []
-    for span in raw:
-        if kept and span[0] < kept[-1][1]:
-            continue
-        kept.append(span)
+    for generic in (False, True):
+        tier = sorted(
+            (r for r in raw if (r[2] in _GENERIC) == generic),
+            key=lambda r: (r[0], -(r[1] - r[0]), r[2]),
+        )
+        for span in tier:
+            if not any(span[0] < k[1] and k[0] < span[1] for k in kept):
+                kept.append(span)
+    kept.sort()
     findings = []
     for s, e, rule, value in kept:
         line_no = bisect.bisect_right(starts, s)

@@ -15,6 +15,7 @@ from typing import Any
 
 from kb.model import KbDoc, KnowledgeBase, parse_calls_entry
 from kb.problems import Problem, sorted_problems
+from kb.repo_paths import outside_reason
 from kb.rules import misplaced, with_doc_link
 from kb.schema import (
     CALLS_FIELDS,
@@ -244,12 +245,21 @@ class _Checker:
             and fm.get("repo")
             and (comp.repo_path is None or not comp.repo_path.is_dir())
         ):
-            self.err(
-                doc,
-                "repo",
-                "missing-repo",
-                f"repo path '{fm['repo']}' does not exist under repos_root {self.kb.config.repos_root} — fix `repo:` or repos_root in kb.yaml",
-            )
+            reason = outside_reason(fm["repo"])
+            if reason:
+                self.err(
+                    doc,
+                    "repo",
+                    "repo-outside",
+                    f"repo path '{str(fm['repo'])[:200]}' {reason} — give a folder inside repos_root {self.kb.config.repos_root}",
+                )
+            else:
+                self.err(
+                    doc,
+                    "repo",
+                    "missing-repo",
+                    f"repo path '{fm['repo']}' does not exist under repos_root {self.kb.config.repos_root} — fix `repo:` or repos_root in kb.yaml",
+                )
 
     def references(self, doc: KbDoc) -> None:
         fm = doc.frontmatter

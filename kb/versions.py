@@ -12,6 +12,7 @@ import os
 import subprocess
 from pathlib import Path
 
+from kb.repo_paths import inside
 from vocab import CODE_SKIP_DIRS
 
 
@@ -34,7 +35,9 @@ def _hash_files(base: Path, rel_paths: list[str]) -> str:
         path = base / rel
         digest.update(rel.encode("utf-8", "surrogateescape") + b"\0")
         try:
-            if path.is_file():
+            if path.is_symlink() and not inside(base, path):  # never read outside the repo
+                digest.update(b"<link>" + os.readlink(path).encode("utf-8", "surrogateescape"))
+            elif path.is_file():
                 digest.update(path.read_bytes())
             else:
                 digest.update(b"<deleted>")

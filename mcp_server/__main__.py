@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
+import os
+import signal
 import sys
 from pathlib import Path
 
@@ -25,7 +28,37 @@ def serve(kb: Path, data_dir: Path | None = None) -> None:
     from mcp_server.server import create_server
 
     server = create_server(kb.resolve(), data_dir.resolve() if data_dir else None)
-    server.run("stdio")
+    signal.signal(signal.SIGTERM, _stop)
+    try:
+        server.run("stdio")
+    except (KeyboardInterrupt, SystemExit):
+        pass
+    finally:
+        _exit_cleanly(server)
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise SystemExit(0)
+
+
+def _exit_cleanly(server: object) -> None:
+    """Close DuckDB before the interpreter tears down: a connection finalised at exit
+    (or still in use by the prewarm thread) aborts the process with exit 134."""
+    state = getattr(server, "state", None)
+    if state is not None:
+        got = state.lock.acquire(timeout=5)
+        try:
+            state.close()
+        finally:
+            if got:
+                state.lock.release()
+    from warehouse.sql_worker import shared_worker
+
+    shared_worker().stop()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(0)
 
 
 if __name__ == "__main__":

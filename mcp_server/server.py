@@ -11,12 +11,21 @@ import logging
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
+from pydantic import Field, ValidationError
 
-from mcp_server import tools_admin, tools_catalog, tools_entity, tools_impact, tools_trace
+from mcp_server import (
+    arg_guard,
+    tools_admin,
+    tools_catalog,
+    tools_entity,
+    tools_impact,
+    tools_trace,
+)
 from mcp_server.budget import Answer
 from mcp_server.state import State, ToolFailure
 
@@ -65,13 +74,36 @@ DESCRIPTIONS = {
 
 log = logging.getLogger("kb-graph.mcp")
 
+# strict: `budget=true` is not 1, `"5"` is not 5; out-of-range budgets are clamped with a note
+Budget = Annotated[int, Field(strict=True)] | None
+Depth = Annotated[int, Field(strict=True, ge=1)]
+
+
+class GuardedServer(MCPServer):
+    """Arguments checked before a tool runs; every error one line within the budget."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        too_big = arg_guard.oversized(arguments or {})
+        if too_big:
+            raise ToolError(f"{name}: {too_big}")
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(cause, ValidationError):
+                raise ToolError(arg_guard.condense(name, cause)) from None
+            raise ToolError(arg_guard.clip(str(exc))) from None
+
 
 def _run(state: State, budget: int | None, build: Callable[[Answer], object]) -> str:
     try:
         return state.answer(build, budget)
     except ToolFailure as exc:
-        raise ToolError(" ".join(str(exc).split())) from None
+        raise ToolError(arg_guard.clip(str(exc))) from None
     except Exception as exc:  # noqa: BLE001 — never a stack trace to the agent
+        damage = state.damage()
+        if damage:
+            raise ToolError(arg_guard.clip(damage)) from None
         log.exception("tool failed")
         raise ToolError(
             f"internal error ({exc.__class__.__name__}): {' '.join(str(exc).split())[:200]}"
@@ -80,7 +112,7 @@ def _run(state: State, budget: int | None, build: Callable[[Answer], object]) ->
 
 def create_server(kb_root: Path, data_dir: Path | None = None) -> MCPServer:
     state = State.open(kb_root, data_dir)
-    server = MCPServer(name="kb-graph", instructions=INSTRUCTIONS)
+    server = GuardedServer(name="kb-graph", instructions=INSTRUCTIONS)
 
     def tool(name: str) -> Callable:
         return server.tool(name=name, description=DESCRIPTIONS[name], annotations=READ_ONLY)
@@ -92,8 +124,8 @@ def create_server(kb_root: Path, data_dir: Path | None = None) -> MCPServer:
         component: str | None = None,
         direction: str = "down",
         to: str | None = None,
-        max_depth: int = 6,
-        budget: int | None = None,
+        max_depth: Depth = 6,
+        budget: Budget = None,
     ) -> str:
         return _run(
             state,
@@ -108,7 +140,7 @@ def create_server(kb_root: Path, data_dir: Path | None = None) -> MCPServer:
         target: str,
         project: str | None = None,
         component: str | None = None,
-        budget: int | None = None,
+        budget: Budget = None,
     ) -> str:
         return _run(
             state, budget, lambda a: tools_impact.impact(state, a, target, project, component)
@@ -121,7 +153,7 @@ def create_server(kb_root: Path, data_dir: Path | None = None) -> MCPServer:
         component: str | None = None,
         edge_types: list[str] | None = None,
         direction: str = "both",
-        budget: int | None = None,
+        budget: Budget = None,
     ) -> str:
         return _run(
             state,
@@ -132,11 +164,11 @@ def create_server(kb_root: Path, data_dir: Path | None = None) -> MCPServer:
         )
 
     @tool("kb_find")
-    def kb_find(kind: str, query: str = "*", project: str = "*", budget: int | None = None) -> str:
+    def kb_find(kind: str, query: str = "*", project: str = "*", budget: Budget = None) -> str:
         return _run(state, budget, lambda a: tools_catalog.find(state, a, kind, query, project))
 
     @tool("kb_compare")
-    def kb_compare(kind: str, name: str, project: str = "*", budget: int | None = None) -> str:
+    def kb_compare(kind: str, name: str, project: str = "*", budget: Budget = None) -> str:
         return _run(state, budget, lambda a: tools_catalog.compare(state, a, kind, name, project))
 
     @tool("kb_entity")
@@ -144,22 +176,24 @@ def create_server(kb_root: Path, data_dir: Path | None = None) -> MCPServer:
         name: str,
         project: str | None = None,
         component: str | None = None,
-        budget: int | None = None,
+        budget: Budget = None,
     ) -> str:
         return _run(
             state, budget, lambda a: tools_entity.entity(state, a, name, project, component)
         )
 
     @tool("kb_sql")
-    def kb_sql(sql: str, project: str | None = None, budget: int | None = None) -> str:
+    def kb_sql(sql: str, project: str | None = None, budget: Budget = None) -> str:
         return _run(state, budget, lambda a: tools_admin.sql(state, a, sql, project))
 
     @tool("kb_status")
-    def kb_status(project: str | None = None, budget: int | None = None) -> str:
+    def kb_status(project: str | None = None, budget: Budget = None) -> str:
         return _run(state, budget, lambda a: tools_admin.status(state, a, project))
 
     @tool("kb_context")
-    def kb_context(task: str, max_tokens: int = 8000, project: str | None = None) -> str:
+    def kb_context(
+        task: str, max_tokens: Annotated[int, Field(strict=True)] = 8000, project: str | None = None
+    ) -> str:
         return _run(
             state, max_tokens, lambda a: tools_admin.context(state, a, task, max_tokens, project)
         )

@@ -21,6 +21,7 @@ from kb.loader import KbNotFound, load_config
 from kb.versions import component_version
 from mcp_server.budget import Answer, clamp_budget, fit
 from mcp_server.graph import ProjectGraph, build_graph
+from warehouse.integrity import damaged_files
 from warehouse.query_guard import sandbox
 from warehouse.reader import GLOBAL, Warehouse, WarehouseMissing
 
@@ -87,6 +88,10 @@ class State:
             )
         return manifest
 
+    def close(self) -> None:
+        """Close every DuckDB connection (at server exit)."""
+        self._drop_caches()
+
     def _drop_caches(self) -> None:
         for con in self._cons.values():
             con.close()
@@ -122,10 +127,27 @@ class State:
         assert self.warehouse is not None
         try:
             return self.warehouse.read(partition, table)
-        except (FileNotFoundError, OSError) as exc:
-            raise ToolFailure(
-                f"warehouse changed while reading ({exc.__class__.__name__}) — retry"
-            ) from None
+        except Exception as exc:
+            damage = self.damage()
+            if damage:
+                raise ToolFailure(damage) from None
+            if isinstance(exc, OSError):
+                raise ToolFailure(
+                    f"warehouse changed while reading ({exc.__class__.__name__}) — retry"
+                ) from None
+            raise
+
+    def damage(self) -> str | None:
+        """One line naming a damaged or missing published file, or None."""
+        try:
+            assert self.warehouse is not None
+            found = damaged_files(self.warehouse.data_dir, self.warehouse.manifest())
+        except Exception:  # noqa: BLE001 — no manifest: nothing to compare with
+            return None
+        if not found:
+            return None
+        more = f" (+{len(found) - 1} more)" if len(found) > 1 else ""
+        return f"warehouse file {found[0]}{more} — run `kb refresh` to rebuild it"
 
     def shared(self) -> dict[str, pl.DataFrame]:
         if self._shared is None:

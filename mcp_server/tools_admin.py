@@ -9,16 +9,21 @@ from mcp_server.budget import Answer
 from mcp_server.render import short, table
 from mcp_server.resolve import refuse_all
 from mcp_server.state import State, ToolFailure
-from warehouse.query_guard import QueryRejected, run_readonly
+from warehouse.query_guard import QueryRejected
 from warehouse.reader import GLOBAL
+from warehouse.sql_worker import shared_worker
 
 
 def sql(state: State, ans: Answer, query: str, project: str | None) -> None:
     refuse_all(project, "kb_sql")
     scope = state.check_project(project)
-    con = state.connection(scope)
+    state.manifest()  # the current build
+    assert state.warehouse is not None
+    parts = [scope, GLOBAL] if scope else [GLOBAL]
     try:
-        columns, rows, truncated = run_readonly(con, query or "")
+        columns, rows, truncated = shared_worker().run(
+            state.warehouse.build_dir, parts, query or ""
+        )
     except QueryRejected as exc:
         raise ToolFailure(f"SQL rejected: {exc}") from None
     ans.add(

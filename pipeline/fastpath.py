@@ -18,6 +18,7 @@ from pathlib import Path
 from assets.code_versions import current_code_versions
 from kb.model import KnowledgeBase
 from kb.versions import component_versions
+from warehouse.integrity import damaged_files
 from warehouse.reader import MANIFEST
 
 
@@ -57,6 +58,8 @@ def staleness(kb: KnowledgeBase, data_dir: Path) -> Staleness:
     except (OSError, ValueError):
         result.reasons.append("no warehouse published yet")
         return result
+    for damaged in damaged_files(data_dir, manifest):
+        result.reasons.append(f"warehouse file {damaged} — `kb refresh` rebuilds it")
     if manifest.get("kb_hash") != kb.content_hash:
         result.reasons.append(f"KB edited (built {manifest.get('kb_hash')}, now {kb.content_hash})")
     built = manifest.get("components") or {}

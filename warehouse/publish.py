@@ -26,6 +26,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
+from warehouse.integrity import file_records
 from warehouse.reader import MANIFEST, parquet_view
 from warehouse.tables import TABLES, frame, validate
 
@@ -110,6 +111,7 @@ def publish(
         "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "path": f"builds/{build_id}",
         "partitions": {name: {"tables": c} for name, c in counts.items()},
+        "files": file_records(final_dir),
         **dict(manifest_extra or {}),
     }
     _write_json_atomic(data_dir / MANIFEST, manifest)

@@ -60,11 +60,34 @@ FORBIDDEN_FUNCTIONS = {
     "load_extension",
     "query_table",
     "query",
+    # more file readers and plan executors (a serialized plan can scan any file)
+    "json_execute_serialized_sql",
+    "json_deserialize_sql",
+    "parquet_bloom_probe",
+    "parquet_full_metadata",
+    "parquet_page_index",
+    "read_duckdb",
+    "read_single_csv_file",
+    "read_single_json_file",
+    "read_single_parquet_file",
+    "arrow_scan",
+    "arrow_scan_dumb",
+    "pandas_scan",
+    "python_arrow_scan",
+    "add_parquet_key",
+    "which_secret",
+    "enable_logging",
+    "write_log",
+    "enable_profile",
+    "disable_optimizer",
 }
 _FORBIDDEN_KEYWORDS = {"copy", "attach", "detach", "install", "load", "pragma", "set", "reset"}
 _FIRST_WORDS = {"select", "with", "from", "values", "("}
 
-_STRING_OR_COMMENT = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|--[^\n]*|/\*.*?\*/", re.S)
+_STRING_OR_COMMENT = re.compile(
+    r"\$(?P<tag>[A-Za-z_]\w*)?\$.*?\$(?P=tag)?\$|'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|--[^\n]*|/\*.*?\*/",
+    re.S,
+)
 _FILE_SCAN = re.compile(r"\b(from|join)\s*(\(\s*)*'", re.I)
 _CALL = re.compile(r"\b([a-z_][a-z0-9_]*)\s*\(", re.I)
 _WORD = re.compile(r"[a-z_][a-z0-9_]*", re.I)
@@ -83,7 +106,7 @@ def _blank_literals(sql: str) -> str:
 
     def repl(match: re.Match[str]) -> str:
         token = match.group(0)
-        if token.startswith("'"):
+        if token.startswith(("'", "$")):  # '…' and DuckDB's dollar-quoted $$…$$ / $t$…$t$
             return "''"
         if token.startswith('"'):
             return token  # quoted identifier: kept, it can name a function
@@ -166,6 +189,8 @@ def run_readonly(
         cursor = con.execute(statement)
         columns = [d[0] for d in cursor.description or []]
         rows = cursor.fetchmany(row_cap + 1)
+    except duckdb.OutOfMemoryException:
+        raise QueryRejected("query needed more memory than the SQL memory cap") from None
     except duckdb.InterruptException:
         raise QueryRejected(f"query stopped after the {time_cap_s:g} s time cap") from None
     except duckdb.Error as exc:

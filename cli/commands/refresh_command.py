@@ -42,9 +42,20 @@ def handle(args: argparse.Namespace) -> int:
             for reason in state.reasons[:20]:
                 print(f"stale: {reason}")
         from pipeline.refresh import run_refresh
+        from warehouse.disk_space import is_no_space, no_space_line, shortage
 
+        short = shortage(data_dir)
+        if short:
+            raise UserError(short)
         print("running the stale assets through Dagster …", flush=True)
-        outcome = run_refresh(kb, data_dir, force=args.all, say=lambda m: print(m, flush=True))
+        try:
+            outcome = run_refresh(kb, data_dir, force=args.all, say=lambda m: print(m, flush=True))
+        except Exception as exc:
+            if is_no_space(exc):
+                raise UserError(no_space_line(data_dir)) from None
+            raise
+        if any(is_no_space(error) for error in outcome.errors):
+            raise UserError(no_space_line(data_dir))
     print_problems(outcome.validation_errors)
     if not outcome.ok:
         for error in outcome.errors:

@@ -34,8 +34,9 @@ def format_table(columns: list[str], rows: list[tuple]) -> str:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from warehouse.query_guard import QueryRejected, run_readonly, sandbox
+    from warehouse.query_guard import QueryRejected
     from warehouse.reader import GLOBAL, Warehouse, WarehouseMissing
+    from warehouse.sql_worker import shared_worker
 
     wh = Warehouse(data_dir_or_exit(args))
     try:
@@ -45,19 +46,18 @@ def handle(args: argparse.Namespace) -> int:
     if args.project:
         if args.project not in partitions:
             raise UserError(
-                f"unknown project '{args.project}' — known: {', '.join(p for p in partitions if p != GLOBAL)}"
+                f"unknown project '{args.project[:80]}' — known: {', '.join(p for p in partitions if p != GLOBAL)}"
             )
         partitions = [args.project, GLOBAL]
-    con = wh.connect(partitions)
-    sandbox(con, [str(p) for p in wh.build_dir.rglob("*.parquet")])
+    worker = shared_worker()
     try:
-        columns, rows, truncated = run_readonly(
-            con, args.query, row_cap=args.limit, time_cap_s=60.0
+        columns, rows, truncated = worker.run(
+            wh.build_dir, partitions, args.query, row_cap=args.limit, time_cap_s=60.0
         )
     except QueryRejected as exc:
         raise UserError(str(exc)) from None
     finally:
-        con.close()  # before interpreter exit: DuckDB can abort when torn down at shutdown
+        worker.stop()
     if args.json:
         json.dump(
             [dict(zip(columns, r, strict=True)) for r in rows], sys.stdout, indent=1, default=str

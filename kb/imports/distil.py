@@ -17,7 +17,9 @@ from typing import Any
 import yaml
 from markdownify import markdownify
 
+from kb import safe_yaml
 from kb.imports.store import SOURCE_FILE, dump_source, raw_root, slugify
+from kb.redaction import redact_any
 from kb.secret_scan import redact_text
 
 MARKDOWN_FILES = ("page.md", "doc.md", "document.md", "file.md")
@@ -63,8 +65,8 @@ def distil(
     """Write `projects/<p>[/<c>]/<title-slug>.md` from a raw import; returns its path."""
     folder = _raw_folder(kb_root, raw_path)
     source_path = folder / SOURCE_FILE
-    meta = yaml.safe_load(source_path.read_text(encoding="utf-8")) or {}
-    title = title or str(meta.get("title") or folder.name)
+    meta = redact_any(safe_yaml.load(source_path.read_text(encoding="utf-8")) or {})
+    title = redact_any(title or str(meta.get("title") or folder.name))
     base = kb_root / "projects" / project / (component or "")
     target = base / f"{slugify(title)}.md"
     if target.exists():

@@ -18,7 +18,9 @@ from typing import Any
 
 import yaml
 
+from kb import safe_yaml
 from kb.problems import Problem
+from kb.redaction import redact_files
 from kb.secret_scan import redact_text
 
 RAW = Path("_imports") / "raw"
@@ -35,7 +37,9 @@ def slugify(text: str, limit: int = 60) -> str:
 
 
 def make_slug(system: str, source_id: str, title: str) -> str:
-    return f"{system}-{slugify(str(source_id), 40)}-{slugify(title)}"
+    """Folder name from id and title, redacted first (names land in paths and run storage)."""
+    source_id, title = redact_text(str(source_id))[0], redact_text(title)[0]
+    return f"{system}-{slugify(source_id, 40)}-{slugify(title)}"
 
 
 def decode_body(data: bytes | str, charset: str | None = None) -> tuple[str, str]:
@@ -63,7 +67,7 @@ def read_sources(kb_root: Path) -> dict[str, dict[str, Any]]:
     for folder in sorted(p for p in base.iterdir() if p.is_dir() and ".tmp-" not in p.name):
         path = folder / SOURCE_FILE
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            data = safe_yaml.load(path.read_text(encoding="utf-8"))
         except (OSError, yaml.YAMLError):
             continue
         if isinstance(data, dict):
@@ -95,22 +99,15 @@ def write_import(
     previous: dict[str, Any] = {}
     if (folder / SOURCE_FILE).is_file():
         try:
-            previous = yaml.safe_load((folder / SOURCE_FILE).read_text(encoding="utf-8")) or {}
+            previous = safe_yaml.load((folder / SOURCE_FILE).read_text(encoding="utf-8")) or {}
         except (OSError, yaml.YAMLError):
             previous = {}
-    stored: dict[str, str] = {}
-    redactions: list[dict[str, Any]] = []
-    for name in sorted(files):
-        text, findings = redact_text(files[name])
-        stored[name] = text
-        redactions.extend(
-            {"file": name, "line": f.line, "rule": f.rule, "sha256_prefix": f.sha256_prefix}
-            for f in findings
-        )
+    stored, findings, source = redact_files(files, meta)
+    redactions = [
+        {"file": name, "line": f.line, "rule": f.rule, "sha256_prefix": f.sha256_prefix}
+        for name, f in findings
+    ]
     hashes = {n: hashlib.sha256(t.encode("utf-8")).hexdigest() for n, t in stored.items()}
-    source = dict(meta)
-    if isinstance(source.get("title"), str):
-        source["title"] = redact_text(source["title"])[0]
     source.update(file=primary, sha256=hashes.get(primary), files=hashes)
     source["redactions"] = redactions
     for key in ("distilled_into",):
@@ -158,7 +155,7 @@ def dump_source(source: dict[str, Any]) -> str:
 def mark_source(kb_root: Path, slug: str, **fields: Any) -> None:
     """Update fields of an existing `_source.yaml` (e.g. `status: deleted`)."""
     path = raw_root(kb_root) / slug / SOURCE_FILE
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    data = safe_yaml.load(path.read_text(encoding="utf-8")) or {}
     data.update(fields)
     path.write_text(dump_source(data), encoding="utf-8")
 
