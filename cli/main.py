@@ -17,7 +17,7 @@ import pkgutil
 import sys
 
 import cli.commands as commands_pkg
-from cli.common import UserError
+from cli.common import UserError, resolve_kb_option
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -40,6 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        resolve_kb_option(args)
         return int(args.handler(args) or 0)
     except UserError as exc:
         print(f"kb {args.command}: {exc}", file=sys.stderr)

@@ -36,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "calls) and architecture.md (routes → handlers → middleware, outbound calls). "
         "Existing files get a .proposed.md next to them and a printed diff.",
     )
-    add_kb_option(parser)
+    add_kb_option(parser, writes=True)
     parser.add_argument("--project", required=True, metavar="P")
     parser.add_argument("--component", default=None, metavar="C")
     parser.set_defaults(handler=run)

@@ -16,7 +16,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--repo", type=Path, help="only this repo (default: the KB repo and every component repo)"
     )
-    add_kb_option(parser)
+    add_kb_option(parser, writes=True)
     parser.set_defaults(handler=handle)
 
 

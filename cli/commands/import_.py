@@ -16,7 +16,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "re-fetched; credentials come from the env vars kb.yaml names; plaintext secrets are "
         "redacted before anything is written.",
     )
-    add_kb_option(parser)
+    add_kb_option(parser, writes=True)
     parser.add_argument("--source", default=None, metavar="S", help="one source key or system")
     parser.set_defaults(handler=run)
 
