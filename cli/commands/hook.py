@@ -35,6 +35,9 @@ def handle(args: argparse.Namespace) -> int:
         if top is None:
             if args.repo:
                 raise UserError(f"{folder} is not inside a git repository")
+            print(
+                f"skipped {folder}: not a git repository — `git init` it to refresh on its commits"
+            )
             continue
         if top not in repos:
             repos.append(top)

@@ -50,6 +50,11 @@ def handle(args: argparse.Namespace) -> int:
         for error in outcome.errors:
             print(error)
         failed = ", ".join(outcome.failed_checks) or "a step failed"
+        if not (data_dir / "manifest.json").is_file():
+            raise UserError(
+                f"build stopped ({failed}); nothing is published in {data_dir} yet — "
+                "fix the lines above and run `kb refresh` again"
+            )
         raise UserError(
             f"build stopped ({failed}); the last good warehouse in {data_dir} is unchanged"
         )

@@ -27,13 +27,16 @@ def handle(args: argparse.Namespace) -> int:
         manifest = Warehouse(data_dir).manifest()
         print(f"warehouse: build {manifest['build_id']} at {manifest['built_at']} ({data_dir})")
         built = manifest.get("components") or {}
-    except WarehouseMissing as exc:
-        print(f"warehouse: {exc}")
+    except WarehouseMissing:
+        print(f"warehouse: never built ({data_dir}) — `kb refresh` builds it")
         built = {}
     state = staleness(kb, data_dir)
     stale = set(state.stale_components)
     for comp in kb.components():
-        was = (built.get(comp.key) or {}).get("version") or "never"
+        if comp.key not in built:
+            print(f"  {comp.key}: never built")
+            continue
+        was = built[comp.key].get("version") or "no code version"
         if comp.key in stale:
             now = next(
                 (r.split(", now ")[-1] for r in state.reasons if r.startswith(comp.key + ":")), "?"
