@@ -8,15 +8,11 @@ import os
 import re
 import shlex
 import subprocess
-import sys
 import urllib.request
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "mcp"))
-
-from portfolio import REPO, TODAY  # noqa: E402
+from portfolio import REPO, TODAY
 
 ENV = {**os.environ, "KB_TODAY": TODAY}
 ENV.pop("DAGSTER_HOME", None)

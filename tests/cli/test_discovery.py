@@ -4,13 +4,10 @@ kb.yaml upwards, a code repo's .kb-graph pointer; the bundled example only when 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "foundation"))
-
-from foundation_helpers import output  # noqa: E402
-from portfolio import REPO, git, kb_cli  # noqa: E402
+from foundation_helpers import output
+from portfolio import REPO, git, kb_cli
 
 NO_KB_ENV = {"KB_ROOT": ""}
 

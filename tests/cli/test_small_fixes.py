@@ -8,10 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "foundation"))
-
-from foundation_helpers import output  # noqa: E402
-from portfolio import REPO, kb_cli  # noqa: E402
+from foundation_helpers import output
+from portfolio import REPO, kb_cli
 
 
 def test_readme_states_the_kb_context_default_the_code_uses() -> None:
