@@ -11,6 +11,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from extractors import extract_component
+from kb import progress
 from kb.model import Component
 from kb.versions import component_version
 from warehouse.catalog import component_frames
@@ -51,9 +52,16 @@ def extract_many(
     """Stamps of many components. Components are independent, so several stale ones are
     extracted in parallel worker processes (spawned: the caller may hold threads)."""
     workers = min(workers or os.cpu_count() or 1, len(comps))
-    if workers < 2 or len(comps) < PARALLEL_FROM:
-        return dict(map(_extract_one, ((data_dir, c, code_version) for c in comps)))
     jobs = [(data_dir, c, code_version) for c in comps]
+    progress.report("extract", total=len(jobs))
+    if workers < 2 or len(comps) < PARALLEL_FROM:
+        return dict(_reported(map(_extract_one, jobs)))
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        return dict(pool.map(_extract_one, jobs, chunksize=1))
+        return dict(_reported(pool.map(_extract_one, jobs, chunksize=1)))
+
+
+def _reported(results):
+    for key, stamp in results:
+        progress.report("extracted", key=key, reused=stamp.get("reused", False))
+        yield key, stamp

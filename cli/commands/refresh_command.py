@@ -10,6 +10,7 @@ import argparse
 import time
 
 from cli.common import UserError, add_kb_option, load_kb_or_exit, print_problems
+from cli.progress import add_quiet_option, shown
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -21,6 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_kb_option(parser)
     parser.add_argument("--all", action="store_true", help="rebuild everything, stale or not")
+    add_quiet_option(parser)
     parser.set_defaults(handler=handle)
 
 
@@ -39,12 +41,14 @@ def handle(args: argparse.Namespace) -> int:
                     f"KB {kb.content_hash}) — checked in {time.perf_counter() - start:.2f}s"
                 )
                 return 0
-            for reason in state.reasons[:20]:
-                print(f"stale: {reason}")
-        from pipeline.refresh import run_refresh
+        with shown(args.quiet) as display:
+            for reason in [] if args.all else state.reasons[:20]:
+                display.say(f"stale: {reason}")
+            display.say("loading the Dagster pipeline …")
+            from pipeline.refresh import run_refresh
 
-        print("running the stale assets through Dagster …", flush=True)
-        outcome = run_refresh(kb, data_dir, force=args.all, say=lambda m: print(m, flush=True))
+            display.say("running the stale assets through Dagster …")
+            outcome = run_refresh(kb, data_dir, force=args.all, say=display.say)
     print_problems(outcome.validation_errors)
     if not outcome.ok:
         for error in outcome.errors:
