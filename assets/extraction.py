@@ -15,7 +15,7 @@ from kb import progress
 from kb.model import Component
 from kb.versions import component_version
 from warehouse.catalog import component_frames
-from warehouse.code_stage import read_stamp, write_component_facts
+from warehouse.code_stage import read_stamp, restamp, write_component_facts
 
 # Below this many components a worker's start-up (imports) costs more than it saves.
 PARALLEL_FROM = 4
@@ -28,6 +28,8 @@ def extract_to_stage(
     version = component_version(comp.repo_path)
     stamp = {"version": version, "code_version": code_version, "repo": str(comp.repo_path)}
     old = read_stamp(data_dir, comp.key)
+    if version == "missing":
+        return _missing(data_dir, comp, stamp, old)
     if (
         not force
         and old
@@ -39,6 +41,17 @@ def extract_to_stage(
     tables = component_frames(facts) if facts is not None else {}
     write_component_facts(data_dir, comp.key, tables, stamp)
     return {**stamp, "reused": False}
+
+
+def _missing(data_dir: Path, comp: Component, stamp: dict, old: dict | None) -> dict:
+    """A checkout that is not there: its last staged facts are kept (the stamp says from
+    which version), or, never extracted, it is staged empty and marked unavailable."""
+    if old is not None:
+        kept = {**old, "version": "missing", "kept_from": old.get("kept_from") or old["version"]}
+        restamp(data_dir, comp.key, kept)
+        return {**kept, "reused": True}
+    write_component_facts(data_dir, comp.key, {}, {**stamp, "unavailable": True})
+    return {**stamp, "unavailable": True, "reused": False}
 
 
 def _extract_one(args: tuple[Path, Component, str]) -> tuple[str, dict]:
