@@ -57,7 +57,7 @@ def test_demo_says_what_it_is_doing_before_the_build(demo) -> None:
 @pytest.mark.slow
 def test_every_printed_command_runs(demo) -> None:
     commands = _next_commands(demo.stdout)
-    assert len(commands) == 6, commands
+    assert len(commands) == 6, commands  # the Dagster UI address is a URL, not a command
     for line in commands:
         argv = _argv(line)
         if argv[2:4] in (["kb", "status"], ["kb", "sql"], ["kb", "context"]):
