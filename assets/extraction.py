@@ -11,10 +11,11 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from extractors import extract_component
+from kb import progress
 from kb.model import Component
 from kb.versions import component_version
 from warehouse.catalog import component_frames
-from warehouse.code_stage import read_stamp, write_component_facts
+from warehouse.code_stage import read_stamp, restamp, write_component_facts
 from warehouse.fact_guard import guard_facts
 
 # Below this many components a worker's start-up (imports) costs more than it saves.
@@ -28,6 +29,8 @@ def extract_to_stage(
     version = component_version(comp.repo_path)
     stamp = {"version": version, "code_version": code_version, "repo": str(comp.repo_path)}
     old = read_stamp(data_dir, comp.key)
+    if version == "missing":
+        return _missing(data_dir, comp, stamp, old)
     if (
         not force
         and old
@@ -42,6 +45,17 @@ def extract_to_stage(
     return {**stamp, "reused": False}
 
 
+def _missing(data_dir: Path, comp: Component, stamp: dict, old: dict | None) -> dict:
+    """A checkout that is not there: its last staged facts are kept (the stamp says from
+    which version), or, never extracted, it is staged empty and marked unavailable."""
+    if old is not None:
+        kept = {**old, "version": "missing", "kept_from": old.get("kept_from") or old["version"]}
+        restamp(data_dir, comp.key, kept)
+        return {**kept, "reused": True}
+    write_component_facts(data_dir, comp.key, {}, {**stamp, "unavailable": True})
+    return {**stamp, "unavailable": True, "reused": False}
+
+
 def _extract_one(args: tuple[Path, Component, str]) -> tuple[str, dict]:
     data_dir, comp, code_version = args
     return comp.key, extract_to_stage(data_dir, comp, code_version)
@@ -53,9 +67,16 @@ def extract_many(
     """Stamps of many components. Components are independent, so several stale ones are
     extracted in parallel worker processes (spawned: the caller may hold threads)."""
     workers = min(workers or os.cpu_count() or 1, len(comps))
-    if workers < 2 or len(comps) < PARALLEL_FROM:
-        return dict(map(_extract_one, ((data_dir, c, code_version) for c in comps)))
     jobs = [(data_dir, c, code_version) for c in comps]
+    progress.report("extract", total=len(jobs))
+    if workers < 2 or len(comps) < PARALLEL_FROM:
+        return dict(_reported(map(_extract_one, jobs)))
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        return dict(pool.map(_extract_one, jobs, chunksize=1))
+        return dict(_reported(pool.map(_extract_one, jobs, chunksize=1)))
+
+
+def _reported(results):
+    for key, stamp in results:
+        progress.report("extracted", key=key, reused=stamp.get("reused", False))
+        yield key, stamp

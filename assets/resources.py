@@ -128,5 +128,5 @@ def kb_resources(kb_root: str | Path, data_dir: str | Path | None = None) -> dic
 def kb_resources_from_env() -> dict:
     """`KB_ROOT` / `KB_DATA_DIR` select the KB for `dagster dev`; the example otherwise."""
     return kb_resources(
-        os.environ.get("KB_ROOT", str(DEFAULT_KB)), os.environ.get("KB_DATA_DIR") or None
+        os.environ.get("KB_ROOT") or str(DEFAULT_KB), os.environ.get("KB_DATA_DIR") or None
     )

@@ -11,21 +11,25 @@ import argparse
 from pathlib import Path
 
 from kb.model import KnowledgeBase
-from vocab import DEFAULT_KB
 
 
 class UserError(Exception):
     """A problem the user can fix; printed as one line, exit code 1."""
 
 
-def add_kb_option(parser: argparse.ArgumentParser) -> None:
+def add_kb_option(parser: argparse.ArgumentParser, writes: bool = False) -> None:
+    """--kb/--example/--data-dir; `writes`: the command writes into repos, so it never
+    falls back to the bundled example without --example."""
     parser.add_argument(
         "--kb",
         type=Path,
-        default=DEFAULT_KB,
+        default=None,
         metavar="DIR",
-        help="KB root folder (default: the bundled example portfolio)",
+        help="KB root folder (default: KB_ROOT, else the nearest kb.yaml upwards, "
+        "else the KB a .kb-graph pointer file upwards names)",
     )
+    parser.add_argument("--example", action="store_true", help="use the bundled example portfolio")
+    parser.set_defaults(kb_writes=writes)
     parser.add_argument(
         "--data-dir",
         type=Path,
@@ -67,3 +71,17 @@ def data_dir_or_exit(args: argparse.Namespace) -> Path:
     if args.data_dir is not None:
         return Path(args.data_dir).resolve()
     return config_or_exit(args).data_dir
+
+
+def resolve_kb_option(args: argparse.Namespace) -> None:
+    """Fill args.kb by discovery (see cli/discovery.py) for commands that take --kb."""
+    if not hasattr(args, "kb_writes"):
+        return
+    from cli.discovery import NoKbFound, resolve_kb
+
+    try:
+        # --data-dir alone names the warehouse: no notice about a KB the command won't read
+        quiet = getattr(args, "data_dir", None) is not None
+        args.kb = resolve_kb(args.kb, args.example, args.kb_writes, quiet=quiet)
+    except NoKbFound as exc:
+        raise UserError(str(exc)) from None

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 
 import cli.commands as commands_pkg
-from cli.common import UserError
+from cli.common import UserError, resolve_kb_option
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -40,7 +41,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.handler(args) or 0)
+        resolve_kb_option(args)
+        code = int(args.handler(args) or 0)
+        sys.stdout.flush()  # a closed pipe shows up here, not at interpreter exit
+        return code
+    except BrokenPipeError:
+        # `kb status | head`: the reader has gone, so nothing more can be said to it
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except UserError as exc:
         print(f"kb {args.command}: {exc}", file=sys.stderr)
         return 1

@@ -258,7 +258,8 @@ class _Checker:
                     doc,
                     "repo",
                     "missing-repo",
-                    f"repo path '{fm['repo']}' does not exist under repos_root {self.kb.config.repos_root} — fix `repo:` or repos_root in kb.yaml",
+                    f"repo path '{fm['repo']}' does not exist under repos_root {self.kb.config.repos_root} — clone it there or fix `repo:`/repos_root in kb.yaml; until then the build skips it and keeps its last facts",
+                    sev="warning",
                 )
 
     def references(self, doc: KbDoc) -> None:

@@ -1,22 +1,16 @@
-"""`kb register <client>`: point an agent client at the kb-graph MCP server.
+"""`kb register <client>`: what an agent reads about the kb-graph MCP server.
 
-Writes the client's MCP config, merged into what is there (other servers and keys are
-kept; a file that is not valid JSON is refused, never overwritten), the KB's
-`AGENTS.md` with the layer-selection rules (inside a marked block, so the rest of the
-file is the user's), and the client's one-line pointer file to AGENTS.md.
+The KB's `AGENTS.md` with the layer-selection rules (inside a marked block, so the rest
+of the file is the user's), and the client's one-line pointer file to AGENTS.md. The
+client's MCP config itself is written by `cli/clients.py`.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-SERVER = "kb-graph"
-CLIENTS = ("claude-code", "gemini", "copilot", "vscode")
 BEGIN, END = "<!-- kb-graph:begin -->", "<!-- kb-graph:end -->"
 POINTER = "Read AGENTS.md first: it says which kb-graph layer answers which question."
 
@@ -63,76 +57,14 @@ POINTER_FILES = {
     "gemini": "GEMINI.md",
     "copilot": ".github/copilot-instructions.md",
     "vscode": ".github/copilot-instructions.md",
+    # Cursor and Codex read AGENTS.md themselves: no pointer file in the KB.
 }
-
-
-class RegisterError(Exception):
-    """One line for the user (unknown client, unreadable config)."""
 
 
 @dataclass
 class Planned:
     path: Path
     content: str
-
-
-def server_command(kb: Path, data_dir: Path | None = None) -> tuple[str, list[str]]:
-    """The command a client runs: this environment's `kb mcp --kb <abs kb>`."""
-    script = Path(sys.executable).parent / "kb"
-    args = ["mcp", "--kb", str(kb.resolve())]
-    if data_dir is not None:
-        args += ["--data-dir", str(data_dir.resolve())]
-    if script.exists():
-        return str(script), args
-    return sys.executable, ["-m", "cli", *args]
-
-
-def config_path(client: str, kb: Path) -> Path:
-    if client == "claude-code":
-        return kb / ".mcp.json"
-    if client == "gemini":
-        return kb / ".gemini" / "settings.json"
-    if client == "copilot":
-        home = Path(os.environ.get("HOME") or Path.home())
-        return home / ".copilot" / "mcp-config.json"
-    if client == "vscode":
-        return kb / ".vscode" / "mcp.json"
-    raise RegisterError(f"unknown client '{client}' — one of: {', '.join(CLIENTS)}")
-
-
-def _entry(client: str, command: str, args: list[str]) -> dict[str, Any]:
-    if client == "vscode":
-        return {"type": "stdio", "command": command, "args": args}
-    if client == "copilot":
-        return {"type": "local", "command": command, "args": args, "tools": ["*"]}
-    return {"command": command, "args": args}
-
-
-def _load_json(path: Path) -> dict[str, Any]:
-    if not path.exists():
-        return {}
-    try:
-        data = json.loads(path.read_text(encoding="utf-8") or "{}")
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise RegisterError(
-            f"{path}: not valid JSON ({exc.__class__.__name__}) — fix or move it; not overwritten"
-        ) from None
-    if not isinstance(data, dict):
-        raise RegisterError(f"{path}: expected a JSON object — fix or move it; not overwritten")
-    return data
-
-
-def _merged_config(client: str, path: Path, entry: dict[str, Any]) -> str:
-    data = _load_json(path)
-    key = "servers" if client == "vscode" else "mcpServers"
-    servers = data.get(key)
-    if servers is None:
-        servers = {}
-    if not isinstance(servers, dict):
-        raise RegisterError(f"{path}: '{key}' is not an object — fix it; not overwritten")
-    servers[SERVER] = entry
-    data[key] = servers
-    return json.dumps(data, indent=2) + "\n"
 
 
 def _with_block(existing: str | None) -> str:
@@ -145,12 +77,12 @@ def _with_block(existing: str | None) -> str:
     return existing.rstrip("\n") + "\n\n" + AGENTS_RULES
 
 
-def _with_pointer(existing: str | None) -> str:
+def _with_pointer(existing: str | None, pointer: str = POINTER) -> str:
     if not existing:
-        return POINTER + "\n"
-    if POINTER in existing:
+        return pointer + "\n"
+    if pointer in existing:
         return existing
-    return existing.rstrip("\n") + "\n\n" + POINTER + "\n"
+    return existing.rstrip("\n") + "\n\n" + pointer + "\n"
 
 
 def _read(path: Path) -> str | None:
@@ -160,21 +92,20 @@ def _read(path: Path) -> str | None:
         return None
 
 
-def plan(client: str, kb: Path, data_dir: Path | None = None) -> list[Planned]:
-    """The files `register` writes, with their new content."""
-    if client not in CLIENTS:
-        raise RegisterError(f"unknown client '{client}' — one of: {', '.join(CLIENTS)}")
-    if not (kb / "kb.yaml").is_file():
-        raise RegisterError(f"{kb}: not a KB (no kb.yaml) — pass --kb DIR")
-    command, args = server_command(kb, data_dir)
-    cfg = config_path(client, kb)
+def instruction_files(client: str, kb: Path, target: Path | None = None) -> list[Planned]:
+    """The KB's AGENTS.md (rules in a marked block) and the client's pointer to it: in the
+    KB, or with `target` in that code repo, naming the KB's AGENTS.md by its full path."""
     agents = kb / "AGENTS.md"
-    pointer = kb / POINTER_FILES[client]
-    return [
-        Planned(cfg, _merged_config(client, cfg, _entry(client, command, args))),
-        Planned(agents, _with_block(_read(agents))),
-        Planned(pointer, _with_pointer(_read(pointer))),
-    ]
+    planned = [Planned(agents, _with_block(_read(agents)))]
+    if target is None:
+        name = POINTER_FILES.get(client)
+        if name:
+            planned.append(Planned(kb / name, _with_pointer(_read(kb / name))))
+        return planned
+    name = POINTER_FILES.get(client, "AGENTS.md")
+    line = POINTER.replace("AGENTS.md", str(agents.resolve()), 1)
+    planned.append(Planned(target / name, _with_pointer(_read(target / name), line)))
+    return planned
 
 
 def write(planned: list[Planned]) -> None:

@@ -42,15 +42,28 @@ def _rows(df: pl.DataFrame, columns: tuple[str, ...]) -> list[dict[str, Any]]:
     return out
 
 
+# (data dir, build id, partition) -> (nodes, edges) as drawn; a build never changes.
+_DRAWN: dict[tuple[str, str, str], tuple[int, int]] = {}
+
+
+def _drawn_counts(wh: Warehouse, build_id: str, name: str) -> tuple[int, int]:
+    """What the page draws for `name` — its own rows plus the global layer it connects to
+    — so the menu's count is the footer's count (not the partition's stored rows)."""
+    key = (str(wh.data_dir), build_id, name)
+    if key not in _DRAWN:
+        drawn = graph(wh, name)
+        _DRAWN[key] = (len(drawn["nodes"]), len(drawn["edges"]))
+    return _DRAWN[key]
+
+
 def partitions(wh: Warehouse) -> dict[str, Any]:
-    """Partition names with their node/edge counts, projects first and `_global` last."""
+    """Partition names with the node/edge counts the page draws for each, projects first
+    and `_global` last."""
     manifest = wh.manifest()
     items = []
-    for name, info in sorted(manifest["partitions"].items()):
-        tables = info.get("tables", {})
-        items.append(
-            {"name": name, "nodes": tables.get("nodes", 0), "edges": tables.get("edges", 0)}
-        )
+    for name in sorted(manifest["partitions"]):
+        nodes, edges = _drawn_counts(wh, str(manifest.get("build_id")), name)
+        items.append({"name": name, "nodes": nodes, "edges": edges})
     items.sort(key=lambda p: (p["name"] == GLOBAL, p["name"]))
     return {
         "build_id": manifest.get("build_id"),

@@ -8,6 +8,7 @@ the JSON the viewer server serves (`viewer/graph_data.py`).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 # Node kinds and edge types per layer, in the order legends and error messages list them.
@@ -69,3 +70,15 @@ KB_SKIP_DIRS: frozenset[str] = NOT_SOURCE_DIRS | {"index", "_imports", ".github"
 
 # The bundled example KB: the default `--kb` of the CLI and of `dagster dev`.
 DEFAULT_KB: Path = Path(__file__).resolve().parents[1] / "examples" / "kb"
+
+# A file that belongs to a component's tests (unit, e2e, fixtures), not to what it runs:
+# what such a file reads or calls is the tests', not the component's own.
+TEST_PATH = re.compile(
+    r"(^|/)(tests?|__tests__|__mocks__|e2e|cypress|playwright|spec|specs|fixtures)/"
+    r"|\.(test|spec|e2e|cy)\.[a-z]+$|(^|/)test_[^/]*\.py$|_test\.(py|go)$",
+    re.I,
+)
+
+
+def is_test_path(path: str | None) -> bool:
+    return bool(path) and bool(TEST_PATH.search(path.replace("\\", "/")))

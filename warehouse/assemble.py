@@ -71,6 +71,7 @@ def assemble_partitions(
                 "version": stamp.get("version"),
                 "code_version": stamp.get("code_version"),
                 "repo": str(comp.repo_path) if comp.repo_path else None,
+                **{k: stamp[k] for k in ("kept_from", "unavailable") if k in stamp},
             }
             versions_by_project.setdefault(pid, []).append(f"{comp.key}@{stamp.get('version')}")
             for table, df in (inputs.repo_chunks.get(comp.key) or {}).items():

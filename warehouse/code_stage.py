@@ -31,3 +31,12 @@ def write_component_facts(data_dir: Path, key: str, tables: dict, stamp: dict) -
     folder = write_stage(data_dir, STAGE, key, tables)
     stamp = {**stamp, "counts": {t: df.height for t, df in tables.items()}}
     (folder / STAMP).write_text(json.dumps(stamp, sort_keys=True), encoding="utf-8")
+
+
+def restamp(data_dir: Path, key: str, stamp: dict) -> bool:
+    """Replace a staged component's stamp, its tables kept; False when nothing is staged."""
+    path = stage_dir(data_dir, STAGE, key) / STAMP
+    if not path.is_file():
+        return False
+    path.write_text(json.dumps(stamp, sort_keys=True), encoding="utf-8")
+    return True

@@ -16,7 +16,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "with source: [<system>:<id>] and verification: {status: unverified}. "
         "Never overwrites an existing doc.",
     )
-    add_kb_option(parser)
+    add_kb_option(parser, writes=True)
     parser.add_argument("raw_path", type=Path, metavar="RAW_PATH", help="_imports/raw/<slug>")
     parser.add_argument("--project", required=True, metavar="P")
     parser.add_argument("--component", default=None, metavar="C")

@@ -1,14 +1,17 @@
 """`kb excavate`: draft component.md and an architecture doc from the published code graph.
 
-The drafts are what the code says today, marked verified against the component's current
-version. A file a person already wrote is never overwritten: the draft goes next to it
-as `<name>.proposed.md` and a unified diff is printed.
+The drafts are what the code says today, marked `unverified` (a person checks them, then
+`kb verify`). A file a person already wrote is never overwritten: their file with the
+draft merged in (everything they wrote kept, only additions proposed) goes next to it as
+`<name>.proposed.md`, and the diff is printed. What only tests read or call is listed
+apart, never as the component's own env vars or calls.
 """
 
 from __future__ import annotations
 
 import argparse
 import difflib
+import re
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "calls) and architecture.md (routes → handlers → middleware, outbound calls). "
         "Existing files get a .proposed.md next to them and a printed diff.",
     )
-    add_kb_option(parser)
+    add_kb_option(parser, writes=True)
     parser.add_argument("--project", required=True, metavar="P")
     parser.add_argument("--component", default=None, metavar="C")
     parser.set_defaults(handler=run)
@@ -69,78 +72,18 @@ def _role(stack: set[str], routes: int, files: list[str]) -> str:
     return "api" if routes else "library"
 
 
-def draft(kb, project: str, comp, nodes, edges, packages: set[str]) -> tuple[str, str]:
-    """(component.md text, architecture.md text) for one component."""
+def _render(front: dict[str, Any], title: str, sections) -> str:
     import yaml
 
-    from kb.versions import component_version
+    body = [f"# {title}", "", "Drafted by `kb excavate` from the code graph (unverified).", ""]
+    for heading, items in sections:
+        body += [f"## {heading}", "", *([line for _, line in items] or ["- none"]), ""]
+    text = "---\n" + yaml.safe_dump(front, sort_keys=False, width=100) + "---\n"
+    return text + "\n".join(body).rstrip("\n") + "\n"
 
-    mine = nodes.filter(nodes["component"] == comp.id)
-    by_id = {n["id"]: n for n in nodes.to_dicts()}
-    rows = lambda kind: sorted(mine.filter(mine["kind"] == kind).to_dicts(), key=lambda n: n["id"])  # noqa: E731
-    files = _files(comp.repo_path)
-    stack = {STACK_HINTS[p] for p in packages if p in STACK_HINTS}
-    if any(f.endswith(".tf") for f in files):
-        stack.add("terraform")
-    if any(f.endswith(".py") for f in files):
-        stack.add("python")
-    if any(f.endswith((".ts", ".tsx")) for f in files):
-        stack.add("typescript")
-    routes, envs = rows("route"), rows("env_var")
-    calls: list[dict[str, str]] = []
-    targets: dict[str, list[str]] = {}
-    for e in dict_rows(edges.filter(edges["type"] == "CALLS")):
-        src, dst = by_id.get(e["src"]), by_id.get(e["dst"])
-        if src and dst and src.get("component") == comp.id:
-            targets.setdefault(src["id"], []).append(f"{dst['component']} `{dst['name']}`")
-            via = (e.get("attrs") or {}).get("via")
-            if via and dst.get("component") != comp.id:
-                calls.append({"env_var": via, "component": dst["component"]})
-    outbound = [
-        f"`{n['name']}` (`{n.get('file')}:{n.get('line')}`) → "
-        + (", ".join(sorted(set(targets.get(n["id"], [])))) or "outside the project / unresolved")
-        for n in rows("http_call")
-    ]
-    version = component_version(comp.repo_path)
-    front: dict[str, Any] = {
-        "kind": "component", "project": project, "id": comp.id,
-        "title": comp.field("title") or comp.id,
-        "role": _role(stack, len(routes), files),
-        "repo": comp.field("repo") or f"{project}/{comp.id}",
-        "stack": sorted(stack),
-    }  # fmt: skip
-    if comp.envs:
-        front["envs"] = comp.envs
-    uniq_calls = [dict(t) for t in sorted({tuple(sorted(c.items())) for c in calls})]
-    if uniq_calls:
-        front["calls"] = uniq_calls
-    front["source"] = ["code"]
-    from kb.validate import kb_today
 
-    today = kb_today().isoformat()
-    front["verification"] = {
-        "status": "verified",
-        "verified_against": version,
-        "verified_at": today,
-    }
-    secrets = [n["name"] for n in envs if any(s in n["name"] for s in SECRETISH)]
-    body = [f"# {front['title']}", "", "Drafted by `kb excavate` from the code graph.", ""]
-    body += ["## Runtime and deploy clues", ""] + [f"- {c}" for c in _clues(files)] or [
-        "- none found"
-    ]
-    body += ["", "## Environment variables read", ""]
-    body += [f"- `{n['name']}` (`{n.get('file')}:{n.get('line')}`)" for n in envs] or ["- none"]
-    body += ["", "## Secrets (pointers only — add store/ref to `secrets:`)", ""]
-    body += [f"- `{s}`" for s in secrets] or ["- none"]
-    component_md = "---\n" + yaml.safe_dump(front, sort_keys=False, width=100) + "---\n"
-    component_md += "\n".join(body) + "\n"
-    arch = [
-        "---", "kind: doc", f"project: {project}", f"component: {comp.id}", "type: architecture",
-        f"title: {front['title']} architecture", "source: [code]", "verification:",
-        "  status: verified", f"  verified_against: {version}", f"  verified_at: {today}", "---",
-        f"# {front['title']} architecture", "", "Drafted by `kb excavate` from the code graph.",
-        "", "## Routes", "", "| route | middleware (in order) | handler |", "| --- | --- | --- |",
-    ]  # fmt: skip
+def _routes(routes, edges, by_id) -> list[tuple[str, str]]:
+    rows = []
     for r in routes:
         mids = sorted(
             (
@@ -157,35 +100,127 @@ def draft(kb, project: str, comp, nodes, edges, packages: set[str]) -> tuple[str
                 (edges["src"] == r["id"]) & (edges["type"] == "ROUTES_TO")
             ).to_dicts()
         ]
-        arch.append(
-            f"| `{r['name']}` (`{r.get('file')}:{r.get('line')}`) | "
-            f"{', '.join(f'`{m}`' for _, m in mids) or '—'} | "
-            f"{', '.join(f'`{h}`' for h in handlers) or '—'} |"
+        rows.append(
+            (
+                r["name"],
+                f"- `{r['name']}` (`{r.get('file')}:{r.get('line')}`) — middleware "
+                f"{', '.join(f'`{m}`' for _, m in mids) or '—'}; handler "
+                f"{', '.join(f'`{h}`' for h in handlers) or '—'}",
+            )
         )
-    if not routes:
-        arch.append("| — | — | — |")
-    arch += ["", "## Outbound calls", ""] + (
-        [f"- {o}" for o in sorted(set(outbound))] or ["- none"]
-    )
-    return component_md, "\n".join(arch) + "\n"
+    return rows
 
 
-def _write(target: Path, text: str, root: Path) -> str:
+def draft(kb, project: str, comp, nodes, edges, packages: set[str]) -> tuple[dict, list, list]:
+    """(component frontmatter, component.md sections, architecture.md sections) for one
+    component. A section is (heading, [(subject, markdown line)]); what only tests read or
+    call (e2e/, tests/, *.spec.*) is listed apart, never as the component's own."""
+    from vocab import is_test_path
+
+    mine = nodes.filter(nodes["component"] == comp.id)
+    by_id = {n["id"]: n for n in nodes.to_dicts()}
+    rows = lambda kind: sorted(mine.filter(mine["kind"] == kind).to_dicts(), key=lambda n: n["id"])  # noqa: E731
+    files = _files(comp.repo_path)
+    own_files = [f for f in files if not is_test_path(f)]
+    stack = {STACK_HINTS[p] for p in packages if p in STACK_HINTS}
+    if any(f.endswith(".tf") for f in own_files):
+        stack.add("terraform")
+    if any(f.endswith(".py") for f in own_files):
+        stack.add("python")
+    if any(f.endswith((".ts", ".tsx")) for f in own_files):
+        stack.add("typescript")
+    routes = rows("route")
+    envs = [n for n in rows("env_var") if not is_test_path(n.get("file"))]
+    test_only = [n for n in rows("env_var") + rows("http_call") if is_test_path(n.get("file"))]
+    calls: list[dict[str, str]] = []
+    targets: dict[str, list[str]] = {}
+    for e in dict_rows(edges.filter(edges["type"] == "CALLS")):
+        src, dst = by_id.get(e["src"]), by_id.get(e["dst"])
+        if src and dst and src.get("component") == comp.id and not is_test_path(src.get("file")):
+            targets.setdefault(src["id"], []).append(f"{dst['component']} `{dst['name']}`")
+            entry = _calls_entry(str((e.get("attrs") or {}).get("via") or ""))
+            if entry and dst.get("component") != comp.id:
+                calls.append({**entry, "component": dst["component"]})
+    outbound = [
+        (
+            n["name"],
+            f"- `{n['name']}` (`{n.get('file')}:{n.get('line')}`) → "
+            + (
+                ", ".join(sorted(set(targets.get(n["id"], []))))
+                or "outside the project / unresolved"
+            ),
+        )
+        for n in rows("http_call")
+        if not is_test_path(n.get("file"))
+    ]
+    front: dict[str, Any] = {
+        "kind": "component", "project": project, "id": comp.id,
+        "title": comp.field("title") or comp.id,
+        "role": _role(stack, len(routes), own_files),
+        "repo": comp.field("repo") or f"{project}/{comp.id}",
+        "stack": sorted(stack),
+    }  # fmt: skip
+    if comp.envs:
+        front["envs"] = comp.envs
+    uniq_calls = [dict(t) for t in sorted({tuple(sorted(c.items())) for c in calls})]
+    if uniq_calls:
+        front["calls"] = uniq_calls
+    front["source"] = ["code"]
+    # Machine output is never verified: a person checks it, then runs `kb verify`.
+    front["verification"] = {"status": "unverified"}
+    secrets = [n["name"] for n in envs if any(s in n["name"] for s in SECRETISH)]
+    tests = [
+        (n["name"], f"- `{n['name']}` ({n['kind']}, `{n.get('file')}:{n.get('line')}`)")
+        for n in test_only
+    ]
+    comp_sections = [
+        ("Runtime and deploy clues", [(c, f"- {c}") for c in _clues(own_files)]),
+        (
+            "Environment variables read",
+            [(n["name"], f"- `{n['name']}` (`{n.get('file')}:{n.get('line')}`)") for n in envs],
+        ),
+        (
+            "Secrets (pointers only — add store/ref to `secrets:`)",
+            [(s, f"- `{s}`") for s in secrets],
+        ),
+        ("Read or called only by tests (not the component's own)", tests),
+    ]
+    arch_sections = [
+        ("Routes", _routes(routes, edges, by_id)),
+        ("Outbound calls", sorted(set(outbound))),
+    ]
+    return front, comp_sections, arch_sections
+
+
+def _arch_front(project: str, comp_id: str, title: str) -> dict[str, Any]:
+    return {
+        "kind": "doc", "project": project, "component": comp_id, "type": "architecture",
+        "title": f"{title} architecture", "source": ["code"],
+        "verification": {"status": "unverified"},
+    }  # fmt: skip
+
+
+def _write(target: Path, front: dict[str, Any], title: str, sections, root: Path) -> str:
+    """A new file gets the whole draft; a person's file is never overwritten: the draft is
+    merged into a copy of it (their text kept, additions proposed) next to it."""
+    from kb.merge import merge_into
+
     rel = target.relative_to(root).as_posix()
     if not target.exists():
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-        return f"wrote {rel}"
+        target.write_text(_render(front, title, sections), encoding="utf-8")
+        return f"wrote {rel} (unverified: check it, then `kb verify {rel}`)"
     old = target.read_text(encoding="utf-8")
+    text = merge_into(old, front, sections)
     if old == text:
-        return f"{rel}: unchanged"
+        return f"{rel}: nothing to add"
     proposed = target.with_name(target.stem + ".proposed.md")
     proposed.write_text(text, encoding="utf-8")
     diff = difflib.unified_diff(
         old.splitlines(keepends=True), text.splitlines(keepends=True), rel, f"{rel} (proposed)"
     )
     print("".join(diff), end="")
-    return f"{rel} exists (a person's file is never overwritten): proposal in {proposed.name}"
+    return f"{rel} exists (a person's file is never overwritten): their text plus the additions in {proposed.name}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -210,10 +245,24 @@ def run(args: argparse.Namespace) -> int:
         pk = catalog.filter(
             (catalog["project"] == args.project) & (catalog["component"] == comp.id)
         )
-        component_md, arch_md = draft(
+        front, comp_sections, arch_sections = draft(
             kb, args.project, comp, nodes, edges, set(pk["package"].to_list())
         )
         folder = kb.config.root / "projects" / args.project / comp.id
-        print(_write(folder / "component.md", component_md, kb.config.root))
-        print(_write(folder / "architecture.md", arch_md, kb.config.root))
+        title = front["title"]
+        root = kb.config.root
+        print(_write(folder / "component.md", front, title, comp_sections, root))
+        arch = _arch_front(args.project, comp.id, title)
+        print(
+            _write(folder / "architecture.md", arch, f"{title} architecture", arch_sections, root)
+        )
     return 0
+
+
+def _calls_entry(via: str) -> dict[str, str] | None:
+    """The `calls:` key a CALLS edge's `via` supports: an env var name, or a host."""
+    if re.fullmatch(r"[A-Z_][A-Z0-9_]*", via):
+        return {"env_var": via}
+    if via.startswith("host "):
+        return {"host": via.split()[1]}
+    return None

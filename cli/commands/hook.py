@@ -16,7 +16,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--repo", type=Path, help="only this repo (default: the KB repo and every component repo)"
     )
-    add_kb_option(parser)
+    add_kb_option(parser, writes=True)
     parser.set_defaults(handler=handle)
 
 
@@ -35,6 +35,9 @@ def handle(args: argparse.Namespace) -> int:
         if top is None:
             if args.repo:
                 raise UserError(f"{folder} is not inside a git repository")
+            print(
+                f"skipped {folder}: not a git repository — `git init` it to refresh on its commits"
+            )
             continue
         if top not in repos:
             repos.append(top)

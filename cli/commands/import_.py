@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from cli.common import UserError, add_kb_option, config_or_exit
+from cli.progress import add_quiet_option
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -16,8 +17,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "re-fetched; credentials come from the env vars kb.yaml names; plaintext secrets are "
         "redacted before anything is written.",
     )
-    add_kb_option(parser)
+    add_kb_option(parser, writes=True)
     parser.add_argument("--source", default=None, metavar="S", help="one source key or system")
+    add_quiet_option(parser)
     parser.set_defaults(handler=run)
 
 
@@ -31,7 +33,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.source and not any(args.source in (k, k.partition(":")[0]) for k in sources):
         raise UserError(f"--source {args.source}: not one of {', '.join(sources)}")
-    results = run_imports(config.root, config.imports, args.source)
+    from cli.progress import shown
+
+    with shown(args.quiet):
+        results = run_imports(config.root, config.imports, args.source)
     for result in results:
         print(result.summary())
         for failure in result.failed:

@@ -28,7 +28,27 @@ def handle(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     for path in written:
         print(f"wrote {path}")
+    print(_git_init(args.dir))
     print(
         f"next: add projects/{args.project}/<component>/component.md, then `kb refresh --kb {args.dir}`"
     )
     return 0
+
+
+def _git_init(folder: Path) -> str:
+    """A new KB is a git repo (so `kb hook install` can hook it), unless it already sits
+    inside one; one line either way."""
+    import subprocess
+
+    from cli.hooks import git_toplevel
+
+    top = git_toplevel(folder)
+    if top is not None:
+        return f"git: inside the existing repository {top} (no new one made)"
+    try:
+        subprocess.run(
+            ["git", "init", "-q", str(folder)], check=True, capture_output=True, timeout=30
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        return f"git: not initialised ({exc.__class__.__name__}) — run `git init {folder}` so `kb hook install` can hook it"
+    return f"git: initialised a repository in {folder} (commit the KB there)"

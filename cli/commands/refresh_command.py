@@ -10,6 +10,7 @@ import argparse
 import time
 
 from cli.common import UserError, add_kb_option, load_kb_or_exit, print_problems
+from cli.progress import add_quiet_option, shown
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -21,6 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_kb_option(parser)
     parser.add_argument("--all", action="store_true", help="rebuild everything, stale or not")
+    add_quiet_option(parser)
     parser.set_defaults(handler=handle)
 
 
@@ -39,28 +41,35 @@ def handle(args: argparse.Namespace) -> int:
                     f"KB {kb.content_hash}) — checked in {time.perf_counter() - start:.2f}s"
                 )
                 return 0
-            for reason in state.reasons[:20]:
-                print(f"stale: {reason}")
-        from pipeline.refresh import run_refresh
-        from warehouse.disk_space import is_no_space, no_space_line, shortage
+        with shown(args.quiet) as display:
+            for reason in [] if args.all else state.reasons[:20]:
+                display.say(f"stale: {reason}")
+            display.say("loading the Dagster pipeline …")
+            from pipeline.refresh import run_refresh
+            from warehouse.disk_space import is_no_space, no_space_line, shortage
 
-        short = shortage(data_dir)
-        if short:
-            raise UserError(short)
-        print("running the stale assets through Dagster …", flush=True)
-        try:
-            outcome = run_refresh(kb, data_dir, force=args.all, say=lambda m: print(m, flush=True))
-        except Exception as exc:
-            if is_no_space(exc):
-                raise UserError(no_space_line(data_dir)) from None
-            raise
-        if any(is_no_space(error) for error in outcome.errors):
-            raise UserError(no_space_line(data_dir))
+            short = shortage(data_dir)
+            if short:
+                raise UserError(short)
+            display.say("running the stale assets through Dagster …")
+            try:
+                outcome = run_refresh(kb, data_dir, force=args.all, say=display.say)
+            except Exception as exc:
+                if is_no_space(exc):
+                    raise UserError(no_space_line(data_dir)) from None
+                raise
+            if any(is_no_space(error) for error in outcome.errors):
+                raise UserError(no_space_line(data_dir))
     print_problems(outcome.validation_errors)
     if not outcome.ok:
         for error in outcome.errors:
             print(error)
         failed = ", ".join(outcome.failed_checks) or "a step failed"
+        if not (data_dir / "manifest.json").is_file():
+            raise UserError(
+                f"build stopped ({failed}); nothing is published in {data_dir} yet — "
+                "fix the lines above and run `kb refresh` again"
+            )
         raise UserError(
             f"build stopped ({failed}); the last good warehouse in {data_dir} is unchanged"
         )

@@ -3,35 +3,58 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
+from cli.clients import CLIENTS
 from cli.common import UserError, add_kb_option
-
-CLIENTS = ("claude-code", "gemini", "copilot", "vscode")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "register",
-        help="register the kb-graph MCP server with Claude Code, Gemini CLI, Copilot CLI or VS Code",
-        description="Merge the kb-graph server into the client's MCP config (other servers are "
-        "kept) and write AGENTS.md (layer-selection rules) plus the client's pointer file.",
+        help="register the KB's MCP server with Claude Code, Gemini CLI, Copilot CLI, "
+        "VS Code, Cursor or Codex CLI",
+        description="Merge an entry named after the KB (kb-<name>) into the client's MCP "
+        "config (other servers, other KBs' entries included, are kept) and write AGENTS.md "
+        "(layer-selection rules) plus the client's pointer file. With --target DIR the "
+        "config and pointer go into that code repo, with a .kb-graph file naming the KB.",
     )
     parser.add_argument("client", choices=CLIENTS, help="which client to configure")
     parser.add_argument(
+        "--target",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="a code repo where the agent runs: write the client's project config there",
+    )
+    parser.add_argument(
         "--print", action="store_true", dest="print_only", help="print, do not write"
     )
-    add_kb_option(parser)
+    add_kb_option(parser, writes=True)
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from mcp_server.register import RegisterError, plan, write
+    from cli.clients import ClientConfigError, config_path, merged_config, server_command
+    from cli.clients import server_name as name_of
+    from cli.discovery import POINTER_FILE
+    from mcp_server.register import Planned, instruction_files, write
 
     kb = args.kb.resolve()
+    if not (kb / "kb.yaml").is_file():
+        raise UserError(f"{kb}: not a KB (no kb.yaml) — pass --kb DIR")
+    target = args.target.resolve() if args.target else None
+    if target is not None and not target.is_dir():
+        raise UserError(f"--target {args.target}: no such folder — pass a code repo's folder")
+    command, cmd_args = server_command(kb, args.data_dir)
+    cfg = config_path(args.client, target or kb, target is not None)
     try:
-        planned = plan(args.client, kb, args.data_dir)
-    except RegisterError as exc:
+        config = merged_config(args.client, cfg, name_of(kb), command, cmd_args)
+    except ClientConfigError as exc:
         raise UserError(str(exc)) from None
+    planned = [Planned(cfg, config), *instruction_files(args.client, kb, target)]
+    if target is not None:
+        planned.append(Planned(target / POINTER_FILE, f"{kb}\n"))
     if args.print_only:
         for item in planned:
             print(f"# {item.path}")
@@ -41,4 +64,5 @@ def run(args: argparse.Namespace) -> int:
     write(planned)
     for item in planned:
         print(f"wrote {item.path}")
+    print(f"server entry: {name_of(kb)} (`kb mcp --kb {kb}`)")
     return 0

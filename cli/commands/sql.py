@@ -14,7 +14,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "sql", help="read-only SQL over the warehouse (tables: nodes, edges, docs, …)"
     )
     add_kb_option(parser)
-    parser.add_argument("query", help="one SELECT or WITH statement")
+    parser.add_argument(
+        "query", help="one SELECT or WITH statement (or DESCRIBE/SUMMARIZE/SHOW TABLES)"
+    )
     parser.add_argument("--project", help="only this project's partition (plus _global)")
     parser.add_argument("--json", action="store_true", help="print a JSON array of row objects")
     parser.add_argument("--limit", type=int, default=10_000, help="row cap (default 10000)")
@@ -36,6 +38,7 @@ def format_table(columns: list[str], rows: list[tuple]) -> str:
 def handle(args: argparse.Namespace) -> int:
     from warehouse.query_guard import QueryRejected
     from warehouse.reader import GLOBAL, Warehouse, WarehouseMissing
+    from warehouse.sql_forms import as_select
     from warehouse.sql_worker import shared_worker
 
     wh = Warehouse(data_dir_or_exit(args))
@@ -52,7 +55,7 @@ def handle(args: argparse.Namespace) -> int:
     worker = shared_worker()
     try:
         columns, rows, truncated = worker.run(
-            wh.build_dir, partitions, args.query, row_cap=args.limit, time_cap_s=60.0
+            wh.build_dir, partitions, as_select(args.query), row_cap=args.limit, time_cap_s=60.0
         )
     except QueryRejected as exc:
         raise UserError(str(exc)) from None

@@ -27,13 +27,26 @@ def handle(args: argparse.Namespace) -> int:
         manifest = Warehouse(data_dir).manifest()
         print(f"warehouse: build {manifest['build_id']} at {manifest['built_at']} ({data_dir})")
         built = manifest.get("components") or {}
-    except WarehouseMissing as exc:
-        print(f"warehouse: {exc}")
+    except WarehouseMissing:
+        print(f"warehouse: never built ({data_dir}) — `kb refresh` builds it")
         built = {}
     state = staleness(kb, data_dir)
     stale = set(state.stale_components)
     for comp in kb.components():
-        was = (built.get(comp.key) or {}).get("version") or "never"
+        if comp.repo_path is not None and not comp.repo_path.is_dir():
+            entry = built.get(comp.key) or {}
+            kept = entry.get("kept_from") or (
+                entry.get("version") if entry.get("version") not in (None, "missing") else None
+            )
+            held = f"its facts from {kept} are kept" if kept else "no facts (never extracted)"
+            print(
+                f"  {comp.key}: missing: no checkout at {comp.repo_path} — {held}; clone it or fix `repo:`"
+            )
+            continue
+        if comp.key not in built:
+            print(f"  {comp.key}: never built")
+            continue
+        was = built[comp.key].get("version") or "no code version"
         if comp.key in stale:
             now = next(
                 (r.split(", now ")[-1] for r in state.reasons if r.startswith(comp.key + ":")), "?"

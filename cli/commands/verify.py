@@ -15,7 +15,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Check that COMMIT exists in the component's repo, then set the doc's "
         "verification: status verified, verified_against, verified_at (today).",
     )
-    add_kb_option(parser)
+    add_kb_option(parser, writes=True)
     parser.add_argument("doc", type=Path, metavar="DOC", help="path of the doc (or KB-relative)")
     parser.add_argument("--against", required=True, metavar="COMMIT")
     parser.add_argument("--component", default=None, metavar="C", help="for project-level docs")

@@ -21,6 +21,7 @@ from typing import Any
 
 from markdownify import markdownify
 
+from kb import progress
 from kb.imports.http import mount_retries
 from kb.imports.store import index_by_source, make_slug, mark_source, now_utc, write_import
 
@@ -193,6 +194,9 @@ def _import_page(kb_root, source, page_id, hub, parent, known, result) -> list[s
         slug, meta = previous
         if source.version(page_id) == int(meta.get("version") or -1):
             result.unchanged.append(slug)
+            progress.report(
+                "page", source=f"{result.system}:{result.source}", name=slug, fetched=False
+            )
             return [str(x) for x in meta.get("links") or []]
     page = source.page(page_id)
     storage = ((page.get("body") or {}).get("storage") or {}).get("value") or ""
@@ -225,6 +229,7 @@ def _import_page(kb_root, source, page_id, hub, parent, known, result) -> list[s
     files = {"page.html": storage, "page.md": markdownify(storage, heading_style="ATX").strip()}
     written = write_import(kb_root, slug, files, meta, primary="page.html")
     result.fetched.append(slug)
+    progress.report("page", source=f"{result.system}:{result.source}", name=slug, fetched=True)
     result.redactions += len(written["redactions"])
     known[page_id] = (slug, written)
     return links

@@ -17,6 +17,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from kb import progress
 from kb.imports.confluence import ImportConfigError, ImportResult, env_credential
 from kb.imports.http import HttpxHttp
 from kb.imports.store import (
@@ -184,6 +185,9 @@ def _import_file(kb_root, source, item, parent, hub, known, result) -> None:
         and str(previous[1].get("revision")) == revision
     ):
         result.unchanged.append(previous[0])
+        progress.report(
+            "page", source=f"{result.system}:{result.source}", name=previous[0], fetched=False
+        )
         return
     fetched = _fetch_body(source, item)
     if fetched is None:
@@ -208,6 +212,7 @@ def _import_file(kb_root, source, item, parent, hub, known, result) -> None:
     }
     written = write_import(kb_root, slug, {name: text}, meta, primary=name)
     result.fetched.append(slug)
+    progress.report("page", source=f"{result.system}:{result.source}", name=slug, fetched=True)
     result.redactions += len(written["redactions"])
 
 

@@ -86,17 +86,6 @@ def duplicate_component(kb: Path) -> str:
     )
 
 
-def missing_repo(kb: Path) -> str:
-    path = kb / "projects/acme-shop/contact-api/component.md"
-    line = _line_of(path, "repo: acme-shop/contact-api")
-    text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace("repo: acme-shop/contact-api", "repo: acme-shop/nope"), "utf-8")
-    return (
-        rf"^projects/acme-shop/contact-api/component\.md:{line}: error: repo path "
-        r"'acme-shop/nope' does not exist"
-    )
-
-
 def symlink_loop(kb: Path) -> str:
     os.symlink("..", kb / "projects/acme-shop/web/loop")
     return r"^projects/acme-shop/web/loop:1: error: symlink loop"
@@ -123,7 +112,6 @@ CASES: dict[str, Callable[[Path], str]] = {
         fifty_megabytes,
         unknown_vocabulary,
         duplicate_component,
-        missing_repo,
         symlink_loop,
         file_symlink_loop,
         malformed_settings,

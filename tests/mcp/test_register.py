@@ -55,7 +55,7 @@ def test_register_merges_and_writes_agents_md(kbdir, tmp_path, client, rel, key,
     assert out.returncode == 0, out.stderr
     data = json.loads(cfg.read_text(encoding="utf-8"))
     assert data["theme"] == "dark" and data[key]["other"] == {"command": "other-server"}
-    entry = data[key]["kb-graph"]
+    entry = data[key]["kb-t"]
     assert entry["args"][:3] == ["mcp", "--kb", str(kbdir.resolve())] or "mcp" in entry["args"]
     agents = (kbdir / "AGENTS.md").read_text(encoding="utf-8")
     assert agents.startswith("# Team notes\nkeep me\n")
@@ -74,7 +74,7 @@ def test_register_merges_and_writes_agents_md(kbdir, tmp_path, client, rel, key,
 def test_registered_command_starts_the_server(kbdir, tmp_path):
     home = tmp_path / "home"
     assert kb_cli("register", "claude-code", "--kb", str(kbdir), home=home).returncode == 0
-    entry = json.loads((kbdir / ".mcp.json").read_text())["mcpServers"]["kb-graph"]
+    entry = json.loads((kbdir / ".mcp.json").read_text())["mcpServers"]["kb-t"]
     from mcp import StdioServerParameters
     from mcp_stdio import StdioClient
 
@@ -93,7 +93,7 @@ def test_registered_command_starts_the_server(kbdir, tmp_path):
 def test_print_writes_nothing(kbdir, tmp_path):
     out = kb_cli("register", "vscode", "--print", "--kb", str(kbdir), home=tmp_path)
     assert out.returncode == 0
-    assert '"servers"' in out.stdout and "kb-graph" in out.stdout and "AGENTS.md" in out.stdout
+    assert '"servers"' in out.stdout and "kb-t" in out.stdout and "AGENTS.md" in out.stdout
     assert not (kbdir / ".vscode").exists() and not (kbdir / "AGENTS.md").exists()
 
 
