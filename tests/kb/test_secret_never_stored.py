@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import polars as pl
-from foundation_helpers import output
-from portfolio import copy_example, kb_cli
+
+from tests.support.checks import output
+from tests.support.portfolio import copy_example, kb_cli
 
 AWS_KEY = "AKIAQ7XK3MZP4TNW2Y6R"
 URL_PASSWORD = "Sup3rS3cretPassw0rd"

@@ -13,7 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from foundation_helpers import (
+
+from tests.support.checks import (
     assert_nothing_to_do,
     assert_one_line_failure,
     assert_warehouse_answers,
@@ -21,7 +22,7 @@ from foundation_helpers import (
     restore,
     warehouse_snapshot,
 )
-from portfolio import build, copy_example, kb_cli
+from tests.support.portfolio import build, copy_example, kb_cli
 
 DOC = "---\nkind: doc\nproject: acme-shop\ntype: spec\ntitle: Broken\n---\n# Broken\n"
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from foundation_helpers import assert_nothing_to_do, output, skip_if_code_changed
-from portfolio import build, copy_example, kb_cli
+
+from tests.support.checks import assert_nothing_to_do, output, skip_if_code_changed
+from tests.support.portfolio import build, copy_example, kb_cli
 
 COMPONENT = "acme-shop/contact-api"
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from foundation_helpers import assert_one_line_failure, output, restore
-from portfolio import EXAMPLES, build, copy_example, kb_cli
+
+from tests.support.checks import assert_one_line_failure, output, restore
+from tests.support.portfolio import EXAMPLES, build, copy_example, kb_cli
 
 INDEXES = ("index/projects.yaml", "index/decisions.md")
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import duckdb
 import pandera.errors
 import pytest
-from foundation_helpers import assert_one_line_failure, output, warehouse_snapshot
-from portfolio import TODAY, build, copy_example, kb_cli
 
+from tests.support.checks import assert_one_line_failure, output, warehouse_snapshot
+from tests.support.portfolio import TODAY, build, copy_example, kb_cli
 from warehouse.publish import publish
 from warehouse.tables import TABLES, frame
 
