@@ -146,14 +146,28 @@ def kb(built_kb: Path):
     restore(built_kb)
 
 
+@pytest.fixture(scope="module")
+def unbuilt_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`kb validate` needs no warehouse: a plain copy keeps these cases in the quick tier."""
+    return copy_example(tmp_path_factory.mktemp("bad-validate") / "portfolio")
+
+
+@pytest.fixture
+def plain_kb(unbuilt_kb: Path):
+    restore(unbuilt_kb)
+    yield unbuilt_kb
+    restore(unbuilt_kb)
+
+
 @pytest.mark.parametrize("case", CASES)
-def test_validate_reports_one_line(kb: Path, case: str) -> None:
-    pattern = CASES[case](kb)
-    result = kb_cli("validate", "--kb", str(kb))
+def test_validate_reports_one_line(plain_kb: Path, case: str) -> None:
+    pattern = CASES[case](plain_kb)
+    result = kb_cli("validate", "--kb", str(plain_kb))
     assert_one_line_failure(result, pattern)
     assert re.search(r": 1 error\(s\)", result.stdout), output(result)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES)
 def test_refresh_fails_and_keeps_last_good_warehouse(kb: Path, case: str) -> None:
     before = warehouse_snapshot(kb)
@@ -165,6 +179,7 @@ def test_refresh_fails_and_keeps_last_good_warehouse(kb: Path, case: str) -> Non
     assert_warehouse_answers(kb)
 
 
+@pytest.mark.slow
 def test_kb_path_that_does_not_exist(tmp_path: Path, built_kb: Path) -> None:
     missing = tmp_path / "no-such-kb"
     for command in ("validate", "refresh", "check", "status", "sql"):
@@ -177,6 +192,7 @@ def test_kb_path_that_does_not_exist(tmp_path: Path, built_kb: Path) -> None:
     assert_warehouse_answers(built_kb)
 
 
+@pytest.mark.slow
 def test_refresh_keeps_failing_until_the_kb_is_fixed(kb: Path) -> None:
     """A second `kb refresh` on the same broken KB must not answer "nothing stale"."""
     before = warehouse_snapshot(kb)

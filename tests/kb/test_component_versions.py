@@ -34,6 +34,7 @@ def kb_root(request, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+@pytest.mark.slow
 def test_uncommitted_edit_stales_only_its_component(kb_root: Path) -> None:
     target = kb_root.parent / "repos" / COMPONENT / "src" / "index.ts"
     original = target.read_text(encoding="utf-8")
@@ -52,6 +53,7 @@ def test_uncommitted_edit_stales_only_its_component(kb_root: Path) -> None:
     assert_nothing_to_do(build(kb_root))
 
 
+@pytest.mark.slow
 def test_new_untracked_file_stales_its_component(kb_root: Path) -> None:
     extra = kb_root.parent / "repos" / "globex-portal" / "web" / "src" / "new-file.ts"
     extra.write_text("export const answer = 42;\n", encoding="utf-8")
