@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.import_fakes import DRIVE_TOKEN, TOKEN, USER, FakeConfluence, FakeDrive
-from tests.support.portfolio import TODAY, build, copy_example
+from tests.support.portfolio import TODAY, built_copy, copy_example
 
 os.environ["KB_TODAY"] = TODAY
 # Each KB's Dagster instance lives in its own (temporary) data dir unless a test sets one.
@@ -25,9 +25,7 @@ def example_kb(tmp_path: Path) -> Path:
 @pytest.fixture(scope="session")
 def built_example(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The example portfolio built once by the real `kb refresh` (read-only for tests)."""
-    kb_root = copy_example(tmp_path_factory.mktemp("built") / "portfolio")
-    build(kb_root)
-    return kb_root
+    return built_copy(tmp_path_factory, "built")
 
 
 @pytest.fixture

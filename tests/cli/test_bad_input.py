@@ -22,7 +22,7 @@ from tests.support.checks import (
     restore,
     warehouse_snapshot,
 )
-from tests.support.portfolio import build, copy_example, kb_cli
+from tests.support.portfolio import built_copy, copy_example, kb_cli
 
 DOC = "---\nkind: doc\nproject: acme-shop\ntype: spec\ntitle: Broken\n---\n# Broken\n"
 
@@ -134,9 +134,7 @@ CASES: dict[str, Callable[[Path], str]] = {
 
 @pytest.fixture(scope="module")
 def built_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    kb_root = copy_example(tmp_path_factory.mktemp("bad-input") / "portfolio")
-    build(kb_root)
-    return kb_root
+    return built_copy(tmp_path_factory, "bad-input")
 
 
 @pytest.fixture

@@ -59,3 +59,10 @@ def build(kb_root: Path, *extra: str) -> subprocess.CompletedProcess:
     result = kb_cli("refresh", "--kb", str(kb_root), *extra)
     assert result.returncode == 0, result.stdout + result.stderr
     return result
+
+
+def built_copy(factory, name: str) -> Path:
+    """A copy of the example under `factory.mktemp(name)`, built by the real `kb refresh`."""
+    kb_root = copy_example(factory.mktemp(name) / "portfolio")
+    build(kb_root)
+    return kb_root

@@ -15,7 +15,7 @@ import pandera.errors
 import pytest
 
 from tests.support.checks import assert_one_line_failure, output, warehouse_snapshot
-from tests.support.portfolio import TODAY, build, copy_example, kb_cli
+from tests.support.portfolio import TODAY, build, built_copy, kb_cli
 from warehouse.publish import publish
 from warehouse.tables import TABLES, frame
 
@@ -23,9 +23,7 @@ from warehouse.tables import TABLES, frame
 @pytest.fixture(scope="module")
 def own_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A built copy of the example for the tests that rebuild or kill builds (all slow)."""
-    kb_root = copy_example(tmp_path_factory.mktemp("warehouse") / "portfolio")
-    build(kb_root)
-    return kb_root
+    return built_copy(tmp_path_factory, "warehouse")
 
 
 @pytest.fixture
