@@ -32,12 +32,10 @@ ROOT = Path(__file__).resolve().parents[1]
 # this file is named mcp.py: keep bench/ off the path so `import mcp` finds the SDK
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "mcp"))
-
-from mcp_stdio import StdioClient  # noqa: E402
 
 from bench.mcp_portfolio import generate  # noqa: E402
 from kb.tokens import estimate_tokens  # noqa: E402
+from tests.support.mcp_stdio import StdioClient  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "mcp.json"
 

@@ -1,16 +1,15 @@
-"""Suite-wide set-up: a fixed validation clock, no inherited DAGSTER_HOME, shared builds."""
+"""Suite-wide set-up: a fixed validation clock, no inherited DAGSTER_HOME, shared builds,
+and the loopback Confluence/Drive fakes (used by tests/kb/imports/ and tests/assets/)."""
 
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from portfolio import TODAY, build, copy_example  # noqa: E402
+from tests.support.import_fakes import DRIVE_TOKEN, TOKEN, USER, FakeConfluence, FakeDrive
+from tests.support.portfolio import TODAY, built_copy, copy_example
 
 os.environ["KB_TODAY"] = TODAY
 # Each KB's Dagster instance lives in its own (temporary) data dir unless a test sets one.
@@ -26,6 +25,24 @@ def example_kb(tmp_path: Path) -> Path:
 @pytest.fixture(scope="session")
 def built_example(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The example portfolio built once by the real `kb refresh` (read-only for tests)."""
-    kb_root = copy_example(tmp_path_factory.mktemp("built") / "portfolio")
-    build(kb_root)
-    return kb_root
+    return built_copy(tmp_path_factory, "built")
+
+
+@pytest.fixture
+def env_creds(monkeypatch):
+    """Import credentials in env vars, as kb.yaml's `*_env` fields name them."""
+    monkeypatch.setenv("KB_TEST_CONF_USER", USER)
+    monkeypatch.setenv("KB_TEST_CONF_TOKEN", TOKEN)
+    monkeypatch.setenv("KB_DRIVE_TOKEN", DRIVE_TOKEN)
+
+
+@pytest.fixture
+def confluence():
+    with FakeConfluence(USER, TOKEN) as server:
+        yield server
+
+
+@pytest.fixture
+def drive():
+    with FakeDrive(DRIVE_TOKEN) as server:
+        yield server

@@ -62,7 +62,7 @@ def _values(attrs: dict[str, Any]) -> list[tuple[str, str]]:
     return out
 
 
-class ProjectBases:
+class ProjectEvidence:
     """Base-URL evidence of one project: KB hosts, env values, proxies, rewrites."""
 
     def __init__(self, kb: KnowledgeBase, project: str, nodes: list[dict[str, Any]]):
@@ -148,6 +148,10 @@ class ProjectBases:
             return funcs[0]
         named = [c for c in funcs if c == name or (name and name in self.symbol_names.get(c, ()))]
         return named[0] if len(named) == 1 else None
+
+
+class ProjectBases(ProjectEvidence):
+    """Where a call's base URL points: absolute URLs, env values, relative paths."""
 
     # -- absolute URLs --------------------------------------------------------------------
     def by_url(self, caller: str, url: str, via: str, prefix: str = "") -> tuple[list[Target], str]:

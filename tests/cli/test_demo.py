@@ -12,7 +12,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from portfolio import REPO, TODAY
+
+from tests.support.portfolio import REPO, TODAY
 
 ENV = {**os.environ, "KB_TODAY": TODAY}
 ENV.pop("DAGSTER_HOME", None)

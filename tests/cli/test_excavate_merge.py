@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from portfolio import build, kb_cli
+
+from tests.support.portfolio import build, kb_cli
 
 E2E = """const base = process.env.E2E_BASE_URL ?? 'http://localhost:3000';
 

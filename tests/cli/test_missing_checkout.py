@@ -9,8 +9,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from foundation_helpers import output
-from portfolio import build, kb_cli
+
+from tests.support.checks import output
+from tests.support.portfolio import build, kb_cli
 
 WEB = "acme-shop/web"
 

@@ -12,8 +12,9 @@ import time
 from pathlib import Path
 
 import pytest
-from foundation_helpers import output
-from portfolio import TODAY, kb_cli
+
+from tests.support.checks import output
+from tests.support.portfolio import TODAY, kb_cli
 
 KB = str(Path(sys.executable).with_name("kb"))
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")

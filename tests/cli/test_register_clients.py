@@ -8,8 +8,9 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from foundation_helpers import output
-from portfolio import kb_cli
+
+from tests.support.checks import output
+from tests.support.portfolio import kb_cli
 
 # client -> (config file relative to the target, or ~ for the user's home; servers key)
 CLIENTS = {

@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from foundation_helpers import output
-from portfolio import REPO, kb_cli
+from tests.support.checks import output
+from tests.support.portfolio import REPO, kb_cli
 
 
 def test_readme_states_the_kb_context_default_the_code_uses() -> None:

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "mcp"))
-
 import mcp_synthetic  # noqa: E402
-from mcp_stdio import StdioClient  # noqa: E402
+
+from tests.support.mcp_stdio import StdioClient  # noqa: E402
 
 __all__ = ["StdioClient", "mcp_synthetic", "tree_rss_mb"]
 

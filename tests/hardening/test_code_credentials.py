@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 from leaks import files_containing
-from portfolio import copy_example, git, kb_cli
 
 from extractors import extract_component
+from tests.support.portfolio import copy_example, git, kb_cli
 from warehouse.fact_guard import guard_facts
 
 # Fabricated, built from pieces so no scanner flags this file.

@@ -9,7 +9,8 @@ import pytest
 from corpus import true_credentials
 from leaks import files_containing
 from mcp_fixtures import StdioClient
-from portfolio import copy_example, git, kb_cli
+
+from tests.support.portfolio import copy_example, git, kb_cli
 
 
 def _plant(repo: Path) -> None:

@@ -9,7 +9,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from portfolio import kb_cli
+
+from tests.support.portfolio import kb_cli
 
 
 def _mount_tmpfs(path: Path, size_kb: int) -> bool:

@@ -3,14 +3,12 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import yaml
-from portfolio import copy_example, kb_cli
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "imports"))
-from import_fakes import DRIVE_TOKEN, TOKEN, USER, FakeConfluence, imports_config  # noqa: E402
+from tests.support.import_fakes import DRIVE_TOKEN, TOKEN, USER, FakeConfluence, imports_config  # noqa: E402
+from tests.support.portfolio import copy_example, kb_cli
 
 # Fabricated, built from pieces so no scanner flags this file.
 AWS_ID = "AKIA" + "J7Q2W9X4M6P3R8T5"

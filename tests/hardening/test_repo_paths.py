@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 from leaks import files_containing
-from portfolio import copy_example, git, kb_cli
+
+from tests.support.portfolio import copy_example, git, kb_cli
 
 COMPONENT = "projects/acme-shop/contact-api/component.md"
 MARKERS = ["OUTSIDE_MARKER_ENV", "outsideMarkerRoute", "outside-marker-package"]

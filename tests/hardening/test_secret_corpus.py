@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 from corpus import honest_prose, true_credentials
-from portfolio import copy_example, kb_cli
 
 from kb.secret_scan import redact_text, scan_text
+from tests.support.portfolio import copy_example, kb_cli
 
 FM = "kind: doc\nproject: acme-shop\ntype: runbook\ntitle: Secrets notes"
 

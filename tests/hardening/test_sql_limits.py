@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 from mcp_fixtures import StdioClient, mcp_synthetic, tree_rss_mb
-from portfolio import kb_cli
+
+from tests.support.portfolio import kb_cli
 
 OTHER = "globex-portal"
 

@@ -8,7 +8,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from portfolio import kb_cli
+
+from tests.support.portfolio import kb_cli
 
 
 def _count(kb: Path, sql: str) -> str:

@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from portfolio import copy_example, kb_cli
+
+from tests.support.portfolio import copy_example, kb_cli
 
 FM = "kind: doc\nproject: acme-shop\ntype: runbook\ntitle: Hostile\n"
 PROBE = Path(__file__).with_name("yaml_probe.py")

@@ -7,20 +7,15 @@ from __future__ import annotations
 
 import ast
 import re
-import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-sys.path.insert(0, str(Path(__file__).parents[1] / "mcp"))
-
-from docs_helpers import DOCS, REPO, anchors, section, without_code  # noqa: E402
-from mcp_stdio import StdioClient  # noqa: E402
-from portfolio import EXAMPLES, kb_cli  # noqa: E402
-
-from kb.rules import RULES  # noqa: E402
+from kb.rules import RULES
+from tests.support.docs_helpers import DOCS, REPO, anchors, section, without_code
+from tests.support.mcp_stdio import StdioClient
+from tests.support.portfolio import EXAMPLES, kb_cli
 
 # Where problems are made: Problem(path, line, severity, RULE, ...) and
 # self.err(doc, key, RULE, ...).

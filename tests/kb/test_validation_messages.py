@@ -8,15 +8,12 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from docs_helpers import DOCS, anchors, section  # noqa: E402
-from portfolio import EXAMPLES, kb_cli  # noqa: E402
+from tests.support.docs_helpers import DOCS, anchors, section
+from tests.support.portfolio import EXAMPLES, kb_cli
 
 PROBLEM = re.compile(r"^(\S+):(\d+): (error|warning): (.*) \[([a-z-]+)\]$")
 COMPONENT = "projects/acme-shop/contact-api/component.md"

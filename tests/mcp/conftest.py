@@ -1,14 +1,11 @@
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
+import mcp_synthetic as synthetic
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-import mcp_synthetic as synthetic  # noqa: E402
-from mcp_stdio import StdioClient  # noqa: E402
+from tests.support.mcp_stdio import StdioClient
 
 
 @pytest.fixture(scope="session")

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import mcp_answers_fixture as fixture
 import pytest
-from mcp_stdio import StdioClient
+
+from tests.support.mcp_stdio import StdioClient
 
 H = fixture.H
 

@@ -6,9 +6,9 @@ import re
 from pathlib import Path
 
 import pytest
-from mcp_stdio import StdioClient
 
 from kb.tokens import estimate_tokens
+from tests.support.mcp_stdio import StdioClient
 
 
 @pytest.fixture(scope="module")

@@ -13,8 +13,8 @@ from pathlib import Path
 import mcp_synthetic as synthetic
 import pytest
 from mcp import StdioServerParameters
-from mcp_stdio import ROOT, StdioClient
 
+from tests.support.mcp_stdio import ROOT, StdioClient
 from warehouse.publish import publish
 from warehouse.reader import Warehouse
 

@@ -76,7 +76,8 @@ def test_registered_command_starts_the_server(kbdir, tmp_path):
     assert kb_cli("register", "claude-code", "--kb", str(kbdir), home=home).returncode == 0
     entry = json.loads((kbdir / ".mcp.json").read_text())["mcpServers"]["kb-t"]
     from mcp import StdioServerParameters
-    from mcp_stdio import StdioClient
+
+    from tests.support.mcp_stdio import StdioClient
 
     params = StdioServerParameters(command=entry["command"], args=entry["args"], cwd=str(tmp_path))
     client = StdioClient(params=params)

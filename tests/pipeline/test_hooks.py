@@ -6,7 +6,8 @@ import time
 from pathlib import Path
 
 import pytest
-from portfolio import git, kb_cli
+
+from tests.support.portfolio import git, kb_cli
 
 USER_HOOK = "#!/bin/sh\necho 'my own hook'\n"
 

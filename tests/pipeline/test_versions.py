@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from portfolio import git
-
 from kb.versions import component_version, component_versions
+from tests.support.portfolio import git
 
 
 def _repo(tmp_path: Path) -> tuple[Path, dict[str, Path]]:

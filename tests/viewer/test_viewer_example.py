@@ -40,6 +40,7 @@ def neighbours(graph: dict, node: str, skip_types: set[str] = frozenset()) -> se
     return out - {node}
 
 
+@pytest.mark.slow
 def test_example_end_to_end(page, example_server, browser):
     graph = graph_json(example_server, "acme-shop")
     by_id = {n["id"]: n for n in graph["nodes"]}

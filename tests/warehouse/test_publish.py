@@ -13,18 +13,23 @@ from pathlib import Path
 import duckdb
 import pandera.errors
 import pytest
-from foundation_helpers import assert_one_line_failure, output, warehouse_snapshot
-from portfolio import TODAY, build, copy_example, kb_cli
 
+from tests.support.checks import assert_one_line_failure, output, warehouse_snapshot
+from tests.support.portfolio import TODAY, build, built_copy, kb_cli
 from warehouse.publish import publish
 from warehouse.tables import TABLES, frame
 
 
 @pytest.fixture(scope="module")
-def kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    kb_root = copy_example(tmp_path_factory.mktemp("warehouse") / "portfolio")
-    build(kb_root)
-    return kb_root
+def own_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A built copy of the example for the tests that rebuild or kill builds (all slow)."""
+    return built_copy(tmp_path_factory, "warehouse")
+
+
+@pytest.fixture
+def kb(built_example: Path) -> Path:
+    """The session's built example: these tests only read it (or fail to publish over it)."""
+    return built_example
 
 
 def _node(node_id: str, line: int = 1) -> dict:
@@ -92,18 +97,19 @@ def _runs(data_dir: Path) -> set[str]:
     return {p.name for p in storage.iterdir()} if storage.is_dir() else set()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("moment", ["0.5s", "2s", "in-the-dagster-run", "while-publishing"])
-def test_killed_build_leaves_the_last_good_warehouse(kb: Path, moment: str) -> None:
-    before = warehouse_snapshot(kb)
-    runs = _runs(kb / ".kb")
-    proc = _start_refresh_all(kb)
+def test_killed_build_leaves_the_last_good_warehouse(own_kb: Path, moment: str) -> None:
+    before = warehouse_snapshot(own_kb)
+    runs = _runs(own_kb / ".kb")
+    proc = _start_refresh_all(own_kb)
     try:
         if moment.endswith("s"):
             time.sleep(float(moment.rstrip("s")))
         else:
             ready = {
-                "while-publishing": lambda: _publishing(kb / ".kb"),
-                "in-the-dagster-run": lambda: _runs(kb / ".kb") - runs,
+                "while-publishing": lambda: _publishing(own_kb / ".kb"),
+                "in-the-dagster-run": lambda: _runs(own_kb / ".kb") - runs,
             }[moment]
             deadline = time.monotonic() + 120
             while not ready() and proc.poll() is None:
@@ -114,18 +120,19 @@ def test_killed_build_leaves_the_last_good_warehouse(kb: Path, moment: str) -> N
     finally:
         proc.wait(timeout=60)
     assert proc.returncode == -signal.SIGKILL
-    now = warehouse_snapshot(kb)
+    now = warehouse_snapshot(own_kb)
     assert now == before or now["manifest"] != before["manifest"]  # old build, or a new whole one
-    _assert_complete(kb)
+    _assert_complete(own_kb)
 
 
-def test_kb_sql_answers_throughout_a_rebuild(kb: Path) -> None:
+@pytest.mark.slow
+def test_kb_sql_answers_throughout_a_rebuild(own_kb: Path) -> None:
     """Readers never see a half-written build: every query during `refresh --all` works."""
-    proc = _start_refresh_all(kb)
+    proc = _start_refresh_all(own_kb)
     answers = 0
     try:
         while proc.poll() is None:
-            result = kb_cli("sql", "--kb", str(kb), "--json", "select count(*) as n from nodes")
+            result = kb_cli("sql", "--kb", str(own_kb), "--json", "select count(*) as n from nodes")
             assert result.returncode == 0, output(result)
             assert json.loads(result.stdout)[0]["n"] > 0
             answers += 1
@@ -135,13 +142,14 @@ def test_kb_sql_answers_throughout_a_rebuild(kb: Path) -> None:
         proc.wait(timeout=60)
     assert proc.returncode == 0
     assert answers >= 2
-    _assert_complete(kb)
+    _assert_complete(own_kb)
 
 
-def test_a_build_after_a_kill_succeeds_and_cleans_up(kb: Path) -> None:
-    build(kb, "--all")
-    _assert_complete(kb)
-    leftovers = [p.name for p in (kb / ".kb" / "builds").iterdir() if p.name.endswith(".tmp")]
+@pytest.mark.slow
+def test_a_build_after_a_kill_succeeds_and_cleans_up(own_kb: Path) -> None:
+    build(own_kb, "--all")
+    _assert_complete(own_kb)
+    leftovers = [p.name for p in (own_kb / ".kb" / "builds").iterdir() if p.name.endswith(".tmp")]
     assert not leftovers
 
 

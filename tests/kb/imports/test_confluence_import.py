@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from import_fakes import imports_config
 
 from kb.imports import read_sources, run_imports
+from tests.support.import_fakes import imports_config
 
 
 def _hub(confluence):

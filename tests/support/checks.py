@@ -1,4 +1,4 @@
-"""Shared checks for the foundation tests: one-line failures and an untouched warehouse."""
+"""Shared checks for the CLI, KB, pipeline and warehouse tests: one-line failures and an untouched warehouse."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from portfolio import git, kb_cli
+from tests.support.portfolio import git, kb_cli
 
 
 def restore(kb_root: Path) -> None:

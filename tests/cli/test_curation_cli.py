@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from portfolio import git, kb_cli
+
+from tests.support.portfolio import git, kb_cli
 
 RAW = "_imports/raw/confluence-98765-contact-form-architecture"
 

@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from import_fakes import DRIVE_TOKEN, PLANTED, TOKEN, USER, every_byte, imports_config
-from portfolio import EXAMPLES, build, kb_cli
+
+from tests.support.import_fakes import DRIVE_TOKEN, PLANTED, TOKEN, USER, every_byte, imports_config
+from tests.support.portfolio import EXAMPLES, build, kb_cli
 
 PLANTED_DRIFTS = {
     ("secret-env-unread", "projects/acme-shop/contact-api/component.md"),

@@ -10,8 +10,9 @@ import re
 from pathlib import Path
 
 import pytest
-from foundation_helpers import output
-from portfolio import copy_example, kb_cli
+
+from tests.support.checks import output
+from tests.support.portfolio import copy_example, kb_cli
 
 AWS_KEY = "AKIAQ7XK3MZP4TNW2Y6R"
 GITHUB_TOKEN = "ghp_" + "r7Tq2LmX9vKpW4sZ8yBnC3dF6gH1jA5eU0iO"

@@ -4,10 +4,10 @@ and claims the code does not back (env var, file:line, calls) — each with both
 from __future__ import annotations
 
 import polars as pl
-from portfolio import git, kb_cli
 
 from extractors.registry import extract_component
 from kb.loader import load_kb
+from tests.support.portfolio import git, kb_cli
 from verification.drift import project_drifts
 from warehouse.bridges import build_project_graph
 from warehouse.catalog import component_frames

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.support.portfolio import REPO
+
 DOCS = REPO / "docs"
 FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
 

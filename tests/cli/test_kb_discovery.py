@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from foundation_helpers import output
-from portfolio import REPO, git, kb_cli
+from tests.support.checks import output
+from tests.support.portfolio import REPO, git, kb_cli
 
 NO_KB_ENV = {"KB_ROOT": ""}
 

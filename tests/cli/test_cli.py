@@ -6,10 +6,10 @@ import argparse
 from pathlib import Path
 
 import pytest
-from foundation_helpers import assert_one_line_failure, output
-from portfolio import kb_cli
 
 from cli.main import build_parser
+from tests.support.checks import assert_one_line_failure, output
+from tests.support.portfolio import kb_cli
 
 
 def _subparsers() -> dict[str, argparse.ArgumentParser]:

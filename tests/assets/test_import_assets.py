@@ -8,10 +8,10 @@ import datetime as dt
 import dagster as dg
 import pytest
 import yaml
-from import_fakes import imports_config
 
 from assets.resources import KbResource
 from pipeline.schedules import build_import_defs
+from tests.support.import_fakes import imports_config
 
 
 def _kb(tmp_path, confluence, drive, schedule="0 6 * * 1-5"):

@@ -5,13 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import polars as pl
-from foundation_helpers import output
-from portfolio import copy_example, kb_cli
+import pytest
+
+from tests.support.checks import output
+from tests.support.portfolio import copy_example, kb_cli
 
 AWS_KEY = "AKIAQ7XK3MZP4TNW2Y6R"
 URL_PASSWORD = "Sup3rS3cretPassw0rd"
 
 
+@pytest.mark.slow
 def test_refresh_refuses_a_credential_and_stores_it_nowhere(tmp_path: Path) -> None:
     kb = copy_example(tmp_path / "portfolio")
     comp = kb / "projects/acme-shop/contact-api/component.md"

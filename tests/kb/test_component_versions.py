@@ -6,8 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from foundation_helpers import assert_nothing_to_do, output, skip_if_code_changed
-from portfolio import build, copy_example, kb_cli
+
+from tests.support.checks import assert_nothing_to_do, output, skip_if_code_changed
+from tests.support.portfolio import build, copy_example, kb_cli
 
 COMPONENT = "acme-shop/contact-api"
 
@@ -33,6 +34,7 @@ def kb_root(request, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+@pytest.mark.slow
 def test_uncommitted_edit_stales_only_its_component(kb_root: Path) -> None:
     target = kb_root.parent / "repos" / COMPONENT / "src" / "index.ts"
     original = target.read_text(encoding="utf-8")
@@ -51,6 +53,7 @@ def test_uncommitted_edit_stales_only_its_component(kb_root: Path) -> None:
     assert_nothing_to_do(build(kb_root))
 
 
+@pytest.mark.slow
 def test_new_untracked_file_stales_its_component(kb_root: Path) -> None:
     extra = kb_root.parent / "repos" / "globex-portal" / "web" / "src" / "new-file.ts"
     extra.write_text("export const answer = 42;\n", encoding="utf-8")

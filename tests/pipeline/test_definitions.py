@@ -14,19 +14,19 @@ from pathlib import Path
 
 import dagster as dg
 import pytest
-from foundation_helpers import (
-    assert_nothing_to_do,
-    output,
-    skip_if_code_changed,
-    skip_if_source_changed_since_import,
-)
-from portfolio import copy_example, git, kb_cli
 
 from assets.partitions import components_partitions
 from kb.loader import load_kb
 from pipeline.definitions import build_definitions
 from pipeline.fastpath import staleness
 from pipeline.refresh import stale_selection
+from tests.support.checks import (
+    assert_nothing_to_do,
+    output,
+    skip_if_code_changed,
+    skip_if_source_changed_since_import,
+)
+from tests.support.portfolio import copy_example, git, kb_cli
 
 warnings.filterwarnings("ignore", category=dg.BetaWarning)
 warnings.filterwarnings("ignore", category=dg.PreviewWarning)

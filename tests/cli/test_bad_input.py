@@ -13,7 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from foundation_helpers import (
+
+from tests.support.checks import (
     assert_nothing_to_do,
     assert_one_line_failure,
     assert_warehouse_answers,
@@ -21,7 +22,7 @@ from foundation_helpers import (
     restore,
     warehouse_snapshot,
 )
-from portfolio import build, copy_example, kb_cli
+from tests.support.portfolio import built_copy, copy_example, kb_cli
 
 DOC = "---\nkind: doc\nproject: acme-shop\ntype: spec\ntitle: Broken\n---\n# Broken\n"
 
@@ -121,9 +122,7 @@ CASES: dict[str, Callable[[Path], str]] = {
 
 @pytest.fixture(scope="module")
 def built_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    kb_root = copy_example(tmp_path_factory.mktemp("bad-input") / "portfolio")
-    build(kb_root)
-    return kb_root
+    return built_copy(tmp_path_factory, "bad-input")
 
 
 @pytest.fixture
@@ -133,14 +132,28 @@ def kb(built_kb: Path):
     restore(built_kb)
 
 
+@pytest.fixture(scope="module")
+def unbuilt_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`kb validate` needs no warehouse: a plain copy keeps these cases in the quick tier."""
+    return copy_example(tmp_path_factory.mktemp("bad-validate") / "portfolio")
+
+
+@pytest.fixture
+def plain_kb(unbuilt_kb: Path):
+    restore(unbuilt_kb)
+    yield unbuilt_kb
+    restore(unbuilt_kb)
+
+
 @pytest.mark.parametrize("case", CASES)
-def test_validate_reports_one_line(kb: Path, case: str) -> None:
-    pattern = CASES[case](kb)
-    result = kb_cli("validate", "--kb", str(kb))
+def test_validate_reports_one_line(plain_kb: Path, case: str) -> None:
+    pattern = CASES[case](plain_kb)
+    result = kb_cli("validate", "--kb", str(plain_kb))
     assert_one_line_failure(result, pattern)
     assert re.search(r": 1 error\(s\)", result.stdout), output(result)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES)
 def test_refresh_fails_and_keeps_last_good_warehouse(kb: Path, case: str) -> None:
     before = warehouse_snapshot(kb)
@@ -152,6 +165,7 @@ def test_refresh_fails_and_keeps_last_good_warehouse(kb: Path, case: str) -> Non
     assert_warehouse_answers(kb)
 
 
+@pytest.mark.slow
 def test_kb_path_that_does_not_exist(tmp_path: Path, built_kb: Path) -> None:
     missing = tmp_path / "no-such-kb"
     for command in ("validate", "refresh", "check", "status", "sql"):
@@ -164,6 +178,7 @@ def test_kb_path_that_does_not_exist(tmp_path: Path, built_kb: Path) -> None:
     assert_warehouse_answers(built_kb)
 
 
+@pytest.mark.slow
 def test_refresh_keeps_failing_until_the_kb_is_fixed(kb: Path) -> None:
     """A second `kb refresh` on the same broken KB must not answer "nothing stale"."""
     before = warehouse_snapshot(kb)

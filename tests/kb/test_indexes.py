@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from foundation_helpers import assert_one_line_failure, output, restore
-from portfolio import EXAMPLES, build, copy_example, kb_cli
+
+from tests.support.checks import assert_one_line_failure, output, restore
+from tests.support.portfolio import EXAMPLES, build, copy_example, kb_cli
 
 INDEXES = ("index/projects.yaml", "index/decisions.md")
 
@@ -21,12 +22,19 @@ def kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return kb_root
 
 
+@pytest.fixture(scope="module")
+def unbuilt_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`kb check` needs no warehouse: a plain copy keeps its tests in the quick tier."""
+    return copy_example(tmp_path_factory.mktemp("indexes-check") / "portfolio")
+
+
 @pytest.fixture
-def clean_kb(kb: Path):
-    yield kb
-    restore(kb)
+def clean_kb(unbuilt_kb: Path):
+    yield unbuilt_kb
+    restore(unbuilt_kb)
 
 
+@pytest.mark.slow
 def test_regenerated_indexes_are_byte_identical(kb: Path) -> None:
     """Deleted and rebuilt, then rebuilt again with --all: the committed bytes each time."""
     committed = {rel: (EXAMPLES / "kb" / rel).read_bytes() for rel in INDEXES}
@@ -35,6 +43,7 @@ def test_regenerated_indexes_are_byte_identical(kb: Path) -> None:
     assert {rel: (kb / rel).read_bytes() for rel in INDEXES} == committed
 
 
+@pytest.mark.slow
 def test_headers_say_generated_and_by_which_command(kb: Path) -> None:
     for rel in INDEXES:
         head = "\n".join((kb / rel).read_text(encoding="utf-8").splitlines()[:3])
@@ -43,6 +52,7 @@ def test_headers_say_generated_and_by_which_command(kb: Path) -> None:
         assert "kb check --kb" in head, head
 
 
+@pytest.mark.slow
 def test_projects_index_answers_a_single_fact(kb: Path) -> None:
     import yaml
 
@@ -86,6 +96,7 @@ def test_kb_check_red_when_the_kb_changes_without_regenerating(clean_kb: Path) -
     assert "Traceback" not in output(result)
 
 
+@pytest.mark.slow
 def test_refresh_regenerates_and_check_turns_green(clean_kb: Path) -> None:
     comp = clean_kb / "projects/acme-shop/contact-api/component.md"
     comp.write_text(

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from import_fakes import imports_config
-
 from kb.imports import read_sources, run_imports
+from tests.support.import_fakes import imports_config
 
 
 def _gaps(hits):

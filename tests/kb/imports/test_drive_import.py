@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import yaml
-from import_fakes import imports_config
 
 from kb.imports import read_sources, run_imports
+from tests.support.import_fakes import imports_config
 
 DOC = "application/vnd.google-apps.document"
 SHEET = "application/vnd.google-apps.spreadsheet"

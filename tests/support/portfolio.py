@@ -1,7 +1,7 @@
 """Helpers to copy the bundled example portfolio into a temp dir and build it for real.
 
-Importable from any test folder (`from tests.portfolio import ...` is avoided: tests/ is
-on sys.path via the root conftest).
+Imported as `from tests.support.portfolio import ...` (the repo root is on sys.path through
+the editable install; tests/ is a package).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
 TODAY = "2026-11-29"
 IGNORE = shutil.ignore_patterns(".kb", "node_modules", "__pycache__", "*.duckdb")
@@ -59,3 +59,10 @@ def build(kb_root: Path, *extra: str) -> subprocess.CompletedProcess:
     result = kb_cli("refresh", "--kb", str(kb_root), *extra)
     assert result.returncode == 0, result.stdout + result.stderr
     return result
+
+
+def built_copy(factory, name: str) -> Path:
+    """A copy of the example under `factory.mktemp(name)`, built by the real `kb refresh`."""
+    kb_root = copy_example(factory.mktemp(name) / "portfolio")
+    build(kb_root)
+    return kb_root
