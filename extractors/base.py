@@ -9,6 +9,7 @@ None` that appends facts to `ctx.facts`. Files are read once here and parsed onc
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,8 +21,12 @@ from extractors.facts import ComponentFacts, Edge, ExtractProblem, Node, Unresol
 from extractors.shared import Shared
 from extractors.source import SourceFile, captures
 from vocab import CODE_SKIP_DIRS
+from vocab.paths import inside
 
 MAX_FILE_BYTES = 1_000_000
+MAX_LOCK_BYTES = 50_000_000  # lock files are read whole up to here (monorepos grow large ones)
+LOCK_FILES = ("package-lock.json", "yarn.lock", "pnpm-lock.yaml")
+_SPECIAL = "skipped: not a regular file (FIFO, device or socket)"
 LANGUAGE_BY_SUFFIX = {
     ".ts": "typescript",
     ".mts": "typescript",
@@ -112,11 +117,69 @@ def report_syntax_errors(
     )
 
 
-def _gitignore(root: Path) -> pathspec.PathSpec | None:
-    path = root / ".gitignore"
-    if not path.is_file():
+class Skipped(Exception):
+    """A repo file that is not read: (rule, one-line message)."""
+
+    def __init__(self, rule: str, message: str):
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+
+
+def read_repo_file(root: Path, path: Path, cap: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a regular file of the repo at `root`, or `Skipped` saying why not.
+
+    Never opened: a symlink whose target leaves the repo (`/etc/passwd`, `/dev/zero`, a home
+    folder), a broken or looping link, a FIFO, device or socket (opened non-blocking and
+    checked on the open descriptor, so a FIFO cannot stall the walk), a file over `cap`.
+    """
+    if path.is_symlink():
+        if not path.exists():
+            raise Skipped("broken-symlink", "broken or looping symlink skipped")
+        if not inside(root, path):
+            raise Skipped(
+                "symlink-outside-repo",
+                "symlink to a path outside the repo — not read; commit the file itself instead",
+            )
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # never open a device: opening may act
+            raise Skipped("special-file", _SPECIAL)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        raise Skipped("unreadable", f"skipped: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise Skipped("special-file", _SPECIAL)
+        if info.st_size > cap:
+            raise Skipped(
+                "too-large", f"skipped: {info.st_size:,} bytes is over the {cap:,}-byte cap"
+            )
+        chunks: list[bytes] = []
+        left = cap + 1  # a file that grows while read still stops at the cap
+        while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
+            chunks.append(chunk)
+            left -= len(chunk)
+    except OSError as exc:
+        raise Skipped("unreadable", f"skipped: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if len(data) > cap:
+        raise Skipped("too-large", f"skipped: over the {cap:,}-byte cap")
+    return data
+
+
+def _gitignore(ctx: ComponentContext) -> pathspec.PathSpec | None:
+    path = ctx.root / ".gitignore"
+    if not (path.is_file() or path.is_symlink()):
         return None
-    lines = path.read_text("utf-8", "replace").splitlines()
+    try:
+        data = read_repo_file(ctx.root, path)
+    except Skipped as skip:
+        ctx.problem("warning", ".gitignore", None, skip.rule, skip.message)
+        return None
+    lines = data.decode("utf-8", "replace").splitlines()
     return pathspec.PathSpec.from_lines("gitwildmatch", lines)
 
 
@@ -130,7 +193,7 @@ def _is_minified(rel: str, data: bytes) -> bool:
 def collect_files(ctx: ComponentContext) -> None:
     """Walk the component folder: skip ignored/vendored/built/minified/binary/huge files."""
     root = ctx.root
-    ignore = _gitignore(root)
+    ignore = _gitignore(ctx)
     seen_dirs: set[str] = set()
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
         real = os.path.realpath(dirpath)
@@ -175,25 +238,11 @@ def _read_one(ctx: ComponentContext, path: Path, rel: str) -> None:
     )
     if not interesting:
         return
+    cap = MAX_LOCK_BYTES if rel.endswith(LOCK_FILES) else MAX_FILE_BYTES
     try:
-        if path.is_symlink() and not path.exists():
-            ctx.problem("warning", rel, None, "broken-symlink", "broken or looping symlink skipped")
-            return
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES and not rel.endswith(
-            ("package-lock.json", "yarn.lock", "pnpm-lock.yaml")
-        ):
-            ctx.problem(
-                "warning",
-                rel,
-                None,
-                "too-large",
-                f"skipped: {size:,} bytes is over the {MAX_FILE_BYTES:,}-byte cap",
-            )
-            return
-        data = path.read_bytes()
-    except OSError as exc:
-        ctx.problem("warning", rel, None, "unreadable", f"skipped: {exc.strerror or exc}")
+        data = read_repo_file(ctx.root, path, cap)
+    except Skipped as skip:
+        ctx.problem("warning", rel, None, skip.rule, skip.message)
         return
     if b"\0" in data[:8192]:
         return  # binary

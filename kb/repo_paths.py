@@ -5,13 +5,17 @@ would make refresh walk a system folder and store its files as code nodes, so
 such a path resolves to nothing and validation names it. (A repo folder that is
 itself a symlink placed in repos_root by the owner is followed: it is the owner's
 choice, written outside the KB.) Inside a repo, a symlink whose target is outside
-the repo is never read: `inside()` is the one check for that.
+the repo is never read: `inside()` (from `vocab.paths`) is the one check for that.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path, PurePosixPath, PureWindowsPath
+
+from vocab.paths import inside
+
+__all__ = ["inside", "outside_reason", "resolve_repo"]
 
 
 def outside_reason(repo: object) -> str | None:
@@ -32,10 +36,3 @@ def resolve_repo(repos_root: Path, repo: object) -> Path | None:
     if repo in (None, "") or outside_reason(repo):
         return None
     return (repos_root / str(repo)).resolve()
-
-
-def inside(root: Path, path: Path) -> bool:
-    """True when `path`, with every symlink followed, is `root` or below it."""
-    real_root = os.path.realpath(root)
-    real = os.path.realpath(path)
-    return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)

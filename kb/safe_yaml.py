@@ -1,83 +1,24 @@
-"""YAML for hostile input: bounded nesting, bounded alias expansion, linear time.
-
-`yaml.safe_load` is safe from code execution but not from size: nine levels of
-anchors and aliases in 438 bytes expand to billions of values once anything walks
-the data, and 20,000 nested `[` end in a RecursionError (or in minutes of the pure
-Python scanner). Here libyaml's event stream is read first, before any node is
-built: nesting deeper than `MAX_DEPTH`, more than `MAX_ALIASES` aliases, or a
-document whose alias-expanded size exceeds `MAX_NODES` raises `BoundedYamlError`
-(a `yaml.YAMLError` with a `problem_mark`), so existing `except yaml.YAMLError`
-handlers print one `path:line` line. Only then is the document composed.
-"""
+"""Bounded YAML for KB frontmatter: the loader lives in `vocab.safe_yaml` (extractors use it
+for repo YAML too); this name stays for the KB's callers."""
 
 from __future__ import annotations
 
-from typing import Any
+from vocab.safe_yaml import (
+    MAX_ALIASES,
+    MAX_DEPTH,
+    MAX_NODES,
+    BoundedYamlError,
+    check_bounds,
+    load,
+    load_with_node,
+)
 
-import yaml
-from yaml.composer import ComposerError
-
-MAX_DEPTH = 64
-MAX_ALIASES = 100
-MAX_NODES = 50_000
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when installed: linear time
-_START = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
-_END = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
-
-
-class BoundedYamlError(ComposerError):
-    """Too deep, too many aliases, or too big once aliases are expanded."""
-
-
-def _refuse(problem: str, mark: Any) -> None:
-    raise BoundedYamlError(None, None, problem, mark)
-
-
-def check_bounds(text: str) -> None:
-    """Walk the events once; refuse a document that would be too deep or too big."""
-    anchors: dict[str, int] = {}  # anchor -> value count with aliases expanded
-    stack: list[list[Any]] = []  # [count so far, anchor] per open collection
-    aliases = 0
-    for event in yaml.parse(text, Loader=_Loader):
-        if isinstance(event, _START):
-            stack.append([1, event.anchor])
-            if len(stack) > MAX_DEPTH:
-                _refuse(f"nested deeper than {MAX_DEPTH} levels", event.start_mark)
-            continue
-        if isinstance(event, _END):
-            size, anchor = stack.pop()
-        elif isinstance(event, yaml.AliasEvent):
-            aliases += 1
-            if aliases > MAX_ALIASES:
-                _refuse(f"more than {MAX_ALIASES} aliases (*name)", event.start_mark)
-            size, anchor = anchors.get(event.anchor, 1), None
-        elif isinstance(event, yaml.ScalarEvent):
-            size, anchor = 1, event.anchor
-        else:
-            continue
-        if anchor:
-            anchors[anchor] = size
-        if stack:
-            stack[-1][0] += size
-            if stack[-1][0] > MAX_NODES:
-                _refuse(
-                    f"more than {MAX_NODES} values once aliases (*name) are expanded",
-                    event.start_mark,
-                )
-
-
-def load_with_node(text: str) -> tuple[Any, yaml.Node | None]:
-    """(data, root node) of a single YAML document, within the bounds above."""
-    check_bounds(text)
-    loader = _Loader(text)
-    try:
-        node = loader.get_single_node()
-        data = loader.construct_document(node) if node is not None else None
-    finally:
-        loader.dispose()
-    return data, node
-
-
-def load(text: str) -> Any:
-    """`yaml.safe_load` within the bounds above."""
-    return load_with_node(text)[0]
+__all__ = [
+    "MAX_ALIASES",
+    "MAX_DEPTH",
+    "MAX_NODES",
+    "BoundedYamlError",
+    "check_bounds",
+    "load",
+    "load_with_node",
+]

@@ -3,7 +3,8 @@
 The bottom floor of the import graph: stdlib only, importable by every layer (extractors,
 kb, warehouse, the MCP server, the viewer) without pulling any of them in. The graph
 vocabulary is spec/mcp-tools.md "Graph vocabulary"; the viewer's legend receives it in
-the JSON the viewer server serves (`viewer/graph_data.py`).
+the JSON the viewer server serves (`viewer/graph_data.py`). Submodules `vocab.paths`
+(stdlib) and `vocab.safe_yaml` (PyYAML) are the bounded readers kb and extractors share.
 """
 
 from __future__ import annotations

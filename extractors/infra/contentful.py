@@ -63,7 +63,7 @@ def extract(ctx: ComponentContext) -> None:
             continue
         try:
             found = _content_types(json.loads(sf.text))
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):
             continue
         for ct in found:
             cid = str(ct["sys"]["id"])

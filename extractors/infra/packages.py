@@ -24,12 +24,14 @@ from extractors.base import ComponentContext
 from extractors.facts import CatalogRow, Node
 from extractors.shared import CodeSymbols, StackHints
 from extractors.source import SourceFile
-from vocab import STACK_HINTS
+from vocab import STACK_HINTS, safe_yaml
 
 NAME = "packages"
 PROVIDES = (StackHints,)
 REQUIRES = (CodeSymbols,)  # a manifest that is already a code_file gets its attrs
 _REQ = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?\s*([^;#]*)")
+_BAD_LOCK = (ValueError, KeyError, TypeError, AttributeError, RecursionError)
+LOCK_MAX_NODES = 5_000_000  # pnpm-lock.yaml of a large monorepo; an alias bomb is far more
 _YARN_HEAD = re.compile(r'^"?((?:@[^@/"]+/)?[^@/"\s]+)@')
 
 
@@ -66,8 +68,17 @@ class Locks:
 
         try:
             self._load(read)
-        except (ValueError, KeyError, TypeError, yaml.YAMLError, tomllib.TOMLDecodeError) as exc:
-            ctx.problem("warning", folder or ".", None, "lock-file", f"lock file unreadable: {exc}")
+        except (*_BAD_LOCK, yaml.YAMLError, tomllib.TOMLDecodeError) as exc:
+            mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+            line = mark.line + 1 if mark is not None else getattr(exc, "lineno", None)
+            what = getattr(exc, "problem", None) or next(iter(str(exc).splitlines()), "")
+            ctx.problem(
+                "warning",
+                self.sources[-1] if self.sources else folder or ".",
+                line,
+                "lock-file",
+                f"lock file unreadable, versions not resolved: {what or type(exc).__name__}",
+            )
 
     def _load(self, read) -> None:
         if text := read("package-lock.json"):
@@ -93,13 +104,14 @@ class Locks:
                             self.npm.setdefault(name, m.group(1))
                     heads = []
         if text := read("pnpm-lock.yaml"):
-            data = yaml.safe_load(text) or {}
+            data = safe_yaml.load(text, max_nodes=LOCK_MAX_NODES) or {}
             sections = [data] + list((data.get("importers") or {}).values())[:1]
             for sec in sections:
                 for kind in ("dependencies", "devDependencies", "optionalDependencies"):
                     for name, info in (sec.get(kind) or {}).items():
                         version = info.get("version") if isinstance(info, dict) else info
-                        self.npm.setdefault(name, str(version).split("(")[0])
+                        if isinstance(version, str | int | float):
+                            self.npm.setdefault(name, str(version).split("(")[0])
         for lock in ("poetry.lock", "uv.lock"):
             if text := read(lock):
                 for pkg in tomllib.loads(text).get("package", []):
@@ -187,7 +199,7 @@ Dep = tuple[str, str, bool, int | None]
 def _package_json(sf: SourceFile) -> list[Dep] | None:
     try:
         data = json.loads(sf.text)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # RecursionError: nested thousands deep
         return None
     if not isinstance(data, dict):
         return None

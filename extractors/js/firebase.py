@@ -244,7 +244,7 @@ def _literal(ctx, mod: ModuleInfo, node: TsNode | None):
 def _firebase_json(ctx: ComponentContext, sf: SourceFile) -> None:
     try:
         data = json.loads(sf.text)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:
         ctx.problem("warning", sf.rel, None, "bad-json", f"firebase.json unreadable: {exc}")
         return
     hosting = data.get("hosting") if isinstance(data, dict) else None

@@ -23,7 +23,7 @@ def loads_jsonc(text: str) -> dict:
     stripped = _COMMENTS.sub(lambda m: m.group(0) if m.group(0).startswith('"') else "", text)
     try:
         data = json.loads(_TRAILING_COMMA.sub(r"\1", stripped))
-    except ValueError:
+    except (ValueError, RecursionError):
         return {}
     return data if isinstance(data, dict) else {}
 
