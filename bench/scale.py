@@ -196,12 +196,17 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--factors", default="1,3,10", help="replication factors (default 1,3,10)")
     ap.add_argument("--calls", type=int, default=20, help="warm MCP calls per tool")
+    ap.add_argument(
+        "--reuse",
+        action="store_true",
+        help="keep sizes already built and recorded in scale.json (no rebuild)",
+    )
     args = ap.parse_args()
     os.environ.setdefault("KB_TODAY", "2026-11-29")
     packages = fetch()
-    rows = []
-    for factor in args.factors.split(","):
-        rows.append(build_size(packages, int(factor)))
+    rows, before = [], _previous() if args.reuse else {}
+    for factor in map(int, args.factors.split(",")):
+        rows.append(before.get(factor) or build_size(packages, factor))
         _write({"curve": _public(rows), "partial": True})  # a long run keeps what it measured
     top = rows[-1]
     noops = [kb("refresh", "--kb", top["kb"], "--data-dir", top["data"])[0] for _ in range(3)]
@@ -220,6 +225,24 @@ def main() -> int:
     _write(result)
     print(f"wrote {RESULTS.relative_to(ROOT)}")
     return 0
+
+
+def _previous() -> dict[int, dict]:
+    """Rows of the last scale.json whose warehouse is still in bench/work."""
+    try:
+        curve = json.loads(RESULTS.read_text())["curve"]
+    except (OSError, ValueError, KeyError):
+        return {}
+    out = {}
+    for row in curve:
+        work = WORK / f"scale-x{row['factor']}"
+        if (work / "data" / "manifest.json").exists():
+            out[row["factor"]] = {
+                **row,
+                "kb": str(work / "portfolio" / "kb"),
+                "data": str(work / "data"),
+            }
+    return out
 
 
 def _public(rows: list[dict]) -> list[dict]:
