@@ -39,11 +39,16 @@ QUIET = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 def selected_executor() -> str | None:
     """The executor `KB_EXECUTOR` names, or None for the plain in-process refresh."""
     name = os.environ.get("KB_EXECUTOR", "in_process").strip() or "in_process"
-    if name not in EXECUTORS:
-        raise ValueError(
-            f"KB_EXECUTOR={name}: unknown executor — use one of {', '.join(EXECUTORS)}"
-        )
     return None if name == "in_process" else name
+
+
+def setting_error(executor: str) -> str | None:
+    """One line saying what is wrong with the scale-out settings, or None."""
+    if executor not in EXECUTORS:
+        return f"KB_EXECUTOR={executor}: unknown executor — use one of {', '.join(EXECUTORS)}"
+    if executor == "celery" and not os.environ.get("KB_CELERY_BROKER"):
+        return "KB_EXECUTOR=celery needs KB_CELERY_BROKER — e.g. redis://127.0.0.1:6379/0"
+    return None
 
 
 def _executor_def(name: str) -> dg.ExecutorDefinition:
@@ -79,11 +84,7 @@ def _partitioned(defs: dg.Definitions) -> dg.AssetSelection:
 def _run_config(executor: str) -> dict:
     if executor != "celery":
         return QUIET
-    broker = os.environ.get("KB_CELERY_BROKER", "")
-    if not broker:
-        raise ValueError(
-            "KB_EXECUTOR=celery needs KB_CELERY_BROKER (e.g. redis://127.0.0.1:6379/0)"
-        )
+    broker = os.environ["KB_CELERY_BROKER"]
     backend = os.environ.get("KB_CELERY_BACKEND") or broker
     return {**QUIET, "execution": {"config": {"broker": broker, "backend": backend}}}
 
@@ -101,6 +102,8 @@ def run_partitions(
     run set-up reconfigures `logging`, which deadlocks when two runs start in threads of
     one process); the executor decides where the steps execute. Returns one error line
     per failed run."""
+    if error := setting_error(executor):
+        return [error]
     by_partition: dict[str, list[str]] = {}
     for key, partitions in requested.items():
         for partition in partitions:
