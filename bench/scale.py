@@ -220,7 +220,7 @@ def main() -> int:
         "noop_refresh_s": round(noop, 2),
         "mcp": mcp,
         "goals": {key: {"pass": ok, "line": line} for line, ok, key in checks},
-        "machine": {"cpus": os.cpu_count()},
+        "machine": {"cpus": os.cpu_count(), "loadavg_1m_at_end": round(os.getloadavg()[0], 1)},
     }
     _write(result)
     print(f"wrote {RESULTS.relative_to(ROOT)}")
