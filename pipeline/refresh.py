@@ -30,6 +30,7 @@ from assets.partitions import components_partitions  # noqa: E402
 from kb.model import KnowledgeBase  # noqa: E402
 from kb.problems import Problem  # noqa: E402
 from pipeline.definitions import build_definitions  # noqa: E402
+from pipeline.distributed import run_partitions, selected_executor  # noqa: E402
 from pipeline.fastpath import staleness  # noqa: E402
 from pipeline.sensors import partition_requests  # noqa: E402
 
@@ -180,7 +181,15 @@ def run_refresh(
             "dagster/asset_partition_range_start": keys[0],
             "dagster/asset_partition_range_end": keys[-1],
         }
-    selection = sorted(partitioned) + sorted(unpartitioned)
+    if partitioned and (executor := selected_executor()):  # scale-out hook (docs/scale.md)
+        say(f"{len(keys)} partition run(s) on the {executor} executor")
+        outcome.errors += run_partitions(instance, kb.config.root, data_dir, partitioned, executor)
+        if not outcome.ok:
+            return outcome
+        partitioned_run, tags = {}, {}
+    else:
+        partitioned_run = partitioned
+    selection = sorted(partitioned_run) + sorted(unpartitioned)
     say(f"one run: {', '.join(k.to_user_string() for k in selection)}")
     result = dg.materialize(
         assets,

@@ -1,0 +1,258 @@
+"""Scale ×10 bench: the scale portfolio at 46, 138 and 460 components, in one run.
+
+bench/portfolio.py's 46 components (real npm/PyPI packages fetched at bench time) are
+widened by replicating every package into more projects (`<package>-r2`, `-r3`, …):
+×3 gives 138 components, ×10 gives 460. For each size: a full `kb refresh --all`
+(wall time, bytes the extractors parse, peak RSS of the largest process), then at the
+largest size a no-op refresh (median of 3) and the MCP server over stdio — its first
+call on the largest project partition, then p95 of warm calls (bench/mcp.py's pieces).
+
+Goals: build time linear in bytes (the ×10 build within 15% of 10× the ×1 time, after
+scaling by the measured byte ratio); peak ≤ 2 GB; no-op ≤ 1 s at 460; first MCP call on
+the largest partition ≤ 2 s; warm p95 ≤ 50 ms.
+
+    uv run python bench/scale.py [--factors 1,3,10] [--calls 20]
+
+Writes bench/results/scale.json; prints PASS/MISS per goal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "mcp")]
+
+from bench.portfolio import WORK, components_of, fetch, write_portfolio  # noqa: E402
+
+RESULTS = ROOT / "bench" / "results" / "scale.json"
+KB_EXE = str(Path(sys.executable).with_name("kb"))
+PARSED = {"typescript", "tsx", "javascript", "python", "hcl"}
+# Runs a command and prints the peak RSS (KiB) of the largest process it waited for.
+PEAK = (
+    "import resource, subprocess, sys\n"
+    "rc = subprocess.run(sys.argv[1:]).returncode\n"
+    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)\n"
+    "sys.exit(rc)\n"
+)
+
+
+def replicate(packages: Path, factor: int, dest: Path) -> Path:
+    """`packages` plus factor-1 copies of each package under new names (hard links)."""
+    if dest.exists():
+        shutil.rmtree(dest)
+    dest.mkdir(parents=True)
+    for package in sorted(p for p in packages.iterdir() if p.is_dir()):
+        for i in range(1, factor + 1):
+            name = package.name if i == 1 else f"{package.name}-r{i}"
+            shutil.copytree(package, dest / name, symlinks=True, copy_function=os.link)
+    return dest
+
+
+def parsed_bytes(kb_root: Path) -> tuple[int, int]:
+    """(files, bytes) the extractors parse: the same walk as the build, no parsing."""
+    from extractors.base import ComponentContext, collect_files
+    from kb.loader import load_kb
+
+    files = size = 0
+    for comp in load_kb(kb_root).components():
+        ctx = ComponentContext(comp.project, comp.id, comp.repo_path)
+        collect_files(ctx)
+        for source in ctx.files.values():
+            if source.language in PARSED:
+                files += 1
+                size += len(source.data)
+    return files, size
+
+
+def kb(*args: str) -> tuple[float, int, str]:
+    """(seconds, peak RSS MB of the largest process, stdout) of one `kb` command."""
+    env = {**os.environ}
+    env.pop("DAGSTER_HOME", None)
+    start = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, "-c", PEAK, KB_EXE, *args], capture_output=True, text=True, env=env
+    )
+    seconds = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise SystemExit(f"kb {' '.join(args)} failed:\n{proc.stdout}\n{proc.stderr[-3000:]}")
+    peak_kib = int(proc.stderr.strip().splitlines()[-1])
+    return seconds, round(peak_kib / 1024), proc.stdout
+
+
+def build_size(packages: Path, factor: int) -> dict:
+    work = WORK / f"scale-x{factor}"
+    kb_root = write_portfolio(work / "portfolio", replicate(packages, factor, work / "packages"))
+    data = work / "data"
+    shutil.rmtree(data, ignore_errors=True)
+    files, size = parsed_bytes(kb_root)
+    seconds, peak, _ = kb("refresh", "--all", "--kb", str(kb_root), "--data-dir", str(data))
+    comps = sum(len(components_of(p)) for p in (work / "packages").iterdir())
+    row = {
+        "factor": factor,
+        "components": comps,
+        "files": files,
+        "megabytes": round(size / 1e6, 1),
+        "build_s": round(seconds, 1),
+        "peak_rss_mb": peak,
+        "loadavg_1m": round(os.getloadavg()[0], 1),
+        "kb": str(kb_root),
+        "data": str(data),
+    }
+    print(
+        f"×{factor}: {comps} components, {files} files, {size / 1e6:.1f} MB → "
+        f"{seconds:.1f}s, peak {peak} MB (load {row['loadavg_1m']})",
+        flush=True,
+    )
+    return row
+
+
+def mcp_latency(kb_root: Path, data: Path, calls: int) -> dict:
+    """First call on the largest project partition (fresh server), then warm p95."""
+    from mcp_stdio import StdioClient
+
+    from bench.mcp import _calls, _pct, _samples
+
+    manifest = json.loads((data / "manifest.json").read_text())
+    sizes = {p: v["tables"].get("nodes", 0) for p, v in manifest["partitions"].items()}
+    samples = _samples(data)
+    largest = max((p for p in samples if not p.startswith("_")), key=sizes.get)
+    client = StdioClient(kb_root, data)
+    try:
+        client.call("kb_status")  # spawn + initialize, no partition loaded yet
+        start = time.perf_counter()
+        text, err = client.call("kb_neighbors", node=samples[largest]["symbol"][0], project=largest)
+        first = time.perf_counter() - start
+        assert not err, text
+        projects = [p for p in samples if not p.startswith("_")]
+        for p in projects:  # warm every partition the warm calls touch
+            client.call("kb_neighbors", node=samples[p]["symbol"][0], project=p)
+        timings = []
+        for tool, args, _budget in _calls(random.Random(7), calls, samples):
+            t = time.perf_counter()
+            client.call(tool, **args)
+            timings.append((time.perf_counter() - t) * 1000)
+    finally:
+        client.close()
+    return {
+        "largest_partition": largest,
+        "largest_partition_nodes": sizes[largest],
+        "first_call_s": round(first, 2),
+        "warm_calls": len(timings),
+        "warm_p95_ms": round(_pct(timings, 0.95), 1),
+    }
+
+
+def goals(rows: list[dict], noop: float | None, mcp: dict | None) -> list[tuple[str, bool, str]]:
+    out = []
+    base, top = rows[0], rows[-1]
+    if top["factor"] > base["factor"]:
+        byte_ratio = top["megabytes"] / base["megabytes"]
+        expected = base["build_s"] * byte_ratio
+        off = top["build_s"] / expected - 1
+        out.append(
+            (
+                f"linear: ×{top['factor']} build {top['build_s']}s vs {expected:.1f}s "
+                f"(×1 time × byte ratio {byte_ratio:.2f}), {off:+.0%}; target within 15%",
+                abs(off) <= 0.15,
+                "linearity",
+            )
+        )
+    peak = max(r["peak_rss_mb"] for r in rows)
+    out.append((f"peak RSS {peak} MB; target ≤ 2048 MB", peak <= 2048, "peak"))
+    if noop is not None:
+        out.append(
+            (f"no-op refresh at {top['components']}: {noop:.2f}s; target ≤ 1 s", noop <= 1, "noop")
+        )
+    if mcp:
+        out.append(
+            (
+                f"MCP first call on {mcp['largest_partition']}: {mcp['first_call_s']}s; target ≤ 2 s",
+                mcp["first_call_s"] <= 2,
+                "mcp_first",
+            )
+        )
+        out.append(
+            (
+                f"MCP warm p95 {mcp['warm_p95_ms']} ms; target ≤ 50 ms",
+                mcp["warm_p95_ms"] <= 50,
+                "mcp_p95",
+            )
+        )
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--factors", default="1,3,10", help="replication factors (default 1,3,10)")
+    ap.add_argument("--calls", type=int, default=20, help="warm MCP calls per tool")
+    ap.add_argument(
+        "--reuse",
+        action="store_true",
+        help="keep sizes already built and recorded in scale.json (no rebuild)",
+    )
+    args = ap.parse_args()
+    os.environ.setdefault("KB_TODAY", "2026-11-29")
+    packages = fetch()
+    rows, before = [], _previous() if args.reuse else {}
+    for factor in map(int, args.factors.split(",")):
+        rows.append(before.get(factor) or build_size(packages, factor))
+        _write({"curve": _public(rows), "partial": True})  # a long run keeps what it measured
+    top = rows[-1]
+    noops = [kb("refresh", "--kb", top["kb"], "--data-dir", top["data"])[0] for _ in range(3)]
+    noop = statistics.median(noops)
+    mcp = mcp_latency(Path(top["kb"]), Path(top["data"]), args.calls)
+    checks = goals(rows, noop, mcp)
+    for line, ok, _ in checks:
+        print(f"{'PASS' if ok else 'MISS'}  {line}")
+    result = {
+        "curve": _public(rows),
+        "noop_refresh_s": round(noop, 2),
+        "mcp": mcp,
+        "goals": {key: {"pass": ok, "line": line} for line, ok, key in checks},
+        "machine": {"cpus": os.cpu_count(), "loadavg_1m_at_end": round(os.getloadavg()[0], 1)},
+    }
+    _write(result)
+    print(f"wrote {RESULTS.relative_to(ROOT)}")
+    return 0
+
+
+def _previous() -> dict[int, dict]:
+    """Rows of the last scale.json whose warehouse is still in bench/work."""
+    try:
+        curve = json.loads(RESULTS.read_text())["curve"]
+    except (OSError, ValueError, KeyError):
+        return {}
+    out = {}
+    for row in curve:
+        work = WORK / f"scale-x{row['factor']}"
+        if (work / "data" / "manifest.json").exists():
+            out[row["factor"]] = {
+                **row,
+                "kb": str(work / "portfolio" / "kb"),
+                "data": str(work / "data"),
+            }
+    return out
+
+
+def _public(rows: list[dict]) -> list[dict]:
+    return [{k: v for k, v in r.items() if k not in ("kb", "data")} for r in rows]
+
+
+def _write(result: dict) -> None:
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(result, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
