@@ -5,10 +5,10 @@ Celery workers (Redis on loopback) and publishes the same warehouse as the in-pr
 from __future__ import annotations
 
 import pytest
-from portfolio import copy_example, kb_cli
 
 from bench.cluster import CeleryCluster, graph_dump, redis_available
 from kb.loader import load_kb
+from tests.support.portfolio import copy_example, kb_cli
 
 pytestmark = pytest.mark.slow
 
