@@ -52,15 +52,18 @@ def _commit_to(kb_root: Path, component: str) -> None:
 
 
 def _screenshot(port: int) -> None:
+    """The changed partition's page carries Dagster's "Unsynced" tag; keep a screenshot."""
     from playwright.sync_api import sync_playwright
-    from test_dagster_ui import _printed_url
 
     with sync_playwright() as pw:
         browser = pw.chromium.launch(
             executable_path=shutil.which("chromium"), args=["--headless", "--no-sandbox"]
         )
         page = browser.new_page(viewport={"width": 1600, "height": 1000})
-        page.goto(_printed_url().replace("127.0.0.1:3000", f"127.0.0.1:{port}"))
+        partition = CHANGED.replace("/", "%2F")
+        page.goto(
+            f"http://127.0.0.1:{port}/assets/code_facts?view=partitions&partition={partition}"
+        )
         with contextlib.suppress(Exception):  # a one-time newsletter dialog, if shown
             page.get_by_role("button", name="Skip").click(timeout=15_000)
         page.get_by_text("Unsynced").first.wait_for(timeout=60_000)
@@ -94,7 +97,7 @@ def test_commit_to_one_component_marks_only_its_partition_stale(
         _commit_to(example_kb, CHANGED)
         stale = wait_for(
             lambda: (s := _stale_by_partition(port, "code_facts"))[CHANGED] == "STALE" and s,
-            timeout=180,
+            timeout=400,
         )
         assert stale, f"{CHANGED} never showed stale after its commit was observed"
         assert {k for k, v in stale.items() if v != "FRESH"} == {CHANGED}
