@@ -44,6 +44,16 @@ def _instigators(port: int) -> tuple[dict, dict]:
     return sensors, schedules
 
 
+def _checks_done(port: int) -> dict[str, str] | None:
+    """project_graph's checks → status of their latest execution, once none is running."""
+    node = graphql(port, CHECKS)["assetNodes"][0]
+    checks = {
+        c["name"]: (c["executionForLatestMaterialization"] or {}).get("status")
+        for c in node["assetChecksOrError"]["checks"]
+    }
+    return checks if checks and "IN_PROGRESS" not in checks.values() else None
+
+
 def _commit_to(kb_root: Path, component: str) -> None:
     portfolio = kb_root.parent
     (portfolio / "repos" / component / "src" / "added.py").write_text("def added():\n    pass\n")
@@ -108,10 +118,8 @@ def test_commit_to_one_component_marks_only_its_partition_stale(
             for c in causes
         ), causes
 
-        checks = graphql(port, CHECKS)["assetNodes"][0]["assetChecksOrError"]["checks"]
-        assert checks and all(
-            (c["executionForLatestMaterialization"] or {}).get("status") == "SUCCEEDED"
-            for c in checks
-        ), checks
+        # the run that built project_graph may still be finishing its check
+        checks = wait_for(lambda: _checks_done(port), timeout=300)
+        assert checks and all(status == "SUCCEEDED" for status in checks.values()), checks
         _screenshot(port)
     assert SCREENSHOT.stat().st_size > 10_000
