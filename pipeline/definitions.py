@@ -6,7 +6,7 @@ import dagster as dg
 
 from assets import code, docs_index, graph, knowledge, publish, verification
 from assets.resources import kb_resources, kb_resources_from_env
-from pipeline.jobs import observe_sources_job
+from pipeline.jobs import observe_sources_daily, observe_sources_job
 from pipeline.schedules import build_import_defs
 from pipeline.sensors import components_sensor, repo_commits_sensor
 
@@ -27,7 +27,7 @@ def build_definitions(kb_root: str | None = None, data_dir: str | None = None) -
         assets=[*dg.load_assets_from_modules(ASSET_MODULES), *imports["assets"]],
         asset_checks=dg.load_asset_checks_from_modules(ASSET_MODULES),
         jobs=[observe_sources_job, *imports["jobs"]],
-        schedules=imports["schedules"],
+        schedules=[observe_sources_daily, *imports["schedules"]],
         sensors=[components_sensor, repo_commits_sensor, automation_sensor],
         resources=resources,
     )
