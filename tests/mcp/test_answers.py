@@ -174,3 +174,11 @@ def test_kb_context_keeps_to_the_project_and_global_docs(built_example: Path):
     assert heads and any("initech-events" in h for h in heads)
     for foreign in ("acme-shop", "globex-portal", "confluence-98765", "frontend-handbook"):
         assert foreign not in text, foreign
+
+
+def test_route_view_says_which_middleware_guards_it_or_a_plain_no(inv):
+    text = ask(inv, "kb_entity", name="POST /v2/invoices", project=H, component="ledger")
+    assert "auth guard: [2] requireSession" in text
+    text, err = inv.call("kb_entity", name="GET /v2/invoices/:id", project=fixture.Q)
+    assert not err, text
+    assert "auth guard: no — per the static graph, none of its 0 middleware" in text
