@@ -298,6 +298,20 @@ def build(tmp: Path) -> dict[str, Path]:
         code_node(
             Q, "ledger", "symbol", "requireSession", "requireSession", f"src/{PLANT}.ts", 9, 12
         ),
+        code_node(Q, "ledger", "route", "POST /v2/batches", "POST /v2/batches", "src/batch.ts", 6),
+        code_node(Q, "ledger", "middleware", "rateLimit", "rateLimit", "src/batch.ts", 3),
+    ]
+    qe = [  # quarry's other route gets a middleware that GET /v2/invoices/:id does not
+        edge(
+            f"{Q}/ledger:route:POST /v2/batches",
+            f"{Q}/ledger:middleware:rateLimit",
+            "USES_MIDDLEWARE",
+            Q,
+            "ledger",
+            "src/batch.ts",
+            5,
+            order=1,
+        )
     ]
     partitions = {
         H: {
@@ -307,7 +321,7 @@ def build(tmp: Path) -> dict[str, Path]:
         },
         Q: {
             "nodes": frame("nodes", qn),
-            "edges": frame("edges", []),
+            "edges": frame("edges", qe),
             "unresolved": frame("unresolved", []),
         },
         "_global": {"nodes": frame("nodes", kn), "edges": frame("edges", ke)},

@@ -182,3 +182,16 @@ def test_route_view_says_which_middleware_guards_it_or_a_plain_no(inv):
     text, err = inv.call("kb_entity", name="GET /v2/invoices/:id", project=fixture.Q)
     assert not err, text
     assert "auth guard: no — per the static graph, none of its 0 middleware" in text
+
+
+def test_a_route_without_middleware_names_what_its_siblings_get(inv):
+    text, err = inv.call(
+        "kb_neighbors",
+        node="GET /v2/invoices/:id",
+        project=fixture.Q,
+        edge_types=["USES_MIDDLEWARE"],
+        direction="out",
+    )
+    assert not err, text
+    assert "no edge per the static graph (USES_MIDDLEWARE, direction out)" in text
+    assert "rateLimit — 1 routes, usage at quarry/ledger src/batch.ts:5" in text
