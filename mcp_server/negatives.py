@@ -208,3 +208,27 @@ def unused_middleware(pg: ProjectGraph, ans: Answer, route: str) -> None:
             group="middleware",
             indent="  ",
         )
+
+
+_NOT_URL = {"src", "app", "pages"}
+
+
+def routes_at_folder(pg: ProjectGraph, path: str, component: str | None) -> list[str]:
+    """Routes whose URL path is the file's folder (file-based routers: `app/api/x/route.ts`
+    serves /api/x; a file beside it that declares nothing is asked about by that path)."""
+    folders = [
+        s
+        for s in path.split("/")[:-1]
+        if s not in _NOT_URL and not (s.startswith("(") and s.endswith(")"))
+    ]
+    want = _segments("/".join(folders))
+    if not want:
+        return []
+    found = []
+    for n, d in pg.g.nodes(data=True):
+        if d.get("kind") != "route" or d.get("component") != component:
+            continue
+        parts = route_parts(str(d.get("name") or ""))
+        if parts and _segments(parts[1]) == want and d.get("file") != path:
+            found.append(n)
+    return sorted(found)[:6]

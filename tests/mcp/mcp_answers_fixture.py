@@ -19,6 +19,7 @@ from warehouse.tables import frame
 
 H, Q = "harbor", "quarry"
 PLANT = "Qz7Secret"
+BATCH_UTIL = "src/v2/batches/util.ts"  # declares no route; its folder is POST /v2/batches's path
 ROUTES = [  # (method, path, route line, handler, handler line, guard usage line)
     ("GET", "/v2/invoices", 11, "listInvoices", 8, 11),
     ("POST", "/v2/invoices", 12, "createInvoice", 20, 12),
@@ -300,6 +301,7 @@ def build(tmp: Path) -> dict[str, Path]:
         ),
         code_node(Q, "ledger", "route", "POST /v2/batches", "POST /v2/batches", "src/batch.ts", 6),
         code_node(Q, "ledger", "middleware", "rateLimit", "rateLimit", "src/batch.ts", 3),
+        code_node(Q, "ledger", "code_file", BATCH_UTIL, BATCH_UTIL, BATCH_UTIL, 1),
     ]
     qe = [  # quarry's other route gets a middleware that GET /v2/invoices/:id does not
         edge(

@@ -195,3 +195,13 @@ def test_a_route_without_middleware_names_what_its_siblings_get(inv):
     assert not err, text
     assert "no edge per the static graph (USES_MIDDLEWARE, direction out)" in text
     assert "rateLimit — 1 routes, usage at quarry/ledger src/batch.ts:5" in text
+
+
+def test_a_file_without_routes_names_the_route_serving_its_folder_path(inv):
+    text, err = inv.call("kb_entity", name=fixture.BATCH_UTIL, project=fixture.Q)
+    assert not err, text
+    assert "no route is declared in this file" in text
+    assert (
+        "route serving this folder's URL path: POST /v2/batches (quarry/ledger src/batch.ts:6)"
+        in text
+    )
