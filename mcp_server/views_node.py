@@ -73,6 +73,7 @@ def route_view(pg: ProjectGraph, ans: Answer, route: str) -> None:
         ans.touch(pg.node(h).get("project"), pg.node(h).get("component"))
         ans.add(f"handler: {name(pg, h, 80)} ({where(pg, h)})")
         callees(pg, ans, h, depth=2)
+    exported_settings(pg, ans, route, hs)
     callers = callers_http(pg, route)
     if callers:
         ans.add(f"called from ({len(callers)} call sites):", prio=5)
@@ -88,6 +89,27 @@ def route_view(pg: ProjectGraph, ans: Answer, route: str) -> None:
             )
     else:
         ans.add("called from: no edge per the static graph (no CALLS from a call site)")
+
+
+def exported_settings(pg: ProjectGraph, ans: Answer, route: str, hs: list[str]) -> None:
+    """Exported variables of the route's own file (route-segment config such as Next.js
+    `runtime`/`dynamic`/`revalidate`), each with its line."""
+    rd = pg.node(route)
+    found = []
+    for n in pg.by_file.get(rd.get("file") or "", []):
+        d = pg.node(n)
+        a = eattrs(d)
+        if (
+            n not in hs
+            and d.get("kind") == "symbol"
+            and d.get("component") == rd.get("component")
+            and a.get("exported")
+            and a.get("symbol_kind") == "variable"
+        ):
+            found.append(n)
+    if found:
+        shown = ", ".join(f"{name(pg, n, 40)} ({where(pg, n)})" for n in found[:5])
+        ans.add(f"its file also exports: {shown}", prio=6)
 
 
 def callees(pg: ProjectGraph, ans: Answer, sym: str, depth: int = 1, indent: str = "  ") -> None:

@@ -302,6 +302,17 @@ def build(tmp: Path) -> dict[str, Path]:
         code_node(Q, "ledger", "route", "POST /v2/batches", "POST /v2/batches", "src/batch.ts", 6),
         code_node(Q, "ledger", "middleware", "rateLimit", "rateLimit", "src/batch.ts", 3),
         code_node(Q, "ledger", "code_file", BATCH_UTIL, BATCH_UTIL, BATCH_UTIL, 1),
+        code_node(
+            Q,
+            "ledger",
+            "symbol",
+            "maxBatch",
+            "maxBatch",
+            "src/batch.ts",
+            1,
+            exported=True,
+            symbol_kind="variable",
+        ),
     ]
     qe = [  # quarry's other route gets a middleware that GET /v2/invoices/:id does not
         edge(

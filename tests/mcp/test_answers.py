@@ -205,3 +205,9 @@ def test_a_file_without_routes_names_the_route_serving_its_folder_path(inv):
         "route serving this folder's URL path: POST /v2/batches (quarry/ledger src/batch.ts:6)"
         in text
     )
+
+
+def test_route_view_shows_the_exported_settings_of_its_file(inv):
+    text, err = inv.call("kb_entity", name="POST /v2/batches", project=fixture.Q)
+    assert not err, text
+    assert "its file also exports: maxBatch (quarry/ledger src/batch.ts:1)" in text
