@@ -163,6 +163,14 @@ def _packages_for(state: State, rows: list[dict]) -> dict[tuple, dict]:
     return out
 
 
+def _version_text(row: dict) -> str:
+    """The resolved version and, when it differs, the manifest's declared range."""
+    version, declared = row.get("version") or "", row.get("declared") or ""
+    if version and declared and declared != version:
+        return f" {version} (declared {declared})"
+    return f" {version or declared}".rstrip()
+
+
 def _components_without(state: State, ans: Answer, kind: str, query: str, rows: list[dict]) -> None:
     """A plain no for the components of the matched projects (at most 3) that lack it:
     "does the client also call X?" is answered by the components that do not."""
@@ -222,11 +230,7 @@ def find(state: State, ans: Answer, kind: str, query: str, project: str | None) 
                 prio=5,
             )
             for row in group:
-                ver = (
-                    f" {row['version'] or row.get('declared') or ''}".rstrip()
-                    if kind == "package"
-                    else ""
-                )
+                ver = _version_text(row) if kind == "package" else ""
                 if kind == "middleware":
                     ver = _package_of(pkgs, row)
                 ans.add(f"{_loc(row)}{ver}", prio=20, group=f"{kind} {name}", indent="  ")
