@@ -181,3 +181,54 @@ def resolve_or_no(
         raise
     off_line_note(pg, ans, text, node)
     return node
+
+
+def unused_middleware(pg: ProjectGraph, ans: Answer, route: str) -> None:
+    """A route without USES_MIDDLEWARE: the component's middleware that other routes get,
+    each with its usage line(s) — the nearest candidates for "does X run for this route?"."""
+    comp = pg.node(route).get("component")
+    users: dict[str, dict[tuple[str, int], int]] = {}
+    for n, d in pg.g.nodes(data=True):
+        if d.get("kind") != "middleware" or d.get("component") != comp:
+            continue
+        for _, _, e in pg.g.in_edges(n, data=True):
+            if e.get("type") == "USES_MIDDLEWARE":
+                at = (str(e.get("file")), int(e.get("line") or 0))
+                users.setdefault(n, {}).setdefault(at, 0)
+                users[n][at] += 1
+    if not users:
+        return
+    ans.add(f"middleware other routes of {comp} get, not this one ({len(users)}):")
+    for m, sites in sorted(users.items(), key=lambda x: -sum(x[1].values())):
+        ans.touch(pg.project, comp)
+        used = ", ".join(f"{f}:{ln}" for f, ln in sorted(sites)[:3])
+        ans.add(
+            f"{pg.node(m).get('name')} — {sum(sites.values())} routes, usage at {pg.project}/{comp} {used}",
+            prio=8,
+            group="middleware",
+            indent="  ",
+        )
+
+
+_NOT_URL = {"src", "app", "pages"}
+
+
+def routes_at_folder(pg: ProjectGraph, path: str, component: str | None) -> list[str]:
+    """Routes whose URL path is the file's folder (file-based routers: `app/api/x/route.ts`
+    serves /api/x; a file beside it that declares nothing is asked about by that path)."""
+    folders = [
+        s
+        for s in path.split("/")[:-1]
+        if s not in _NOT_URL and not (s.startswith("(") and s.endswith(")"))
+    ]
+    want = _segments("/".join(folders))
+    if not want:
+        return []
+    found = []
+    for n, d in pg.g.nodes(data=True):
+        if d.get("kind") != "route" or d.get("component") != component:
+            continue
+        parts = route_parts(str(d.get("name") or ""))
+        if parts and _segments(parts[1]) == want and d.get("file") != path:
+            found.append(n)
+    return sorted(found)[:6]

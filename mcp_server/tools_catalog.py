@@ -163,6 +163,34 @@ def _packages_for(state: State, rows: list[dict]) -> dict[tuple, dict]:
     return out
 
 
+def _version_text(row: dict) -> str:
+    """The resolved version and, when it differs, the manifest's declared range."""
+    version, declared = row.get("version") or "", row.get("declared") or ""
+    if version and declared and declared != version:
+        return f" {version} (declared {declared})"
+    return f" {version or declared}".rstrip()
+
+
+def _components_without(state: State, ans: Answer, kind: str, query: str, rows: list[dict]) -> None:
+    """A plain no for the components of the matched projects (at most 3) that lack it:
+    "does the client also call X?" is answered by the components that do not."""
+    projects = sorted({r["project"] for r in rows})
+    if not rows or len(projects) > 3 or any(not r.get("component") for r in rows):
+        return
+    have = {(r["project"], r["component"]) for r in rows}
+    lacking = []
+    for p in projects:
+        comps = sorted(
+            c["name"]
+            for c in _knowledge(state, ["component"], "%", p)
+            if (p, c["name"]) not in have
+        )
+        if comps:
+            lacking.append(f"project {p} components {', '.join(comps)}")
+    if lacking:
+        ans.add(f"no — per the static graph: no {kind} matching '{query}' in {'; '.join(lacking)}")
+
+
 def find(state: State, ans: Answer, kind: str, query: str, project: str | None) -> None:
     kind = _kind(kind)
     like = _pattern(query)
@@ -202,14 +230,11 @@ def find(state: State, ans: Answer, kind: str, query: str, project: str | None) 
                 prio=5,
             )
             for row in group:
-                ver = (
-                    f" {row['version'] or row.get('declared') or ''}".rstrip()
-                    if kind == "package"
-                    else ""
-                )
+                ver = _version_text(row) if kind == "package" else ""
                 if kind == "middleware":
                     ver = _package_of(pkgs, row)
                 ans.add(f"{_loc(row)}{ver}", prio=20, group=f"{kind} {name}", indent="  ")
+        _components_without(state, ans, kind, query, rows)
     elif kind == "stack":
         rows = _stacks(state, like, scope)
         ans.add(f"components with stack matching '{query}' in {where}: {len(rows)}")

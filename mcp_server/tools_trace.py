@@ -10,7 +10,7 @@ import networkx as nx
 from mcp_server.budget import Answer
 from mcp_server.facts import mw_text
 from mcp_server.graph import ProjectGraph, folder_of, hiding
-from mcp_server.negatives import resolve_or_no
+from mcp_server.negatives import resolve_or_no, unused_middleware
 from mcp_server.render import edge_label, ref, unresolved_line
 from mcp_server.resolve import candidates, pick_project
 from mcp_server.state import State, ToolFailure
@@ -247,6 +247,8 @@ def neighbors(
     if not groups:
         scope = f"{'/'.join(sorted(wanted)) or 'any type'}, direction {direction}"
         ans.add(f"no edge per the static graph ({scope})")
+        if data.get("kind") == "route" and direction != "in" and wanted <= {"USES_MIDDLEWARE"}:
+            unused_middleware(pg, ans, nid)
         rows = pg.unresolved_of(
             data.get("component"), {data.get("file")} if data.get("file") else None
         )

@@ -32,6 +32,7 @@ from mcp_server.facts import (
     via_text,
 )
 from mcp_server.graph import ProjectGraph, folder_of
+from mcp_server.negatives import routes_at_folder
 from mcp_server.render import short, where
 
 # priorities (lower survives longer): routes, env reads, outbound, inbound, secrets, envs, packages
@@ -245,6 +246,13 @@ def file_view(pg: ProjectGraph, ans: Answer, file_node: str) -> None:
         )
         for r in siblings[:6]:
             ans.add(f"route in the same folder: {route_line(pg, r)}", prio=P_ROUTE, indent="  ")
+        for r in routes_at_folder(pg, path, comp):
+            if r not in siblings:
+                ans.add(
+                    f"route serving this folder's URL path: {route_line(pg, r)}",
+                    prio=P_ROUTE,
+                    indent="  ",
+                )
     syms = sorted(
         (n for n in here if pg.node(n).get("kind") in ("symbol", "middleware")),
         key=lambda n: pg.node(n).get("line") or 0,

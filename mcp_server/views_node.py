@@ -9,6 +9,8 @@ the call sites whose URL it builds.
 
 from __future__ import annotations
 
+import re
+
 from mcp_server.budget import Answer
 from mcp_server.facts import (
     at,
@@ -32,6 +34,25 @@ from mcp_server.graph import ProjectGraph
 from mcp_server.render import where
 
 CALLEE_CAP = 25
+# Middleware/dependency names that read as an auth guard (Express/Nest/Flask/FastAPI/Next).
+AUTH_NAME = re.compile(
+    r"auth|jwt|guard|login|token|passport|session|permission|protect|verify", re.I
+)
+
+
+def auth_verdict(pg: ProjectGraph, mids: list) -> str:
+    """A plain yes/no to "is this route protected?", from the names of its chain."""
+    guards = [
+        (i, name(pg, m, 60))
+        for i, (m, _) in enumerate(mids, 1)
+        if AUTH_NAME.search(name(pg, m, 200))
+    ]
+    if guards:
+        return "auth guard: " + ", ".join(f"[{i}] {n}" for i, n in guards)
+    return (
+        f"auth guard: no — per the static graph, none of its {len(mids)} middleware/dependencies "
+        "is named like an auth guard (auth, jwt, guard, login, token, session, permission)"
+    )
 
 
 def route_view(pg: ProjectGraph, ans: Answer, route: str) -> None:
@@ -44,6 +65,7 @@ def route_view(pg: ProjectGraph, ans: Answer, route: str) -> None:
         ans.add(
             "middleware chain: no edge per the static graph (no USES_MIDDLEWARE: no guard, dependency or middleware found)"
         )
+    ans.add(auth_verdict(pg, mids))
     hs = handlers(pg, route)
     if not hs:
         ans.add("handler: no edge per the static graph (no ROUTES_TO)")
@@ -51,6 +73,7 @@ def route_view(pg: ProjectGraph, ans: Answer, route: str) -> None:
         ans.touch(pg.node(h).get("project"), pg.node(h).get("component"))
         ans.add(f"handler: {name(pg, h, 80)} ({where(pg, h)})")
         callees(pg, ans, h, depth=2)
+    exported_settings(pg, ans, route, hs)
     callers = callers_http(pg, route)
     if callers:
         ans.add(f"called from ({len(callers)} call sites):", prio=5)
@@ -66,6 +89,27 @@ def route_view(pg: ProjectGraph, ans: Answer, route: str) -> None:
             )
     else:
         ans.add("called from: no edge per the static graph (no CALLS from a call site)")
+
+
+def exported_settings(pg: ProjectGraph, ans: Answer, route: str, hs: list[str]) -> None:
+    """Exported variables of the route's own file (route-segment config such as Next.js
+    `runtime`/`dynamic`/`revalidate`), each with its line."""
+    rd = pg.node(route)
+    found = []
+    for n in pg.by_file.get(rd.get("file") or "", []):
+        d = pg.node(n)
+        a = eattrs(d)
+        if (
+            n not in hs
+            and d.get("kind") == "symbol"
+            and d.get("component") == rd.get("component")
+            and a.get("exported")
+            and a.get("symbol_kind") == "variable"
+        ):
+            found.append(n)
+    if found:
+        shown = ", ".join(f"{name(pg, n, 40)} ({where(pg, n)})" for n in found[:5])
+        ans.add(f"its file also exports: {shown}", prio=6)
 
 
 def callees(pg: ProjectGraph, ans: Answer, sym: str, depth: int = 1, indent: str = "  ") -> None:

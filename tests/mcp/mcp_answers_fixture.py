@@ -19,6 +19,7 @@ from warehouse.tables import frame
 
 H, Q = "harbor", "quarry"
 PLANT = "Qz7Secret"
+BATCH_UTIL = "src/v2/batches/util.ts"  # declares no route; its folder is POST /v2/batches's path
 ROUTES = [  # (method, path, route line, handler, handler line, guard usage line)
     ("GET", "/v2/invoices", 11, "listInvoices", 8, 11),
     ("POST", "/v2/invoices", 12, "createInvoice", 20, 12),
@@ -298,6 +299,32 @@ def build(tmp: Path) -> dict[str, Path]:
         code_node(
             Q, "ledger", "symbol", "requireSession", "requireSession", f"src/{PLANT}.ts", 9, 12
         ),
+        code_node(Q, "ledger", "route", "POST /v2/batches", "POST /v2/batches", "src/batch.ts", 6),
+        code_node(Q, "ledger", "middleware", "rateLimit", "rateLimit", "src/batch.ts", 3),
+        code_node(Q, "ledger", "code_file", BATCH_UTIL, BATCH_UTIL, BATCH_UTIL, 1),
+        code_node(
+            Q,
+            "ledger",
+            "symbol",
+            "maxBatch",
+            "maxBatch",
+            "src/batch.ts",
+            1,
+            exported=True,
+            symbol_kind="variable",
+        ),
+    ]
+    qe = [  # quarry's other route gets a middleware that GET /v2/invoices/:id does not
+        edge(
+            f"{Q}/ledger:route:POST /v2/batches",
+            f"{Q}/ledger:middleware:rateLimit",
+            "USES_MIDDLEWARE",
+            Q,
+            "ledger",
+            "src/batch.ts",
+            5,
+            order=1,
+        )
     ]
     partitions = {
         H: {
@@ -307,7 +334,7 @@ def build(tmp: Path) -> dict[str, Path]:
         },
         Q: {
             "nodes": frame("nodes", qn),
-            "edges": frame("edges", []),
+            "edges": frame("edges", qe),
             "unresolved": frame("unresolved", []),
         },
         "_global": {"nodes": frame("nodes", kn), "edges": frame("edges", ke)},

@@ -175,3 +175,40 @@ def test_kb_context_keeps_to_the_project_and_global_docs(built_example: Path):
     assert heads and any("initech-events" in h for h in heads)
     for foreign in ("acme-shop", "globex-portal", "confluence-98765", "frontend-handbook"):
         assert foreign not in text, foreign
+
+
+def test_route_view_says_which_middleware_guards_it_or_a_plain_no(inv):
+    text = ask(inv, "kb_entity", name="POST /v2/invoices", project=H, component="ledger")
+    assert "auth guard: [2] requireSession" in text
+    text, err = inv.call("kb_entity", name="GET /v2/invoices/:id", project=fixture.Q)
+    assert not err, text
+    assert "auth guard: no — per the static graph, none of its 0 middleware" in text
+
+
+def test_a_route_without_middleware_names_what_its_siblings_get(inv):
+    text, err = inv.call(
+        "kb_neighbors",
+        node="GET /v2/invoices/:id",
+        project=fixture.Q,
+        edge_types=["USES_MIDDLEWARE"],
+        direction="out",
+    )
+    assert not err, text
+    assert "no edge per the static graph (USES_MIDDLEWARE, direction out)" in text
+    assert "rateLimit — 1 routes, usage at quarry/ledger src/batch.ts:5" in text
+
+
+def test_a_file_without_routes_names_the_route_serving_its_folder_path(inv):
+    text, err = inv.call("kb_entity", name=fixture.BATCH_UTIL, project=fixture.Q)
+    assert not err, text
+    assert "no route is declared in this file" in text
+    assert (
+        "route serving this folder's URL path: POST /v2/batches (quarry/ledger src/batch.ts:6)"
+        in text
+    )
+
+
+def test_route_view_shows_the_exported_settings_of_its_file(inv):
+    text, err = inv.call("kb_entity", name="POST /v2/batches", project=fixture.Q)
+    assert not err, text
+    assert "its file also exports: maxBatch (quarry/ledger src/batch.ts:1)" in text
