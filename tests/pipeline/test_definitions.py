@@ -268,7 +268,7 @@ def test_dagster_cli_loads_the_code_location(tmp_path) -> None:
     import subprocess
     import sys
 
-    from portfolio import REPO
+    from tests.support.portfolio import REPO
 
     env = {**os.environ, "DAGSTER_HOME": str(tmp_path)}
     (tmp_path / "dagster.yaml").write_text("telemetry:\n  enabled: false\n", encoding="utf-8")
