@@ -98,6 +98,7 @@ def test_printed_viewer_command_serves_the_page_and_the_graph(demo) -> None:
 @pytest.mark.slow
 def test_printed_mcp_command_serves_the_tools(demo) -> None:
     from mcp import StdioServerParameters
+
     from tests.support.mcp_stdio import StdioClient
 
     argv = _argv(next(c for c in _next_commands(demo.stdout) if " kb mcp" in c))
