@@ -44,13 +44,14 @@ def handle(args: argparse.Namespace) -> int:
         with shown(args.quiet) as display:
             for reason in [] if args.all else state.reasons[:20]:
                 display.say(f"stale: {reason}")
-            display.say("loading the Dagster pipeline …")
-            from pipeline.refresh import run_refresh
             from warehouse.disk_space import is_no_space, no_space_line, shortage
 
             short = shortage(data_dir)
             if short:
                 raise UserError(short)
+            display.say("loading the Dagster pipeline …")
+            from pipeline.refresh import run_refresh
+
             display.say("running the stale assets through Dagster …")
             try:
                 outcome = run_refresh(kb, data_dir, force=args.all, say=display.say)
