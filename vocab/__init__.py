@@ -18,7 +18,10 @@ NODE_KINDS: dict[str, tuple[str, ...]] = {
         "project", "component", "env_instance", "gcp_project", "runtime", "integration",
         "secret", "adr", "source_doc",
     ),
-    "code": ("code_file", "symbol", "route", "middleware", "env_var", "http_call", "tf_resource"),
+    "code": (
+        "code_file", "symbol", "route", "middleware", "env_var", "http_call", "tf_resource",
+        "setting",
+    ),
     "catalog": ("package", "middleware_name", "host", "tf_resource_type", "env_var_name"),
 }  # fmt: skip
 EDGE_TYPES: dict[str, tuple[str, ...]] = {
