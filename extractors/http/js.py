@@ -3,54 +3,33 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from tree_sitter import Node as TsNode
 
 from extractors.http.angular import VERBS as NG_VERBS
 from extractors.http.angular import AngularHttp
 from extractors.http.choices import variants
+from extractors.http.clients import Client, ClientScan
 from extractors.http.emit import VERBS, HttpOut
 from extractors.http.summaries import Wrapper, path_param, site_line
 from extractors.http.urls import Url, enclosing_function, parameter_names
 from extractors.js.common import (
     arguments,
-    dotted_name,
-    modules,
     object_props,
     owner_at,
-    package_of,
-    resolve_local,
     string_value,
     text,
     unwrap,
 )
-from extractors.js.index import call_names, file_index
+from extractors.js.index import call_names
 from extractors.source import SourceFile
 
-CLIENT_PACKAGES = {
-    "axios": "axios",
-    "ky": "ky",
-    "got": "got",
-    "redaxios": "axios",
-    "ofetch": "fetch",
-    "superagent": "superagent",
-}
 _ALIASES = {"del": "delete"}  # superagent
 _CLIENT_VERBS = VERBS | {"request"} | set(_ALIASES)
 _FETCH = {"fetch", "window.fetch", "globalThis.fetch", "$fetch", "ofetch"}
 _DISPATCH = _FETCH | {"httpsCallable"}
 
 
-@dataclass
-class Client:
-    kind: str  # axios | ky | got | fetch | superagent | angular
-    base: Url | None = None
-    via: str = "instance"
-    hops: list[str] = field(default_factory=list)  # e.g. the interceptor that sets the base
-
-
-class JsHttpCalls:
+class JsHttpCalls(ClientScan):
     """Clients, wrappers and call sites of the JS-family modules, written to `out`."""
 
     def __init__(self, out: HttpOut):
@@ -65,71 +44,6 @@ class JsHttpCalls:
         self.used: set[str] = set()  # wrappers a library calls for the code (an SWR fetcher)
         self.client_memo: dict[tuple[str, str], Client | None] = {}
         self.angular = AngularHttp(self.ctx, self.eval)
-
-    # ---- clients ----
-    def client_root(self, sf: SourceFile, name: str) -> str | None:
-        package = package_of(self.ctx, sf.rel, name)
-        if package in CLIENT_PACKAGES:
-            return CLIENT_PACKAGES[package]
-        mod = modules(self.ctx).get(sf.rel)
-        imported = mod is not None and name in mod.imports
-        return name if name in {"axios", "ky", "got"} and not imported else None
-
-    def client_of(self, sf: SourceFile, name: str) -> Client | None:
-        root = self.client_root(sf, name)
-        if root:
-            return Client(root, self.defaults.get(root), "default", self.default_hops.get(root, []))
-        found = resolve_local(self.ctx, sf.rel, name)
-        client = self.instances.get(f"{found[0]}#{found[1]}") if found else None
-        if client is not None and client.via == "default":  # `export const http = axios`
-            kind = client.kind
-            return Client(kind, self.defaults.get(kind), "default", self.default_hops.get(kind, []))
-        return client
-
-    def scan_clients(self, sf: SourceFile) -> None:
-        mod = modules(self.ctx)[sf.rel]
-        names = {n for n, b in mod.imports.items() if b.package in CLIENT_PACKAGES}
-        names |= {n for n in ("axios", "ky", "got") if n.encode() in sf.data}
-        if not names:
-            return
-        for name, values in file_index(self.ctx, sf).decls.items():
-            value = unwrap(values[-1])
-            key = f"{sf.rel}#{name}"
-            if value.type == "identifier" and text(sf, value) in names:
-                self.instances[key] = Client(self.client_root(sf, text(sf, value)), None, "default")
-            elif value.type == "call_expression" and (
-                wrapped := _wrapped_client(sf, value, names)
-            ):  # `superagentPromise(superagent, Promise)`: the same client, promisified
-                self.instances[key] = Client(self.client_root(sf, wrapped), None, "default")
-            elif value.type == "call_expression" and text(sf, value).split(".", 1)[0] in names:
-                callee = dotted_name(sf, value.child_by_field_name("function")) or ""
-                head, _, verb = callee.rpartition(".")
-                root = self.client_root(sf, head) if head and "." not in head else None
-                if root and verb in {"create", "extend"}:
-                    cfg = next((a for a in arguments(value) if a.type == "object"), None)
-                    props = object_props(sf, cfg) if cfg is not None else {}
-                    raw = props.get("baseURL") or props.get("prefixUrl") or props.get("prefix")
-                    self.instances[key] = Client(root, self.eval.js(sf, raw) if raw else None)
-        for left_node, right in file_index(self.ctx, sf).defaults:
-            left = text(sf, left_node).replace(" ", "")
-            if left.endswith(".defaults.baseURL"):
-                head = left[: -len(".defaults.baseURL")]
-                url = self.eval.js(sf, right)
-                root = self.client_root(sf, head)
-                if root and url:
-                    self.defaults[root] = url
-                elif url and (client := self.client_of(sf, head)) is not None:
-                    client.base = url
-
-    def scan_client_of(self, sf: SourceFile, name: str) -> Client | None:
-        """client_of, memoized per (file, name): instances and defaults are settled once
-        scan_clients has run over every file, and nothing mutates a returned Client."""
-        key = (sf.rel, name)
-        memo = self.client_memo
-        if key in memo:
-            return memo[key]
-        client = memo[key] = self.client_of(sf, name)
-        return client
 
     # ---- call sites ----
     def scan_calls(self, sf: SourceFile) -> None:
@@ -268,15 +182,6 @@ class JsHttpCalls:
             sf, call, method.upper(), url, base, kind, via if base is not None else "literal",
             **extra,
         )  # fmt: skip
-
-
-def _wrapped_client(sf: SourceFile, call: TsNode, names: set[str]) -> str | None:
-    """The client a plain function call wraps: `promisify(superagent, Promise)` → superagent."""
-    if dotted_name(sf, call.child_by_field_name("function")) in names:
-        return None
-    first = next(iter(arguments(call)), None)
-    name = text(sf, first) if first is not None and first.type == "identifier" else None
-    return name if name in names else None
 
 
 def _module_file(sf: SourceFile, node: TsNode) -> bool:

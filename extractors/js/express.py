@@ -38,18 +38,16 @@ from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext
 from extractors.js.common import (
-    FUNCTION_TYPES,
     arguments,
     dotted_name,
     js_files,
-    lookup_symbol,
     modules,
     package_of,
     resolve_local,
     text,
     unwrap,
 )
-from extractors.js.evaluate import Env, loop_bindings, string_of, value_of
+from extractors.js.evaluate import Env, loop_bindings, value_of
 from extractors.js.express_params import (
     METHODS,
     bind_parameters,
@@ -58,6 +56,7 @@ from extractors.js.express_params import (
     parameter_index,
     required_default,
 )
+from extractors.js.express_paths import PathRules
 from extractors.js.express_tree import Entry, Parts, emit
 from extractors.js.index import file_index
 from extractors.js.model import ModuleInfo
@@ -68,7 +67,6 @@ NAME = "express"
 PROVIDES = (ExpressApps, CodeSymbols)
 REQUIRES = (JsSymbols,)
 _ROUTER_PARAM = re.compile(r"^(app|router|server|routes?|application)$", re.I)
-_PATH_NAME = re.compile(r"path|prefix|url|route|base|version|mount|root|api", re.I)
 _PARAM_HINT = re.compile(rb"\(\s*(?:app|router|server)\b")
 
 
@@ -111,7 +109,7 @@ def router_kind(ctx, mod: ModuleInfo, value: TsNode | None) -> str | None:
     return None
 
 
-class _State(Parts):
+class _State(PathRules, Parts):
     def __init__(self, ctx: ComponentContext):
         self.ctx = ctx
         self.routers: dict[str, str] = {}  # key -> "app" | "router"
@@ -255,51 +253,6 @@ class _State(Parts):
         self.entries[key].append(
             Entry(order, "route", mod.rel, line, prop.upper(), path or "/", middleware, handler)
         )
-
-    def express_like(self, mod: ModuleInfo, args: list[TsNode]) -> bool:
-        """A registration on an unbound parameter counts when the file uses express or the
-        handler is written inline as `(req, res) => …`."""
-        if any((b.package or "") == "express" for b in mod.imports.values()):
-            return True
-        last = unwrap(args[-1]) if args else None
-        params = last.child_by_field_name("parameters") if last is not None else None
-        return (
-            last is not None
-            and last.type in FUNCTION_TYPES
-            and params is not None
-            and (len(params.named_children) >= 2)
-        )
-
-    def is_path(self, mod: ModuleInfo, node: TsNode, env: Env, args: list[TsNode]) -> bool:
-        """Whether `use`'s first argument is a mount path (else it is middleware)."""
-        value, _ = string_of(self.ctx, mod, node, env)
-        if value is not None:
-            return True
-        node = unwrap(node)
-        if (
-            len(args) < 2
-            or node is None
-            or node.type in FUNCTION_TYPES | {"call_expression", "array"}
-        ):
-            return False
-        if node.type in {"template_string", "binary_expression"}:
-            return True
-        dotted = dotted_name(mod.sf, node) or ""
-        if self.router_key(mod, node, env) or lookup_symbol(self.ctx, mod.rel, dotted):
-            return False
-        return "env." in dotted or bool(_PATH_NAME.search(dotted.split(".")[-1]))
-
-    def path_of(self, mod: ModuleInfo, node: TsNode | None, env: Env) -> str:
-        value, unknown = string_of(self.ctx, mod, node, env)
-        line = SourceFile.line(node) if node is not None else 1
-        expr = text(mod.sf, node) if node is not None else ""
-        if value is None:
-            self.say(mod.rel, line, "route", expr, "dynamic route path")
-            return "<dynamic>"
-        if unknown:
-            self.say(mod.rel, line, "route", expr,
-                     f"path part(s) not known statically: {', '.join(unknown)}")  # fmt: skip
-        return value
 
     def use(self, mod, key, order, line, prefix: str, args: list[TsNode], env: Env) -> None:
         for arg in args:
