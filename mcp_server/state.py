@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import difflib
 import threading
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,14 +17,13 @@ import duckdb
 import polars as pl
 
 from kb.loader import KbNotFound, load_config
-from kb.versions import component_version
 from mcp_server.budget import Answer, clamp_budget, fit
 from mcp_server.graph import ProjectGraph, build_graph
+from mcp_server.staleness import Staleness
 from warehouse.integrity import damaged_files
 from warehouse.query_guard import sandbox
 from warehouse.reader import GLOBAL, Warehouse, WarehouseMissing
 
-VERSION_TTL_S = 2.0
 DEFAULT_BUDGET = 2000
 
 
@@ -34,7 +32,7 @@ class ToolFailure(Exception):
 
 
 @dataclass
-class State:
+class State(Staleness):
     kb_root: Path
     data_dir: Path | None = None
     default_budget: int = DEFAULT_BUDGET
@@ -193,27 +191,6 @@ class State:
             self._cons[key] = con
         return con
 
-    # -- staleness ---------------------------------------------------------------
-    def current_version(self, repo: str) -> str:
-        """The repo's version, checked at most every ~2 s; an expired check is refreshed
-        in the background (the answer uses the last one), so git never sits in a call."""
-        now = time.monotonic()
-        hit = self._versions.get(repo)
-        if hit is None:
-            version = component_version(Path(repo))
-            self._versions[repo] = (time.monotonic(), version)
-            return version
-        if now - hit[0] >= VERSION_TTL_S and repo not in self._checking:
-            self._checking.add(repo)
-            threading.Thread(target=self._recheck, args=(repo,), daemon=True).start()
-        return hit[1]
-
-    def _recheck(self, repo: str) -> None:
-        try:
-            self._versions[repo] = (time.monotonic(), component_version(Path(repo)))
-        finally:
-            self._checking.discard(repo)
-
     def prewarm(self) -> None:
         """Load what every first answer needs (manifest, shared layer, catalog connection)."""
         try:
@@ -228,18 +205,6 @@ class State:
                     self.graph(projects[0])
         except Exception:  # noqa: BLE001 — a missing warehouse is reported per call
             pass
-
-    def stale_lines(self, components: set[str]) -> list[str]:
-        comps = self.manifest().get("components") or {}
-        out = []
-        for key in sorted(components):
-            info = comps.get(key)
-            if not isinstance(info, dict) or not info.get("repo") or not info.get("version"):
-                continue
-            now = self.current_version(str(info["repo"]))
-            if now != info["version"]:
-                out.append(f"code_graph_stale: {key} built {info['version']} now {now}")
-        return out
 
     # -- answering ---------------------------------------------------------------
     def answer(self, build: Any, budget: int | None) -> str:
