@@ -16,7 +16,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from dagster_dev import REPO, dagster_dev, graphql, wait_for
+
+from tests.support.dagster_dev import REPO, dagster_dev, graphql, wait_for
 
 CHANGED = "acme-shop/contact-api"
 SCREENSHOT = REPO / "test-artifacts" / "dagster-stale.png"  # docs/dagster-stale.png is a copy

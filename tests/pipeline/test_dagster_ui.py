@@ -1,28 +1,21 @@
 """The Dagster UI in a real browser: the lineage address demo.sh and the README print
 shows the assets themselves (every group expanded), not a row of collapsed groups.
 
-Starts `dagster dev` for a copy of the example (as tests/pipeline/test_dagster_dev.py
-does) and drives Debian's chromium through Playwright; docs/dagster-lineage.png is one
-of its screenshots.
+Starts `dagster dev` for a copy of the example (tests/support/dagster_dev.py) and drives
+Debian's chromium through Playwright; docs/dagster-lineage.png is one of its screenshots.
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
 import re
 import shutil
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.support.dagster_dev import REPO, dagster_dev
+
 # Written under test-artifacts/ (git-ignored); docs/dagster-lineage.png is a copy of one.
 SCREENSHOT = REPO / "test-artifacts" / "dagster-lineage.png"
 
@@ -45,47 +38,20 @@ def test_printed_address_names_every_asset_group() -> None:
 def test_lineage_shows_the_assets_without_expanding(example_kb: Path, tmp_path: Path) -> None:
     from playwright.sync_api import sync_playwright
 
-    home = tmp_path / "dagster_home"
-    home.mkdir()
-    (home / "dagster.yaml").write_text("telemetry:\n  enabled: false\n")
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    env = {**os.environ, "DAGSTER_HOME": str(home), "KB_ROOT": str(example_kb)}
-    dagster = Path(sys.executable).with_name("dagster")
-    proc = subprocess.Popen(
-        [str(dagster), "dev", "-h", "127.0.0.1", "-p", str(port)],
-        cwd=REPO,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 240
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(base + "/server_info", timeout=2)
-                break
-            except OSError:
-                time.sleep(1)
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(
-                executable_path=shutil.which("chromium"), args=["--headless", "--no-sandbox"]
-            )
-            page = browser.new_page(viewport={"width": 1600, "height": 1000})
-            page.goto(_printed_url().replace("http://127.0.0.1:3000", base))
-            skip = page.get_by_role("button", name="Skip")
-            with contextlib.suppress(Exception):  # a one-time newsletter dialog, if shown
-                skip.click(timeout=20_000)
-            for asset in ("code_facts", "knowledge_graph", "warehouse", "kb_docs"):
-                page.get_by_text(asset, exact=True).first.wait_for(timeout=60_000)
-            page.wait_for_timeout(2000)
-            SCREENSHOT.parent.mkdir(exist_ok=True)
-            page.screenshot(path=str(SCREENSHOT))
-            browser.close()
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(timeout=60)
+    with dagster_dev(example_kb, tmp_path) as port, sync_playwright() as pw:
+        base = f"http://127.0.0.1:{port}"
+        browser = pw.chromium.launch(
+            executable_path=shutil.which("chromium"), args=["--headless", "--no-sandbox"]
+        )
+        page = browser.new_page(viewport={"width": 1600, "height": 1000})
+        page.goto(_printed_url().replace("http://127.0.0.1:3000", base))
+        skip = page.get_by_role("button", name="Skip")
+        with contextlib.suppress(Exception):  # a one-time newsletter dialog, if shown
+            skip.click(timeout=20_000)
+        for asset in ("code_facts", "knowledge_graph", "warehouse", "kb_docs"):
+            page.get_by_text(asset, exact=True).first.wait_for(timeout=60_000)
+        page.wait_for_timeout(2000)
+        SCREENSHOT.parent.mkdir(exist_ok=True)
+        page.screenshot(path=str(SCREENSHOT))
+        browser.close()
     assert SCREENSHOT.stat().st_size > 10_000

@@ -1,7 +1,8 @@
 """A real `dagster dev` (webserver + daemon) on a loopback port, and its GraphQL API.
 
-Shared by the slow UI tests: they start it for a copy of the example KB, talk to
-http://127.0.0.1:PORT/graphql, and stop the whole process group afterwards.
+Shared by the slow Dagster UI tests (tests/pipeline/test_dagster_*.py): they start it for
+a copy of the example KB, talk to http://127.0.0.1:PORT/graphql, and stop the whole
+process group afterwards.
 """
 
 from __future__ import annotations
