@@ -20,17 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests/hardening")]
 
-from fuzz_props import (  # noqa: E402
-    Broken,
-    SqlSandbox,
-    check_frontmatter,
-    check_kb_tree,
-    check_secret_mix,
-    frontmatter_text,
-    kb_tree,
-    secret_mix,
-    sql_text,
-)
+from fuzz_props import PROPERTIES, Broken  # noqa: E402
 from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
@@ -149,14 +139,8 @@ def main() -> None:
         return max(1, int(base * args.scale))
 
     with tempfile.TemporaryDirectory() as tmp:
-        sandbox = SqlSandbox(Path(tmp))
-        results = {
-            "frontmatter": run(frontmatter_text, check_frontmatter, n(2000)),
-            "kb_trees": run(kb_tree(), check_kb_tree, n(300)),
-            "kb_sql_inputs": run(sql_text, sandbox.check, n(1500)),
-            "secret_mixes": run(secret_mix, check_secret_mix, n(2000)),
-            "mcp_arguments": mcp_fuzz(n(400)),
-        }
+        results = {p.name: run(p.cases, p.check_in(Path(tmp)), n(p.long)) for p in PROPERTIES}
+        results["mcp_arguments"] = mcp_fuzz(n(400))
     keys = ("cases", "crashes", "unlocated", "slow", "leaks")
     total = {k: sum(r.get(k, 0) for r in results.values()) for k in keys}
     total["over_budget"] = results["mcp_arguments"]["over_budget"]

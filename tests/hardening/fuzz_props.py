@@ -1,4 +1,5 @@
-"""Strategies and properties shared by the quick fuzz tests and `bench/fuzz.py`.
+"""Strategies and properties shared by the quick fuzz tests and `bench/fuzz.py`; the set
+itself is `PROPERTIES` (both run every one of them).
 
 Each `check_*` runs one generated case against the real code and returns an outcome
 name ("ok", "refused", …); it raises `Broken` when the property fails — an unexpected
@@ -10,7 +11,10 @@ from __future__ import annotations
 
 import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import polars as pl
@@ -228,3 +232,25 @@ def check_secret_mix(parts: list) -> str:
     if leaked:
         raise Broken("leak", f"{len(leaked)} value(s) kept, e.g. {leaked[0][:6]}…")
     return "redacted" if values else "ok"
+
+
+# -- the property set ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Property:
+    """One fuzzed property: its cases, its check (made for a scratch folder), how many cases."""
+
+    name: str
+    cases: st.SearchStrategy
+    check_in: Callable[[Path], Callable[[Any], str]]
+    quick: int  # cases in the quick test tier (tests/hardening/test_fuzz.py)
+    long: int  # cases in `bench/fuzz.py` at --scale 1
+
+
+PROPERTIES = (
+    Property("frontmatter", frontmatter_text, lambda _: check_frontmatter, 40, 2000),
+    Property("kb_trees", kb_tree(), lambda _: check_kb_tree, 15, 300),
+    Property("kb_sql_inputs", sql_text, lambda folder: SqlSandbox(folder).check, 40, 1500),
+    Property("secret_mixes", secret_mix, lambda _: check_secret_mix, 40, 2000),
+)
