@@ -17,7 +17,6 @@ from typing import Any
 
 from cli.common import UserError, add_kb_option
 from vocab import STACK_HINTS
-from warehouse.reader import dict_rows
 
 CLUE_FILES = {
     "Dockerfile": ("runtime", "container image (Cloud Run or similar)"),
@@ -83,6 +82,8 @@ def _render(front: dict[str, Any], title: str, sections) -> str:
 
 
 def _routes(routes, edges, by_id) -> list[tuple[str, str]]:
+    from warehouse.reader import dict_rows
+
     rows = []
     for r in routes:
         mids = sorted(
@@ -116,6 +117,7 @@ def draft(kb, project: str, comp, nodes, edges, packages: set[str]) -> tuple[dic
     component. A section is (heading, [(subject, markdown line)]); what only tests read or
     call (e2e/, tests/, *.spec.*) is listed apart, never as the component's own."""
     from vocab import is_test_path
+    from warehouse.reader import dict_rows
 
     mine = nodes.filter(nodes["component"] == comp.id)
     by_id = {n["id"]: n for n in nodes.to_dicts()}

@@ -3,15 +3,20 @@
 A *source* is one configured hub or folder: `confluence:<page id>` or `drive:<folder id>`.
 It is the unit of scheduling (a Dagster partition) and of failure: one source failing
 never stops the others.
+
+The HTTP clients (httpx, requests, markdownify) load only when an import runs, so
+`kb validate` (which reads `import_problems`) starts without them.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from kb.imports.confluence import ImportConfigError, ImportResult
 from kb.imports.store import import_problems, read_sources
+
+if TYPE_CHECKING:
+    from kb.imports.confluence import ImportConfigError, ImportResult
 
 __all__ = [
     "ImportConfigError",
@@ -22,6 +27,14 @@ __all__ = [
     "run_source",
     "run_imports",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("ImportConfigError", "ImportResult"):
+        from kb.imports import confluence
+
+        return getattr(confluence, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def import_sources(imports: dict[str, Any] | None) -> list[str]:
@@ -37,6 +50,8 @@ def import_sources(imports: dict[str, Any] | None) -> list[str]:
 
 def run_source(kb_root: Path, imports: dict[str, Any], key: str) -> ImportResult:
     """Import one source; raises ImportConfigError for config/credential problems."""
+    from kb.imports.confluence import ImportConfigError
+
     system, _, ident = key.partition(":")
     if key not in import_sources(imports):
         raise ImportConfigError(f"{key}: not a configured import source")
@@ -53,6 +68,8 @@ def run_imports(
     kb_root: Path, imports: dict[str, Any], only: str | None = None
 ) -> list[ImportResult]:
     """Run every source (or those whose key/system matches `only`); failures are results."""
+    from kb.imports.confluence import ImportConfigError, ImportResult
+
     results = []
     for key in import_sources(imports):
         if only and only not in (key, key.partition(":")[0]):
