@@ -233,7 +233,14 @@ def _read_one(ctx: ComponentContext, path: Path, rel: str) -> None:
             "poetry.lock",
             "uv.lock",
             "Pipfile",
+            "Procfile",
+            ".nvmrc",
+            ".node-version",
+            ".python-version",
+            ".tool-versions",
         }
+        or path.name.startswith("Dockerfile")
+        or suffix == ".dockerfile"
         or suffix in {".tfvars", ".yaml", ".yml", ".toml", ".cfg", ".txt", ".prisma"}
     )
     if not interesting:
