@@ -241,6 +241,7 @@ def _read_one(ctx: ComponentContext, path: Path, rel: str) -> None:
         }
         or path.name.startswith("Dockerfile")
         or suffix == ".dockerfile"
+        or (suffix == ".in" and "requirements" in rel)  # pip-tools inputs
         or suffix in {".tfvars", ".yaml", ".yml", ".toml", ".cfg", ".txt", ".prisma"}
     )
     if not interesting:

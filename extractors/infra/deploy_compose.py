@@ -29,29 +29,24 @@ def read(emit: Emitter, sf: SourceFile, base: str) -> bool:
         emit.ctx.problem("warning", sf.rel, mark.line + 1 if mark else None, "compose-file",
                          f"compose file unreadable, services not read: {what} — fix the YAML")  # fmt: skip
         return True
-    for service, (key, body) in ymap(ymap(root).get("services", (None, None))[1]).items():
-        _service(emit, sf, service, line_of(key), ymap(body))
+    for service, (_, body) in ymap(ymap(root).get("services", (None, None))[1]).items():
+        _service(emit, sf, service, ymap(body))
     return True
 
 
-def _service(
-    emit: Emitter, sf: SourceFile, service: str, line: int, body: dict[str, tuple]
-) -> None:
+def _service(emit: Emitter, sf: SourceFile, service: str, body: dict[str, tuple]) -> None:
     if "image" in body and (image := yscalar(body["image"][1])):
         emit.setting(sf, line_of(body["image"][0]), f"services.{service}.image", image,
-                     f"container image of compose service {service}", "docker-compose",
-                     "yaml", service=service)  # fmt: skip
+                     "container image", "docker-compose", "yaml")  # fmt: skip
     if "build" in body:
         key, value = body["build"]
         context = yscalar(value) or yscalar(ymap(value).get("context", (None, None))[1])
         emit.setting(sf, line_of(key), f"services.{service}.build", context or ".",
-                     f"compose service {service} is built from this folder", "docker-compose",
-                     "yaml", service=service)  # fmt: skip
+                     "built from this folder", "docker-compose", "yaml")  # fmt: skip
     for item in yseq(body.get("ports", (None, None))[1]):
         port = yscalar(item) or yscalar(ymap(item).get("published", (None, None))[1])
         emit.setting(sf, line_of(item), f"services.{service}.ports", port,
-                     f"port published by compose service {service} (host:container)",
-                     "docker-compose", "yaml", service=service)  # fmt: skip
+                     "published port (host:container)", "docker-compose", "yaml")  # fmt: skip
     environment = body.get("environment", (None, None))[1]
     for name, (key, value) in ymap(environment).items():
         emit.env(sf, line_of(key), name, yscalar(value), "docker-compose", "yaml")

@@ -95,7 +95,7 @@ def _firebase(emit: Emitter, sf: SourceFile) -> None:
         if isinstance(backend, dict):
             for option, value in backend.items():
                 if isinstance(value, str | int | float | bool):
-                    about = f"Firebase Hosting frameworks backend (server-side rendering) {option}"
+                    about = f"Firebase Hosting frameworks backend {option}"
                     emit.setting(sf, lines.get((*path, "frameworksBackend", option)),
                                  f"hosting.frameworksBackend.{option}", value, about + label,
                                  "firebase.json", "json")  # fmt: skip
@@ -128,7 +128,7 @@ def _apphosting(emit: Emitter, sf: SourceFile) -> None:
         emit.env(sf, line_of(entry["variable"][0]), name, value, "apphosting", "yaml")
         if "secret" in entry and (secret := yscalar(entry["secret"][1])):
             emit.setting(sf, line_of(entry["secret"][0]), f"env.{name}.secret", secret,
-                         f"{name} comes from Secret Manager secret {secret} (App Hosting)",
+                         "Secret Manager secret (App Hosting)",
                          "apphosting.yaml", "yaml", refers_to=name, secret=secret)  # fmt: skip
     for option, (key, value) in ymap(top.get("runConfig", (None, None))[1]).items():
         if scalar := yscalar(value):
