@@ -17,11 +17,13 @@ setting node: qualifier `<file>:<line>:<name>`, name = the key as written (`engi
 `services.mongodb.image`, `FROM`, `hosting.rewrites`), attrs `value`, `about`, `source` (the
 kind of file), sometimes `refers_to` (the env var, service or function it points at). The
 file (a code_file, made here when no other extractor made one) DECLARES it at that line.
+A Hosting rewrite also has `refers_kind` (cloud_run_service | function), `region`, `path`.
 
 Env declarations are recorded as `infra.env` records `.env*` lines: the env_var node (made
 at the declaring line when no other file declares or reads the name, else merged:
 `declared_in` gains the file), a DECLARES edge code_file → env_var at the line with attr
-`via` (docker-compose, Dockerfile, apphosting, vercel, netlify, app.yaml), and the
+`via` (docker-compose, Dockerfile, apphosting, vercel, netlify, app.yaml; compose adds
+`service`), and the
 `env_vars` catalog row marked declared. A value is kept (attr `values`) only when
 `infra.env.keep_value` allows it (URLs and hosts, never for a secret-looking name).
 """
@@ -94,7 +96,14 @@ class Emitter:
         self.ctx.add_edge(file_id, node_id, "DECLARES", sf.rel, line)
 
     def env(
-        self, sf: SourceFile, line: int | None, name: str, value: Any, via: str, language: str
+        self,
+        sf: SourceFile,
+        line: int | None,
+        name: str,
+        value: Any,
+        via: str,
+        language: str,
+        **attrs: Any,
     ) -> None:
         """One declaration of env var `name` at `sf.rel:line` (value kept only if harmless)."""
         if line is None or not name or not (name[0].isalpha() or name[0] == "_"):
@@ -119,7 +128,7 @@ class Emitter:
             node.attrs["values"] = dict(
                 sorted({**(node.attrs.get("values") or {}), **kept}.items())
             )
-        ctx.add_edge(file_id, node_id, "DECLARES", rel, line, via=via)
+        ctx.add_edge(file_id, node_id, "DECLARES", rel, line, via=via, **attrs)
         row = self.rows.get(name)
         if row is None:
             row = CatalogRow("env_vars", ctx.project, ctx.component, name, rel, line,

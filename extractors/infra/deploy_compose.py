@@ -49,8 +49,9 @@ def _service(emit: Emitter, sf: SourceFile, service: str, body: dict[str, tuple]
                      "published port (host:container)", "docker-compose", "yaml")  # fmt: skip
     environment = body.get("environment", (None, None))[1]
     for name, (key, value) in ymap(environment).items():
-        emit.env(sf, line_of(key), name, yscalar(value), "docker-compose", "yaml")
+        emit.env(sf, line_of(key), name, yscalar(value), "docker-compose", "yaml", service=service)
     for item in yseq(environment):
         entry = yscalar(item) or ""
-        name, _, value = entry.partition("=")
-        emit.env(sf, line_of(item), name.strip(), value if _ else None, "docker-compose", "yaml")
+        name, sep, value = entry.partition("=")
+        emit.env(sf, line_of(item), name.strip(), value if sep else None, "docker-compose",
+                 "yaml", service=service)  # fmt: skip

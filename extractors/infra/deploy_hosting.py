@@ -45,24 +45,26 @@ def read(emit: Emitter, sf: SourceFile, base: str) -> bool:
     return True
 
 
-def rewrite_target(rule: dict[str, Any]) -> tuple[str, str | None, str | None]:
-    """(what a Hosting rewrite sends to, the name it refers to, its region)."""
+def rewrite_target(rule: dict[str, Any]) -> tuple[str, str | None, str | None, str | None]:
+    """(what a Hosting rewrite sends to, the name it refers to, its kind, its region)."""
     run, function = rule.get("run"), rule.get("function")
     if isinstance(run, dict) and run.get("serviceId"):
         region = run.get("region")
         where = f" ({region})" if region else ""
-        return f"Cloud Run service {run['serviceId']}{where}", str(run["serviceId"]), region
+        service = str(run["serviceId"])
+        return f"Cloud Run service {service}{where}", service, "cloud_run_service", region
     if isinstance(function, dict):
         function, region = function.get("functionId"), function.get("region")
     else:
         region = rule.get("region")
     if isinstance(function, str):
-        return f"Cloud Function {function}" + (f" ({region})" if region else ""), function, region
+        where = f" ({region})" if region else ""
+        return f"Cloud Function {function}{where}", function, "function", region
     if isinstance(rule.get("destination"), str):
-        return f"page {rule['destination']}", None, None
+        return f"page {rule['destination']}", None, None, None
     if rule.get("dynamicLinks"):
-        return "Dynamic Links", None, None
-    return "", None, None
+        return "Dynamic Links", None, None, None
+    return "", None, None, None
 
 
 def _firebase(emit: Emitter, sf: SourceFile) -> None:
@@ -84,12 +86,13 @@ def _firebase(emit: Emitter, sf: SourceFile) -> None:
             if not isinstance(rule, dict):
                 continue
             key = "source" if "source" in rule else "regex"
-            target, refers_to, region = rewrite_target(rule)
+            target, refers_to, refers_kind, region = rewrite_target(rule)
             if not target or not isinstance(rule.get(key), str):
                 continue
             emit.setting(sf, lines.get((*path, "rewrites", i, key)), "hosting.rewrites",
                          f"{rule[key]} → {target}", f"Firebase Hosting rewrite{label}",
-                         "firebase.json", "json", refers_to=refers_to, region=region,
+                         "firebase.json", "json", refers_to=refers_to,
+                         refers_kind=refers_kind, region=region,
                          path=rule[key])  # fmt: skip
         backend = site.get("frameworksBackend")
         if isinstance(backend, dict):

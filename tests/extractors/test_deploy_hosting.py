@@ -55,6 +55,7 @@ def test_firebase_hosting_rewrites_and_regions(tmp_path):
     assert facts.node("setting:firebase.json:22:functions.source").attrs["value"] == "fns"
     run = facts.node("setting:firebase.json:8:hosting.rewrites").attrs
     assert run["refers_to"] == "shop-api" and run["region"] == "europe-west1"
+    assert run["refers_kind"] == "cloud_run_service" and run["path"] == "/backend/**"
     assert run["about"] == "Firebase Hosting rewrite (site shop-web)"
     # js.firebase's code_file for firebase.json keeps its rewrites and declares the settings
     code_file = facts.node("code_file:firebase.json")

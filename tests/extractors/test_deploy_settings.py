@@ -177,6 +177,8 @@ def test_compose_images_ports_and_environment_in_both_forms(tmp_path):
     ]
     assert declarations(facts, "POSTGRES_DB") == [("docker-compose.yml:14", "docker-compose")]
     assert declarations(facts, "TZ") == [("docker-compose.yml:16", "docker-compose")]
+    (tz,) = [e for e in facts.raw.edges if e.dst.endswith(":env_var:TZ")]
+    assert tz.attrs == {"via": "docker-compose", "service": "db"}
     db_url = facts.node("env_var:DB_URL")
     assert (db_url.file, db_url.line) == (".env.example", 1)  # the first declaration stays
     assert db_url.attrs["declared_in"] == [".env.example", "docker-compose.yml"]
