@@ -26,6 +26,8 @@ _DOCKER_NAME = re.compile(r"^(Dockerfile([.-][\w.-]+)?|[\w.-]+\.[Dd]ockerfile)$"
 _DOCKER_LINE = re.compile(r"^\s*([A-Za-z]+)\s+(.*)$")
 _FROM = re.compile(r"^(?:--\S+\s+)*(\S+)(?:\s+[Aa][Ss]\s+(\S+))?")
 _ENV_PAIR = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(\"(?:[^\"\\]|\\.)*\"|'[^']*'|\S*)")
+_ARG = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(\S+)")
+_ARG_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
 _PROCFILE = re.compile(r"^([A-Za-z0-9_-]+):\s*(.+?)\s*$")
 
 
@@ -36,8 +38,8 @@ def read(emit: Emitter, sf: SourceFile, base: str) -> bool:
         _version_file(emit, sf, base)
     elif base == ".tool-versions":
         _tool_versions(emit, sf)
-    elif base == "pyproject.toml":
-        _pyproject(emit, sf)
+    elif base in {"pyproject.toml", "Pipfile"}:
+        _python_range(emit, sf, base)
     elif _DOCKER_NAME.match(base):
         _dockerfile(emit, sf)
     elif base == "Procfile":
@@ -88,25 +90,33 @@ def _tool_versions(emit: Emitter, sf: SourceFile) -> None:
                          f"{_tool_name(words[0])} version (asdf)", ".tool-versions", "text")  # fmt: skip
 
 
-def _pyproject(emit: Emitter, sf: SourceFile) -> None:
+def _dig(data: object, *keys: str) -> object:
+    for key in keys:
+        data = data.get(key) if isinstance(data, dict) else None
+    return data
+
+
+def _python_range(emit: Emitter, sf: SourceFile, base: str) -> None:
+    """pyproject `requires-python`, Poetry's `python` dependency, Pipfile `[requires]`."""
     try:
         data = tomllib.loads(sf.text)
     except tomllib.TOMLDecodeError:
         return  # `infra.packages` reports it
-    wanted = []
-    if isinstance((data.get("project") or {}).get("requires-python"), str):
-        wanted.append(("requires-python", data["project"]["requires-python"], "project"))
-    poetry = ((data.get("tool") or {}).get("poetry") or {}).get("dependencies") or {}
-    if isinstance(poetry.get("python"), str):
-        wanted.append(("python", poetry["python"], "tool.poetry.dependencies"))
+    candidates = [
+        ("requires-python", _dig(data, "project", "requires-python"), "project"),
+        ("python", _dig(data, "tool", "poetry", "dependencies", "python"),
+         "tool.poetry.dependencies"),
+        ("python_version", _dig(data, "requires", "python_version"), "requires"),
+        ("python_full_version", _dig(data, "requires", "python_full_version"), "requires"),
+    ]  # fmt: skip
+    wanted = [(k, v, t) for k, v, t in candidates if isinstance(v, str)]
     table = ""
     for number, raw in enumerate(sf.text.splitlines(), start=1):
         if raw.strip().startswith("["):
             table = raw.strip().strip("[]").strip()
         for key, value, in_table in wanted:
             if table == in_table and re.match(rf"^\s*{re.escape(key)}\s*=", raw):
-                emit.setting(sf, number, key, value, "Python version required",
-                             "pyproject.toml", "manifest")  # fmt: skip
+                emit.setting(sf, number, key, value, "Python version required", base, "manifest")
 
 
 def _logical_lines(text: str) -> list[tuple[int, str]]:
@@ -129,18 +139,23 @@ def _logical_lines(text: str) -> list[tuple[int, str]]:
 
 def _dockerfile(emit: Emitter, sf: SourceFile) -> None:
     stages: set[str] = set()
+    args: dict[str, str] = {}  # ARG defaults, substituted into FROM
     stage = None
     for number, line in _logical_lines(sf.text):
         found = _DOCKER_LINE.match(line)
         if found is None:
             continue
         word, rest = found.group(1).upper(), " ".join(found.group(2).split())
-        if word == "FROM" and (image := _FROM.match(rest)):
+        if word == "ARG" and (arg := _ARG.match(rest)):
+            args.setdefault(arg.group(1), arg.group(2).strip("\"'"))
+        elif word == "FROM" and (image := _FROM.match(rest)):
             stage = image.group(2)
-            if image.group(1).lower() not in stages:
+            written = image.group(1)
+            value = _ARG_REF.sub(lambda m: args.get(m.group(1) or m.group(2), m.group(0)), written)
+            if value.lower() not in stages:
                 about = "base image" + (f" of build stage {stage}" if stage else "")
-                emit.setting(sf, number, "FROM", image.group(1), about, "Dockerfile",
-                             "dockerfile", stage=stage)  # fmt: skip
+                emit.setting(sf, number, "FROM", value, about, "Dockerfile", "dockerfile",
+                             stage=stage, written=written if value != written else None)  # fmt: skip
             if stage:
                 stages.add(stage.lower())
         elif word in {"EXPOSE", "CMD", "ENTRYPOINT"}:

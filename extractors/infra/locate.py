@@ -65,14 +65,23 @@ def line_of(node: yaml.Node) -> int:
 
 
 def ymap(node: yaml.Node | None) -> dict[str, tuple[yaml.Node, yaml.Node]]:
-    """A YAML mapping node's scalar keys → (key node, value node); {} for anything else."""
+    """A YAML mapping node's scalar keys → (key node, value node); {} for anything else.
+    Merge keys (`<<: *defaults`) add the merged mapping's keys that are not written here,
+    at the lines where the anchor wrote them."""
     if not isinstance(node, yaml.MappingNode):
         return {}
-    return {
-        str(k.value): (k, v)
-        for k, v in node.value
-        if isinstance(k, yaml.ScalarNode) and k.value != "<<"
-    }
+    out: dict[str, tuple[yaml.Node, yaml.Node]] = {}
+    merged: dict[str, tuple[yaml.Node, yaml.Node]] = {}
+    for k, v in node.value:
+        if not isinstance(k, yaml.ScalarNode):
+            continue
+        if k.value == "<<" and k.tag.endswith(":merge"):
+            for source in [v] if isinstance(v, yaml.MappingNode) else yseq(v):
+                for key, pair in ymap(source).items():
+                    merged.setdefault(key, pair)
+        else:
+            out[str(k.value)] = (k, v)
+    return {**merged, **out}
 
 
 def yseq(node: yaml.Node | None) -> list[yaml.Node]:

@@ -198,3 +198,35 @@ def test_broken_compose_file_is_one_warning_line(tmp_path):
     (problem,) = [p for p in facts.problems if p.rule == "compose-file"]
     assert problem.path == "docker-compose.yml" and "fix the YAML" in problem.message
     assert settings(facts) == {}
+
+
+def test_dockerfile_arg_defaults_pipfile_python_and_compose_merge_keys(tmp_path):
+    facts = extract(
+        tmp_path,
+        {
+            "Dockerfile": "ARG PY=3.12\nARG VARIANT\nFROM python:${PY}-slim\nFROM base:$VARIANT\n",
+            "Pipfile": '[packages]\nrequests = "*"\n\n[requires]\npython_version = "3.11"\n',
+            "compose.yaml": """
+                x-app: &app
+                  image: shop-app:2.1
+                  environment:
+                    SHOP_MODE: worker
+                services:
+                  queue:
+                    <<: *app
+                  web:
+                    <<: *app
+                    image: shop-web:2.1
+                """,
+        },
+    )
+    got = settings(facts)
+    assert got["Dockerfile:3"] == ("FROM", "python:3.12-slim")
+    assert facts.node("setting:Dockerfile:3:FROM").attrs["written"] == "python:${PY}-slim"
+    assert got["Dockerfile:4"] == ("FROM", "base:$VARIANT")  # no default: as written
+    assert got["Pipfile:5"] == ("python_version", "3.11")
+    assert facts.node("setting:compose.yaml:2:services.queue.image").attrs["value"] == (
+        "shop-app:2.1"
+    )
+    assert got["compose.yaml:10"] == ("services.web.image", "shop-web:2.1")
+    assert declarations(facts, "SHOP_MODE") == [("compose.yaml:4", "docker-compose")]
