@@ -12,6 +12,7 @@ What is read (the readers are in `deploy_runtime`, `deploy_compose`, `deploy_hos
   and regions; `apphosting*.yaml` `env` (`variable` with `value` or `secret`) and
   `runConfig`; `vercel.json` / `netlify.toml` build-command assignments, `env` /
   `[build.environment]` blocks, rewrites and proxying redirects.
+Files under test folders (`vocab.TEST_PATH`) are left out: fixtures are not how it runs.
 
 setting node: qualifier `<file>:<line>:<name>`, name = the key as written (`engines.node`,
 `services.mongodb.image`, `FROM`, `hosting.rewrites`), attrs `value`, `about`, `source` (the
@@ -39,6 +40,7 @@ from extractors.infra import deploy_compose, deploy_hosting, deploy_runtime
 from extractors.infra.env import PUBLIC_PREFIXES, SECRET_NAME, keep_value
 from extractors.shared import CodeSymbols, EnvVars, StackHints
 from extractors.source import SourceFile
+from vocab import is_test_path
 
 NAME = "deploy"
 PROVIDES = ()
@@ -141,8 +143,8 @@ class Emitter:
 def extract(ctx: ComponentContext) -> None:
     emit = Emitter(ctx)
     for rel, sf in sorted(ctx.files.items()):
-        if sf.virtual_of is not None:
-            continue
+        if sf.virtual_of is not None or is_test_path(rel):
+            continue  # a test fixture's Dockerfile or compose file is not how the component runs
         base = posixpath.basename(rel)
         for read in READERS:
             if read(emit, sf, base):

@@ -43,6 +43,7 @@ def test_node_and_python_versions_from_manifests_and_version_files(tmp_path):
             ".python-version": "3.12.4\n",
             "worker/runtime.txt": "python-3.11.9\n",
             ".tool-versions": "# asdf\nnodejs 20.11.0\npython 3.12.1\n",
+            "tests/fixtures/app/.nvmrc": "14\n",
             "worker/pyproject.toml": """
                 [project]
                 name = "worker"
@@ -56,6 +57,7 @@ def test_node_and_python_versions_from_manifests_and_version_files(tmp_path):
     assert got["package.json:5"] == ("engines.yarn", "^1.22")
     assert got["package.json:7"] == ("packageManager", "yarn@1.22.19")
     assert got[".nvmrc:2"] == (".nvmrc", "lts/iron")
+    assert not any(where.startswith("tests/") for where in got)  # fixtures are not settings
     assert got[".python-version:1"] == (".python-version", "3.12.4")
     assert got["worker/runtime.txt:1"] == ("runtime.txt", "python-3.11.9")
     assert got[".tool-versions:2"] == ("nodejs", "20.11.0")
