@@ -1,6 +1,7 @@
 """Deploy and runtime files → `setting` nodes and env declarations, each at its `file:line`.
 
-What is read (the readers are in `deploy_runtime`, `deploy_compose`, `deploy_hosting`):
+What is read (the readers are in `deploy_runtime`, `deploy_compose`, `deploy_hosting`,
+`deploy_manifests`):
 - runtime versions: `package.json` `engines.*` / `packageManager` / `volta.*`, `.nvmrc`,
   `.node-version`, `.python-version`, `runtime.txt`, `.tool-versions`, `pyproject.toml`
   `requires-python` (and Poetry's `python`); `Dockerfile*` `FROM` / `EXPOSE` / `CMD` /
@@ -12,6 +13,9 @@ What is read (the readers are in `deploy_runtime`, `deploy_compose`, `deploy_hos
   and regions; `apphosting*.yaml` `env` (`variable` with `value` or `secret`) and
   `runConfig`; `vercel.json` / `netlify.toml` build-command assignments, `env` /
   `[build.environment]` blocks, rewrites and proxying redirects.
+- Kubernetes workloads and Knative / Cloud Run service YAML: container `image` and
+  `containerPort`, `env` entries as env declarations, `secretKeyRef` as a setting; Cloud
+  Build files: `substitutions` and pushed `images` (`deploy_manifests`).
 Files under test folders (`vocab.TEST_PATH`) are left out: fixtures are not how it runs.
 
 setting node: qualifier `<file>:<line>:<name>`, name = the key as written (`engines.node`,
@@ -23,7 +27,8 @@ A Hosting rewrite also has `refers_kind` (cloud_run_service | function), `region
 Env declarations are recorded as `infra.env` records `.env*` lines: the env_var node (made
 at the declaring line when no other file declares or reads the name, else merged:
 `declared_in` gains the file), a DECLARES edge code_file → env_var at the line with attr
-`via` (docker-compose, Dockerfile, apphosting, vercel, netlify, app.yaml; compose adds
+`via` (docker-compose, Dockerfile, apphosting, vercel, netlify, app.yaml, kubernetes,
+knative; compose adds
 `service`), and the
 `env_vars` catalog row marked declared. A value is kept (attr `values`) only when
 `infra.env.keep_value` allows it (URLs and hosts, never for a secret-looking name).
@@ -36,7 +41,7 @@ from typing import Any
 
 from extractors.base import ComponentContext
 from extractors.facts import CatalogRow, Node
-from extractors.infra import deploy_compose, deploy_hosting, deploy_runtime
+from extractors.infra import deploy_compose, deploy_hosting, deploy_manifests, deploy_runtime
 from extractors.infra.env import PUBLIC_PREFIXES, SECRET_NAME, keep_value
 from extractors.shared import CodeSymbols, EnvVars, StackHints
 from extractors.source import SourceFile
@@ -46,7 +51,7 @@ NAME = "deploy"
 PROVIDES = ()
 # after every extractor that makes code_file / env_var nodes (packages makes package.json's)
 REQUIRES = (CodeSymbols, EnvVars, StackHints)
-READERS = (deploy_runtime.read, deploy_compose.read, deploy_hosting.read)
+READERS = (deploy_runtime.read, deploy_compose.read, deploy_hosting.read, deploy_manifests.read)
 
 
 class Emitter:

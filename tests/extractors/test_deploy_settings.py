@@ -232,3 +232,82 @@ def test_dockerfile_arg_defaults_pipfile_python_and_compose_merge_keys(tmp_path)
     )
     assert got["compose.yaml:10"] == ("services.web.image", "shop-web:2.1")
     assert declarations(facts, "SHOP_MODE") == [("compose.yaml:4", "docker-compose")]
+
+
+def test_kubernetes_cloud_run_yaml_and_cloud_build(tmp_path):
+    facts = extract(
+        tmp_path,
+        {
+            "deploy/k8s.yaml": """
+                apiVersion: v1
+                kind: Service
+                metadata: { name: shop-svc }
+                spec: { ports: [{ port: 80 }] }
+                ---
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata:
+                  name: shop
+                spec:
+                  template:
+                    spec:
+                      containers:
+                        - name: app
+                          image: ghcr.io/acme/shop:3.4.0
+                          ports:
+                            - containerPort: 8080
+                          env:
+                            - name: CATALOG_URL
+                              value: https://catalog.shop.example
+                            - name: SHOP_DB_PASSWORD
+                              valueFrom:
+                                secretKeyRef:
+                                  name: shop-db
+                                  key: password
+                """,
+            "service.yaml": """
+                apiVersion: serving.knative.dev/v1
+                kind: Service
+                metadata:
+                  name: shop-api
+                spec:
+                  template:
+                    spec:
+                      containers:
+                        - image: europe-docker.pkg.dev/acme/shop/api:latest
+                """,
+            "ci/app.cloudbuild.yaml": """
+                steps:
+                  - name: gcr.io/cloud-builders/docker
+                    args: [build, -t, $_IMAGE, .]
+                images:
+                  - $_IMAGE
+                substitutions:
+                  _IMAGE: europe-docker.pkg.dev/acme/shop/api
+                  _REGION: europe-west1
+                """,
+            ".github/dependabot.yml": "version: 2\nupdates: []\n",
+        },
+    )
+    got = settings(facts)
+    assert got["deploy/k8s.yaml:15"] == ("shop.containers[0].image", "ghcr.io/acme/shop:3.4.0")
+    assert got["deploy/k8s.yaml:17"] == ("shop.containers[0].containerPort", "8080")
+    assert got["deploy/k8s.yaml:24"] == (
+        "env.SHOP_DB_PASSWORD.secretKeyRef",
+        "shop-db (key password)",
+    )
+    image = facts.node("setting:deploy/k8s.yaml:15:shop.containers[0].image").attrs
+    assert image["about"] == "container image (Deployment shop, container app)"
+    assert declarations(facts, "CATALOG_URL") == [("deploy/k8s.yaml:19", "kubernetes")]
+    assert declarations(facts, "SHOP_DB_PASSWORD") == [("deploy/k8s.yaml:21", "kubernetes")]
+    assert got["service.yaml:9"] == (
+        "shop-api.containers[0].image",
+        "europe-docker.pkg.dev/acme/shop/api:latest",
+    )
+    assert got["ci/app.cloudbuild.yaml:7"] == (
+        "substitutions._IMAGE",
+        "europe-docker.pkg.dev/acme/shop/api",
+    )
+    assert got["ci/app.cloudbuild.yaml:8"] == ("substitutions._REGION", "europe-west1")
+    assert got["ci/app.cloudbuild.yaml:5"] == ("images", "$_IMAGE")
+    assert not any("shop-svc" in name for name, _ in got.values())  # a Service runs nothing
