@@ -37,6 +37,7 @@ knative; compose adds
 from __future__ import annotations
 
 import posixpath
+import re
 from typing import Any
 
 from extractors.base import ComponentContext
@@ -51,6 +52,7 @@ NAME = "deploy"
 PROVIDES = ()
 # after every extractor that makes code_file / env_var nodes (packages makes package.json's)
 REQUIRES = (CodeSymbols, EnvVars, StackHints)
+ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
 READERS = (deploy_runtime.read, deploy_compose.read, deploy_hosting.read, deploy_manifests.read)
 
 
@@ -113,7 +115,7 @@ class Emitter:
         **attrs: Any,
     ) -> None:
         """One declaration of env var `name` at `sf.rel:line` (value kept only if harmless)."""
-        if line is None or not name or not (name[0].isalpha() or name[0] == "_"):
+        if line is None or not ENV_NAME.match(name):
             return
         if f"{sf.rel}:{line}:env:{name}" in self.seen:
             return

@@ -45,6 +45,10 @@ def read(emit: Emitter, sf: SourceFile, base: str) -> bool:
     return True
 
 
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
 def rewrite_target(rule: dict[str, Any]) -> tuple[str, str | None, str | None, str | None]:
     """(what a Hosting rewrite sends to, the name it refers to, its kind, its region)."""
     run, function = rule.get("run"), rule.get("function")
@@ -82,7 +86,7 @@ def _firebase(emit: Emitter, sf: SourceFile) -> None:
         if not isinstance(site, dict):
             continue
         label = f" (site {site['site']})" if isinstance(site.get("site"), str) else ""
-        for i, rule in enumerate(site.get("rewrites") or []):
+        for i, rule in enumerate(_list(site.get("rewrites"))):
             if not isinstance(rule, dict):
                 continue
             key = "source" if "source" in rule else "regex"
@@ -154,7 +158,7 @@ def _vercel(emit: Emitter, sf: SourceFile) -> None:
         block = data.get(path[0]) if len(path) == 1 else (data.get("build") or {}).get("env")
         for name, value in block.items() if isinstance(block, dict) else []:
             emit.env(sf, lines.get((*path, name)), name, value, "vercel", "json")
-    for i, rule in enumerate(data.get("rewrites") or []):
+    for i, rule in enumerate(_list(data.get("rewrites"))):
         if isinstance(rule, dict) and isinstance(rule.get("source"), str):
             destination = rule.get("destination")
             emit.setting(sf, lines.get(("rewrites", i, "source")), "rewrites",

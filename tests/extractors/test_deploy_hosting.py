@@ -170,3 +170,23 @@ def test_bad_vercel_json_is_one_warning_line(tmp_path):
     facts = extract(tmp_path, {"vercel.json": "{ not json"})
     (problem,) = [p for p in facts.problems if p.path == "vercel.json"]
     assert "not valid JSON" in problem.message
+
+
+def test_odd_shapes_are_skipped_without_failing(tmp_path):
+    facts = extract(
+        tmp_path,
+        {
+            "firebase.json": '{"hosting": [{"rewrites": {"a": 1}}], "functions": 7}',
+            "vercel.json": '{"rewrites": {"a": 1}, "env": [1], "buildCommand": 5}',
+            "apphosting.yaml": "env:\n  - just-a-string\n  - variable: [1]\nrunConfig: 3\n",
+            "docker-compose.yml": (
+                "services:\n  web:\n    image: [a]\n    environment: 'A=1'\n"
+                "  api:\n    environment:\n      - 'HAS SPACE=1'\n      - OK_NAME=2\n"
+            ),
+            "package.json": '{"engines": ["node >= 0.4"]}',
+            "netlify.toml": '[build]\ncommand = """\nmulti\n"""\n',
+        },
+    )
+    assert settings(facts) == {}
+    assert declarations(facts, "OK_NAME") == [("docker-compose.yml:8", "docker-compose")]
+    assert not [e for e in facts.raw.edges if "HAS SPACE" in e.dst]
