@@ -16,10 +16,10 @@ from extractors.infra.locate import (
     json_lines,
     line_of,
     load_json,
+    named_items,
     toml_pairs,
     ymap,
     yscalar,
-    yseq,
 )
 from extractors.source import SourceFile
 from vocab import safe_yaml
@@ -126,13 +126,9 @@ def _apphosting(emit: Emitter, sf: SourceFile) -> None:
                          "App Hosting config unreadable, env not read — fix the YAML")  # fmt: skip
         return
     top = ymap(root)
-    for item in yseq(top.get("env", (None, None))[1]):
-        entry = ymap(item)
-        name = yscalar(entry.get("variable", (None, None))[1])
-        if not name:
-            continue
+    for name, key, entry in named_items(top.get("env", (None, None))[1], "variable"):
         value = yscalar(entry.get("value", (None, None))[1])
-        emit.env(sf, line_of(entry["variable"][0]), name, value, "apphosting", "yaml")
+        emit.env(sf, line_of(key), name, value, "apphosting", "yaml")
         if "secret" in entry and (secret := yscalar(entry["secret"][1])):
             emit.setting(sf, line_of(entry["secret"][0]), f"env.{name}.secret", secret,
                          "Secret Manager secret (App Hosting)",

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import yaml
 
-from extractors.infra.locate import line_of, ymap, yscalar, yseq
+from extractors.infra.locate import line_of, named_items, ymap, yscalar, yseq
 from extractors.source import SourceFile
 from vocab import safe_yaml
 
@@ -93,13 +93,9 @@ def _container(
         if number is not None:
             emit.setting(sf, line_of(number[0]), f"{path}.containerPort", yscalar(number[1]),
                          f"container port ({where})", source, "yaml")  # fmt: skip
-    for item in yseq(box.get("env", (None, None))[1]):
-        entry = ymap(item)
-        env = yscalar(entry.get("name", (None, None))[1])
-        if not env:
-            continue
+    for env, key, entry in named_items(box.get("env", (None, None))[1], "name"):
         value = yscalar(entry.get("value", (None, None))[1])
-        emit.env(sf, line_of(entry["name"][0]), env, value, source, "yaml")
+        emit.env(sf, line_of(key), env, value, source, "yaml")
         ref = ymap(_dig(entry, "valueFrom", "secretKeyRef"))
         secret = yscalar(ref.get("name", (None, None))[1])
         if secret:

@@ -88,6 +88,18 @@ def yseq(node: yaml.Node | None) -> list[yaml.Node]:
     return list(node.value) if isinstance(node, yaml.SequenceNode) else []
 
 
+def named_items(
+    node: yaml.Node | None, key: str
+) -> Iterator[tuple[str, yaml.Node, dict[str, tuple[yaml.Node, yaml.Node]]]]:
+    """(name, key node, the item's mapping) of each item of a YAML list of mappings that
+    names something under `key` (`- name: X` / `- variable: X`)."""
+    for item in yseq(node):
+        entry = ymap(item)
+        name = yscalar(entry.get(key, (None, None))[1])
+        if name:
+            yield name, entry[key][0], entry
+
+
 def yscalar(node: yaml.Node | None) -> str | None:
     return str(node.value) if isinstance(node, yaml.ScalarNode) else None
 
