@@ -13,7 +13,7 @@ from extractors.source import SourceFile
 from vocab import safe_yaml
 
 if TYPE_CHECKING:
-    from extractors.infra.deploy import Emitter
+    from extractors.infra.emit import Emitter
 
 _COMPOSE_NAME = re.compile(r"^(docker-)?compose([.-][\w.-]+)?\.ya?ml$|^[\w.-]+\.compose\.ya?ml$")
 

@@ -25,7 +25,7 @@ from extractors.source import SourceFile
 from vocab import safe_yaml
 
 if TYPE_CHECKING:
-    from extractors.infra.deploy import Emitter
+    from extractors.infra.emit import Emitter
 
 _APPHOSTING = re.compile(r"^apphosting(\.[\w-]+)?\.ya?ml$")
 _VERCEL_COMMANDS = ("buildCommand", "devCommand", "installCommand")

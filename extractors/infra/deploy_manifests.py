@@ -15,7 +15,7 @@ from extractors.source import SourceFile
 from vocab import safe_yaml
 
 if TYPE_CHECKING:
-    from extractors.infra.deploy import Emitter
+    from extractors.infra.emit import Emitter
 
 _CLOUDBUILD = re.compile(r"cloudbuild[\w.-]*\.ya?ml$")
 _LOCKS = ("pnpm-lock.yaml", "yarn.lock")

@@ -14,7 +14,7 @@ from extractors.source import SourceFile
 from vocab import safe_yaml
 
 if TYPE_CHECKING:
-    from extractors.infra.deploy import Emitter
+    from extractors.infra.emit import Emitter
 
 VERSION_FILES = {
     ".nvmrc": "Node.js version (nvm)",
