@@ -4,8 +4,8 @@ What is read (the readers are in `deploy_runtime`, `deploy_compose`, `deploy_hos
 `deploy_manifests`):
 - runtime versions: `package.json` `engines.*` / `packageManager` / `volta.*`, `.nvmrc`,
   `.node-version`, `.python-version`, `runtime.txt`, `.tool-versions`, `pyproject.toml`
-  `requires-python` (and Poetry's `python`); `Dockerfile*` `FROM` / `EXPOSE` / `CMD` /
-  `ENTRYPOINT` (+ `ENV` declarations); `Procfile` processes; App Engine `app.yaml`
+  `requires-python` (Poetry's `python`, Pipfile's `python_version`); `Dockerfile*` `FROM` / `EXPOSE` / `CMD` /
+  `ENTRYPOINT` (`ARG` defaults filled into `FROM`; `ENV` as env declarations); `Procfile` processes; App Engine `app.yaml`
   `runtime` / `entrypoint` / `service` (+ `env_variables`);
 - `docker-compose*.yml` / `compose*.yaml`: each service's `image` and `ports`, and its
   `environment` entries (map or list form) as env declarations;
@@ -28,10 +28,9 @@ Env declarations are recorded as `infra.env` records `.env*` lines: the env_var 
 at the declaring line when no other file declares or reads the name, else merged:
 `declared_in` gains the file), a DECLARES edge code_file → env_var at the line with attr
 `via` (docker-compose, Dockerfile, apphosting, vercel, netlify, app.yaml, kubernetes,
-knative; compose adds
-`service`), and the
-`env_vars` catalog row marked declared. A value is kept (attr `values`) only when
-`infra.env.keep_value` allows it (URLs and hosts, never for a secret-looking name).
+knative; compose adds `service`), and the `env_vars` catalog row marked declared. A value
+is kept (attr `values`) only when `infra.env.keep_value` allows it (URLs and hosts, never
+for a secret-looking name); settings never hold an env value.
 """
 
 from __future__ import annotations
