@@ -4,9 +4,10 @@ What is read (the readers are in `deploy_runtime`, `deploy_compose`, `deploy_hos
 `deploy_manifests`):
 - runtime versions: `package.json` `engines.*` / `packageManager` / `volta.*`, `.nvmrc`,
   `.node-version`, `.python-version`, `runtime.txt`, `.tool-versions`, `pyproject.toml`
-  `requires-python` (Poetry's `python`, Pipfile's `python_version`); `Dockerfile*` `FROM` / `EXPOSE` / `CMD` /
-  `ENTRYPOINT` (`ARG` defaults filled into `FROM`; `ENV` as env declarations); `Procfile` processes; App Engine `app.yaml`
-  `runtime` / `entrypoint` / `service` (+ `env_variables`);
+  `requires-python` (Poetry's `python`, Pipfile's `python_version`); `Dockerfile*` `FROM`
+  (`ARG` defaults filled in) / `EXPOSE` / `CMD` / `ENTRYPOINT`, `ENV` as env declarations;
+  `Procfile` processes; App Engine `app.yaml` `runtime` / `entrypoint` / `service` (and
+  `env_variables` as env declarations);
 - `docker-compose*.yml` / `compose*.yaml`: each service's `image` and `ports`, and its
   `environment` entries (map or list form) as env declarations;
 - `firebase.json` hosting rewrites (`source` → Cloud Run service / function / destination)
