@@ -233,7 +233,15 @@ def _read_one(ctx: ComponentContext, path: Path, rel: str) -> None:
             "poetry.lock",
             "uv.lock",
             "Pipfile",
+            "Procfile",
+            ".nvmrc",
+            ".node-version",
+            ".python-version",
+            ".tool-versions",
         }
+        or path.name.startswith("Dockerfile")
+        or suffix == ".dockerfile"
+        or (suffix == ".in" and "requirements" in rel)  # pip-tools inputs
         or suffix in {".tfvars", ".yaml", ".yml", ".toml", ".cfg", ".txt", ".prisma"}
     )
     if not interesting:

@@ -43,6 +43,7 @@ EXTRACTORS: list[str] = [
     "infra.terraform",
     "infra.packages",
     "infra.contentful",
+    "infra.deploy",
 ]
 
 

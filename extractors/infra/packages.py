@@ -1,7 +1,8 @@
 """Package manifests → catalog rows `packages`, with versions resolved from lock files.
 
-Manifests: `package.json` (dependencies, devDependencies, peer/optional), `requirements*.txt`,
-`pyproject.toml` (PEP 621 `[project]`, optional deps, `[dependency-groups]`, Poetry),
+Manifests: `package.json` (dependencies, devDependencies, peer/optional), pip requirement
+files (`requirements*.txt|.in`, `*-requirements.txt`, every `.txt|.in` under a `requirements/`
+folder, and whatever one of those includes with `-r other.txt`), `pyproject.toml` (PEP 621 `[project]`, optional deps, `[dependency-groups]`, Poetry),
 `Pipfile`. Each row: name = package, `line` = the dependency's line in the manifest, attrs
 `ecosystem` (npm|pypi), `package`, `declared` (the range as written), `version` (from the
 lock file next to the manifest: package-lock.json v1-v3, yarn.lock, pnpm-lock.yaml,
@@ -29,6 +30,7 @@ from vocab import STACK_HINTS, safe_yaml
 NAME = "packages"
 PROVIDES = (StackHints,)
 REQUIRES = (CodeSymbols,)  # a manifest that is already a code_file gets its attrs
+_INCLUDE = re.compile(r"^\s*(?:-r|--requirement)[\s=]\s*(\S+)")
 _REQ = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?\s*([^;#]*)")
 _BAD_LOCK = (ValueError, KeyError, TypeError, AttributeError, RecursionError)
 LOCK_MAX_NODES = 5_000_000  # pnpm-lock.yaml of a large monorepo; an alias bomb is far more
@@ -134,15 +136,39 @@ class Locks:
         return m.group(1) if m else None
 
 
+def requirement_files(ctx: ComponentContext) -> set[str]:
+    """Pip requirement files: by name, under a `requirements/` folder, and `-r` includes."""
+    found = {
+        rel
+        for rel in ctx.files
+        if rel.endswith((".txt", ".in"))
+        and (
+            re.search(r"(^|[-_.])requirements([-_.][^/]*)?\.(txt|in)$", posixpath.basename(rel))
+            or "requirements" in rel.split("/")[:-1]
+        )
+    }
+    todo = sorted(found)
+    while todo:
+        rel = todo.pop()
+        for raw in ctx.files[rel].text.splitlines():
+            if m := _INCLUDE.match(raw):
+                target = posixpath.normpath(posixpath.join(posixpath.dirname(rel), m.group(1)))
+                if target in ctx.files and target not in found:
+                    found.add(target)
+                    todo.append(target)
+    return found
+
+
 def extract(ctx: ComponentContext) -> None:
     locks: dict[str, Locks] = {}
     files: dict[str, Node] | None = None
+    requirements = requirement_files(ctx)
     for rel, sf in sorted(ctx.files.items()):
         base = posixpath.basename(rel)
         folder = posixpath.dirname(rel)
         if base == "package.json":
             deps = _package_json(sf)
-        elif base.startswith("requirements") and base.endswith((".txt", ".in")):
+        elif rel in requirements:
             deps = _requirements(sf)
         elif base == "pyproject.toml":
             deps = _pyproject(sf)

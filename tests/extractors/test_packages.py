@@ -116,3 +116,27 @@ def test_broken_manifest_is_a_problem_not_a_crash(tmp_path):
     facts = facts_of(write(tmp_path, {"package.json": "{ not json"}), component="web")[0]
     assert [p.rule for p in facts.problems] == ["manifest"]
     assert not facts.catalog
+
+
+def test_requirement_files_in_a_requirements_folder_and_their_includes(tmp_path):
+    root = write(
+        tmp_path,
+        {
+            "requirements.txt": "# the platform wants a root file\n-r requirements/live.txt\n",
+            "requirements/live.txt": "# production\n\nDjango==5.0.6\nDjango-Ninja\n",
+            "requirements/dev.txt": "-r live.txt\n--requirement=../tools/pins.txt\npytest\n",
+            "tools/pins.txt": "black==24.4.2\n",
+            "notes/todo.txt": "Django is not a package row here\n",
+            "ci-requirements.txt": "tox\n",
+            "requirements.in": "httpx\n",
+        },
+    )
+    facts, _, _ = facts_of(root, component="api")
+    got = rows(facts)
+    assert got[("requirements/live.txt", "django")] == (3, "==5.0.6", "5.0.6", False)
+    assert got[("requirements/live.txt", "django-ninja")] == (4, "", None, False)
+    assert got[("requirements/dev.txt", "pytest")] == (3, "", None, True)
+    assert got[("tools/pins.txt", "black")] == (1, "==24.4.2", "24.4.2", False)
+    assert got[("ci-requirements.txt", "tox")] == (1, "", None, False)
+    assert got[("requirements.in", "httpx")] == (1, "", None, False)
+    assert not any(file == "notes/todo.txt" for file, _ in got)
