@@ -42,6 +42,11 @@ LANGUAGE_BY_SUFFIX = {
     ".json": "json",
 }
 
+# `<name>.<ext><suffix>` is read as `<name>.<ext>` when that file is absent (a config module
+# kept out of git, shipped as an example): JS family only, where imports resolve to it.
+STAND_IN_SUFFIXES = (".example", ".sample", ".dist", ".template")
+STAND_IN_LANGUAGES = {"javascript", "typescript", "tsx"}
+
 
 @dataclass
 class ComponentContext:
@@ -217,6 +222,11 @@ def collect_files(ctx: ComponentContext) -> None:
 
 def _read_one(ctx: ComponentContext, path: Path, rel: str) -> None:
     suffix = path.suffix.lower()
+    if suffix in STAND_IN_SUFFIXES:  # `config.ts.example` stands in for a git-ignored config.ts
+        inner = Path(path.stem).suffix.lower()
+        if LANGUAGE_BY_SUFFIX.get(inner) not in STAND_IN_LANGUAGES or path.with_suffix("").exists():
+            return
+        suffix = inner
     interesting = (
         suffix in LANGUAGE_BY_SUFFIX
         or path.name.startswith(".env")

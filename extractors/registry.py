@@ -29,6 +29,7 @@ EXTRACTORS: list[str] = [
     # one line per extractor module (under extractors/); order only breaks ties
     "js.vue",
     "js.typescript",
+    "js.constants",
     "js.express",
     "js.nestjs",
     "js.injected",

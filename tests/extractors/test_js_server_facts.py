@@ -160,3 +160,52 @@ def test_pages_api_route_records_its_method_guard(tmp_path):
     route = f.node("route:PUT /api/relay")
     assert route.attrs["method_guard"] == "if (req.method !== 'PUT') {"
     assert route.attrs["method_guard_at"] == "pages/api/relay.ts:3"
+
+
+def test_a_config_constant_from_a_stand_in_example_file_is_read_where_used(tmp_path):
+    f = extract(
+        tmp_path,
+        {
+            ".gitignore": "src/config.ts\n",
+            "src/config.ts.example": "export const SIGNING_SECRET = 'change-me';\nexport const PAGE = 20;\n",
+            "src/session.ts": """
+                import * as jwt from 'jsonwebtoken';
+                import { SIGNING_SECRET, PAGE } from './config';
+
+                export function open(raw: string) {
+                  return jwt.verify(raw, SIGNING_SECRET);
+                }
+                export function seal(who: string) {
+                  return jwt.sign({
+                    who,
+                  }, SIGNING_SECRET);
+                }
+                """,
+        },
+    )
+    secret = f.node("setting:src/config.ts.example:1:SIGNING_SECRET")
+    assert secret.attrs["secret_like"] is True
+    assert "change-me" not in str(secret.attrs)
+    assert "absent src/config.ts" in secret.attrs["about"]
+    assert f.node("setting:src/config.ts.example:2:PAGE").attrs["value"] == "20"
+    symbol = "symbol:src/config.ts.example#SIGNING_SECRET"
+    reads = sorted(
+        (e.line, f.nodes[e.src.split(":", 1)[1]].name, e.attrs["via"])
+        for e in f.raw.edges
+        if e.type == "READS_ENV" and e.dst.endswith(symbol)
+    )
+    assert reads == [(5, "open", "SIGNING_SECRET"), (10, "seal", "SIGNING_SECRET")]
+    imports = f.edges("IMPORTS")
+    assert ("code_file:src/session.ts", "code_file:src/config.ts.example") in imports
+
+
+def test_a_stand_in_is_ignored_when_the_real_file_is_there(tmp_path):
+    f = extract(
+        tmp_path,
+        {
+            "src/config.js": "export const LIMIT = 5;\n",
+            "src/config.js.example": "export const LIMIT = 1;\n",
+        },
+    )
+    assert "code_file:src/config.js.example" not in f.nodes
+    assert f.node("setting:src/config.js:1:LIMIT").attrs["value"] == "5"
