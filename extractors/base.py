@@ -222,9 +222,9 @@ def collect_files(ctx: ComponentContext) -> None:
 
 def _read_one(ctx: ComponentContext, path: Path, rel: str) -> None:
     suffix = path.suffix.lower()
-    if suffix in STAND_IN_SUFFIXES:  # `config.ts.example` stands in for a git-ignored config.ts
-        inner = Path(path.stem).suffix.lower()
-        if LANGUAGE_BY_SUFFIX.get(inner) not in STAND_IN_LANGUAGES or path.with_suffix("").exists():
+    inner = Path(path.stem).suffix.lower()
+    if suffix in STAND_IN_SUFFIXES and LANGUAGE_BY_SUFFIX.get(inner) in STAND_IN_LANGUAGES:
+        if path.with_suffix("").exists():  # `config.ts.example` stands in for an absent config.ts
             return
         suffix = inner
     interesting = (
