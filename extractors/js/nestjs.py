@@ -7,7 +7,9 @@ the URI version (`app.enableVersioning` + `@Controller({ version })` / `@Version
 controller prefix and the method path; several paths (`@Get(['a', 'b'])`) give one route each.
 
 route node: qualifier and name `METHOD /full/path` (Nest `:param` syntax), file:line of the
-HTTP method decorator, attrs `method`, `path`, `framework="nestjs"`, `controller`.
+HTTP method decorator, attrs `method`, `path`, `framework="nestjs"`, `controller`, `mounts`
+(`file:line` of the `setGlobalPrefix` call when the prefix applies). The global prefix is
+also a `setting` node `setGlobalPrefix` (js/settings.py).
 ROUTES_TO → the method symbol (`<rel>#Class.method`, its line is the method's own).
 USES_MIDDLEWARE, in the order a request meets them (attr `order`): `app.use(...)` in the
 bootstrap file; module middleware `consumer.apply(A, B).forRoutes(...)` whose route
