@@ -29,7 +29,6 @@ EXTRACTORS: list[str] = [
     # one line per extractor module (under extractors/); order only breaks ties
     "js.vue",
     "js.typescript",
-    "js.constants",
     "js.express",
     "js.nestjs",
     "js.injected",
@@ -39,6 +38,7 @@ EXTRACTORS: list[str] = [
     "python.routes",
     "python.django",
     "infra.env",
+    "infra.constants",
     "python.env",
     "http.calls",
     "infra.terraform",

@@ -27,7 +27,7 @@ from extractors.js.settings import Settings
 from extractors.shared import JsSymbols
 from extractors.source import SourceFile, captures
 
-NAME = "js_constants"
+NAME = "config_constants"
 PROVIDES = ()
 REQUIRES = (JsSymbols,)
 _CONFIG_STEM = re.compile(
