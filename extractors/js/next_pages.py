@@ -7,6 +7,7 @@ import re
 
 from extractors.base import ComponentContext
 from extractors.js.model import ModuleInfo
+from extractors.js.settings import Settings
 from extractors.source import SourceFile
 
 _VERB = r"['\"](GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)['\"]"
@@ -70,10 +71,15 @@ def node_line(ctx: ComponentContext, node_id: str | None) -> int | None:
 
 
 def base_path(ctx: ComponentContext) -> str:
-    """`basePath: '/docs'` in next.config.* ('' when none)."""
+    """`basePath: '/docs'` in next.config.* ('' when none), also a `setting` `basePath`."""
     for rel in _CONFIGS:
         sf = ctx.files.get(rel)
         found = _BASE_PATH.search(sf.text) if sf is not None else None
         if found:
+            settings = Settings(ctx)
+            line = sf.text.count("\n", 0, found.start()) + 1
+            settings.add(rel, line, "basePath", found.group(1), "route prefix of every page and "
+                         "API route", "nextjs")  # fmt: skip
+            settings.emit()
             return found.group(1).rstrip("/")
     return ""
