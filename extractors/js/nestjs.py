@@ -55,8 +55,9 @@ def extract(ctx: ComponentContext) -> None:
     if app.prefix_at is not None:
         settings = Settings(ctx)
         rel, line = app.prefix_at
-        settings.add(rel, line, "setGlobalPrefix", app.prefix, "global route prefix of every "
-                     "controller route", "nestjs", excludes=app.exclude)  # fmt: skip
+        extra = {"excludes": app.exclude} if app.exclude else {}
+        about = "global route prefix of every controller route"
+        settings.add(rel, line, "setGlobalPrefix", app.prefix, about, "nestjs", **extra)
         settings.emit()
     consumers = module_middleware(ctx, mods)
     cache: dict[str, str] = {}
