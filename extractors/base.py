@@ -42,6 +42,11 @@ LANGUAGE_BY_SUFFIX = {
     ".json": "json",
 }
 
+# `<name>.<ext><suffix>` is read as `<name>.<ext>` when that file is absent (a config module
+# kept out of git, shipped as an example): JS family only, where imports resolve to it.
+STAND_IN_SUFFIXES = (".example", ".sample", ".dist", ".template")
+STAND_IN_LANGUAGES = {"javascript", "typescript", "tsx"}
+
 
 @dataclass
 class ComponentContext:
@@ -217,6 +222,11 @@ def collect_files(ctx: ComponentContext) -> None:
 
 def _read_one(ctx: ComponentContext, path: Path, rel: str) -> None:
     suffix = path.suffix.lower()
+    inner = Path(path.stem).suffix.lower()
+    if suffix in STAND_IN_SUFFIXES and LANGUAGE_BY_SUFFIX.get(inner) in STAND_IN_LANGUAGES:
+        if path.with_suffix("").exists():  # `config.ts.example` stands in for an absent config.ts
+            return
+        suffix = inner
     interesting = (
         suffix in LANGUAGE_BY_SUFFIX
         or path.name.startswith(".env")

@@ -38,6 +38,7 @@ EXTRACTORS: list[str] = [
     "python.routes",
     "python.django",
     "infra.env",
+    "infra.constants",
     "python.env",
     "http.calls",
     "infra.terraform",

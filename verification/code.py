@@ -137,6 +137,8 @@ def component_code(
     for e in edges.to_dicts() if edges is not None else []:
         src, dst = by_id.get(e["src"]), by_id.get(e["dst"])
         if e["type"] == "READS_ENV" and dst is not None and src is not None:
+            if dst.get("kind") != "env_var":
+                continue  # a config constant read (infra/constants.py), not an env var
             code = out.get(src.get("component") or "")
             if code is not None:
                 code.env_names.add(str((dst.get("attrs") or {}).get("name") or dst["name"]))

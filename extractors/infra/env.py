@@ -15,7 +15,9 @@ credentials; `declared_in` [files]; `public` (NEXT_PUBLIC_/VITE_/... exposed to 
 `secret_like`.
 READS_ENV: enclosing symbol (or code_file for module level) → env_var, one edge per read site
 (file:line), attr `via` (process.env, import.meta.env, os.environ, pydantic, prisma, and
-`config:<object>` for reads through a validated env object — js/envconfig.py).
+`config:<object>` for reads through a validated env object — js/envconfig.py — and the
+path as written, `config.jwt.secret`, for a use of a config object's value built from a
+variable — js/envderived.py).
 DECLARES: the `.env*` code_file (created here, attrs language="dotenv") → env_var.
 Catalog rows `env_vars`: one per name, attrs `declared`, `read`.
 Provides `ctx.shared.env` (EnvVars: NAME → env_var node id).
@@ -37,6 +39,7 @@ from extractors.js.common import (
     text,
 )
 from extractors.js.envconfig import config_reads, env_objects
+from extractors.js.envderived import derived_objects, derived_reads
 from extractors.js.index import file_index
 from extractors.shared import CodeSymbols, EnvVars, JsSymbols
 from extractors.source import SourceFile
@@ -64,6 +67,7 @@ class _Env:
         self.values: dict[str, dict[str, str]] = {}
         self.reads: dict[tuple[str, str, str, int], tuple[str, int, dict]] = {}
         self.objects: dict = {}  # JS env objects (js/envconfig.py), found once per component
+        self.derived: dict = {}  # JS config objects built from them (js/envderived.py)
 
     def read(self, name: str, rel: str, node: TsNode, **attrs) -> None:
         if not _NAME.match(name):
@@ -80,6 +84,7 @@ class _Env:
 def extract(ctx: ComponentContext) -> None:
     env = _Env(ctx)
     env.objects = env_objects(ctx)
+    env.derived = derived_objects(ctx, env.objects)
     for sf in sorted(ctx.files.values(), key=lambda f: f.rel):
         if sf.language in JS_LANGUAGES:
             _js(env, sf)
@@ -106,6 +111,8 @@ def _js(env: _Env, sf: SourceFile) -> None:
         if name:
             env.read(name, sf.rel, read, via=via)
     for name, read, via in config_reads(env.ctx, sf, env.objects):
+        env.read(name, sf.rel, read, via=via)
+    for name, read, via in derived_reads(env.ctx, sf, env.derived):
         env.read(name, sf.rel, read, via=via)
 
 

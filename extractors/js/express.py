@@ -16,16 +16,19 @@ component passes it (`require('./routes')(app)`, `mount(app)`: express_params.py
 
 route node: qualifier and name `METHOD /full/path` (Express `:id` syntax; `ALL` for `.all`),
 file:line of the registration's method name (`.post(` of a chain), attrs `method`, `path`,
-`framework="express"`, `router` (`<rel>#<name>` where it was registered). ROUTES_TO → handler
+`framework="express"`, `router` (`<rel>#<name>` where it was registered), `mounts` (the
+`file:line` of each mount with a path that builds the full path, outermost first). ROUTES_TO → handler
 symbol (an `<anonymous>` symbol for inline functions, the wrapped function of
 `catchAsync(fn)`, an `expression` symbol for a package's handler factory such as
 `swaggerUi.setup(specs)`). USES_MIDDLEWARE → middleware node, attr `order` (1-based: app-level
 `use` registered before the route first, outermost mount first, then the route's own), the
-edge's file:line being where this route gets it.
+edge's file:line being where this route gets it, attr `expr` the element as written there
+(`validate(authValidation.login)`, `auth('manageUsers')`).
 middleware node: qualifier = symbol qualifier (`<rel>#rateLimit`) when it resolves to code in
 the component, else the callee as written (`helmet`, `express.json`); file:line of its
 definition when resolvable, else of its first `use`; attrs `package`, `symbol`.
 Catalog rows `middleware` for every package-backed middleware (name = package).
+A root app's mount with a path (`app.use('/v1', routes)`) is also a `setting` (js/settings.py).
 Provides `ctx.shared.express` (ExpressApps: "<rel>#<name>" → route node ids) for firebase.py.
 """
 

@@ -21,9 +21,11 @@ from extractors.js.common import (
     unwrap,
 )
 from extractors.js.model import ModuleInfo
+from extractors.js.settings import Settings, receiver_name, router_label
 from extractors.source import SourceFile
 
 MAX_DEPTH = 16
+MAX_EXPR = 120  # a middleware usage as written is kept up to this many characters
 _CALLABLE = {"function", "method", "alias", "anonymous"}
 _WRAPPER = re.compile(r"async|catch|wrap|handler|errors?$|safe|try", re.I)
 
@@ -36,7 +38,9 @@ class Entry:
     line: int
     method: str = ""
     path: str = ""
-    middleware: list[tuple[str, str, int]] = field(default_factory=list)  # (mw id, rel, line)
+    middleware: list[tuple[str, str, int, str]] = field(
+        default_factory=list
+    )  # (mw, rel, line, expr)
     handler: str | None = None
     child: str | None = None
 
@@ -113,26 +117,31 @@ class Parts:
         mod.anonymous[fn.start_byte] = node_id
         return node_id
 
-    def middleware_of(self, mod: ModuleInfo, node: TsNode | None) -> list[tuple[str, str, int]]:
-        """(middleware node id, usage rel, usage line) per middleware an argument holds."""
+    def middleware_of(
+        self, mod: ModuleInfo, node: TsNode | None
+    ) -> list[tuple[str, str, int, str]]:
+        """(middleware node id, usage rel, usage line, usage as written) per middleware an
+        argument holds — `validate(schema.login)` keeps its arguments, the node is `validate`."""
         node = unwrap(node)
         sf = mod.sf
         if node is None:
             return []
         line = SourceFile.line(node)
+        expr = " ".join(text(sf, node).split())[:MAX_EXPR]
         if node.type == "array":
             return [m for item in node.named_children for m in self.middleware_of(mod, item)]
         if node.type in FUNCTION_TYPES:
             symbol = self.handler(mod, node)
             label = f"<anonymous>@{mod.rel}:{line}"
-            return [(self.mw_node(mod, label, "<anonymous>", symbol, None, line), mod.rel, line)]
+            mw = self.mw_node(mod, label, "<anonymous>", symbol, None, line)
+            return [(mw, mod.rel, line, "<anonymous>")]
         if node.type == "call_expression":
             callee = dotted_name(sf, node.child_by_field_name("function"))
             if callee is None:
                 return []
             symbol = lookup_symbol(self.ctx, mod.rel, callee)
             package = package_of(self.ctx, mod.rel, callee.split(".")[0])
-            return [(self.mw_node(mod, callee, callee, symbol, package, line), mod.rel, line)]
+            return [(self.mw_node(mod, callee, callee, symbol, package, line), mod.rel, line, expr)]
         dotted = dotted_name(sf, node)
         if dotted is None:
             return []
@@ -140,7 +149,7 @@ class Parts:
         package = package_of(self.ctx, mod.rel, dotted.split(".")[0]) or self.wrapped_package(
             mod, dotted
         )
-        return [(self.mw_node(mod, dotted, dotted, symbol, package, line), mod.rel, line)]
+        return [(self.mw_node(mod, dotted, dotted, symbol, package, line), mod.rel, line, expr)]
 
     def wrapped_package(self, mod: ModuleInfo, name: str) -> str | None:
         """`const rateLimit = expressRateLimit({...})` → express-rate-limit."""
@@ -183,40 +192,61 @@ def emit(state) -> None:
     """Walk the mount tree from every root (an app, or a router nobody mounts)."""
     apps = state.ctx.shared.express.apps
     roots = [k for k in sorted(state.routers) if k not in state.mounted]
+    settings = Settings(state.ctx)
     for root in roots:
         apps[root] = []
-        _walk(state, root, "", [], 0, apps[root], (root,))
+        walk = _Walk(state, apps[root], settings)
+        walk.walk(root, "", [], 0, (root,), ())
+    settings.emit()
 
 
-def _walk(state, key: str, prefix: str, inherited: list, depth: int, out: list, stack: tuple):
-    if depth > MAX_DEPTH:
-        return
-    active = list(inherited)  # (mw id, rel, line, scope path)
-    for entry in sorted(state.entries[key], key=lambda e: e.order):
-        full = join_path(prefix, entry.path)
-        if entry.kind == "use":
-            active += [(*m, full) for m in entry.middleware]
-        elif entry.kind == "mount" and entry.child and entry.child not in stack:
-            applies = [m for m in active if _under(full, m[3]) or _under(m[3], full)]
-            _walk(state, entry.child, full, applies, depth + 1, out, (*stack, entry.child))
-        elif entry.kind == "route":
-            chain = [m for m in active if _under(full, m[3])]
-            chain += [(*m, full) for m in entry.middleware]
-            out.append(_route(state, key, entry, full, chain))
+@dataclass
+class _Walk:
+    state: object
+    out: list
+    settings: Settings
+
+    def walk(self, key: str, prefix: str, inherited: list, depth: int, stack: tuple, mounts):
+        """`mounts`: the `file:line` of every mount with a path on the way down to `key`."""
+        if depth > MAX_DEPTH:
+            return
+        state = self.state
+        active = list(inherited)  # (mw id, rel, line, expr, scope path)
+        for entry in sorted(state.entries[key], key=lambda e: e.order):
+            full = join_path(prefix, entry.path)
+            if entry.kind == "use":
+                active += [(*m, full) for m in entry.middleware]
+            elif entry.kind == "mount" and entry.child and entry.child not in stack:
+                applies = [m for m in active if _under(full, m[4]) or _under(m[4], full)]
+                here = mounts
+                if entry.path.strip("/"):
+                    here = (*mounts, f"{entry.rel}:{entry.line}")
+                    if depth == 0:  # a root app's mount: the prefix the API is reached under
+                        self.settings.add(
+                            entry.rel, entry.line, f"{receiver_name(key)}.use", entry.path,
+                            f"route prefix mounted for {router_label(entry.child)}", "express",
+                            refers_to=entry.child,
+                        )  # fmt: skip
+                self.walk(entry.child, full, applies, depth + 1, (*stack, entry.child), here)
+            elif entry.kind == "route":
+                chain = [m for m in active if _under(full, m[4])]
+                chain += [(*m, full) for m in entry.middleware]
+                self.out.append(_route(state, key, entry, full, chain, mounts))
 
 
-def _route(state, key: str, entry: Entry, full: str, chain: list) -> str:
+def _route(state, key: str, entry: Entry, full: str, chain: list, mounts: tuple) -> str:
     name = f"{entry.method} {full}"
     qualifier = name if name not in state.seen else f"{name}@{entry.rel}:{entry.line}"
     state.seen.add(qualifier)
+    extra = {"mounts": list(mounts)} if mounts else {}
     node_id = state.ctx.add_node(
         "route", qualifier, name, entry.rel, entry.line, entry.line,
-        method=entry.method, path=full, framework="express", router=key,
+        method=entry.method, path=full, framework="express", router=key, **extra,
     )  # fmt: skip
     if entry.handler:
         state.ctx.add_edge(node_id, entry.handler, "ROUTES_TO", entry.rel, entry.line)
-    for order, (mw, rel, line, _) in enumerate(chain, start=1):
-        state.ctx.add_edge(node_id, mw, "USES_MIDDLEWARE", rel, line, order=order)
+    for order, (mw, rel, line, expr, _) in enumerate(chain, start=1):
+        state.ctx.add_edge(node_id, mw, "USES_MIDDLEWARE", rel, line, order=order, expr=expr)
     return node_id
 
 

@@ -38,6 +38,7 @@ _GLOBAL["useGlobalPipes"] = "pipe"
 @dataclass
 class App:
     prefix: str = ""
+    prefix_at: tuple[str, int] | None = None  # (rel, line) of `setGlobalPrefix(...)`
     exclude: list[str] = field(default_factory=list)
     versioning: bool = False
     default_version: str | None = None
@@ -54,6 +55,12 @@ class App:
         parts += [self.module_paths.get(controller, ""), local]
         kept = [p.strip("/") for p in parts if p and p.strip("/")]
         return "/" + "/".join(kept)
+
+    def mounts(self, local: str) -> list[str]:
+        """`file:line` of the global prefix when it applies to this controller-relative path."""
+        if self.prefix_at is None or any(path_matches(x, local) for x in self.exclude):
+            return []
+        return [f"{self.prefix_at[0]}:{self.prefix_at[1]}"]
 
     def match_paths(self, local: str, controller: str) -> tuple[str, ...]:
         """What a `forRoutes` path may be written against: the controller-relative path,
@@ -103,6 +110,7 @@ def bootstrap(ctx: ComponentContext, mods: list[ModuleInfo]) -> App:
                 prefix, unknown = string_of(ctx, mod, args[0])
                 label = text(sf, args[0]).removeprefix("process.env.")
                 app.prefix = prefix if prefix is not None else "{" + label + "}"
+                app.prefix_at = (mod.rel, SourceFile.line(call))
                 if prefix is None or unknown:
                     ctx.unresolved(
                         mod.rel, SourceFile.line(call), "route", text(sf, args[0]),

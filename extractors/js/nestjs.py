@@ -7,7 +7,9 @@ the URI version (`app.enableVersioning` + `@Controller({ version })` / `@Version
 controller prefix and the method path; several paths (`@Get(['a', 'b'])`) give one route each.
 
 route node: qualifier and name `METHOD /full/path` (Nest `:param` syntax), file:line of the
-HTTP method decorator, attrs `method`, `path`, `framework="nestjs"`, `controller`.
+HTTP method decorator, attrs `method`, `path`, `framework="nestjs"`, `controller`, `mounts`
+(`file:line` of the `setGlobalPrefix` call when the prefix applies). The global prefix is
+also a `setting` node `setGlobalPrefix` (js/settings.py).
 ROUTES_TO → the method symbol (`<rel>#Class.method`, its line is the method's own).
 USES_MIDDLEWARE, in the order a request meets them (attr `order`): `app.use(...)` in the
 bootstrap file; module middleware `consumer.apply(A, B).forRoutes(...)` whose route
@@ -29,6 +31,7 @@ from extractors.js.common import arguments, modules, object_props, text, unwrap
 from extractors.js.evaluate import string_of, value_of
 from extractors.js.model import ModuleInfo
 from extractors.js.nest_app import App, bootstrap, middleware_node, module_middleware
+from extractors.js.settings import Settings
 from extractors.shared import CodeSymbols, JsSymbols
 from extractors.source import SourceFile
 
@@ -49,6 +52,13 @@ def extract(ctx: ComponentContext) -> None:
     if not mods:
         return
     app = bootstrap(ctx, mods)
+    if app.prefix_at is not None:
+        settings = Settings(ctx)
+        rel, line = app.prefix_at
+        extra = {"excludes": app.exclude} if app.exclude else {}
+        about = "global route prefix of every controller route"
+        settings.add(rel, line, "setGlobalPrefix", app.prefix, about, "nestjs", **extra)
+        settings.emit()
     consumers = module_middleware(ctx, mods)
     cache: dict[str, str] = {}
     for mod in sorted(mods, key=lambda m: m.rel):
@@ -166,6 +176,7 @@ def _controller(ctx, app: App, consumers, cache, mod, cls: TsNode, decorators, c
                         handler,
                         name,
                         chain,
+                        app.mounts(local),
                     )
 
 
@@ -194,13 +205,14 @@ def _join(*parts: str) -> str:
     return "/" + "/".join(kept)
 
 
-def _route(ctx, seen: set, mod, method: str, path: str, line: int, handler, controller, chain):
+def _route(ctx, seen: set, mod, method, path: str, line: int, handler, controller, chain, mounts):
     name = f"{method} {path}"
     qualifier = name if name not in seen else f"{name}@{mod.rel}:{line}"
     seen.add(qualifier)
+    extra = {"mounts": mounts} if mounts else {}
     route = ctx.add_node(
         "route", qualifier, name, mod.rel, line, line,
-        method=method, path=path, framework="nestjs", controller=controller,
+        method=method, path=path, framework="nestjs", controller=controller, **extra,
     )  # fmt: skip
     if handler:
         ctx.add_edge(route, handler, "ROUTES_TO", mod.rel, line)

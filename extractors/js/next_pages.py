@@ -7,6 +7,7 @@ import re
 
 from extractors.base import ComponentContext
 from extractors.js.model import ModuleInfo
+from extractors.js.settings import Settings
 from extractors.source import SourceFile
 
 _VERB = r"['\"](GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)['\"]"
@@ -17,20 +18,33 @@ _BASE_PATH = re.compile(r"""\bbasePath\s*:\s*['"`](/[^'"`]*)['"`]""")
 _CONFIGS = ("next.config.js", "next.config.mjs", "next.config.ts", "next.config.cjs")
 
 
-def pages_methods(ctx: ComponentContext, mod: ModuleInfo, handler: str | None) -> list[str]:
+def pages_methods(
+    ctx: ComponentContext, mod: ModuleInfo, handler: str | None
+) -> tuple[list[str], dict[str, str]]:
     """`if (req.method !== 'POST') return 405` → [POST]; `switch (req.method) { case 'GET' }`
-    or `req.method === 'GET'` branches → those methods; otherwise [ALL]."""
+    or `req.method === 'GET'` branches → those methods; otherwise [ALL]. With the guard as
+    route attrs: `method_guard` (the line as written) and `method_guard_at` (`file:line`)."""
     node = next((n for n in ctx.facts.nodes if n.id == handler), None) if handler else None
     if node is None or not node.line:
-        return ["ALL"]
+        return ["ALL"], {}
     lines = mod.sf.text.splitlines()[node.line - 1 : node.end_line or node.line]
     body = "\n".join(lines)
-    only = {m.group(1) or m.group(2) for m in _NOT.finditer(body)}
+    guards = list(_NOT.finditer(body))
+    only = {m.group(1) or m.group(2) for m in guards}
     if len(only) == 1:
-        return sorted(only)
-    named = {m.group(1) or m.group(2) for m in _IS.finditer(body)}
-    named |= {m.group(1) for m in _CASE.finditer(body)} if "switch" in body else set()
-    return sorted(named) or ["ALL"]
+        return sorted(only), _guard(mod, node.line, lines, body, guards[0])
+    found = list(_IS.finditer(body))
+    found += list(_CASE.finditer(body)) if "switch" in body else []
+    named = {m.group(1) or m.group(2) for m in found}
+    if not named:
+        return ["ALL"], {}
+    return sorted(named), _guard(mod, node.line, lines, body, min(found, key=lambda m: m.start()))
+
+
+def _guard(mod: ModuleInfo, first: int, lines: list[str], body: str, found) -> dict[str, str]:
+    offset = body.count("\n", 0, found.start())
+    written = " ".join(lines[offset].split())
+    return {"method_guard": written[:120], "method_guard_at": f"{mod.rel}:{first + offset}"}
 
 
 def default_expression(ctx: ComponentContext, mod: ModuleInfo) -> str | None:
@@ -57,10 +71,15 @@ def node_line(ctx: ComponentContext, node_id: str | None) -> int | None:
 
 
 def base_path(ctx: ComponentContext) -> str:
-    """`basePath: '/docs'` in next.config.* ('' when none)."""
+    """`basePath: '/docs'` in next.config.* ('' when none), also a `setting` `basePath`."""
     for rel in _CONFIGS:
         sf = ctx.files.get(rel)
         found = _BASE_PATH.search(sf.text) if sf is not None else None
         if found:
+            settings = Settings(ctx)
+            line = sf.text.count("\n", 0, found.start()) + 1
+            settings.add(rel, line, "basePath", found.group(1), "route prefix of every page and "
+                         "API route", "nextjs")  # fmt: skip
+            settings.emit()
             return found.group(1).rstrip("/")
     return ""

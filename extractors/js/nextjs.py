@@ -16,7 +16,8 @@
   is the `matcher`'s.
 
 route attrs: `method`, `path`, `framework="nextjs"`, `router` ("app" | "pages"),
-`route_kind` ("page" | "api"). Runs only when the component depends on `next`.
+`route_kind` ("page" | "api"); a pages API route whose handler tests `req.method` also has
+`method_guard` (that line as written) and `method_guard_at` (`file:line`). Runs only when the component depends on `next`.
 """
 
 from __future__ import annotations
@@ -106,11 +107,12 @@ def extract(ctx: ComponentContext) -> None:
         if found is None or mod is None:
             continue
         router, kind, path = found
+        guard: dict[str, str] = {}
         if router == "app" and kind == "api":
             methods = [(m, _handler(mod, m)) for m in HTTP_METHODS if m in mod.exports]
         else:
             handler = _handler(mod, "default") or default_expression(ctx, mod)
-            verbs = pages_methods(ctx, mod, handler) if kind == "api" else ["GET"]
+            verbs, guard = pages_methods(ctx, mod, handler) if kind == "api" else (["GET"], {})
             methods = [(verb, handler) for verb in verbs]
         for method, handler in methods:
             full = (base + path).rstrip("/") or "/" if base else path
@@ -119,6 +121,7 @@ def extract(ctx: ComponentContext) -> None:
             route = ctx.add_node(
                 "route", name, name, sf.rel, line, line,
                 method=method, path=full, framework="nextjs", router=router, route_kind=kind,
+                **guard,
             )  # fmt: skip
             if handler:
                 ctx.add_edge(route, handler, "ROUTES_TO", sf.rel, line)

@@ -1,7 +1,8 @@
 """Import specifier → file resolution the way TypeScript/bundlers do it, offline and static.
 
 Relative paths, extension-less specifiers, `index.*` files, `.js` specifiers that name a
-`.ts` file, and `compilerOptions.paths` + `baseUrl` from the nearest `tsconfig.json` /
+`.ts` file, a stand-in `config.ts.example` for an absent (git-ignored) `config.ts`, and
+`compilerOptions.paths` + `baseUrl` from the nearest `tsconfig.json` /
 `jsconfig.json` (one level of relative `extends` followed). Anything else is a package.
 """
 
@@ -11,6 +12,8 @@ import json
 import posixpath
 import re
 from dataclasses import dataclass, field
+
+from extractors.base import STAND_IN_SUFFIXES
 
 EXTENSIONS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", ".vue")
 _JS_SPEC_EXT = re.compile(r"\.(m|c)?jsx?$")
@@ -94,6 +97,10 @@ class Resolver:
         for candidate in candidates:
             if candidate in self.known:
                 return candidate
+        for candidate in candidates:  # a git-ignored module shipped as `config.ts.example`
+            for suffix in STAND_IN_SUFFIXES:
+                if candidate + suffix in self.known:
+                    return candidate + suffix
         return None
 
     def resolve(self, from_rel: str, spec: str) -> tuple[str | None, str | None, bool]:

@@ -87,6 +87,7 @@ def test_routes_get_every_mount_prefix_and_their_handler(tmp_path):
         "path": "/api/jp/contact",
         "framework": "express",
         "router": "src/routes/contact.ts#contactRouter",
+        "mounts": ["src/index.ts:10", "src/routes/index.ts:11"],
     }
     to = {s: d for (s, d) in f.edges("ROUTES_TO")}
     handler = to["route:POST /api/jp/contact"]

@@ -58,6 +58,10 @@ def test_methods_come_from_the_handler_and_paths_from_base_path(tmp_path):
     }
     orders = f.kind("route")["POST /shop/api/orders"]
     assert (orders.file, orders.line) == ("pages/api/orders.ts", 1)
+    assert orders.attrs["method_guard_at"] == "pages/api/orders.ts:2"
+    assert "method_guard" not in f.kind("route")["ALL /shop/api/ping"].attrs
+    base = f.node("setting:next.config.mjs:2:basePath")
+    assert base.attrs["value"] == "/shop"
 
 
 def test_a_default_export_expression_is_the_handler(tmp_path):
