@@ -64,7 +64,7 @@ class JsHttpCalls:
         self.taken_sites: set[tuple[str, int]] = set()
         self.used: set[str] = set()  # wrappers a library calls for the code (an SWR fetcher)
         self.client_memo: dict[tuple[str, str], Client | None] = {}
-        self.angular = AngularHttp(self.ctx, self.eval)
+        self.angular = AngularHttp(self.ctx, self.eval, out.bases)
 
     # ---- clients ----
     def client_root(self, sf: SourceFile, name: str) -> str | None:
