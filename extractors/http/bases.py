@@ -32,19 +32,19 @@ class BaseSettings:
     def of(self, full: Url) -> str | None:
         """The setting id of the named base `full` starts with (made on first use), or None
         when the base is no API base URL (an env var alone, or a whole-URL relative path)."""
-        origin = full.origin
-        if origin is None or not full.base_name or not full.base_end:
+        if full.origin is None or not full.base_name or not full.base_end:
             return None
+        rel, line, byte, end = full.origin
+        origin = (rel, line, byte)
         if origin in self.ids:
             return self.ids[origin]
-        head = Url(full.parts[: full.base_end])
+        head = Url(full.parts[:end])
         value = head.template
         host = _ORIGIN.match(value)
         env = next((v for k, v in head.parts if k == "env"), None)
-        prefix = full.base_end < len(full.parts)
+        prefix = end < len(full.parts)
         if host is None and not (prefix and (env or value.startswith("/"))):
             return None
-        rel, line, byte = origin
         name, about = self.names.get(origin, (full.base_name, "API base URL constant"))
         attrs = {"value": value, "about": about, "source": "js"}
         if host is not None or env:

@@ -17,8 +17,9 @@ class Url:
     base_end: int = 0
     base_name: str | None = None
     # where that named base is written: (rel, line, start byte) of a constant's value or
-    # of an interceptor's rewrite; its `setting` sits there (emit.py)
-    origin: tuple[str, int, int] | None = None
+    # of an interceptor's rewrite, and how many leading parts it is; its `setting` sits
+    # there (bases.py)
+    origin: tuple[str, int, int, int] | None = None
 
     def add(self, other: Url) -> Url:
         if not self.parts and other.base_end:
@@ -30,7 +31,8 @@ class Url:
 
     def named(self, name: str | None, at: tuple[str, int, int] | None = None) -> Url:
         """Mark the whole value as one named base (a constant or env var read as a prefix)."""
-        self.base_end, self.base_name, self.origin = len(self.parts), name, at
+        self.base_end, self.base_name = len(self.parts), name
+        self.origin = (*at, len(self.parts)) if at is not None else None
         return self
 
     @property

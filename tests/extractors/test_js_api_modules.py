@@ -76,3 +76,24 @@ def test_the_base_url_constant_is_a_setting_its_calls_point_at(tmp_path):
     # the host literal is written at the constant: call sites keep their own rows too
     hosts = {(r.name, r.file, r.line) for r in f.catalog if r.table == "hosts"}
     assert ("greenhouse.example", "src/api.js", 13) in hosts
+
+
+def test_a_base_constant_inside_a_longer_client_base_keeps_its_own_value(tmp_path):
+    files = {
+        "src/settings.ts": "export const SETTINGS = {\n  HOST: process.env.SEED_HOST,\n};\n",
+        "src/client.ts": """
+            import axios from 'axios';
+            import { SETTINGS } from './settings';
+
+            const client = axios.create({ baseURL: `${SETTINGS.HOST}/v2` });
+
+            export const listBeds = () => client.get('/beds');
+            """,
+    }
+    f = extract(tmp_path, files)
+    (setting,) = [n for n in f.raw.nodes if n.kind == "setting"]
+    assert (setting.name, setting.file, setting.line) == ("SETTINGS.HOST", "src/settings.ts", 2)
+    assert (setting.attrs["value"], setting.attrs["refers_to"]) == ("{SEED_HOST}", "SEED_HOST")
+    (call,) = [n for n in f.raw.nodes if n.kind == "http_call"]
+    assert call.attrs["url_template"] == "{SEED_HOST}/v2/beds"
+    assert call.attrs["base_setting"] == setting.id
