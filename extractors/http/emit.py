@@ -71,9 +71,13 @@ class HttpOut:
         if setting is not None:
             attrs["base_setting"] = setting
         if (origin := _ORIGIN.match(template)) is not None:
-            # an interceptor's base is written at the interceptor, not at the call site
-            at = full.origin[:2] if full.origin and "interceptor" in full.via else (sf.rel, line)
-            self.hosts.add((origin.group(1).split("://", 1)[1], *at))
+            host = origin.group(1).split("://", 1)[1]
+            # an interceptor's base is written at the interceptor, not at the call site; a
+            # constant's host is catalogued where it is written and where it is called
+            if setting is None or "interceptor" not in full.via:
+                self.hosts.add((host, sf.rel, line))
+            if setting is not None and full.origin is not None:
+                self.hosts.add((host, *full.origin[:2]))
         if via == "literal":
             via = "constant" if "constant" in full.via else "env" if env else "literal"
         attrs["resolved_via"] = via

@@ -76,6 +76,7 @@ def test_the_base_url_constant_is_a_setting_its_calls_point_at(tmp_path):
     # the host literal is written at the constant: call sites keep their own rows too
     hosts = {(r.name, r.file, r.line) for r in f.catalog if r.table == "hosts"}
     assert ("greenhouse.example", "src/api.js", 13) in hosts
+    assert ("greenhouse.example", "src/api.js", 3) in hosts
 
 
 def test_a_base_constant_inside_a_longer_client_base_keeps_its_own_value(tmp_path):
