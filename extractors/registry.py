@@ -34,6 +34,7 @@ EXTRACTORS: list[str] = [
     "js.injected",
     "js.nextjs",
     "js.firebase",
+    "js.buildconsts",
     "python.symbols",
     "python.routes",
     "python.django",

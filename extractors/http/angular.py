@@ -1,6 +1,10 @@
 """Angular `HttpClient`: the properties that hold it (a constructor parameter typed
 `HttpClient`, or a field `= inject(HttpClient)`) and the base an interceptor prefixes.
 
+The registration order is a `setting` too (`withInterceptors([a, b])`, or the
+`{ provide: HTTP_INTERCEPTORS, useClass: X }` providers of a file in source order): the order
+the interceptors see each request.
+
 An interceptor that rewrites the URL as `req.clone({ url: <base> + req.url })` (functional
 `HttpInterceptorFn` registered with `withInterceptors([...])`, or a class registered under
 `HTTP_INTERCEPTORS`) puts `<base>` in front of every HttpClient call of the component: the
@@ -15,6 +19,7 @@ from extractors.http.summaries import site_line
 from extractors.http.urls import ANGULAR_ENV, Url
 from extractors.js.common import (
     arguments,
+    lookup_symbol,
     modules,
     object_props,
     owner_at,
@@ -38,9 +43,10 @@ class Interceptor:
 
 
 class AngularHttp:
-    def __init__(self, ctx, evaluator):
+    def __init__(self, ctx, evaluator, bases):
         self.ctx = ctx
         self.eval = evaluator
+        self.bases = bases  # BaseSettings: the interceptor's base is a setting at its line
         self._props: dict[str, set[str]] = {}
         self._interceptor: Interceptor | None | bool = False
 
@@ -91,7 +97,10 @@ class AngularHttp:
                 base = _prefix(url)
                 owner = owner_at(self.ctx, sf.rel, call).rsplit("#", 1)[-1].split(".")[0]
                 if base is not None and any(owner.encode() in data for data in registries):
-                    base.named(f"interceptor {owner}")
+                    at = (sf.rel, site_line(call), call.start_byte)
+                    base.named(f"interceptor {owner}", at)
+                    about = f"API base URL of every HttpClient request (interceptor {owner})"
+                    self.bases.name(at, "url", about)
                     found.append(Interceptor(base, f"{sf.rel}:{site_line(call)}"))
         self._interceptor = found[0] if len(found) == 1 else None
         return self._interceptor
@@ -131,3 +140,44 @@ def environment_values(ctx) -> None:
     for key, values in sorted(found.items()):
         name = f"environment.{key}"
         ctx.add_node("config_value", name, name, *where[key], values=values, source="angular")
+
+
+def interceptor_order(ctx) -> None:
+    """One `setting` per interceptor registration, its value the interceptors in order."""
+    for rel, mod in sorted(modules(ctx).items()):
+        sf = mod.sf
+        if not _registers(sf.data):
+            continue
+        for call, _, dotted in call_names(ctx, sf):
+            args = arguments(call)
+            listed = unwrap(args[0]) if args else None
+            if dotted != "withInterceptors" or listed is None or listed.type != "array":
+                continue
+            if package_of(ctx, rel, "withInterceptors") == PACKAGE:
+                names = [text(sf, e) for e in listed.named_children if e.type != "comment"]
+                _order(ctx, mod, call, "withInterceptors", names)
+        providers = []
+        stack = [sf.tree.root_node] if b"HTTP_INTERCEPTORS" in sf.data else []
+        while stack:
+            node = stack.pop()
+            props = object_props(sf, node) if node.type == "object" else {}
+            if text(sf, props.get("provide")) == "HTTP_INTERCEPTORS" and "useClass" in props:
+                providers.append((node.start_byte, node, text(sf, props["useClass"])))
+            stack.extend(node.named_children)
+        if providers:
+            providers.sort(key=lambda p: p[0])
+            _order(ctx, mod, providers[0][1], "HTTP_INTERCEPTORS", [p[2] for p in providers])
+
+
+def _order(ctx, mod, node, name: str, names: list[str]) -> None:
+    line = node.start_point[0] + 1
+    symbols = [s for s in (lookup_symbol(ctx, mod.rel, n) for n in names) if s]
+    node_id = ctx.add_node(
+        "setting", f"{mod.rel}:{line}:{name}", name, mod.rel, line,
+        value=", ".join(names), about="HttpClient interceptors in order", source="angular",
+        interceptors=symbols,
+    )  # fmt: skip
+    ctx.add_edge(mod.file_id, node_id, "DECLARES", mod.rel, line)
+    owner = mod.enclosing(node.start_byte)
+    if owner != mod.file_id:
+        ctx.add_edge(owner, node_id, "DECLARES", mod.rel, line)

@@ -24,6 +24,9 @@ http_call node (the contract `warehouse/http_bridge.py` reads; keep stable):
   `hook` (swr), `graphql` (true), `function` (callables only).
 CALLS_HTTP: enclosing symbol (or code_file) → http_call, file:line of the call site.
 config_value nodes `environment.<key>` (Angular environments): `values` {file: value}.
+setting nodes: a named API base URL (constant or interceptor rewrite) at the line it is
+written, `base_setting` on each call built on it (bases.py); the Angular interceptor
+registration order (angular.py).
 Catalog rows `hosts`: every absolute host literally written (a `{VAR}` part kept as is), and
 the known host of each imported third-party SDK (`sdk` attr; sdks.py).
 A URL or callee that cannot be known statically → `unresolved` kind `http_call`,
@@ -33,7 +36,7 @@ A URL or callee that cannot be known statically → `unresolved` kind `http_call
 from __future__ import annotations
 
 from extractors.base import ComponentContext
-from extractors.http.angular import environment_values
+from extractors.http.angular import environment_values, interceptor_order
 from extractors.http.dyncallee import chosen_callees
 from extractors.http.emit import HttpOut
 from extractors.http.generated import GeneratedClients
@@ -73,6 +76,7 @@ def extract(ctx: ComponentContext) -> None:
     chosen_callees(calls, sdk)
     prop_functions(calls)
     environment_values(ctx)
+    interceptor_order(ctx)
     py_wrappers: dict = {}
     for sf in sorted(ctx.by_language("python"), key=lambda f: f.rel):
         scan_python(out, sf, py_wrappers)

@@ -10,6 +10,7 @@ from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext
 from extractors.facts import CatalogRow
+from extractors.http.bases import BaseSettings
 from extractors.http.summaries import site_line
 from extractors.http.urls import Evaluator, Url, join
 from extractors.js.common import owner_at
@@ -27,6 +28,7 @@ class HttpOut:
         self.eval = Evaluator(ctx)
         self.taken: set[str] = set()
         self.hosts: set[tuple[str, str, int]] = set()
+        self.bases = BaseSettings(ctx)
 
     def dynamic(self, rel: str, line: int, expr: str, why: str) -> None:
         """A call whose URL cannot be known statically: one `unresolved` row saying why."""
@@ -65,8 +67,17 @@ class HttpOut:
             attrs["path"] = template
         if full.base_name and 0 < full.base_end < len(full.parts):
             attrs["base_name"] = full.base_name
+        setting = self.bases.of(full)
+        if setting is not None:
+            attrs["base_setting"] = setting
         if (origin := _ORIGIN.match(template)) is not None:
-            self.hosts.add((origin.group(1).split("://", 1)[1], sf.rel, line))
+            host = origin.group(1).split("://", 1)[1]
+            # an interceptor's base is written at the interceptor, not at the call site; a
+            # constant's host is catalogued where it is written and where it is called
+            if setting is None or "interceptor" not in full.via:
+                self.hosts.add((host, sf.rel, line))
+            if setting is not None and full.origin is not None:
+                self.hosts.add((host, *full.origin[:2]))
         if via == "literal":
             via = "constant" if "constant" in full.via else "env" if env else "literal"
         attrs["resolved_via"] = via

@@ -4,6 +4,8 @@ call of that instance (or of default axios) and the interceptor's line is a hop.
 
 from __future__ import annotations
 
+from tree_sitter import Node as TsNode
+
 from extractors.http.urls import Url, parameter_names
 from extractors.js.common import FUNCTION_TYPES, arguments, resolve_local, text, unwrap
 from extractors.js.index import call_names
@@ -26,8 +28,15 @@ def axios_interceptors(calls, sf: SourceFile) -> None:
         found = _base_set(calls, sf, fn, names[0]) if names and names[0] else None
         if found is None:
             continue
-        base, line = found
+        base, node = found
+        line = node.start_point[0] + 1
         hop = [f"{sf.rel}:{line}"]
+        base.via.add("interceptor")
+        if base.origin is None:  # a literal written in the interceptor: its setting is here
+            left = text(sf, node.child_by_field_name("left")).replace(" ", "")
+            at = (sf.rel, line, node.start_byte)
+            base.named(base.base_name or left, at)
+            calls.out.bases.name(at, left, "API base URL set by an axios request interceptor")
         head = dotted[: -len(_USE)]
         root = calls.client_root(sf, head)
         if root:
@@ -40,8 +49,8 @@ def axios_interceptors(calls, sf: SourceFile) -> None:
             client.base, client.via, client.hops = base, "interceptor", hop
 
 
-def _base_set(calls, sf: SourceFile, fn, cfg: str) -> tuple[Url, int] | None:
-    """The base the interceptor sets on its config parameter, and the line it does so."""
+def _base_set(calls, sf: SourceFile, fn, cfg: str) -> tuple[Url, TsNode] | None:
+    """The base the interceptor sets on its config parameter, and the assignment doing so."""
     stack = [fn.child_by_field_name("body")]
     while stack:
         node = stack.pop()
@@ -50,12 +59,12 @@ def _base_set(calls, sf: SourceFile, fn, cfg: str) -> tuple[Url, int] | None:
         if node.type == "assignment_expression":
             left = text(sf, node.child_by_field_name("left")).replace(" ", "")
             url = calls.eval.js(sf, node.child_by_field_name("right"))
-            line = node.start_point[0] + 1
             if left == f"{cfg}.baseURL" and url is not None and not url.starts_with_param:
-                return url, line
+                return url, node
             if left == f"{cfg}.url" and url is not None and url.parts[-1:] == [("param", "url")]:
-                head = Url(url.parts[:-1], set(url.via))
+                head = Url(url.parts[:-1], set(url.via), url.base_end, url.base_name, url.origin)
+                head.base_end = min(head.base_end, len(head.parts))
                 if head.parts and not any(k == "param" for k, _ in head.parts):
-                    return head, line
+                    return head, node
         stack.extend(c for c in node.named_children if c.type not in FUNCTION_TYPES)
     return None

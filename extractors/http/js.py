@@ -43,7 +43,7 @@ class JsHttpCalls(ClientScan):
         self.taken_sites: set[tuple[str, int]] = set()
         self.used: set[str] = set()  # wrappers a library calls for the code (an SWR fetcher)
         self.client_memo: dict[tuple[str, str], Client | None] = {}
-        self.angular = AngularHttp(self.ctx, self.eval)
+        self.angular = AngularHttp(self.ctx, self.eval, out.bases)
 
     # ---- call sites ----
     def scan_calls(self, sf: SourceFile) -> None:

@@ -74,7 +74,7 @@ def substitute(ev, sf: SourceFile, w: Wrapper, args: list, evaluate=None) -> Url
     None when the path argument is unknown."""
     evaluate = evaluate or ev.js
     out = Url(via=set(w.url.via))
-    out.base_end, out.base_name = w.url.base_end, w.url.base_name
+    out.base_end, out.base_name, out.origin = w.url.base_end, w.url.base_name, w.url.origin
     for kind, value in w.url.parts:
         if kind != "param" or value not in w.params:
             out.parts.append((kind, value))
@@ -90,7 +90,7 @@ def substitute(ev, sf: SourceFile, w: Wrapper, args: list, evaluate=None) -> Url
                 if left.endswith("/") and right.startswith("/"):
                     url.parts[0] = ("lit", right[1:])
             if not out.parts:
-                out.base_end, out.base_name = url.base_end, url.base_name
+                out.base_end, out.base_name, out.origin = url.base_end, url.base_name, url.origin
             out.parts += url.parts
             out.via |= url.via
         elif url is not None and url.parts and all(k == "lit" for k, _ in url.parts):

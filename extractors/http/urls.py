@@ -158,7 +158,9 @@ class Evaluator:
             inner = object_props(found[0], value).get(prop)
             url = self.js(found[0], inner, depth + 1) if inner is not None else None
             url = _via(url, "constant")
-            return url.named(dotted) if url is not None and not url.starts_with_param else url
+            if url is None or url.starts_with_param:
+                return url
+            return url.named(dotted, _at(found[0], inner))
         return None
 
     def _js_identifier(self, sf: SourceFile, node: TsNode, depth: int) -> Url | None:
@@ -177,7 +179,9 @@ class Evaluator:
         found = resolve_const(self.ctx, sf.rel, name)
         if found is not None:
             url = _via(self.js(found[0], found[1], depth + 1), "constant")
-            return url.named(name) if url is not None and not url.starts_with_param else url
+            if url is None or url.starts_with_param:
+                return url
+            return url.named(name, _at(found[0], found[1]))
         return None
 
     # ---- Python ----
@@ -298,6 +302,10 @@ def _param_name(sf: SourceFile, node: TsNode | None) -> str:
     return "param"
 
 
+def _at(sf: SourceFile, node: TsNode) -> tuple[str, int, int]:
+    return sf.rel, node.start_point[0] + 1, node.start_byte
+
+
 def _via(url: Url | None, how: str) -> Url | None:
     if url is not None:
         url.via.add(how)
@@ -308,7 +316,7 @@ def join(base: Url | None, path: Url) -> Url:
     """axios/ky/httpx semantics: exactly one slash between a base and a relative path."""
     if base is None or not base.parts:
         return path
-    head = Url(list(base.parts), set(base.via), len(base.parts), base.base_name)
+    head = Url(list(base.parts), set(base.via), len(base.parts), base.base_name, base.origin)
     if path.parts and path.parts[0][0] == "lit" and "://" in path.parts[0][1]:
         return path  # an absolute URL ignores the base
     left = head.parts[-1][1] if head.parts[-1][0] == "lit" else ""

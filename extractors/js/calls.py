@@ -1,7 +1,8 @@
 """Call resolution for the JS family: which symbol a call expression names, and CALLS_FN.
 
 Follows local symbols, imports (named, default, namespace `ns.fn`), re-exports, object-literal
-members and their aliases (`svc.fn`), `this.method()` inside classes, and instances
+members and their aliases (`svc.fn`), chains through object literals naming module objects
+(`agent.Articles.create`), `this.method()` inside classes, and instances
 (`const s = useStore(); s.load()`, `new Store().load()` via a local or top-level const).
 Calls that leave the component (packages, globals) are not edges.
 """
@@ -15,7 +16,9 @@ from extractors.js.common import (
     dotted_name,
     lookup_symbol,
     modules,
+    object_props,
     resolve_local,
+    symbol_in,
     text,
     unwrap,
 )
@@ -83,7 +86,7 @@ def _resolve(
         owner = caller.rsplit("#", 1)[-1].rsplit(".", 1)[0]
         return mod.symbols.get(f"{owner}.{parts[1]}")
     if len(parts) > 2:
-        return None
+        return member_chain(ctx, mod.rel, parts) if parts[0] != "this" else None
     if memo is None:
         found = lookup_symbol(ctx, mod.rel, dotted)
     elif dotted in memo:
@@ -106,6 +109,23 @@ def _resolve(
             owner = modules(ctx).get(where[0])
             return owner.symbols.get(f"{where[1]}.{parts[1]}") if owner else None
     return None
+
+
+def member_chain(ctx: ComponentContext, rel: str, parts: list[str]) -> str | None:
+    """`agent.Articles.create` → the symbol `Articles.create`: each middle name a property of
+    an object literal (`export default { Articles }`, `const api = { users: Users }`) whose
+    value names a module-level object, followed across imports."""
+    found = resolve_local(ctx, rel, parts[0])
+    for part in parts[1:-1]:
+        mod = modules(ctx).get(found[0]) if found else None
+        value = unwrap(mod.consts.get(found[1])) if mod and found else None
+        if mod is None or found is None or value is None or value.type != "object":
+            return None
+        prop = unwrap(object_props(mod.sf, value).get(part))
+        if prop is None or prop.type not in {"identifier", "shorthand_property_identifier"}:
+            return None
+        found = resolve_local(ctx, mod.rel, text(mod.sf, prop))
+    return symbol_in(ctx, found[0], f"{found[1]}.{parts[-1]}") if found else None
 
 
 def add_calls(ctx: ComponentContext, mod: ModuleInfo, calls: list[CallSite]) -> None:

@@ -171,28 +171,28 @@ def lookup_symbol(ctx: ComponentContext, rel: str, dotted: str) -> str | None:
         if head in mod.symbols and head not in mod.imports:
             return mod.symbols[head]
         found = resolve_local(ctx, rel, head)
-        return _symbol_in(ctx, *found) if found else None
+        return symbol_in(ctx, *found) if found else None
     binding = mod.imports.get(head)
     if binding is not None and binding.imported == "*" and binding.target:
         found = resolve_export(ctx, binding.target, member)
         if found is not None or not binding.cjs:
-            return _symbol_in(ctx, *found) if found else None
+            return symbol_in(ctx, *found) if found else None
     found = resolve_local(ctx, rel, head)
     if found is None:
         namespace = resolve_namespace(ctx, rel, head)
         found = resolve_export(ctx, namespace, member) if namespace else None
-        return _symbol_in(ctx, *found) if found else None
-    return _symbol_in(ctx, found[0], f"{found[1]}.{member}")
+        return symbol_in(ctx, *found) if found else None
+    return symbol_in(ctx, found[0], f"{found[1]}.{member}")
 
 
-def _symbol_in(ctx: ComponentContext, rel: str, name: str) -> str | None:
+def symbol_in(ctx: ComponentContext, rel: str, name: str) -> str | None:
     mod = modules(ctx).get(rel)
     if mod is None:
         return None
     if name in mod.symbols:
         return mod.symbols[name]
     if name in mod.aliases:
-        return _symbol_in(ctx, rel, mod.aliases[name]) or lookup_symbol(ctx, rel, mod.aliases[name])
+        return symbol_in(ctx, rel, mod.aliases[name]) or lookup_symbol(ctx, rel, mod.aliases[name])
     return None
 
 

@@ -88,3 +88,74 @@ def test_an_unregistered_interceptor_adds_no_base(tmp_path):
         {"src/app/garden.service.ts": SERVICE, "src/app/garden-base.interceptor.ts": INTERCEPTOR},
     )
     assert ("garden.service.ts", 17, "GET /plants/{id}", False) in _calls(f)
+
+
+ORDERED = """
+    import { provideHttpClient, withInterceptors } from '@angular/common/http';
+    import { gardenBase } from './garden-base.interceptor';
+    import { gardenToken } from './garden-token.interceptor';
+
+    export const appConfig = {
+      providers: [
+        provideHttpClient(withInterceptors([gardenBase, gardenToken])),
+      ],
+    };
+    """
+
+TOKEN = """
+    import { HttpInterceptorFn } from '@angular/common/http';
+
+    export const gardenToken: HttpInterceptorFn = (req, next) => next(req);
+    """
+
+MODULE = """
+    import { NgModule } from '@angular/core';
+    import { HTTP_INTERCEPTORS } from '@angular/common/http';
+
+    @NgModule({
+      providers: [
+        { provide: HTTP_INTERCEPTORS, useClass: SoilInterceptor, multi: true },
+        { provide: HTTP_INTERCEPTORS, useClass: RainInterceptor, multi: true },
+      ],
+    })
+    export class CoreModule {}
+    """
+
+
+def test_the_interceptor_base_and_the_registration_order_are_settings(tmp_path):
+    f = extract(
+        tmp_path,
+        {
+            "src/app/garden.service.ts": SERVICE,
+            "src/app/garden-base.interceptor.ts": INTERCEPTOR,
+            "src/app/garden-token.interceptor.ts": TOKEN,
+            "src/app/app.config.ts": ORDERED,
+            "src/app/core.module.ts": MODULE,
+        },
+    )
+    settings = {(n.file, n.line): n for n in f.raw.nodes if n.kind == "setting"}
+    base = settings[("src/app/garden-base.interceptor.ts", 4)]
+    assert (base.name, base.attrs["value"]) == ("url", "https://api.garden.example/v1")
+    assert base.attrs["refers_to"] == "api.garden.example"
+    declares = f.edges("DECLARES")
+    key = base.id.split(":", 1)[1]
+    assert ("symbol:src/app/garden-base.interceptor.ts#gardenBase", key) in declares
+    assert ("code_file:src/app/garden-base.interceptor.ts", key) in declares
+    calls = [n for n in f.raw.nodes if n.kind == "http_call"]
+    assert calls and {n.attrs["base_setting"] for n in calls} == {base.id}
+    # the host is written in the interceptor, not at the service's call sites
+    hosts = {(r.name, r.file, r.line) for r in f.catalog if r.table == "hosts"}
+    assert hosts == {("api.garden.example", "src/app/garden-base.interceptor.ts", 4)}
+    order = settings[("src/app/app.config.ts", 7)]
+    assert (order.name, order.attrs["value"]) == ("withInterceptors", "gardenBase, gardenToken")
+    assert order.attrs["about"] == "HttpClient interceptors in order"
+    assert order.attrs["interceptors"] == [
+        "p/c:symbol:src/app/garden-base.interceptor.ts#gardenBase",
+        "p/c:symbol:src/app/garden-token.interceptor.ts#gardenToken",
+    ]
+    assert ("symbol:src/app/app.config.ts#appConfig", order.id.split(":", 1)[1]) in declares
+    classes = settings[("src/app/core.module.ts", 6)]
+    assert (classes.name, classes.attrs["value"]) == (
+        "HTTP_INTERCEPTORS",
+        "SoilInterceptor, RainInterceptor",
+    )
