@@ -65,7 +65,7 @@ def _access(ctx, mod: ModuleInfo, fn: TsNode, dotted: str | None) -> tuple[str, 
     """(package, op, access) when the callee is a cookie read/write, else None."""
     if dotted is not None:
         head, _, prop = dotted.rpartition(".")
-        binding = mod.imports.get(dotted if not head else head)
+        binding = mod.imports.get(head or dotted)
         if binding is not None and not head and binding.spec in FUNCTIONS:
             access = FUNCTIONS[binding.spec].get(binding.imported)
             return (binding.spec, binding.imported, access) if access else None

@@ -96,7 +96,9 @@ def extract(ctx: ComponentContext) -> None:
 
 
 def _backend(spec: str) -> bool:
-    return spec.startswith(("firebase", "@firebase/", "@google-cloud/firestore", "genkit", "@genkit-ai/"))
+    return spec.startswith(
+        ("firebase", "@firebase/", "@google-cloud/firestore", "genkit", "@genkit-ai/")
+    )
 
 
 def _imported(mod: ModuleInfo) -> dict[str, tuple[str, str]]:
@@ -171,6 +173,7 @@ def _spec(mod: ModuleInfo, family: set[str]) -> str:
 def _chain_path(ctx, mod: ModuleInfo, call: TsNode) -> str | None:
     """`db.collection("a").doc(id).collection("b")` → `a/{id}/b` (None: not such a chain)."""
     parts: list[str] = []
+    seen: set[str] = set()
     node: TsNode | None = call
     while node is not None and node.type == "call_expression":
         fn = unwrap(node.child_by_field_name("function"))
@@ -178,12 +181,13 @@ def _chain_path(ctx, mod: ModuleInfo, call: TsNode) -> str | None:
             break
         prop = text(mod.sf, fn.child_by_field_name("property"))
         if prop in {"collection", "doc", "collectionGroup"}:
+            seen.add(prop.replace("Group", ""))
             args = arguments(node)
             parts.append(_segment(ctx, mod, args[0]) if args else "{new id}")
         elif prop not in {"where", "orderBy", "limit", "startAfter", "withConverter"}:
-            return None
+            break  # the root: `admin.firestore()`, `getFirestore()`
         node = unwrap(fn.child_by_field_name("object"))
-    return "/".join(reversed(parts)) or None
+    return "/".join(reversed(parts)) if "collection" in seen else None
 
 
 def _segment(ctx, mod: ModuleInfo, node: TsNode | None) -> str:
@@ -232,13 +236,18 @@ def _paths_in(ctx, mod: ModuleInfo, names, call: TsNode) -> list[str]:
         if names.get(dotted or "", ("", ""))[0] not in {"doc", "collection"}:
             continue
         outer = unwrap(other.parent.parent) if other.parent is not None else None
-        if outer is not None and outer.type == "call_expression":
-            if names.get(text(mod.sf, outer.child_by_field_name("function")), ("",))[0] in REFS:
-                continue
+        if _is_ref(mod, names, outer):
+            continue  # an inner `collection(...)` of a `doc(collection(...), id)`
         path = _path(ctx, mod, names, other)
         if path and path not in out:
             out.append(path)
     return out
+
+
+def _is_ref(mod: ModuleInfo, names, node: TsNode | None) -> bool:
+    if node is None or node.type != "call_expression":
+        return False
+    return names.get(text(mod.sf, node.child_by_field_name("function")), ("",))[0] in REFS
 
 
 def _genkit(ctx, mod: ModuleInfo, names, call: TsNode, obj: TsNode | None, op: str):
