@@ -43,7 +43,8 @@ EXPRESS = {"cookie": "write", "clearCookie": "delete"}
 
 def extract(ctx: ComponentContext) -> None:
     mods = modules(ctx)
-    cookies: dict[str, str] = {}
+    cookies: dict[str, str] = {}  # cookie name → node id
+    taken: set[str] = set()  # sdk_call qualifiers made
     for sf in js_files(ctx):
         mod = mods.get(sf.rel)
         if mod is None or b"ookie" not in sf.data:
@@ -58,7 +59,7 @@ def extract(ctx: ComponentContext) -> None:
             args = arguments(call)
             name, _ = string_of(ctx, mod, args[0]) if args else (None, [])
             if name:
-                _emit(ctx, mod, call, cookies, name, package, op, access)
+                _emit(ctx, mod, call, (cookies, taken), name, package, op, access)
 
 
 def _access(ctx, mod: ModuleInfo, fn: TsNode, dotted: str | None) -> tuple[str, str, str] | None:
@@ -97,13 +98,18 @@ def _access(ctx, mod: ModuleInfo, fn: TsNode, dotted: str | None) -> tuple[str, 
     return None
 
 
-def _emit(ctx, mod: ModuleInfo, call, cookies: dict, name, package, op, access) -> None:
+def _emit(ctx, mod: ModuleInfo, call, seen: tuple, name, package, op, access) -> None:
+    cookies, taken = seen
     line = SourceFile.line(call)
     if name not in cookies:
         cookies[name] = ctx.add_node("cookie", name, name, mod.rel, line, first_access=access)
     verb = {"read": "read", "write": "set", "delete": "delete"}[access]
+    qualifier = f"{mod.rel}:{line}:cookie.{op}:{name}"
+    if qualifier in taken:  # the same access twice on one line
+        qualifier += f"@{call.start_point[1] + 1}"
+    taken.add(qualifier)
     node = ctx.add_node(
-        "sdk_call", f"{mod.rel}:{line}:cookie.{op}:{name}", f"{verb} cookie {name}", mod.rel,
+        "sdk_call", qualifier, f"{verb} cookie {name}", mod.rel,
         line, SourceFile.end_line(call), sdk="cookie", package=package, op=op, access=access,
         resource=name, about="cookie access in code; no request of its own",
     )  # fmt: skip

@@ -173,6 +173,8 @@ COOKIES = {
           res.cookie("sid", "x", { httpOnly: true });
           res.clearCookie("old");
         }
+        export const hasSid = (req) => req.cookies.get("sid") || req.cookies.has("sid");
+        export const sidTwice = (req) => req.cookies.get("sid") ?? req.cookies.get("sid");
         """,
 }
 
@@ -192,6 +194,12 @@ def test_cookies_are_nodes_by_name_with_every_access(tmp_path):
         ("components/Login.jsx", 5, "write"),
         ("middleware.js", 2, "read"),
     ]
+    twice = [
+        n.id
+        for n in f.raw.nodes
+        if n.kind == "sdk_call" and n.file == "server/routes.js" and n.line == 6
+    ]
+    assert len(twice) == len(set(twice)) == 2  # two reads on one line stay two nodes
     assert f.kind("sdk_call")["set cookie reader_token"].attrs["package"] == "cookies-next"
     callers = f.edges("CALLS_FN")
     assert ("symbol:app/session.js#currentReader", "sdk_call:app/session.js:5:cookie.get:reader_token") in callers  # fmt: skip
