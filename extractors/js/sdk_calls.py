@@ -1,5 +1,6 @@
 """Backend SDK calls: what an app that talks to its backend through an SDK does instead of
-an HTTP call to a route of its own (Firestore, Firebase Auth, Firebase Storage, Genkit).
+an HTTP call to a route of its own (Firestore, Realtime Database, Firebase Auth and
+Storage, Genkit).
 
 An `sdk_call` node per call site that does I/O through the SDK, at the call's own line:
 - Firestore (`firebase/firestore`, `/lite`, `firebase-admin/firestore`, `@google-cloud/
@@ -8,7 +9,10 @@ An `sdk_call` node per call site that does I/O through the SDK, at the call's ow
   `db.collection("x").doc(id).get()` (`.get/.set/.add/.update/.delete/.onSnapshot`).
   `resource` is the document or collection path, evaluated through `doc(...)`,
   `collection(...)`, `query(...)` and the names they are stored in (unknown segments as
-  `{expr}`); a transaction's resource is every path its function builds.
+  `{expr}`); a transaction's (and a `writeBatch(db)` batch's `.commit()`) resource is
+  every path its function builds.
+- Realtime Database (`firebase/database`): `get/set/update/push/remove/onValue/...` on
+  `ref(db, "path")` / `child(ref, "x")`.
 - Firebase Auth (`firebase/auth`): sign-in/out, password reset, `onAuthStateChanged`...
 - Firebase Storage (`firebase/storage`): uploads, downloads, deletes; `resource` the
   `ref(storage, path)` path.
@@ -18,7 +22,7 @@ An `sdk_call` node per call site that does I/O through the SDK, at the call's ow
   the call to that env_var (attrs `via`, `implicit`), so the key's impact reaches the call.
 
 node: qualifier `<rel>:<line>:<op>`, name `<SDK> <op> <resource>`; attrs `sdk`
-(firestore | firebase-auth | firebase-storage | genkit), `package`, `op`, `access`
+(firestore | firebase-database | firebase-auth | firebase-storage | genkit), `package`, `op`, `access`
 (read | write | delete | listen | transaction | auth | generate), `resource`, `model`,
 `about`. Edge: the enclosing symbol (or code_file) CALLS_FN the sdk_call at the call line,
 attr `via="<sdk> sdk"`. Cookies by name are `cookies.py`'s.
@@ -47,6 +51,7 @@ FIRESTORE = {
 }  # fmt: skip
 AUTH = {"firebase/auth", "@firebase/auth", "firebase-admin/auth"}
 STORAGE = {"firebase/storage", "@firebase/storage"}
+DATABASE = {"firebase/database", "@firebase/database"}
 FIRESTORE_OPS = {
     "getDoc": "read", "getDocs": "read", "getDocFromCache": "read", "getDocFromServer": "read",
     "getDocsFromCache": "read", "getDocsFromServer": "read", "getCountFromServer": "read",
@@ -69,7 +74,12 @@ STORAGE_OPS = {
     "getDownloadURL": "read", "getBytes": "read", "getBlob": "read", "getMetadata": "read",
     "list": "read", "listAll": "read", "deleteObject": "delete", "updateMetadata": "write",
 }  # fmt: skip
-REFS = {"doc", "collection", "collectionGroup", "query", "ref"}
+DATABASE_OPS = {
+    "get": "read", "set": "write", "update": "write", "push": "write", "remove": "delete",
+    "onValue": "listen", "onChildAdded": "listen", "onChildChanged": "listen",
+    "onChildRemoved": "listen", "runTransaction": "transaction",
+}  # fmt: skip
+REFS = {"doc", "collection", "collectionGroup", "query", "ref", "child"}
 GENKIT_OPS = {"generate", "generateStream", "embed", "embedMany"}
 # model plugin package → env vars it reads by itself when no apiKey is passed
 PLUGIN_ENV = {
@@ -83,6 +93,7 @@ LABEL = {
     "firestore": "Firestore",
     "firebase-auth": "Firebase Auth",
     "firebase-storage": "Firebase Storage",
+    "firebase-database": "Realtime Database",
     "genkit": "Genkit",
 }
 
@@ -105,10 +116,11 @@ def _imported(mod: ModuleInfo) -> dict[str, tuple[str, str]]:
     """local name (or `ns.fn`) → (imported name, package spec) for the SDKs above."""
     out: dict[str, tuple[str, str]] = {}
     for local, b in mod.imports.items():
-        if b.spec not in FIRESTORE | AUTH | STORAGE | {"genkit", "@genkit-ai/ai"}:
+        if b.spec not in FIRESTORE | AUTH | STORAGE | DATABASE | {"genkit", "@genkit-ai/ai"}:
             continue
         if b.imported == "*":
-            table = FIRESTORE_OPS.keys() | AUTH_OPS | STORAGE_OPS.keys() | REFS | GENKIT_OPS
+            table = FIRESTORE_OPS.keys() | AUTH_OPS | STORAGE_OPS.keys() | DATABASE_OPS.keys()
+            table |= REFS | GENKIT_OPS
             out.update({f"{local}.{op}": (op, b.spec) for op in table})
         else:
             out[local] = (b.imported, b.spec)
@@ -123,6 +135,8 @@ def _family(name: str, spec: str) -> tuple[str, str] | None:
         return "firebase-auth", "auth"
     if spec in STORAGE and name in STORAGE_OPS:
         return "firebase-storage", STORAGE_OPS[name]
+    if spec in DATABASE and name in DATABASE_OPS:
+        return "firebase-database", DATABASE_OPS[name]
     if spec == "@genkit-ai/ai" and name in GENKIT_OPS:
         return "genkit", "generate"
     return None
@@ -143,7 +157,7 @@ def _file(ctx: ComponentContext, mod: ModuleInfo, names: dict[str, tuple[str, st
             attrs = {"sdk": sdk, "package": spec, "op": op, "access": access}
             if sdk == "firestore" and op == "runTransaction":
                 attrs["resource"] = " + ".join(_paths_in(ctx, mod, names, call))
-            elif sdk in {"firestore", "firebase-storage"}:
+            elif sdk in {"firestore", "firebase-storage", "firebase-database"}:
                 attrs["resource"] = _path(ctx, mod, names, (arguments(call) or [None])[0])
         elif fn is not None and fn.type == "member_expression":
             attrs = _method(ctx, mod, names, call, fn)
@@ -156,6 +170,15 @@ def _method(ctx, mod: ModuleInfo, names, call: TsNode, fn: TsNode) -> dict | Non
     obj = unwrap(fn.child_by_field_name("object"))
     if prop in GENKIT_OPS:
         return _genkit(ctx, mod, names, call, obj, prop)
+    if prop == "commit" and obj is not None and obj.type == "identifier":
+        made = value_of(ctx, mod, obj)
+        made_node = unwrap(made.node) if made is not None else None
+        if made_node is not None and made_node.type == "call_expression":
+            op, spec = names.get(text(mod.sf, made_node.child_by_field_name("function")), ("", ""))
+            if op == "writeBatch" and spec in FIRESTORE:
+                paths = " + ".join(_paths_in(ctx, mod, names, call))
+                return {"sdk": "firestore", "package": spec, "op": "writeBatch.commit",
+                        "access": "write", "resource": paths}  # fmt: skip
     chained = obj is not None and obj.type == "call_expression"
     if prop in CHAIN_OPS and chained and any(_backend(b.spec) for b in mod.imports.values()):
         path = _chain_path(ctx, mod, obj)

@@ -55,6 +55,20 @@ LIBRARY = {
           await admin.firestore().collection("archive").doc(id).set({ at: Date.now() });
         }
         """,
+    "lib/live.js": """
+        import { getDatabase, ref, child, onValue, push } from "firebase/database";
+        import { writeBatch, doc } from "firebase/firestore";
+        import { db } from "./client";
+        export function watchSeats(hallId, cb) {
+          return onValue(child(ref(getDatabase(), "halls"), hallId), cb);
+        }
+        export const book = (hallId, seat) => push(ref(getDatabase(), `halls/${hallId}/seats`), seat);
+        export async function moveAll(ids) {
+          const batch = writeBatch(db);
+          batch.delete(doc(db, "queue", ids[0]));
+          await batch.commit();
+        }
+        """,
     "lib/other.js": """
         export async function notFirebase(store) {
           return store.collection("things").get();
@@ -108,6 +122,10 @@ def test_firestore_reads_and_writes_are_sdk_calls_with_their_paths(tmp_path):
     assert got[("lib/shelves.js", 31)] == ("addDoc", "shelves")
     assert got[("lib/shelves.js", 34)] == ("deleteDoc", "shelves/{shelfId}")
     assert got[("lib/admin.js", 3)] == ("set", "archive/{id}")
+    assert got[("lib/live.js", 5)] == ("onValue", "halls/{hallId}")
+    assert got[("lib/live.js", 7)] == ("push", "halls/{hallId}/seats")
+    assert got[("lib/live.js", 11)] == ("writeBatch.commit", "queue/{ids[0]}")
+    assert calls[("lib/live.js", 5)].attrs["sdk"] == "firebase-database"
     assert calls[("lib/shelves.js", 20)].attrs["access"] == "transaction"
     assert calls[("lib/shelves.js", 7)].name == "Firestore getDoc shelves/{shelfId}"
     # a `.collection().get()` chain in a file that imports no Firebase SDK is not one
