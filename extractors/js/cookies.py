@@ -6,7 +6,8 @@ Recognised (the name a string literal or a const that evaluates to one):
 - any `<expr>.cookies.get|set|delete|has("x")` (NextRequest / NextResponse cookies);
 - `cookies-next` `getCookie/setCookie/deleteCookie/hasCookie("x")`, `js-cookie`
   `Cookies.get/set/remove("x")`;
-- Express `res.cookie("x", ...)` / `res.clearCookie("x")`.
+- Express `res.cookie("x", ...)` / `res.clearCookie("x")`;
+- `document.cookie = "x=..."` (a template or concatenation whose text starts `x=`).
 
 A `cookie` node per name per component (qualifier and name = the cookie name, at its
 first access); an `sdk_call` node per access at its own line (qualifier
@@ -26,7 +27,7 @@ from extractors.js.evaluate import string_of, value_of
 from extractors.js.index import call_names
 from extractors.js.model import ModuleInfo
 from extractors.shared import JsSymbols
-from extractors.source import SourceFile
+from extractors.source import SourceFile, matches
 
 NAME = "cookies"
 PROVIDES = ()
@@ -39,6 +40,9 @@ FUNCTIONS = {  # package → imported function → access
 }  # fmt: skip
 OBJECTS = {"js-cookie": {"get": "read", "set": "write", "remove": "delete"}}
 EXPRESS = {"cookie": "write", "clearCookie": "delete"}
+_DOCUMENT_QUERY = """
+(assignment_expression left: (member_expression) @left right: (_) @right) @set
+"""
 
 
 def extract(ctx: ComponentContext) -> None:
@@ -60,6 +64,15 @@ def extract(ctx: ComponentContext) -> None:
             name, _ = string_of(ctx, mod, args[0]) if args else (None, [])
             if name:
                 _emit(ctx, mod, call, (cookies, taken), name, package, op, access)
+        if b"document.cookie" in sf.data:
+            for _, m in matches(sf.language, _DOCUMENT_QUERY, sf.tree.root_node):
+                if text(sf, m["left"][0]).replace(" ", "") != "document.cookie":
+                    continue
+                value, _ = string_of(ctx, mod, m["right"][0])
+                name = (value or "").split("=", 1)[0].strip()
+                if "=" in (value or "") and name and "{" not in name:
+                    seen = (cookies, taken)
+                    _emit(ctx, mod, m["set"][0], seen, name, "document.cookie", "set", "write")
 
 
 def _access(ctx, mod: ModuleInfo, fn: TsNode, dotted: str | None) -> tuple[str, str, str] | None:

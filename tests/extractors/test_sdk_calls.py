@@ -178,6 +178,7 @@ COOKIES = {
         export function remember(token) {
           setCookie("reader_token", token);
           Cookies.set("theme", "dark");
+          document.cookie = `consent=${token}; path=/`;
         }
         """,
     "middleware.js": """
@@ -199,7 +200,7 @@ COOKIES = {
 
 def test_cookies_are_nodes_by_name_with_every_access(tmp_path):
     f = extract(tmp_path, COOKIES)
-    assert set(f.kind("cookie")) == {"reader_token", "theme", "sid", "old"}
+    assert set(f.kind("cookie")) == {"reader_token", "theme", "sid", "old", "consent"}
     accesses = f.edges("ACCESSES")
     token = sorted(
         (f.nodes[src].file, f.nodes[src].line, e.attrs["access"])
