@@ -41,6 +41,7 @@ EXTRACTORS: list[str] = [
     "python.django",
     "infra.env",
     "python.env",
+    "python.sdk_calls",
     "http.calls",
     "js.sdk_calls",
     "infra.terraform",

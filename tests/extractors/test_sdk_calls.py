@@ -264,3 +264,45 @@ def test_server_actions_are_calls_from_the_form(tmp_path):
     assert (archive.line, archive.attrs["via"]) == (8, "formAction")
     # the action's own call continues the chain to the data layer
     assert ("symbol:app/actions.js#submitNote", "symbol:lib/notes.js#saveNote") in calls
+
+
+PYTHON = {
+    "requirements.txt": "google-cloud-firestore==2.16.0\n",
+    "app/store.py": """
+        from google.cloud import firestore
+
+        db = firestore.Client()
+
+
+        def load_member(member_id):
+            return db.collection("members").document(member_id).get()
+
+
+        def active_members():
+            return db.collection("members").where("active", "==", True).stream()
+
+
+        def log_visit(member_id, visit):
+            db.collection("members").document(member_id).collection("visits").add(visit)
+        """,
+    "app/cache.py": """
+        def not_firestore(client):
+            return client.collection("x").get()
+        """,
+}
+
+
+def test_python_firestore_chains_are_sdk_calls(tmp_path):
+    f = extract(tmp_path, PYTHON)
+    got = {
+        (n.file, n.line): (n.attrs["op"], n.attrs["resource"])
+        for n in f.raw.nodes
+        if n.kind == "sdk_call"
+    }
+    assert got == {
+        ("app/store.py", 7): ("get", "members/{member_id}"),
+        ("app/store.py", 11): ("stream", "members"),
+        ("app/store.py", 15): ("add", "members/{member_id}/visits"),
+    }
+    calls = f.edges("CALLS_FN")
+    assert ("symbol:app/store.py#load_member", "sdk_call:app/store.py:7:get") in calls
