@@ -20,7 +20,7 @@ NODE_KINDS: dict[str, tuple[str, ...]] = {
     ),
     "code": (
         "code_file", "symbol", "route", "middleware", "env_var", "http_call", "tf_resource",
-        "setting",
+        "setting", "sdk_call", "cookie",
     ),
     "catalog": ("package", "middleware_name", "host", "tf_resource_type", "env_var_name"),
 }  # fmt: skip
@@ -31,7 +31,7 @@ EDGE_TYPES: dict[str, tuple[str, ...]] = {
     ),
     "code": (
         "DEFINES", "IMPORTS", "ROUTES_TO", "USES_MIDDLEWARE", "CALLS_FN", "CALLS_HTTP",
-        "READS_ENV", "DECLARES",
+        "READS_ENV", "DECLARES", "ACCESSES",
     ),
     "bridge": ("HAS_CODE", "RESOLVES_TO", "CALLS", "PROVISIONS"),
     "catalog": ("USES_PACKAGE", "USES_MIDDLEWARE_NAME", "CALLS_HOST", "USES_TF_TYPE", "READS_ENV_NAME"),

@@ -1,0 +1,343 @@
+"""Backend SDK calls: what an app that talks to its backend through an SDK does instead of
+an HTTP call to a route of its own (Firestore, Realtime Database, Firebase Auth and
+Storage, Genkit).
+
+An `sdk_call` node per call site that does I/O through the SDK, at the call's own line:
+- Firestore (`firebase/firestore`, `/lite`, `firebase-admin/firestore`, `@google-cloud/
+  firestore`): `getDoc`/`getDocs`/`setDoc`/`addDoc`/`updateDoc`/`deleteDoc`/
+  `runTransaction`/`onSnapshot`/`getCountFromServer`..., and the chained form
+  `db.collection("x").doc(id).get()` (`.get/.set/.add/.update/.delete/.onSnapshot`).
+  `resource` is the document or collection path, evaluated through `doc(...)`,
+  `collection(...)`, `query(...)` and the names they are stored in (unknown segments as
+  `{expr}`); a transaction's (and a `writeBatch(db)` batch's `.commit()`) resource is
+  every path its function builds.
+- Realtime Database (`firebase/database`): `get/set/update/push/remove/onValue/...` on
+  `ref(db, "path")` / `child(ref, "x")`.
+- Firebase Auth (`firebase/auth`): sign-in/out, password reset, `onAuthStateChanged`...
+- Firebase Storage (`firebase/storage`): uploads, downloads, deletes; `resource` the
+  `ref(storage, path)` path.
+- Genkit: `ai.generate(...)` on `const ai = genkit({ plugins, model })` (or `generate`
+  from `@genkit-ai/ai`); `model` as written; a model plugin that reads its API key from
+  the environment by itself (`googleAI()` → `GEMINI_API_KEY`) gives a READS_ENV edge from
+  the call to that env_var (attrs `via`, `implicit`), so the key's impact reaches the call.
+
+node: qualifier `<rel>:<line>:<op>`, name `<SDK> <op> <resource>`; attrs `sdk`
+(firestore | firebase-database | firebase-auth | firebase-storage | genkit), `package`, `op`, `access`
+(read | write | delete | listen | transaction | auth | generate), `resource`, `model`,
+`about`. Edge: the enclosing symbol (or code_file) CALLS_FN the sdk_call at the call line,
+attr `via="<sdk> sdk"`. Cookies by name are `cookies.py`'s.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node as TsNode
+
+from extractors.base import ComponentContext
+from extractors.js.common import arguments, js_files, modules, object_props, text, unwrap
+from extractors.js.evaluate import string_of, value_of
+from extractors.js.index import call_names
+from extractors.js.model import ModuleInfo
+from extractors.shared import EnvVars, JsSymbols
+from extractors.source import SourceFile
+
+NAME = "sdk_calls"
+PROVIDES = ()
+REQUIRES = (JsSymbols, EnvVars)  # after every env read made its env_var node
+ABOUT = "SDK call to a managed backend, not an HTTP call to a route of this project"
+
+FIRESTORE = {
+    "firebase/firestore", "firebase/firestore/lite", "@firebase/firestore",
+    "firebase-admin/firestore", "@google-cloud/firestore",
+}  # fmt: skip
+AUTH = {"firebase/auth", "@firebase/auth", "firebase-admin/auth"}
+STORAGE = {"firebase/storage", "@firebase/storage"}
+DATABASE = {"firebase/database", "@firebase/database"}
+FIRESTORE_OPS = {
+    "getDoc": "read", "getDocs": "read", "getDocFromCache": "read", "getDocFromServer": "read",
+    "getDocsFromCache": "read", "getDocsFromServer": "read", "getCountFromServer": "read",
+    "getAggregateFromServer": "read", "setDoc": "write", "addDoc": "write",
+    "updateDoc": "write", "deleteDoc": "delete", "runTransaction": "transaction",
+    "onSnapshot": "listen",
+}  # fmt: skip
+CHAIN_OPS = {
+    "get": "read", "set": "write", "add": "write", "update": "write", "delete": "delete",
+    "onSnapshot": "listen",
+}  # fmt: skip
+AUTH_OPS = {
+    "signInWithPopup", "signInWithRedirect", "signInWithEmailAndPassword", "signInAnonymously",
+    "createUserWithEmailAndPassword", "signInWithCustomToken", "signInWithCredential",
+    "signOut", "sendPasswordResetEmail", "sendEmailVerification", "onAuthStateChanged",
+    "onIdTokenChanged", "updateProfile", "deleteUser", "signInWithPhoneNumber",
+}  # fmt: skip
+STORAGE_OPS = {
+    "uploadBytes": "write", "uploadBytesResumable": "write", "uploadString": "write",
+    "getDownloadURL": "read", "getBytes": "read", "getBlob": "read", "getMetadata": "read",
+    "list": "read", "listAll": "read", "deleteObject": "delete", "updateMetadata": "write",
+}  # fmt: skip
+DATABASE_OPS = {
+    "get": "read", "set": "write", "update": "write", "push": "write", "remove": "delete",
+    "onValue": "listen", "onChildAdded": "listen", "onChildChanged": "listen",
+    "onChildRemoved": "listen", "runTransaction": "transaction",
+}  # fmt: skip
+REFS = {"doc", "collection", "collectionGroup", "query", "ref", "child"}
+GENKIT_OPS = {"generate", "generateStream", "embed", "embedMany"}
+# model plugin package → env vars it reads by itself when no apiKey is passed
+PLUGIN_ENV = {
+    "@genkit-ai/googleai": "GEMINI_API_KEY",
+    "@genkit-ai/google-genai": "GEMINI_API_KEY",
+    "genkitx-openai": "OPENAI_API_KEY",
+    "@genkit-ai/compat-oai": "OPENAI_API_KEY",
+    "genkitx-anthropic": "ANTHROPIC_API_KEY",
+}
+LABEL = {
+    "firestore": "Firestore",
+    "firebase-auth": "Firebase Auth",
+    "firebase-storage": "Firebase Storage",
+    "firebase-database": "Realtime Database",
+    "genkit": "Genkit",
+}
+
+
+def extract(ctx: ComponentContext) -> None:
+    mods = modules(ctx)
+    for sf in js_files(ctx):
+        mod = mods.get(sf.rel)
+        if mod is not None and any(_backend(b.spec) for b in mod.imports.values()):
+            _file(ctx, mod, _imported(mod))
+
+
+def _backend(spec: str) -> bool:
+    return spec.startswith(
+        ("firebase", "@firebase/", "@google-cloud/firestore", "genkit", "@genkit-ai/")
+    )
+
+
+def _imported(mod: ModuleInfo) -> dict[str, tuple[str, str]]:
+    """local name (or `ns.fn`) → (imported name, package spec) for the SDKs above."""
+    out: dict[str, tuple[str, str]] = {}
+    for local, b in mod.imports.items():
+        if b.spec not in FIRESTORE | AUTH | STORAGE | DATABASE | {"genkit", "@genkit-ai/ai"}:
+            continue
+        if b.imported == "*":
+            table = FIRESTORE_OPS.keys() | AUTH_OPS | STORAGE_OPS.keys() | DATABASE_OPS.keys()
+            table |= REFS | GENKIT_OPS
+            out.update({f"{local}.{op}": (op, b.spec) for op in table})
+        else:
+            out[local] = (b.imported, b.spec)
+    return out
+
+
+def _family(name: str, spec: str) -> tuple[str, str] | None:
+    """(sdk, access) of a called SDK function, else None (a ref builder, a config call)."""
+    if spec in FIRESTORE and name in FIRESTORE_OPS:
+        return "firestore", FIRESTORE_OPS[name]
+    if spec in AUTH and name in AUTH_OPS:
+        return "firebase-auth", "auth"
+    if spec in STORAGE and name in STORAGE_OPS:
+        return "firebase-storage", STORAGE_OPS[name]
+    if spec in DATABASE and name in DATABASE_OPS:
+        return "firebase-database", DATABASE_OPS[name]
+    if spec == "@genkit-ai/ai" and name in GENKIT_OPS:
+        return "genkit", "generate"
+    return None
+
+
+def _file(ctx: ComponentContext, mod: ModuleInfo, names: dict[str, tuple[str, str]]) -> None:
+    taken: set[str] = set()
+    for call, fn, dotted in call_names(ctx, mod.sf):
+        if call.type != "call_expression":
+            continue
+        attrs = None
+        if dotted in names:
+            op, spec = names[dotted]
+            found = _family(op, spec)
+            if found is None:
+                continue
+            sdk, access = found
+            attrs = {"sdk": sdk, "package": spec, "op": op, "access": access}
+            if sdk == "firestore" and op == "runTransaction":
+                attrs["resource"] = " + ".join(_paths_in(ctx, mod, names, call))
+            elif sdk in {"firestore", "firebase-storage", "firebase-database"}:
+                attrs["resource"] = _path(ctx, mod, names, (arguments(call) or [None])[0])
+        elif fn is not None and fn.type == "member_expression":
+            attrs = _method(ctx, mod, names, call, fn)
+        if attrs:
+            _emit(ctx, mod, call, attrs, taken)
+
+
+def _method(ctx, mod: ModuleInfo, names, call: TsNode, fn: TsNode) -> dict | None:
+    prop = text(mod.sf, fn.child_by_field_name("property"))
+    obj = unwrap(fn.child_by_field_name("object"))
+    if prop in GENKIT_OPS:
+        return _genkit(ctx, mod, names, call, obj, prop)
+    if prop == "commit" and obj is not None and obj.type == "identifier":
+        made = value_of(ctx, mod, obj)
+        made_node = unwrap(made.node) if made is not None else None
+        if made_node is not None and made_node.type == "call_expression":
+            op, spec = names.get(text(mod.sf, made_node.child_by_field_name("function")), ("", ""))
+            if op == "writeBatch" and spec in FIRESTORE:
+                paths = " + ".join(_paths_in(ctx, mod, names, call))
+                return {"sdk": "firestore", "package": spec, "op": "writeBatch.commit",
+                        "access": "write", "resource": paths}  # fmt: skip
+    chained = obj is not None and obj.type == "call_expression"
+    if prop in CHAIN_OPS and chained and any(_backend(b.spec) for b in mod.imports.values()):
+        path = _chain_path(ctx, mod, obj)
+        if path:
+            return {"sdk": "firestore", "package": _spec(mod, FIRESTORE), "op": prop,
+                    "access": CHAIN_OPS[prop], "resource": path}  # fmt: skip
+    return None
+
+
+def _spec(mod: ModuleInfo, family: set[str]) -> str:
+    specs = sorted(b.spec for b in mod.imports.values() if b.spec in family)
+    return specs[0] if specs else "firebase-admin"
+
+
+def _chain_path(ctx, mod: ModuleInfo, call: TsNode) -> str | None:
+    """`db.collection("a").doc(id).collection("b")` → `a/{id}/b` (None: not such a chain)."""
+    parts: list[str] = []
+    seen: set[str] = set()
+    node: TsNode | None = call
+    while node is not None and node.type == "call_expression":
+        fn = unwrap(node.child_by_field_name("function"))
+        if fn is None or fn.type != "member_expression":
+            break
+        prop = text(mod.sf, fn.child_by_field_name("property"))
+        if prop in {"collection", "doc", "collectionGroup"}:
+            seen.add(prop.replace("Group", ""))
+            args = arguments(node)
+            parts.append(_segment(ctx, mod, args[0]) if args else "{new id}")
+        elif prop not in {"where", "orderBy", "limit", "startAfter", "withConverter"}:
+            break  # the root: `admin.firestore()`, `getFirestore()`
+        node = unwrap(fn.child_by_field_name("object"))
+    return "/".join(reversed(parts)) if "collection" in seen else None
+
+
+def _segment(ctx, mod: ModuleInfo, node: TsNode | None) -> str:
+    value, _ = string_of(ctx, mod, node)
+    return value if value is not None else "{" + text(mod.sf, node).strip() + "}"
+
+
+def _path(ctx, mod: ModuleInfo, names, node: TsNode | None, depth: int = 0) -> str | None:
+    """The Firestore/Storage path a ref expression stands for, through the names it is kept in."""
+    node = unwrap(node)
+    if node is None or depth > 8:
+        return None
+    if node.type == "identifier":
+        found = value_of(ctx, mod, node)
+        if found is None or found.node is None or found.node == node:
+            return None
+        return _path(ctx, found.mod, _imported(found.mod), found.node, depth + 1)
+    if node.type != "call_expression":
+        return None
+    callee = text(mod.sf, node.child_by_field_name("function"))
+    op = names.get(callee, ("", ""))[0]
+    args = arguments(node)
+    if op not in REFS or not args:
+        return _chain_path(ctx, mod, node) if "." in callee else None
+    base = _path(ctx, mod, names, args[0], depth + 1)
+    if op == "query":
+        return base
+    segments = [_segment(ctx, mod, a) for a in args[1:]]
+    if op == "doc" and base is not None and not segments:
+        segments = ["{new id}"]
+    return "/".join(([base] if base else []) + segments) or None
+
+
+def _paths_in(ctx, mod: ModuleInfo, names, call: TsNode) -> list[str]:
+    """Every outermost doc/collection path built in the function around `call`."""
+    scope = call.parent
+    while scope is not None and scope.type not in {
+        "function_declaration", "arrow_function", "function_expression", "method_definition",
+        "program",
+    }:  # fmt: skip
+        scope = scope.parent
+    out: list[str] = []
+    for other, _, dotted in call_names(ctx, mod.sf):
+        if scope is not None and not (scope.start_byte <= other.start_byte < scope.end_byte):
+            continue
+        if names.get(dotted or "", ("", ""))[0] not in {"doc", "collection"}:
+            continue
+        outer = unwrap(other.parent.parent) if other.parent is not None else None
+        if _is_ref(mod, names, outer):
+            continue  # an inner `collection(...)` of a `doc(collection(...), id)`
+        path = _path(ctx, mod, names, other)
+        if path and path not in out:
+            out.append(path)
+    return out
+
+
+def _is_ref(mod: ModuleInfo, names, node: TsNode | None) -> bool:
+    if node is None or node.type != "call_expression":
+        return False
+    return names.get(text(mod.sf, node.child_by_field_name("function")), ("",))[0] in REFS
+
+
+def _genkit(ctx, mod: ModuleInfo, names, call: TsNode, obj: TsNode | None, op: str):
+    found = value_of(ctx, mod, obj) if obj is not None else None
+    made = unwrap(found.node) if found is not None else None
+    if made is None or made.type != "call_expression":
+        return None
+    owner = found.mod
+    ctor = text(owner.sf, made.child_by_field_name("function"))
+    binding = owner.imports.get(ctor)
+    if binding is None or binding.spec != "genkit" or binding.imported != "genkit":
+        return None
+    config = next((a for a in arguments(made) if a.type == "object"), None)
+    props = object_props(owner.sf, config) if config is not None else {}
+    attrs = {"sdk": "genkit", "package": "genkit", "op": op, "access": "generate"}
+    options = next((a for a in arguments(call) if a.type == "object"), None)
+    model = object_props(mod.sf, options).get("model") if options is not None else None
+    if model is not None:
+        attrs["model"] = text(mod.sf, model)
+    elif "model" in props:
+        attrs["model"] = text(owner.sf, props["model"])
+    plugins = props.get("plugins")
+    envs: list[tuple[str, str]] = []
+    for plugin in plugins.named_children if plugins is not None else []:
+        if plugin.type != "call_expression":
+            continue
+        pb = owner.imports.get(text(owner.sf, plugin.child_by_field_name("function")))
+        if pb is None:
+            continue
+        attrs.setdefault("plugins", []).append(pb.spec)
+        given = next((a for a in arguments(plugin) if a.type == "object"), None)
+        explicit = given is not None and "apiKey" in object_props(owner.sf, given)
+        if pb.spec in PLUGIN_ENV and not explicit:
+            envs.append((PLUGIN_ENV[pb.spec], pb.spec))
+    attrs["_envs"] = envs
+    return attrs
+
+
+def _emit(ctx, mod: ModuleInfo, call: TsNode, attrs: dict, taken: set[str]) -> None:
+    envs = attrs.pop("_envs", [])
+    line = SourceFile.line(call)
+    qualifier = f"{mod.rel}:{line}:{attrs['op']}"
+    if qualifier in taken:
+        qualifier += f"@{call.start_point[1] + 1}"
+    taken.add(qualifier)
+    label = f"{LABEL[attrs['sdk']]} {attrs['op']}"
+    detail = attrs.get("resource") or attrs.get("model")
+    name = f"{label} {detail}" if detail else label
+    if not attrs.get("resource"):
+        attrs.pop("resource", None)
+    node = ctx.add_node(
+        "sdk_call", qualifier, name, mod.rel, line, SourceFile.end_line(call),
+        about=ABOUT, **attrs,
+    )  # fmt: skip
+    owner = mod.enclosing(call.start_byte)
+    ctx.add_edge(owner, node, "CALLS_FN", mod.rel, line, via=f"{attrs['sdk']} sdk")
+    for env, plugin in envs:
+        ctx.add_edge(
+            node, _env_node(ctx, env, mod.rel, line), "READS_ENV", mod.rel, line,
+            via=f"genkit plugin {plugin}", implicit=True,
+        )  # fmt: skip
+
+
+def _env_node(ctx: ComponentContext, name: str, rel: str, line: int) -> str:
+    ids = ctx.shared.env.ids
+    if name not in ids:
+        ids[name] = ctx.add_node(
+            "env_var", name, name, rel, line, declared_in=[], public=False, secret_like=True,
+        )  # fmt: skip
+    return ids[name]
