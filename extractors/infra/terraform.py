@@ -12,6 +12,8 @@ plain `terraform.tfvars` → `default`, variable defaults → `default`.
 Cloud Run style `env { name = "X" value_source { secret_key_ref { secret = ... } } }`
 becomes attrs `env_vars` and `secret_env` ({env var: referenced secret resource}).
 Values of variables that look secret (password, token, key, secret) are never kept.
+Settings (variable defaults, probe paths, notable attributes, env declarations of a deploy and
+of a secret payload): `infra.tf_settings`.
 """
 
 from __future__ import annotations
@@ -24,12 +26,13 @@ from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext
 from extractors.facts import CatalogRow, Node
-from extractors.shared import StackHints
+from extractors.infra.tf_settings import TfSettings, block_settings, finish
+from extractors.shared import EnvVars, StackHints
 from extractors.source import SourceFile, parser_for
 
 NAME = "terraform"
 PROVIDES = (StackHints,)
-REQUIRES = ()
+REQUIRES = (EnvVars,)  # env_var nodes of `.env*` files first: tf_settings adds to them
 NOTABLE = {"project", "project_id", "name", "location", "region", "zone", "secret_id",
            "bucket", "repository_id", "account_id", "service", "database_version", "tier",
            "runtime", "entry_point", "dataset_id", "role", "member", "domain", "source",
@@ -193,12 +196,14 @@ def extract(ctx: ComponentContext) -> None:
         ]:
             attrs = _attributes(_body(block))
             provider_project = values.resolve(sf, attrs.get("project"))
+    state = TfSettings()
     for sf, block in blocks:
-        _block(ctx, sf, block, values, provider_project)
+        _block(ctx, sf, block, values, provider_project, state)
+    finish(ctx, state)
 
 
 def _block(ctx: ComponentContext, sf: SourceFile, block: TsNode, values: Values,
-           provider_project: dict[str, str]) -> None:  # fmt: skip
+           provider_project: dict[str, str], state: TfSettings) -> None:  # fmt: skip
     kind = sf.node_text(block.named_children[0])
     labels = _labels(sf, block)
     body = _body(block)
@@ -257,6 +262,8 @@ def _block(ctx: ComponentContext, sf: SourceFile, block: TsNode, values: Values,
         Node(node_id, "tf_resource", qual, ctx.project, ctx.component, sf.rel, line, end, info)
     )
     ctx.add_edge(ctx.node_id("code_file", sf.rel), node_id, "DEFINES", sf.rel, line)
+    defaults = {k: v for k, v in values.defaults.items() if not SECRETISH.search(k)}
+    block_settings(ctx, state, sf, block, qual, node_id, defaults)
     if kind in {"resource", "data"}:
         ctx.facts.catalog.append(
             CatalogRow(
