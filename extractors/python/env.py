@@ -14,7 +14,8 @@
 Runs after `infra.env` (which made the env_var nodes of declared names): a name nobody
 declared gets its env_var node here (at its first read) and its `env_vars` catalog row.
 READS_ENV: enclosing symbol (or code_file) → env_var, attr `via` (os.environ, pydantic,
-django-environ); pydantic edges also carry `field` and `env_file`.
+django-environ); pydantic edges also carry `field` and `env_file`. Reads of a settings object's
+fields elsewhere (`settings.secret_key`, `via` settings / argument): `python.settings_reads`.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from extractors.base import ComponentContext
 from extractors.facts import CatalogRow
 from extractors.python.index import py_matches
 from extractors.python.model import PyModule
+from extractors.python.settings_reads import field_reads
 from extractors.python.symbols import call_args, text
 from extractors.python.values import Cls, Values, unwrap
 from extractors.shared import CodeSymbols, EnvVars, PyModules
@@ -55,12 +57,14 @@ class _Reads:
         self.values: Values = ctx.shared.py.resolver.values
         self.seen: set[tuple[str, str, int]] = set()
         self.rows: list[tuple[str, str, str, int, dict]] = []  # owner, NAME, rel, line, attrs
+        self.fields: dict[Cls, dict[str, str]] = {}  # settings class → field → env var NAME
 
-    def add(self, mod: PyModule, name: str | None, node: TsNode, **attrs) -> None:
+    def add(self, mod: PyModule, name: str | None, node: TsNode, owner: str | None = None,
+            line: int | None = None, **attrs) -> None:  # fmt: skip
         if not name or not _NAME.match(name):
             return
-        owner = mod.enclosing(node.start_byte)
-        line = SourceFile.line(node)
+        owner = owner or mod.enclosing(node.start_byte)
+        line = line or SourceFile.line(node)
         if (owner, name, line) not in self.seen:
             self.seen.add((owner, name, line))
             self.rows.append((owner, name, mod.rel, line, attrs))
@@ -79,6 +83,7 @@ def extract(ctx: ComponentContext) -> None:
         _django_environ(reads, mod)
         for name in reads.values.defs(mod.rel).classes:
             _settings(reads, mod, (mod.rel, name))
+    field_reads(reads.values, ctx.shared.py.modules, reads.fields, reads.add)
     _emit(ctx, reads)
 
 
@@ -161,6 +166,7 @@ def _settings(reads: _Reads, mod: PyModule, cls: Cls) -> None:
         attrs = {"via": "pydantic", "field": field}
         if env_file:
             attrs["env_file"] = env_file
+        reads.fields.setdefault(cls, {})[field] = alias or (prefix + field).upper()
         reads.add(mod, alias or (prefix + field).upper(), expr, **attrs)
 
 
