@@ -15,7 +15,8 @@ Runs after `infra.env` (which made the env_var nodes of declared names): a name 
 declared gets its env_var node here (at its first read) and its `env_vars` catalog row.
 READS_ENV: enclosing symbol (or code_file) → env_var, attr `via` (os.environ, pydantic,
 django-environ); pydantic edges also carry `field` and `env_file`. Reads of a settings object's
-fields elsewhere (`settings.secret_key`, `via` settings / argument): `python.settings_reads`.
+fields elsewhere (`settings.secret_key`, `via` settings / argument): `python.settings_reads`;
+JWT guards reading the signing key's env var: `python.jwt_secret`.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from tree_sitter import Node as TsNode
 from extractors.base import ComponentContext
 from extractors.facts import CatalogRow
 from extractors.python.index import py_matches
+from extractors.python.jwt_secret import jwt_reads
 from extractors.python.model import PyModule
 from extractors.python.settings_reads import field_reads
 from extractors.python.symbols import call_args, text
@@ -84,6 +86,7 @@ def extract(ctx: ComponentContext) -> None:
         for name in reads.values.defs(mod.rel).classes:
             _settings(reads, mod, (mod.rel, name))
     field_reads(reads.values, ctx.shared.py.modules, reads.fields, reads.add)
+    jwt_reads(ctx, ctx.shared.py.modules, reads.rows)
     _emit(ctx, reads)
 
 
