@@ -5,10 +5,12 @@ Node qualifiers: `type.name` (resource), `data.type.name`, `module.name`, `var.n
 `provider.name`; every node has attrs `block`, `type`, `name` (the block label) and the notable
 attributes (`project`, `location`, `region`, `secret_id`, ..., the `name` attribute as
 `resource_name`) after resolving `var.*`/`local.*`: a value that differs per env is
-`<attr>_by_env`, one that cannot be resolved is `<attr>_expr` (source text). `gcp_projects` lists the resolved GCP project ids (from `project`,
-`project_id`, else the `google` provider's) and `gcp_projects_by_env` which env's tfvars
-gave each: `environments/prod.tfvars` → env `prod`, `prod/terraform.tfvars` → `prod`,
-plain `terraform.tfvars` → `default`, variable defaults → `default`.
+`<attr>_by_env`, one that cannot be resolved is `<attr>_expr` (source text); one set from a
+variable with a default names it in `variables` ({attr: "var.x (default at file:line)"}).
+`gcp_projects` lists the resolved GCP project ids (from `project`, `project_id`, else the
+`google` provider's) and `gcp_projects_by_env` which env's tfvars gave each:
+`environments/prod.tfvars` → env `prod`, `prod/terraform.tfvars` → `prod`, plain
+`terraform.tfvars` → `default`, variable defaults → `default`.
 Cloud Run style `env { name = "X" value_source { secret_key_ref { secret = ... } } }`
 becomes attrs `env_vars` and `secret_env` ({env var: referenced secret resource}).
 Values of variables that look secret (password, token, key, secret) are never kept.
@@ -39,6 +41,7 @@ NOTABLE = {"project", "project_id", "name", "location", "region", "zone", "secre
            "version", "display_name", "format"}  # fmt: skip
 SECRETISH = re.compile(r"pass(word)?|secret|token|api_?key|private|credential", re.I)
 _REF = re.compile(r"\b((?:data\.)?[a-z][a-z0-9_]*\.[a-zA-Z0-9_-]+)\.[a-zA-Z0-9_]+")
+_VAR = re.compile(r"\bvar\.([A-Za-z0-9_-]+)")
 _INTERP = re.compile(r"\$\{\s*(var|local)\.([A-Za-z0-9_-]+)\s*\}")
 
 
@@ -98,6 +101,7 @@ class Values:
         self.defaults: dict[str, Any] = {}
         self.by_env: dict[str, dict[str, Any]] = {}
         self.locals: dict[str, Any] = {}
+        self.default_at: dict[str, str] = {}  # variable → `file:line` of its default
 
     def resolve(self, sf: SourceFile, expr: TsNode | None) -> dict[str, str]:
         """env → value for an expression (`"*"` when it does not depend on the env)."""
@@ -184,6 +188,7 @@ def extract(ctx: ComponentContext) -> None:
                 lit = _literal(sf, attrs["default"])
                 if lit is not None:
                     values.defaults[labels[0]] = lit
+                    values.default_at[labels[0]] = f"{sf.rel}:{SourceFile.line(attrs['default'])}"
             elif kind == "locals":
                 for name, expr in attrs.items():
                     lit = _literal(sf, expr)
@@ -239,6 +244,11 @@ def _block(ctx: ComponentContext, sf: SourceFile, block: TsNode, values: Values,
             info[key + "_by_env"] = resolved
         else:
             info[key + "_expr"] = sf.node_text(attrs[attr])[:120]
+        used = [v for v in _VAR.findall(sf.node_text(attrs[attr])) if v in values.default_at]
+        if used and not SECRETISH.search(used[0]):  # where the value comes from, to change it
+            info.setdefault("variables", {})[key] = (
+                f"var.{used[0]} (default at {values.default_at[used[0]]})"
+            )
     project_expr = attrs.get("project") or attrs.get("project_id")
     if kind in {"resource", "data", "module"}:
         by_env = (

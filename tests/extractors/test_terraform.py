@@ -228,3 +228,9 @@ def test_env_vars_in_a_secret_payload_are_declared_at_their_line_without_values(
     resolves = edges[("SHOP_DB", "google_secret_manager_secret.conf", "RESOLVES_TO")]
     assert resolves.attrs["secret_id"] == "shop_conf" and resolves.attrs["at"] == "app.tf:7"
     assert "mysql://" not in repr([n.attrs for n in facts.nodes] + [e.attrs for e in facts.edges])
+
+
+def test_a_resource_names_the_variable_default_its_value_comes_from(tmp_path):
+    _, nodes, _ = facts_of(write(tmp_path, INFRA), component="infra")
+    run = nodes["google_cloud_run_v2_service.api"].attrs
+    assert run["variables"] == {"location": "var.region (default at variables.tf:5)"}
