@@ -9,7 +9,9 @@
   come from `class Config` or `model_config = SettingsConfigDict(...)` of the class or a base.
 - django-environ: on an object assigned `environ.Env(...)`, `env("X")`, `env.str("X")`,
   `env.bool(...)`... and `env.db()` (DATABASE_URL), `env.cache()` (CACHE_URL),
-  `env.email_url()` (EMAIL_URL), `env.search_url()` (SEARCH_URL), or the name passed.
+  `env.email_url()` (EMAIL_URL), `env.search_url()` (SEARCH_URL), or the name passed; the
+  files it loads (`env.read_env(".env")`, `$DJANGO_ENV` for `io.StringIO(os.environ.get(
+  "DJANGO_ENV"))`: a whole env file held in one variable) are the reads' `env_sources`.
 
 Runs after `infra.env` (which made the env_var nodes of declared names): a name nobody
 declared gets its env_var node here (at its first read) and its `env_vars` catalog row.
@@ -47,6 +49,9 @@ _ENV_URLS = {"db": "DATABASE_URL", "db_url": "DATABASE_URL", "cache": "CACHE_URL
 _ENV_TYPED = {"str", "bool", "int", "float", "list", "tuple", "dict", "json", "url", "path",
               "decimal", "bytes", "parse_value"}  # fmt: skip
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_ENV_NAMED = re.compile(
+    r"""(?:environ\.get|getenv|environ\[)\(?\s*["']([A-Za-z_][A-Za-z0-9_]*)["']"""
+)
 _SECRET = re.compile(
     r"TOKEN|SECRET|PASSW|PWD|KEY|CREDENTIAL|PRIVATE|AUTH|SALT|SIGNATURE|CERT|DSN|SESSION|COOKIE",
     re.I,
@@ -108,6 +113,7 @@ def _django_environ(reads: _Reads, mod: PyModule) -> None:
     if b"Env(" not in sf.data and b"environ" not in sf.data:
         return
     envs: dict[str, bool] = {}
+    start, sources = len(reads.rows), []
     for m in py_matches(reads.ctx, sf, "calls"):
         call, fn = m["call"][0], m["fn"][0]
         dotted = text(sf, fn)
@@ -134,6 +140,10 @@ def _django_environ(reads: _Reads, mod: PyModule) -> None:
         if not envs[head] or "." in method:
             continue
         pos, kw = call_args(sf, call)
+        if method == "read_env" and pos:  # env.read_env(io.StringIO(os.environ.get("X")))
+            named = _ENV_NAMED.search(text(sf, pos[0]))
+            sources.append(f"${named.group(1)}" if named else text(sf, pos[0])[:80])
+            continue
         first = pos[0] if pos else kw.get("var")
         if method in _ENV_URLS:
             name = reads.name_of(mod, first) if first is not None else _ENV_URLS[method]
@@ -142,6 +152,9 @@ def _django_environ(reads: _Reads, mod: PyModule) -> None:
         else:
             continue
         reads.add(mod, name, call, via="django-environ")
+    for row in reads.rows[start:] if sources else []:
+        if row[4].get("via") == "django-environ":
+            row[4]["env_sources"] = sources
 
 
 def _settings(reads: _Reads, mod: PyModule, cls: Cls) -> None:
