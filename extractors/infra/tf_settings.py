@@ -12,7 +12,8 @@ their own line, and the env vars a deploy declares (`infra.terraform` calls thes
 - env declarations inside a secret payload (`secret_data = <<EOF` with `KEY="..."` lines):
   env_var KEY declared at its own line (the value is never kept), RESOLVES_TO the secret
   the payload is a version of; the secret's `secret_id` setting lists them in `carries`.
-Every setting: DECLARES from its code_file and from its tf_resource.
+Every setting: DECLARES from its code_file and from its tf_resource; the tf_resource lists
+what it declares in attr `settings` (["file:line name = value"]).
 """
 
 from __future__ import annotations
@@ -236,3 +237,25 @@ def finish(ctx: ComponentContext, state: TfSettings) -> None:
             by_id[setting].attrs["about"] = (
                 "Secret Manager secret id (carries " + ", ".join(sorted(set(names))) + ")"
             )
+    _listings(ctx)
+
+
+def _listings(ctx: ComponentContext) -> None:
+    """Each tf_resource lists what it declares as `settings`: ["file:line name = value"]."""
+    nodes = {n.id: n for n in ctx.facts.nodes if n.kind in {"tf_resource", "setting", "env_var"}}
+    for edge in ctx.facts.edges:
+        owner, target = nodes.get(edge.src), nodes.get(edge.dst)
+        if (
+            edge.type != "DECLARES"
+            or owner is None
+            or owner.kind != "tf_resource"
+            or target is None
+        ):
+            continue
+        if target.kind == "setting":
+            what = f"{target.name} = {target.attrs.get('value')}"
+        else:
+            what = f"env {target.name}" + (
+                " (in the secret payload)" if edge.attrs.get("via") else ""
+            )
+        owner.attrs.setdefault("settings", []).append(f"{edge.file}:{edge.line} {what}")

@@ -234,3 +234,13 @@ def test_a_resource_names_the_variable_default_its_value_comes_from(tmp_path):
     _, nodes, _ = facts_of(write(tmp_path, INFRA), component="infra")
     run = nodes["google_cloud_run_v2_service.api"].attrs
     assert run["variables"] == {"location": "var.region (default at variables.tf:5)"}
+
+
+def test_a_resource_lists_what_it_declares_at_its_lines(tmp_path):
+    _, nodes, _ = facts_of(write(tmp_path, DEPLOY), component="infra")
+    assert nodes["google_sql_database_instance.main"].attrs["settings"] == [
+        "app.tf:3 database_version = MYSQL_8_0"
+    ]
+    assert nodes["var.zone_name"].attrs["settings"] == ["vars.tf:3 zone_name = europe-west9"]
+    shop = nodes["google_cloud_run_v2_service.shop"].attrs["settings"]
+    assert "app.tf:33 path = GET /up" in shop and "app.tf:23 env SHOP_ENV" in shop
