@@ -1,7 +1,7 @@
 """Route and middleware nodes for every Python web framework (python.routes, python.django).
 
 A route node's name is `METHOD /full/path`; attrs `method`, `path`, `framework`, `router`,
-`mounted`, `mounts` (the prefixes that build the full path, each at its file:line).
+`mounted`, `mounts` (the prefixes that build the full path: `file:line /prefix[ = expr]`).
 ROUTES_TO goes to the handler symbol; USES_MIDDLEWARE edges carry `order` (1 = runs first),
 `scope` and `expr` (the call as written, when it has arguments), at the file:line where this
 route gets that middleware. A middleware node is one per definition (its symbol when it is
@@ -49,7 +49,7 @@ class Emitter:
         route = ctx.add_node("route", qual, f"{r.method} {path}", r.rel, r.line, r.end,
                              method=r.method, path=path, framework=r.framework,
                              router=r.router, mounted=r.mounted,
-                             **({"mounts": r.mounts} if r.mounts else {}))  # fmt: skip
+                             **({"mounts": [_mount(m) for m in r.mounts]} if r.mounts else {}))  # fmt: skip
         self.taken.add(route)
         if r.handler:
             ctx.add_edge(route, r.handler, "ROUTES_TO", r.rel, r.line)
@@ -83,6 +83,12 @@ class Emitter:
                 )  # fmt: skip
             )
         return self.mw_nodes[qual]
+
+
+def _mount(m: dict) -> str:
+    """`file:line prefix` (`= expr` when written as an expression), outermost first."""
+    expr = f" = {m['expr']}" if m.get("expr") else ""
+    return f"{m['file']}:{m['line']} {m['prefix'] or '(no prefix)'}{expr}"
 
 
 def join(prefix: str, path: str) -> str:
