@@ -16,7 +16,7 @@ from collections.abc import Callable
 from tree_sitter import Node as TsNode
 
 from extractors.python.model import PyModule
-from extractors.python.scope import Cls, enclosing_function
+from extractors.python.scope import Cls, enclosing_function, nodes_of
 from extractors.python.values import Values
 from extractors.source import SourceFile
 
@@ -46,12 +46,7 @@ def field_reads(values: Values, mods: dict[str, PyModule], fields: dict[Cls, dic
     for mod in mods.values():
         if not any(b"." + n in mod.sf.data for n in encoded):
             continue
-        stack = [mod.sf.tree.root_node]
-        while stack:
-            node = stack.pop()
-            stack.extend(node.named_children)
-            if node.type != "attribute":
-                continue
+        for node in nodes_of(mod.sf.tree.root_node, "attribute"):
             attr = node.child_by_field_name("attribute")
             field = mod.sf.node_text(attr) if attr is not None else ""
             if field not in names:
