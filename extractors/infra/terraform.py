@@ -5,13 +5,17 @@ Node qualifiers: `type.name` (resource), `data.type.name`, `module.name`, `var.n
 `provider.name`; every node has attrs `block`, `type`, `name` (the block label) and the notable
 attributes (`project`, `location`, `region`, `secret_id`, ..., the `name` attribute as
 `resource_name`) after resolving `var.*`/`local.*`: a value that differs per env is
-`<attr>_by_env`, one that cannot be resolved is `<attr>_expr` (source text). `gcp_projects` lists the resolved GCP project ids (from `project`,
-`project_id`, else the `google` provider's) and `gcp_projects_by_env` which env's tfvars
-gave each: `environments/prod.tfvars` → env `prod`, `prod/terraform.tfvars` → `prod`,
-plain `terraform.tfvars` → `default`, variable defaults → `default`.
+`<attr>_by_env`, one that cannot be resolved is `<attr>_expr` (source text); one set from a
+variable with a default names it in `variables` ({attr: "var.x (default at file:line)"}).
+`gcp_projects` lists the resolved GCP project ids (from `project`, `project_id`, else the
+`google` provider's) and `gcp_projects_by_env` which env's tfvars gave each:
+`environments/prod.tfvars` → env `prod`, `prod/terraform.tfvars` → `prod`, plain
+`terraform.tfvars` → `default`, variable defaults → `default`.
 Cloud Run style `env { name = "X" value_source { secret_key_ref { secret = ... } } }`
 becomes attrs `env_vars` and `secret_env` ({env var: referenced secret resource}).
 Values of variables that look secret (password, token, key, secret) are never kept.
+Settings (variable defaults, probe paths, notable attributes, env declarations of a deploy and
+of a secret payload): `infra.tf_settings`.
 """
 
 from __future__ import annotations
@@ -24,18 +28,20 @@ from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext
 from extractors.facts import CatalogRow, Node
-from extractors.shared import StackHints
+from extractors.infra.tf_settings import TfSettings, block_settings, finish
+from extractors.shared import EnvVars, StackHints
 from extractors.source import SourceFile, parser_for
 
 NAME = "terraform"
 PROVIDES = (StackHints,)
-REQUIRES = ()
+REQUIRES = (EnvVars,)  # env_var nodes of `.env*` files first: tf_settings adds to them
 NOTABLE = {"project", "project_id", "name", "location", "region", "zone", "secret_id",
            "bucket", "repository_id", "account_id", "service", "database_version", "tier",
            "runtime", "entry_point", "dataset_id", "role", "member", "domain", "source",
            "version", "display_name", "format"}  # fmt: skip
 SECRETISH = re.compile(r"pass(word)?|secret|token|api_?key|private|credential", re.I)
 _REF = re.compile(r"\b((?:data\.)?[a-z][a-z0-9_]*\.[a-zA-Z0-9_-]+)\.[a-zA-Z0-9_]+")
+_VAR = re.compile(r"\bvar\.([A-Za-z0-9_-]+)")
 _INTERP = re.compile(r"\$\{\s*(var|local)\.([A-Za-z0-9_-]+)\s*\}")
 
 
@@ -95,6 +101,7 @@ class Values:
         self.defaults: dict[str, Any] = {}
         self.by_env: dict[str, dict[str, Any]] = {}
         self.locals: dict[str, Any] = {}
+        self.default_at: dict[str, str] = {}  # variable → `file:line` of its default
 
     def resolve(self, sf: SourceFile, expr: TsNode | None) -> dict[str, str]:
         """env → value for an expression (`"*"` when it does not depend on the env)."""
@@ -181,6 +188,7 @@ def extract(ctx: ComponentContext) -> None:
                 lit = _literal(sf, attrs["default"])
                 if lit is not None:
                     values.defaults[labels[0]] = lit
+                    values.default_at[labels[0]] = f"{sf.rel}:{SourceFile.line(attrs['default'])}"
             elif kind == "locals":
                 for name, expr in attrs.items():
                     lit = _literal(sf, expr)
@@ -193,12 +201,14 @@ def extract(ctx: ComponentContext) -> None:
         ]:
             attrs = _attributes(_body(block))
             provider_project = values.resolve(sf, attrs.get("project"))
+    state = TfSettings()
     for sf, block in blocks:
-        _block(ctx, sf, block, values, provider_project)
+        _block(ctx, sf, block, values, provider_project, state)
+    finish(ctx, state)
 
 
 def _block(ctx: ComponentContext, sf: SourceFile, block: TsNode, values: Values,
-           provider_project: dict[str, str]) -> None:  # fmt: skip
+           provider_project: dict[str, str], state: TfSettings) -> None:  # fmt: skip
     kind = sf.node_text(block.named_children[0])
     labels = _labels(sf, block)
     body = _body(block)
@@ -234,6 +244,11 @@ def _block(ctx: ComponentContext, sf: SourceFile, block: TsNode, values: Values,
             info[key + "_by_env"] = resolved
         else:
             info[key + "_expr"] = sf.node_text(attrs[attr])[:120]
+        used = [v for v in _VAR.findall(sf.node_text(attrs[attr])) if v in values.default_at]
+        if used and not SECRETISH.search(used[0]):  # where the value comes from, to change it
+            info.setdefault("variables", {})[key] = (
+                f"var.{used[0]} (default at {values.default_at[used[0]]})"
+            )
     project_expr = attrs.get("project") or attrs.get("project_id")
     if kind in {"resource", "data", "module"}:
         by_env = (
@@ -257,6 +272,8 @@ def _block(ctx: ComponentContext, sf: SourceFile, block: TsNode, values: Values,
         Node(node_id, "tf_resource", qual, ctx.project, ctx.component, sf.rel, line, end, info)
     )
     ctx.add_edge(ctx.node_id("code_file", sf.rel), node_id, "DEFINES", sf.rel, line)
+    defaults = {k: v for k, v in values.defaults.items() if not SECRETISH.search(k)}
+    block_settings(ctx, state, sf, block, qual, node_id, defaults)
     if kind in {"resource", "data"}:
         ctx.facts.catalog.append(
             CatalogRow(

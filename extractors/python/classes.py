@@ -108,6 +108,55 @@ class Classes(Scope):
                 return hit
         return None
 
+    def backref(self, cls: Cls, attr: str) -> Cls | None:
+        """SQLAlchemy: the class whose `relationship("Cls", backref="attr")` (or
+        `backref=backref("attr", ...)`) gives `cls` the attribute `attr`."""
+        index = self.__dict__.get("_backrefs")
+        if index is None:
+            index = self.__dict__["_backrefs"] = _backrefs(self)
+        return index.get((cls[1], attr))
+
+
+def _backrefs(values: Classes) -> dict[tuple[str, str], Cls]:
+    """(target class name, backref name) → the class that declares the relationship."""
+    out: dict[tuple[str, str], Cls] = {}
+    for rel, mod in values.mods.items():
+        if b"backref" not in mod.sf.data:
+            continue
+        for name, node in values.defs(rel).classes.items():
+            for stmt in _body(node):
+                expr = unwrap(stmt)
+                right = (
+                    expr.child_by_field_name("right")
+                    if expr is not None and expr.type == "assignment"
+                    else None
+                )
+                if right is None or right.type != "call":
+                    continue
+                if (
+                    values.text(rel, right.child_by_field_name("function")).rsplit(".", 1)[-1]
+                    != "relationship"
+                ):
+                    continue
+                args = right.child_by_field_name("arguments").named_children
+                target = values.text(rel, args[0]).strip("'\"") if args else ""
+                for arg in args:
+                    if (
+                        arg.type != "keyword_argument"
+                        or values.text(rel, arg.child_by_field_name("name")) != "backref"
+                    ):
+                        continue
+                    value = arg.child_by_field_name("value")
+                    if value.type == "call":
+                        inner = value.child_by_field_name("arguments").named_children
+                        value = inner[0] if inner else value
+                    if value.type == "string" and target:
+                        out[(target.rsplit(".", 1)[-1], values.text(rel, value).strip("'\""))] = (
+                            rel,
+                            name,
+                        )
+    return out
+
 
 def _field_default(values: Classes, rel: str, right: TsNode) -> TsNode:
     """`Field("/api", ...)` / `Field(default="/api")` → the default's node."""

@@ -36,6 +36,9 @@ class Mw:
     line: int
     kind: str
     symbol: str | None = None
+    expr: str | None = (
+        None  # the call as written when it takes arguments (`authorizer(required=False)`)
+    )
 
 
 class Deps:
@@ -45,6 +48,7 @@ class Deps:
 
     def mw(self, mod: PyModule, target: TsNode, kind: str, at: TsNode) -> Mw:
         """A middleware named by `target` (a call names its function), used at `at`'s line."""
+        expr = text(mod.sf, target) if target.type == "call" else None
         while target.type == "call":
             target = target.child_by_field_name("function")
         name = text(mod.sf, target)
@@ -53,7 +57,7 @@ class Deps:
             if self.symbol and target.type in {"identifier", "attribute"}
             else None
         )
-        return Mw(name.rsplit(".", 1)[-1], mod.rel, SourceFile.line(at), kind, sym)
+        return Mw(name.rsplit(".", 1)[-1], mod.rel, SourceFile.line(at), kind, sym, expr)
 
     def depends_target(self, mod: PyModule, call: TsNode) -> TsNode | None:
         """`f` of `Depends(f)` / `Depends(dependency=f)`; None when `call` is not Depends."""

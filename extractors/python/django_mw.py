@@ -15,7 +15,7 @@ from tree_sitter import Node as TsNode
 from extractors.python.deps import Mw
 from extractors.python.emit import Emitter, Route
 from extractors.python.model import PyModule
-from extractors.python.scope import calls_in
+from extractors.python.scope import calls_in, nodes_of
 from extractors.python.symbols import text
 from extractors.python.values import Cls, Values
 from extractors.source import SourceFile
@@ -97,12 +97,7 @@ def middleware_routes(django: Django) -> None:
 
 
 def _path_checks(django: Django, mod: PyModule, cls: Cls, fn: TsNode, before: list[Mw]) -> None:
-    stack = [fn]
-    while stack:
-        node = stack.pop()
-        stack.extend(node.named_children)
-        if node.type != "if_statement":
-            continue
+    for node in nodes_of(fn, "if_statement"):
         cond = node.child_by_field_name("condition")
         path = _compared(mod, cond, "request.path")
         if path is None:

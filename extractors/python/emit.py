@@ -1,11 +1,12 @@
 """Route and middleware nodes for every Python web framework (python.routes, python.django).
 
 A route node's name is `METHOD /full/path`; attrs `method`, `path`, `framework`, `router`,
-`mounted`. ROUTES_TO goes to the handler symbol; USES_MIDDLEWARE edges carry `order` (1 =
-runs first) and `scope`, at the file:line where this route gets that middleware. A
-middleware node is one per definition (its symbol when it is the component's own code,
-else per name and first use), with a CALLS_FN edge to its symbol and a `middleware`
-catalog row.
+`mounted`, `mounts` (the prefixes that build the full path: `file:line /prefix[ = expr]`).
+ROUTES_TO goes to the handler symbol; USES_MIDDLEWARE edges carry `order` (1 = runs first),
+`scope` and `expr` (the call as written, when it has arguments), at the file:line where this
+route gets that middleware. A middleware node is one per definition (its symbol when it is
+the component's own code, else per name and first use), with a CALLS_FN edge to its symbol
+and a `middleware` catalog row.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ class Route:
     mws: list[Mw] = field(default_factory=list)
     router: str = ""
     mounted: bool = True
+    mounts: list[dict] = field(default_factory=list)  # {prefix, file, line, how[, expr]}
 
 
 class Emitter:
@@ -46,15 +48,16 @@ class Emitter:
             qual = f"{qual}@{r.rel}:{r.line}"
         route = ctx.add_node("route", qual, f"{r.method} {path}", r.rel, r.line, r.end,
                              method=r.method, path=path, framework=r.framework,
-                             router=r.router, mounted=r.mounted)  # fmt: skip
+                             router=r.router, mounted=r.mounted,
+                             **({"mounts": [_mount(m) for m in r.mounts]} if r.mounts else {}))  # fmt: skip
         self.taken.add(route)
         if r.handler:
             ctx.add_edge(route, r.handler, "ROUTES_TO", r.rel, r.line)
         for order, mw in enumerate(r.mws, start=1):
             node = self.middleware(mw, r.framework)
-            ctx.add_edge(
-                route, node, "USES_MIDDLEWARE", mw.rel, mw.line, order=order, scope=mw.kind
-            )
+            extra = {"expr": mw.expr[:160]} if mw.expr else {}
+            ctx.add_edge(route, node, "USES_MIDDLEWARE", mw.rel, mw.line, order=order,
+                         scope=mw.kind, **extra)  # fmt: skip
         return route
 
     def middleware(self, mw: Mw, framework: str) -> str:
@@ -80,6 +83,12 @@ class Emitter:
                 )  # fmt: skip
             )
         return self.mw_nodes[qual]
+
+
+def _mount(m: dict) -> str:
+    """`file:line prefix` (`= expr` when written as an expression), outermost first."""
+    expr = f" = {m['expr']}" if m.get("expr") else ""
+    return f"{m['file']}:{m['line']} {m['prefix'] or '(no prefix)'}{expr}"
 
 
 def join(prefix: str, path: str) -> str:

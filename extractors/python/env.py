@@ -9,12 +9,16 @@
   come from `class Config` or `model_config = SettingsConfigDict(...)` of the class or a base.
 - django-environ: on an object assigned `environ.Env(...)`, `env("X")`, `env.str("X")`,
   `env.bool(...)`... and `env.db()` (DATABASE_URL), `env.cache()` (CACHE_URL),
-  `env.email_url()` (EMAIL_URL), `env.search_url()` (SEARCH_URL), or the name passed.
+  `env.email_url()` (EMAIL_URL), `env.search_url()` (SEARCH_URL), or the name passed; the
+  files it loads (`env.read_env(".env")`, `$DJANGO_ENV` for `io.StringIO(os.environ.get(
+  "DJANGO_ENV"))`: a whole env file held in one variable) are the reads' `env_sources`.
 
 Runs after `infra.env` (which made the env_var nodes of declared names): a name nobody
 declared gets its env_var node here (at its first read) and its `env_vars` catalog row.
 READS_ENV: enclosing symbol (or code_file) → env_var, attr `via` (os.environ, pydantic,
-django-environ); pydantic edges also carry `field` and `env_file`.
+django-environ); pydantic edges also carry `field` and `env_file`. Reads of a settings object's
+fields elsewhere (`settings.secret_key`, `via` settings / argument): `python.settings_reads`;
+JWT guards reading the signing key's env var: `python.jwt_secret`.
 """
 
 from __future__ import annotations
@@ -26,7 +30,9 @@ from tree_sitter import Node as TsNode
 from extractors.base import ComponentContext
 from extractors.facts import CatalogRow
 from extractors.python.index import py_matches
+from extractors.python.jwt_secret import jwt_reads
 from extractors.python.model import PyModule
+from extractors.python.settings_reads import field_reads
 from extractors.python.symbols import call_args, text
 from extractors.python.values import Cls, Values, unwrap
 from extractors.shared import CodeSymbols, EnvVars, PyModules
@@ -43,6 +49,9 @@ _ENV_URLS = {"db": "DATABASE_URL", "db_url": "DATABASE_URL", "cache": "CACHE_URL
 _ENV_TYPED = {"str", "bool", "int", "float", "list", "tuple", "dict", "json", "url", "path",
               "decimal", "bytes", "parse_value"}  # fmt: skip
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_ENV_NAMED = re.compile(
+    r"""(?:environ\.get|getenv|environ\[)\(?\s*["']([A-Za-z_][A-Za-z0-9_]*)["']"""
+)
 _SECRET = re.compile(
     r"TOKEN|SECRET|PASSW|PWD|KEY|CREDENTIAL|PRIVATE|AUTH|SALT|SIGNATURE|CERT|DSN|SESSION|COOKIE",
     re.I,
@@ -55,12 +64,14 @@ class _Reads:
         self.values: Values = ctx.shared.py.resolver.values
         self.seen: set[tuple[str, str, int]] = set()
         self.rows: list[tuple[str, str, str, int, dict]] = []  # owner, NAME, rel, line, attrs
+        self.fields: dict[Cls, dict[str, str]] = {}  # settings class → field → env var NAME
 
-    def add(self, mod: PyModule, name: str | None, node: TsNode, **attrs) -> None:
+    def add(self, mod: PyModule, name: str | None, node: TsNode, owner: str | None = None,
+            line: int | None = None, **attrs) -> None:  # fmt: skip
         if not name or not _NAME.match(name):
             return
-        owner = mod.enclosing(node.start_byte)
-        line = SourceFile.line(node)
+        owner = owner or mod.enclosing(node.start_byte)
+        line = line or SourceFile.line(node)
         if (owner, name, line) not in self.seen:
             self.seen.add((owner, name, line))
             self.rows.append((owner, name, mod.rel, line, attrs))
@@ -79,6 +90,8 @@ def extract(ctx: ComponentContext) -> None:
         _django_environ(reads, mod)
         for name in reads.values.defs(mod.rel).classes:
             _settings(reads, mod, (mod.rel, name))
+    field_reads(reads.values, ctx.shared.py.modules, reads.fields, reads.add)
+    jwt_reads(ctx, ctx.shared.py.modules, reads.rows)
     _emit(ctx, reads)
 
 
@@ -100,6 +113,7 @@ def _django_environ(reads: _Reads, mod: PyModule) -> None:
     if b"Env(" not in sf.data and b"environ" not in sf.data:
         return
     envs: dict[str, bool] = {}
+    start, sources = len(reads.rows), []
     for m in py_matches(reads.ctx, sf, "calls"):
         call, fn = m["call"][0], m["fn"][0]
         dotted = text(sf, fn)
@@ -126,6 +140,10 @@ def _django_environ(reads: _Reads, mod: PyModule) -> None:
         if not envs[head] or "." in method:
             continue
         pos, kw = call_args(sf, call)
+        if method == "read_env" and pos:  # env.read_env(io.StringIO(os.environ.get("X")))
+            named = _ENV_NAMED.search(text(sf, pos[0]))
+            sources.append(f"${named.group(1)}" if named else text(sf, pos[0])[:80])
+            continue
         first = pos[0] if pos else kw.get("var")
         if method in _ENV_URLS:
             name = reads.name_of(mod, first) if first is not None else _ENV_URLS[method]
@@ -134,6 +152,9 @@ def _django_environ(reads: _Reads, mod: PyModule) -> None:
         else:
             continue
         reads.add(mod, name, call, via="django-environ")
+    for row in reads.rows[start:] if sources else []:
+        if row[4].get("via") == "django-environ":
+            row[4]["env_sources"] = sources
 
 
 def _settings(reads: _Reads, mod: PyModule, cls: Cls) -> None:
@@ -161,6 +182,7 @@ def _settings(reads: _Reads, mod: PyModule, cls: Cls) -> None:
         attrs = {"via": "pydantic", "field": field}
         if env_file:
             attrs["env_file"] = env_file
+        reads.fields.setdefault(cls, {})[field] = alias or (prefix + field).upper()
         reads.add(mod, alias or (prefix + field).upper(), expr, **attrs)
 
 

@@ -142,7 +142,11 @@ class Types(Classes):
             if cls:
                 return cls
             found = self.value_of(rel, node, fn, depth + 1)
-            return self.type_of(found[0], found[1], found[2], depth + 1) if found else None
+            if found:
+                return self.type_of(found[0], found[1], found[2], depth + 1)
+            owner = self.type_of(rel, node.child_by_field_name("object"), fn, depth + 1)
+            attr = self.text(rel, node.child_by_field_name("attribute"))
+            return self.backref(owner, attr) if owner is not None else None
         if kind == "parenthesized_expression" and node.named_children:
             return self.type_of(rel, node.named_children[0], fn, depth + 1)
         if kind == "await" and node.named_children:

@@ -4,7 +4,8 @@ Apps and routers are variables assigned `FastAPI(...)`, `APIRouter(prefix=...)`,
 `Flask(...)`, `Blueprint(name, __name__, url_prefix=...)` anywhere in a file (also inside
 `create_app()`). Mounts: `app.include_router(orders.router, prefix=settings.api_prefix)`,
 `app.register_blueprint(bp, url_prefix="/admin")` (a registration prefix replaces the
-blueprint's own, as in Flask), followed across files through imports and through a
+blueprint's own, as in Flask); each prefix is a `setting` at its `prefix=` line and every
+route lists the mounts that build its path (attr `mounts`, outermost first), followed across files through imports and through a
 function parameter (`def register_blueprints(app)` called with the app). Prefixes and paths
 are evaluated (`python.values`): constants, imports, settings fields, f-strings, `+`; an
 unknown part stays symbolic (`{settings.prefix}`) and gets an `unresolved` row.
@@ -53,7 +54,8 @@ class Obj:
     prefix: str
     line: int
     mws: list[Mw] = field(default_factory=list)
-    parents: list[tuple[tuple[str, str], str | None, list[Mw]]] = field(default_factory=list)
+    parents: list[tuple[tuple[str, str], str | None, list[Mw], dict]] = field(default_factory=list)
+    own: list[dict] = field(default_factory=list)  # its own `prefix=` as a mount (see `mount`)
 
 
 class Routes:
@@ -101,6 +103,9 @@ class Routes:
                 obj = Obj(mod.rel, var, _CONSTRUCTORS[ctor], _FRAMEWORK[ctor], prefix,
                           SourceFile.line(node))  # fmt: skip
                 obj.mws = self.deps.listed(mod, kw.get("dependencies"), "dependency")
+                pnode = kw.get("prefix") or kw.get("url_prefix")
+                if pnode is not None and prefix:
+                    obj.own = [mount(self, mod, pnode, prefix, f"{ctor}(...) of {var}")]
                 self.objs[(mod.rel, var)] = obj
                 self.ctx.shared.stack.names.add(obj.framework)
 
@@ -162,33 +167,17 @@ class Routes:
                 self.ctx.unresolved(mod.rel, SourceFile.line(call), "route_mount", text(sf, call),
                                     f"{method}: {text(sf, pos[0])} is not a router/blueprint found in this component")  # fmt: skip
                 return
-            prefix = self.prefix(
-                mod, kw.get("prefix") if method == "include_router" else kw.get("url_prefix")
-            )
+            pnode = kw.get("prefix") if method == "include_router" else kw.get("url_prefix")
+            prefix = self.prefix(mod, pnode)
+            where = mount(self, mod, pnode if pnode is not None else call, prefix,
+                               text(sf, call)[:120], pnode is not None)  # fmt: skip
             child.parents.append(((parent.rel, parent.var), prefix,
-                                  self.deps.listed(mod, kw.get("dependencies"), "dependency")))  # fmt: skip
+                                  self.deps.listed(mod, kw.get("dependencies"), "dependency"), where))  # fmt: skip
 
     def _add(self, obj: Obj, rel: str, where, path: str, methods, mws, handler) -> None:
         for method in methods:
             self.pending.append((obj, Route(obj.framework, rel, where[0], where[1], path, method,
                                             handler, list(mws), f"{obj.rel}:{obj.var}")))  # fmt: skip
-
-    def chains(self, obj: Obj, seen: frozenset = frozenset()) -> list[tuple[str, list[Mw], bool]]:
-        """(full prefix, middleware in order, mounted on an app) for every way obj is mounted."""
-        if obj.kind == "app":
-            return [("", list(obj.mws), True)]
-        if not obj.parents or (obj.rel, obj.var) in seen:
-            return [(obj.prefix, list(obj.mws), False)]
-        out = []
-        for key, prefix, inc_mws in obj.parents:
-            parent = self.objs[key]
-            for pprefix, pmws, mounted in self.chains(parent, seen | {(obj.rel, obj.var)}):
-                if obj.framework == "flask":
-                    full = join(pprefix, prefix if prefix is not None else obj.prefix)
-                else:
-                    full = join(join(pprefix, prefix or ""), obj.prefix)
-                out.append((full, pmws + inc_mws + obj.mws, mounted))
-        return out
 
     # pass 3: decorated handlers
     def find_routes(self) -> None:
@@ -256,6 +245,46 @@ class Routes:
         mws += self.deps.parameters(mod, defn)
         where = (SourceFile.line(expr), SourceFile.end_line(dd))
         self._add(obj, mod.rel, where, path.text, methods, mws, self.handler_of(mod, dd, defn))
+
+
+def mount(routes: Routes, mod: PyModule, node: TsNode, prefix: str | None, how: str,
+          setting: bool = True) -> dict:  # fmt: skip
+    """A mount that builds routes' full paths: {prefix, file, line, how} (the line of its
+    `prefix=`); one with a prefix is also a `setting` its file DECLARES."""
+    line = SourceFile.line(node)
+    out = {"prefix": prefix or "", "file": mod.rel, "line": line, "how": how}
+    expr = text(mod.sf, node)
+    if node.type != "string" and prefix is not None and setting:
+        out["expr"] = expr[:120]
+    if prefix and setting:
+        name = "url_prefix" if "register_blueprint" in how or "Blueprint" in how else "prefix"
+        extra = {"expr": out["expr"]} if "expr" in out else {}
+        sid = routes.ctx.add_node("setting", f"{mod.rel}:{line}:{name}", name, mod.rel, line,
+                                value=prefix, about=f"route prefix: {how}", source="python",
+                                **extra)  # fmt: skip
+        routes.ctx.add_edge(mod.file_id, sid, "DECLARES", mod.rel, line)
+    return out
+
+
+def chains(routes: Routes, obj: Obj, seen: frozenset = frozenset()) -> list[tuple]:
+    """(full prefix, middleware in order, mounted on an app, mounts outermost first) for
+    every way obj is mounted."""
+    if obj.kind == "app":
+        return [("", list(obj.mws), True, [])]
+    if not obj.parents or (obj.rel, obj.var) in seen:
+        return [(obj.prefix, list(obj.mws), False, list(obj.own))]
+    out = []
+    for key, prefix, inc_mws, where in obj.parents:
+        parent = routes.objs[key]
+        for pprefix, pmws, mounted, pmounts in chains(routes, parent, seen | {(obj.rel, obj.var)}):
+            replaced = obj.framework == "flask" and prefix is not None
+            if obj.framework == "flask":
+                full = join(pprefix, prefix if prefix is not None else obj.prefix)
+            else:
+                full = join(join(pprefix, prefix or ""), obj.prefix)
+            mounts = pmounts + [where] + ([] if replaced else obj.own)
+            out.append((full, pmws + inc_mws + obj.mws, mounted, mounts))
+    return out
 
 
 def through_parameter(routes: Routes, mod: PyModule, node: TsNode, expr: str) -> Obj | None:
@@ -331,7 +360,7 @@ def extract(ctx: ComponentContext) -> None:
                        f"router {obj.var} is never mounted on an app found in this component: "
                        "its routes lack the mount prefixes")  # fmt: skip
     for obj, route in routes.pending:
-        for prefix, mws, mounted in routes.chains(obj):
+        for prefix, mws, mounted, mounts in chains(routes, obj):
             emitter.route(Route(route.framework, route.rel, route.line, route.end,
                                 join(prefix, route.path) or "/", route.method, route.handler,
-                                mws + route.mws, route.router, mounted))  # fmt: skip
+                                mws + route.mws, route.router, mounted, mounts))  # fmt: skip

@@ -94,6 +94,17 @@ def calls_in(node: TsNode | None) -> list[TsNode]:
     return out
 
 
+def nodes_of(node: TsNode, kind: str) -> list[TsNode]:
+    """Every node of type `kind` under `node` (itself included), depth first, last child first."""
+    out, stack = [], [node]
+    while stack:
+        cur = stack.pop()
+        stack.extend(cur.named_children)
+        if cur.type == kind:
+            out.append(cur)
+    return out
+
+
 def enclosing_function(node: TsNode) -> TsNode | None:
     cur = node.parent
     while cur is not None:

@@ -43,9 +43,13 @@ FILES = {
             return getenv("WX_DEBUG") == "1" or os.environ["WX_TRACE"]
         """,
     "wx/dj.py": """
+        import io
+        import os
+
         import environ
 
         env = environ.Env()
+        env.read_env(io.StringIO(os.environ.get("WX_ENV_FILE", "")))
         SECRET = env("WX_SECRET")
         VERBOSE = env.bool("WX_VERBOSE", default=False)
         DATABASES = {"default": env.db()}
@@ -64,6 +68,7 @@ def test_every_read_site_with_its_line(tmp_path):
             "WX_API_TOKEN@" + at(FILES, "wx/base.py", "api_token: str"),
             "WX_CACHE_SECONDS@" + at(FILES, "wx/config.py", "cache_seconds: int"),
             "FORECAST_URL@" + at(FILES, "wx/config.py", "forecast: str"),
+            "WX_ENV_FILE@" + at(FILES, dj, "env.read_env("),
             "WX_SECRET@" + at(FILES, dj, 'env("WX_SECRET")'),
             "WX_VERBOSE@" + at(FILES, dj, "env.bool("),
             "DATABASE_URL@" + at(FILES, dj, "env.db()"),
@@ -83,3 +88,9 @@ def test_declarations_are_not_reads(tmp_path):
     rows = {r.name: r.attrs for r in g.facts.catalog if r.table == "env_vars"}
     assert rows["WX_API_TOKEN"] == {"declared": True, "read": True}
     assert rows["WX_SECRET"] == {"declared": False, "read": True}
+
+
+def test_django_environ_reads_name_the_env_files_they_load(tmp_path):
+    g = Graph(write(tmp_path, FILES))
+    [secret] = [e for e in g.facts.edges if e.type == "READS_ENV" and e.dst.endswith(":WX_SECRET")]
+    assert secret.attrs["env_sources"] == ["$WX_ENV_FILE"]

@@ -207,3 +207,48 @@ def test_router_never_mounted_and_mount_on_unknown_object_are_reported(tmp_path)
         at(files, "svc/admin.py", "router = APIRouter("),
         at(files, "svc/plugins.py", "host.include_router("),
     ]
+
+
+def test_route_lists_the_mounts_that_build_its_path_and_each_prefix_is_a_setting(tmp_path):
+    g = Graph(write(tmp_path, FILES))
+    route = g._route(ROUTE)
+    assert route.attrs["mounts"] == [
+        at(FILES, "app/main.py", "prefix=settings.api_v1") + " /api/v1 = settings.api_v1",
+        at(FILES, "app/api/__init__.py", 'prefix=f"{BOOKS}/catalog"') + " /books/catalog",
+        at(FILES, "app/api/books.py", 'APIRouter(prefix="/items"') + " /items",
+    ]
+    settings = {
+        f"{n.file}:{n.line}": n.attrs["value"] for n in g.facts.nodes if n.kind == "setting"
+    }
+    assert settings[at(FILES, "app/main.py", "prefix=settings.api_v1")] == "/api/v1"
+    assert settings[at(FILES, "app/api/books.py", 'APIRouter(prefix="/items"')] == "/items"
+
+
+def test_dependency_edges_keep_the_call_as_written(tmp_path):
+    files = {
+        "svc.py": """
+            from fastapi import Depends, FastAPI
+
+            app = FastAPI()
+
+
+            def member(required: bool = True):
+                def check():
+                    return required
+
+                return check
+
+
+            @app.get("/shelf")
+            def shelf(who=Depends(member(required=False)), other=Depends(member)):
+                return who
+            """,
+    }
+    g = Graph(write(tmp_path, files))
+    route = g._route("GET /shelf")
+    exprs = sorted(
+        str(e.attrs.get("expr"))
+        for e in g.facts.edges
+        if e.src == route.id and e.type == "USES_MIDDLEWARE"
+    )
+    assert exprs == ["None", "member(required=False)"]

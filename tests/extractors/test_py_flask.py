@@ -10,6 +10,7 @@ FILES = {
     "green/__init__.py": "",
     "green/extensions.py": """
         from flask_cors import CORS
+        from flask_jwt_extended import JWTManager
         from flask_sqlalchemy import SQLAlchemy
 
 
@@ -20,6 +21,14 @@ FILES = {
 
         db = SQLAlchemy(model_class=Crud)
         cors = CORS()
+        jwt = JWTManager()
+        """,
+    "green/settings.py": """
+        import os
+
+
+        class Conf:
+            SECRET_KEY = os.environ.get("GREEN_SIGNING", "dev")
         """,
     "green/models.py": """
         from green.extensions import db
@@ -30,6 +39,13 @@ FILES = {
         class Plant(Model):
             def water(self, litres):
                 return litres
+
+
+        class Bed(Model):
+            plants = db.relationship("Plant", backref=db.backref("bed", uselist=False))
+
+            def rake(self):
+                return self
         """,
     "green/security.py": """
         import functools
@@ -91,6 +107,7 @@ FILES = {
             plant = Plant.query.filter_by(slug=slug).first()
             plant.water(2)
             plant.store()
+            plant.bed.rake()
             return "", 204
         """,
     "green/views.py": """
@@ -147,3 +164,21 @@ def test_model_methods_through_query_and_sqlalchemy_base(tmp_path):
     calls = g.calls("green/plants.py#water_plant")
     assert f"green/models.py#Plant.water@{line('plant.water(2)')}" in calls
     assert f"green/extensions.py#Crud.store@{line('plant.store()')}" in calls
+
+
+def test_sqlalchemy_backref_types_the_attribute_it_adds(tmp_path):
+    g = Graph(write(tmp_path, FILES))
+    line = at(FILES, "green/plants.py", "plant.bed.rake()").split(":")[1]
+    assert f"green/models.py#Bed.rake@{line}" in g.calls("green/plants.py#water_plant")
+
+
+def test_jwt_guards_read_the_env_var_behind_the_signing_key(tmp_path):
+    g = Graph(write(tmp_path, FILES))
+    reads = [e for e in g.facts.edges if e.type == "READS_ENV" and e.dst.endswith(":GREEN_SIGNING")]
+    by_src = {g.nodes[e.src].name: e for e in reads}
+    assert set(by_src) == {"Conf", "jwt_required"}
+    guard = by_src["jwt_required"]
+    assert g.nodes[guard.src].kind == "middleware"
+    assert f"{guard.file}:{guard.line}" == at(FILES, "green/extensions.py", "JWTManager()")
+    assert guard.attrs["config_key"] == "SECRET_KEY"
+    assert guard.attrs["config_at"] == at(FILES, "green/settings.py", "SECRET_KEY =")

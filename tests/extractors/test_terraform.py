@@ -139,3 +139,108 @@ def test_folder_per_env_terraform_tfvars(tmp_path):
     }), component="infra")  # fmt: skip
     topic = nodes["google_pubsub_topic.t"].attrs
     assert topic["gcp_projects_by_env"] == {"prod": "acme-prod", "staging": "acme-staging"}
+
+
+DEPLOY = {
+    "vars.tf": """
+        variable "zone_name" {
+          description = "Where the shop runs"
+          default     = "europe-west9"
+        }
+        variable "admin_token" {
+          default = "never-kept"
+        }
+        """,
+    "app.tf": """
+        resource "google_sql_database_instance" "main" {
+          name             = "shopdb"
+          database_version = "MYSQL_8_0"
+        }
+
+        resource "google_secret_manager_secret" "conf" {
+          secret_id = "shop_conf"
+        }
+
+        resource "google_secret_manager_secret_version" "conf" {
+          secret      = google_secret_manager_secret.conf.id
+          secret_data = <<EOT
+        SHOP_SIGNING_KEY="${random_password.k.result}"
+        SHOP_DB="mysql://${google_sql_database_instance.main.name}"
+        EOT
+        }
+
+        resource "google_cloud_run_v2_service" "shop" {
+          name = "shop"
+          template {
+            containers {
+              env {
+                name = "SHOP_ENV"
+                value_source {
+                  secret_key_ref {
+                    secret  = google_secret_manager_secret.conf.secret_id
+                    version = "3"
+                  }
+                }
+              }
+              readiness_probe {
+                http_get {
+                  path = "/up"
+                }
+              }
+            }
+          }
+        }
+        """,
+}
+
+
+def _settings(facts):
+    return {(n.name, n.file, n.line): n.attrs for n in facts.nodes if n.kind == "setting"}
+
+
+def test_settings_for_defaults_engine_secret_id_probe_and_secret_env(tmp_path):
+    facts, nodes, edges = facts_of(write(tmp_path, DEPLOY), component="infra")
+    got = _settings(facts)
+    zone = got[("zone_name", "vars.tf", 3)]
+    assert zone["value"] == "europe-west9" and zone["about"] == "Where the shop runs"
+    assert not [k for k in got if k[0] == "admin_token"]
+    assert "never-kept" not in repr([n.attrs for n in facts.nodes])
+    assert got[("database_version", "app.tf", 3)]["value"] == "MYSQL_8_0"
+    conf = got[("secret_id", "app.tf", 7)]
+    assert conf["value"] == "shop_conf" and conf["carries"] == ["SHOP_DB", "SHOP_SIGNING_KEY"]
+    probe = got[("path", "app.tf", 33)]
+    assert probe["value"] == "GET /up" and probe["probe"] == "readiness_probe"
+    env = got[("SHOP_ENV", "app.tf", 26)]
+    assert env["value"] == "Secret Manager secret shop_conf (3)"
+    assert env["refers_to"] == "google_secret_manager_secret.conf"
+    assert ("app.tf", "app.tf:3:database_version", "DECLARES") in edges
+    assert ("google_sql_database_instance.main", "app.tf:3:database_version", "DECLARES") in edges
+    assert edges[("SHOP_ENV", "google_secret_manager_secret.conf", "RESOLVES_TO")].line == 26
+
+
+def test_env_vars_in_a_secret_payload_are_declared_at_their_line_without_values(tmp_path):
+    facts, nodes, edges = facts_of(write(tmp_path, DEPLOY), component="infra")
+    key = nodes["SHOP_SIGNING_KEY"]
+    assert key.kind == "env_var" and (key.file, key.line) == ("app.tf", 13)
+    assert key.attrs["secret_like"] and nodes["SHOP_DB"].line == 14
+    declared = edges[("app.tf", "SHOP_DB", "DECLARES")]
+    assert declared.line == 14
+    resolves = edges[("SHOP_DB", "google_secret_manager_secret.conf", "RESOLVES_TO")]
+    assert resolves.attrs["secret_id"] == "shop_conf" and resolves.attrs["at"] == "app.tf:7"
+    assert "mysql://" not in repr([n.attrs for n in facts.nodes] + [e.attrs for e in facts.edges])
+
+
+def test_a_resource_names_the_variable_default_its_value_comes_from(tmp_path):
+    _, nodes, _ = facts_of(write(tmp_path, INFRA), component="infra")
+    run = nodes["google_cloud_run_v2_service.api"].attrs
+    assert run["variables"] == {"location": "var.region (default at variables.tf:5)"}
+
+
+def test_a_resource_lists_what_it_declares_at_its_lines(tmp_path):
+    _, nodes, _ = facts_of(write(tmp_path, DEPLOY), component="infra")
+    assert nodes["google_sql_database_instance.main"].attrs["settings"] == [
+        "app.tf:3 database_version = MYSQL_8_0"
+    ]
+    assert nodes["var.zone_name"].attrs["settings"] == ["vars.tf:3 zone_name = europe-west9"]
+    shop = nodes["google_cloud_run_v2_service.shop"].attrs["settings"]
+    assert "app.tf:33 path = GET /up" in shop and "app.tf:23 env SHOP_ENV" in shop

@@ -136,9 +136,11 @@ def test_impact_of_an_env_var_resolves_in_project_and_finds_docs_by_their_text(e
     # the env var name also exists as a _global catalog node: the project's own node wins
     text, err = ex.call("kb_impact", target="ZENDESK_API_TOKEN", project="acme-shop")
     assert not err, text
-    assert text.startswith(
-        "impact of env_var ZENDESK_API_TOKEN (acme-shop/contact-api src/services/zendesk.ts:"
-    )
+    # read in contact-api; declared in infra by the Cloud Run service's env block (a secret ref)
+    assert text.startswith("impact of 2 nodes named ZENDESK_API_TOKEN in project acme-shop\n")
+    assert "ZENDESK_API_TOKEN in contact-api" in text, text
+    assert re.search(r"acme-shop/contact-api src/services/zendesk\.ts:\d+", text), text
+    assert "ZENDESK_API_TOKEN in infra: acme-shop/infra cloud_run.tf:26" in text, text
     # the runbook names the variable only in its body, not in its frontmatter
     assert re.search(
         r"doc projects/acme-shop/contact-api/runbook-rotate-zendesk-token\.md:\d+ § ", text
