@@ -68,11 +68,3 @@ def unresolved_line(row: dict[str, Any]) -> str:
         f"({row.get('project')}/{row.get('component')} {row.get('file')}:{row.get('line')}) "
         f"— {short(row.get('reason'), 80)}"
     )
-
-
-def table(columns: list[str], rows: list[tuple[Any, ...]]) -> list[str]:
-    """Pipe-separated rows, each a complete line (cells abbreviated, never split)."""
-    out = [" | ".join(columns)]
-    for row in rows:
-        out.append(" | ".join(short(v, 120) if v is not None else "∅" for v in row))
-    return out

@@ -27,7 +27,7 @@ from mcp_server import (
     tools_trace,
 )
 from mcp_server.budget import Answer
-from mcp_server.state import State, ToolFailure
+from mcp_server.state import State, ToolFailure, prewarm
 
 INSTRUCTIONS = """kb-graph answers questions about a portfolio of software projects.
 Use the cheapest layer that answers: a single fact about one project (runtime, URL, GCP
@@ -199,5 +199,5 @@ def create_server(kb_root: Path, data_dir: Path | None = None) -> MCPServer:
         )
 
     server.state = state  # type: ignore[attr-defined]  # for in-process callers (tests)
-    threading.Thread(target=state.prewarm, daemon=True, name="kb-prewarm").start()
+    threading.Thread(target=prewarm, args=(state,), daemon=True, name="kb-prewarm").start()
     return server

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 import threading
-import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,14 +18,13 @@ import duckdb
 import polars as pl
 
 from kb.loader import KbNotFound, load_config
-from kb.versions import component_version
 from mcp_server.budget import Answer, clamp_budget, fit
 from mcp_server.graph import ProjectGraph, build_graph
+from mcp_server.staleness import VersionWatch
 from warehouse.integrity import damaged_files
 from warehouse.query_guard import sandbox
 from warehouse.reader import GLOBAL, Warehouse, WarehouseMissing
 
-VERSION_TTL_S = 2.0
 DEFAULT_BUDGET = 2000
 
 
@@ -47,9 +46,9 @@ class State:
     _graphs: dict[str, ProjectGraph] = field(default_factory=dict)
     _shared: dict[str, pl.DataFrame] | None = None
     _cons: dict[str, duckdb.DuckDBPyConnection] = field(default_factory=dict)
-    _versions: dict[str, tuple[float, str]] = field(default_factory=dict)
-    _checking: set[str] = field(default_factory=set)
+    versions: VersionWatch = field(default_factory=VersionWatch)
     _small: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    _derived: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def open(cls, kb_root: Path, data_dir: Path | None = None) -> State:
@@ -98,6 +97,7 @@ class State:
         self._graphs.clear()
         self._cons.clear()
         self._small.clear()
+        self._derived.clear()
         self._shared = None
 
     def projects(self) -> list[str]:
@@ -193,60 +193,23 @@ class State:
             self._cons[key] = con
         return con
 
-    # -- staleness ---------------------------------------------------------------
-    def current_version(self, repo: str) -> str:
-        """The repo's version, checked at most every ~2 s; an expired check is refreshed
-        in the background (the answer uses the last one), so git never sits in a call."""
-        now = time.monotonic()
-        hit = self._versions.get(repo)
-        if hit is None:
-            version = component_version(Path(repo))
-            self._versions[repo] = (time.monotonic(), version)
-            return version
-        if now - hit[0] >= VERSION_TTL_S and repo not in self._checking:
-            self._checking.add(repo)
-            threading.Thread(target=self._recheck, args=(repo,), daemon=True).start()
-        return hit[1]
-
-    def _recheck(self, repo: str) -> None:
-        try:
-            self._versions[repo] = (time.monotonic(), component_version(Path(repo)))
-        finally:
-            self._checking.discard(repo)
-
-    def prewarm(self) -> None:
-        """Load what every first answer needs (manifest, shared layer, catalog connection)."""
-        try:
-            with self.lock:
-                self.manifest()
-                self.shared()
-                self.rows("docs")
-                self.rows("adrs")
-                self.connection(None)
-                projects = self.projects()
-                if len(projects) == 1:
-                    self.graph(projects[0])
-        except Exception:  # noqa: BLE001 — a missing warehouse is reported per call
-            pass
-
     def stale_lines(self, components: set[str]) -> list[str]:
-        comps = self.manifest().get("components") or {}
-        out = []
-        for key in sorted(components):
-            info = comps.get(key)
-            if not isinstance(info, dict) or not info.get("repo") or not info.get("version"):
-                continue
-            now = self.current_version(str(info["repo"]))
-            if now != info["version"]:
-                out.append(f"code_graph_stale: {key} built {info['version']} now {now}")
-        return out
+        return self.versions.stale_lines(self.manifest(), components)
+
+    def cached(self, key: str, make: Callable[[], Any]) -> Any:
+        """A value derived from the current build (e.g. every project's settings), made once."""
+        self.manifest()
+        key = f"derived:{key}"
+        if key not in self._derived:
+            self._derived[key] = make()
+        return self._derived[key]
 
     # -- answering ---------------------------------------------------------------
     def answer(self, build: Any, budget: int | None) -> str:
         """Run `build(answer)` under the lock and fit its lines into the budget."""
         limit, note = clamp_budget(budget, self.default_budget)
         with self.lock:
-            answer = Answer()
+            answer = Answer(budget=limit)
             try:
                 build(answer)
             except (duckdb.IOException, FileNotFoundError):
@@ -258,3 +221,19 @@ class State:
             stale = self.stale_lines(answer.components) if answer.components else []
         answer.notes = stale + ([note] if note else []) + answer.notes
         return fit(answer, limit)
+
+
+def prewarm(state: State) -> None:
+    """Load what every first answer needs (manifest, shared layer, catalog connection)."""
+    try:
+        with state.lock:
+            state.manifest()
+            state.shared()
+            state.rows("docs")
+            state.rows("adrs")
+            state.connection(None)
+            projects = state.projects()
+            if len(projects) == 1:
+                state.graph(projects[0])
+    except Exception:  # noqa: BLE001 — a missing warehouse is reported per call
+        pass

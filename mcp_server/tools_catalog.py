@@ -11,7 +11,10 @@ import difflib
 from typing import Any
 
 from mcp_server.budget import Answer
+from mcp_server.catalog_envs import compare_envs
+from mcp_server.catalog_envs import knowledge as _knowledge
 from mcp_server.render import short
+from mcp_server.settings import find_rows, find_section
 from mcp_server.state import State, ToolFailure
 from warehouse.reader import fetch_dicts
 
@@ -70,19 +73,6 @@ def _catalog_rows(
         params.append(project)
     sql += " ORDER BY name, project, component, file, line LIMIT 2000"
     return fetch_dicts(con.execute(sql, params))
-
-
-def _knowledge(
-    state: State, kinds: list[str], like: str, project: str | None, exact: bool = False
-) -> list[dict]:
-    con = state.connection(None)
-    cond = "lower(name) = lower(?)" if exact else "name ILIKE ? ESCAPE '\\'"
-    sql = f"SELECT id, project, kind, name, file, line, attrs FROM nodes WHERE kind IN ({','.join('?' * len(kinds))}) AND {cond}"
-    params: list[Any] = [*kinds, like]
-    if project:
-        sql += " AND project = ?"
-        params.append(project)
-    return fetch_dicts(con.execute(sql + " ORDER BY project, name LIMIT 2000", params))
 
 
 def _users(state: State, node_ids: list[str], edge_types: list[str]) -> dict[str, list[dict]]:
@@ -235,6 +225,8 @@ def find(state: State, ans: Answer, kind: str, query: str, project: str | None) 
                     ver = _package_of(pkgs, row)
                 ans.add(f"{_loc(row)}{ver}", prio=20, group=f"{kind} {name}", indent="  ")
         _components_without(state, ans, kind, query, rows)
+        if kind == "host":
+            find_section(ans, find_rows(state, kind, query, scope))
     elif kind == "stack":
         rows = _stacks(state, like, scope)
         ans.add(f"components with stack matching '{query}' in {where}: {len(rows)}")
@@ -273,9 +265,12 @@ def find(state: State, ans: Answer, kind: str, query: str, project: str | None) 
                     group=f"{kind} {row['name']}",
                     indent="  ",
                 )
+        find_section(ans, find_rows(state, kind, query, scope))
     if len(ans.lines) == 1:
         ans.add(
-            "no match in the catalog/knowledge layer (the catalog covers packages, middleware, hosts, tf types, env vars)"
+            f"no — per the static graph: no {kind} matching '{short(query, 60)}' in {where} "
+            "(the catalog covers packages, middleware, hosts, tf types, env vars; settings "
+            "are matched for runtime, host and integration)"
         )
 
 
@@ -347,7 +342,7 @@ def compare(state: State, ans: Answer, kind: str, name: str, project: str | None
             ans.add(" | ".join(cells), prio=10, group=kind)
         return
     if kind in ("runtime", "component", "stack"):
-        _compare_envs(state, ans, kind, text, scope)
+        compare_envs(state, ans, kind, text, scope)
         return
     rows = _knowledge(state, [kind], text, scope, exact=True)
     users = _users(state, [r["id"] for r in rows], ["INTEGRATES"])
@@ -355,45 +350,3 @@ def compare(state: State, ans: Answer, kind: str, name: str, project: str | None
     for row in rows:
         comps = ", ".join(u["name"] for u in users.get(row["id"], [])) or "∅"
         ans.add(f"{row['project']} | components: {comps}", prio=10, group=kind)
-
-
-def _compare_envs(state: State, ans: Answer, kind: str, text: str, scope: str | None) -> None:
-    """Env instances side by side: runtime, URL, GCP project per component/env."""
-    con = state.connection(None)
-    sql = "SELECT project, name, file, line, attrs FROM nodes WHERE kind = 'env_instance'"
-    params: list[Any] = []
-    if scope:
-        sql += " AND project = ?"
-        params.append(scope)
-    rows = fetch_dicts(con.execute(sql + " ORDER BY project, name", params))
-    comps = {
-        r["project"] + "/" + r["name"]: r["attrs"]
-        for r in _knowledge(state, ["component"], "%", scope)
-    }
-    t = text.lower()
-    out = []
-    for row in rows:
-        project, name, file, line, a = (
-            row[k] for k in ("project", "name", "file", "line", "attrs")
-        )
-        comp = str(a.get("component") or name.split(" ")[0])
-        stack = comps.get(f"{project}/{comp}", {}).get("stack")
-        stack_s = " ".join(stack) if isinstance(stack, list) else str(stack or "")
-        keys = {
-            "runtime": str(a.get("runtime") or ""),
-            "component": comp,
-            "stack": stack_s,
-        }
-        if t != "*" and t not in keys[kind].lower():
-            continue
-        out.append(
-            f"{project}/{comp} | {a.get('env', '?')} | {a.get('runtime') or '∅'} | {short(a.get('url') or '∅', 60)} | {a.get('gcp_project') or '∅'} | {file}:{line}"
-        )
-    if not out:
-        raise ToolFailure(
-            f"no environment with {kind} matching '{short(text, 60)}' — try kb_find kind={kind} query='*'"
-        )
-    ans.add(f"{kind} '{text}': {len(out)} environments")
-    ans.add("project/component | env | runtime | url | gcp_project | where")
-    for line in out:
-        ans.add(line, prio=10, group="env")

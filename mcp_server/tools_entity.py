@@ -12,7 +12,9 @@ from mcp_server.budget import Answer
 from mcp_server.graph import ProjectGraph
 from mcp_server.negatives import resolve_or_no
 from mcp_server.render import ref, short, where
-from mcp_server.resolve import pick_project
+from mcp_server.resolve import candidates, describe, pick_project
+from mcp_server.settings import KIND as SETTING
+from mcp_server.settings import section, setting_view
 from mcp_server.state import State
 from mcp_server.tools_impact import _docs
 from mcp_server.views import component_view, file_view
@@ -23,6 +25,16 @@ def entity(
     state: State, ans: Answer, name: str, project: str | None, component: str | None
 ) -> None:
     pg = state.graph(pick_project(state, project, name))
+    several = candidates(pg, (name or "").strip(), component) if name else []
+    named = [n for n in several if pg.node(n).get("kind") == SETTING]
+    if len(several) > 1 and named:
+        section(pg, ans, named, f"settings named {short(name, 60)} in {pg.project}", 1)
+        others = [n for n in several if n not in named]
+        if others:
+            ans.add(f"also named so ({len(others)}; pass the id for one):", prio=5)
+        for n in others[:8]:
+            ans.add(describe(pg, n), prio=5, indent="  ")
+        return
     nid = resolve_or_no(pg, ans, name, component, "name")
     if nid is None:
         return
@@ -65,6 +77,7 @@ VIEWS = {
     "symbol": symbol_view,
     "middleware": symbol_view,
     "env_var": env_view,
+    SETTING: setting_view,
 }
 
 

@@ -13,6 +13,7 @@ from mcp_server.graph import ProjectGraph, folder_of, hiding
 from mcp_server.negatives import resolve_or_no, unused_middleware
 from mcp_server.render import edge_label, ref, unresolved_line
 from mcp_server.resolve import candidates, pick_project
+from mcp_server.settings import section, settings_of
 from mcp_server.state import State, ToolFailure
 from vocab import ALL_EDGE_TYPES
 
@@ -233,6 +234,9 @@ def neighbors(
     data = pg.node(nid)
     ans.touch(data.get("project"), data.get("component"))
     ans.add(ref(pg, nid))
+    if data.get("kind") == "component" and (not wanted or "DECLARES" in wanted):
+        own = settings_of(pg, str(data.get("name")))  # reached through HAS_CODE → DECLARES
+        section(pg, ans, own, "settings its files declare", 5)
     groups: dict[tuple[str, str], list[str]] = {}
     sides = (
         [("out", False), ("in", True)] if direction == "both" else [(direction, direction == "in")]

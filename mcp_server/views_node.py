@@ -31,7 +31,8 @@ from mcp_server.facts import (
     via_text,
 )
 from mcp_server.graph import ProjectGraph
-from mcp_server.render import where
+from mcp_server.render import short, where
+from mcp_server.settings import route_mounts, section
 
 CALLEE_CAP = 25
 # Middleware/dependency names that read as an auth guard (Express/Nest/Flask/FastAPI/Next).
@@ -66,6 +67,7 @@ def route_view(pg: ProjectGraph, ans: Answer, route: str) -> None:
             "middleware chain: no edge per the static graph (no USES_MIDDLEWARE: no guard, dependency or middleware found)"
         )
     ans.add(auth_verdict(pg, mids))
+    _mounts(pg, ans, route)
     hs = handlers(pg, route)
     if not hs:
         ans.add("handler: no edge per the static graph (no ROUTES_TO)")
@@ -89,6 +91,23 @@ def route_view(pg: ProjectGraph, ans: Answer, route: str) -> None:
             )
     else:
         ans.add("called from: no edge per the static graph (no CALLS from a call site)")
+
+
+MOUNT_KEYS = ("mount", "mounts", "prefix", "prefixes", "mounted_at", "router_prefix")
+
+
+def _mounts(pg: ProjectGraph, ans: Answer, route: str) -> None:
+    """How the full path is built: the route's own mount/prefix attrs and the settings of
+    its component whose value is a run of its path (app mount, router prefix, probe)."""
+    a = pg.attrs(route)
+    for key in MOUNT_KEYS:
+        value = a.get(key)
+        if value not in (None, "", []):
+            shown = "; ".join(map(str, value)) if isinstance(value, list) else str(value)
+            ans.add(f"{key}: {short(shown, 200)}", prio=2)
+    found = route_mounts(pg, route)
+    if found:
+        section(pg, ans, found, "path set by (mount / prefix / probe lines)", 2)
 
 
 def exported_settings(pg: ProjectGraph, ans: Answer, route: str, hs: list[str]) -> None:
