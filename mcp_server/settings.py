@@ -57,13 +57,22 @@ def line_of(pg: ProjectGraph, node: str) -> str:
     return text_of(pg.attrs(node), str(pg.node(node).get("name") or node), where(pg, node))
 
 
-def section(pg: ProjectGraph, ans: Answer, ids: list[str], title: str, prio: int) -> None:
+def section(
+    pg: ProjectGraph,
+    ans: Answer,
+    ids: list[str],
+    title: str,
+    prio: int,
+    group: str | None = "setting",
+) -> None:
+    """A titled list of settings; group=None keeps every line out of the budget's
+    per-type grouping (a component's few settings are its facts, not a catalog)."""
     if not ids:
         return
     ans.add(f"{title} ({len(ids)}): name = value (file:line) — what it sets", prio=prio)
     for n in ids:
         ans.touch(pg.project, pg.node(n).get("component"))
-        ans.add(line_of(pg, n), prio=prio, group="setting", indent="  ")
+        ans.add(line_of(pg, n), prio=prio, group=group, indent="  ")
 
 
 def setting_view(pg: ProjectGraph, ans: Answer, node: str) -> None:

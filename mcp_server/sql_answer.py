@@ -76,7 +76,9 @@ def _prefixes(columns: list[str], rows: list[tuple[Any, ...]]) -> list[str]:
             out.append("")
             continue
         common = os.path.commonprefix(values)
-        cut = common[: common.rfind(":") + 1] if ":" in common else ""
+        head = common.split(":")[:2]  # at most `project/component:kind:`
+        cut = ":".join(head) + ":" if common.count(":") >= 2 else ""
+        cut = cut if len(values) > 1 and all(v.startswith(cut) for v in values) else ""
         out.append(cut if len(cut) >= 8 else "")
     return out
 

@@ -205,6 +205,9 @@ def find(state: State, ans: Answer, kind: str, query: str, project: str | None) 
         return
     if kind in CATALOG:
         rows = _catalog_rows(state, kind, like, scope)
+        sdk_line = ""
+        if kind == "host" and like == "%":
+            rows, sdk_line = _sdk_apart(rows)
         by_name: dict[str, list[dict]] = {}
         for row in rows:
             by_name.setdefault(row["name"], []).append(row)
@@ -225,6 +228,8 @@ def find(state: State, ans: Answer, kind: str, query: str, project: str | None) 
                     ver = _package_of(pkgs, row)
                 ans.add(f"{_loc(row)}{ver}", prio=20, group=f"{kind} {name}", indent="  ")
         _components_without(state, ans, kind, query, rows)
+        if sdk_line:
+            ans.add(sdk_line, prio=8)
         if kind == "host":
             find_section(ans, find_rows(state, kind, query, scope))
     elif kind == "stack":
@@ -272,6 +277,23 @@ def find(state: State, ans: Answer, kind: str, query: str, project: str | None) 
             "(the catalog covers packages, middleware, hosts, tf types, env vars; settings "
             "are matched for runtime, host and integration)"
         )
+
+
+def _sdk_apart(rows: list[dict]) -> tuple[list[dict], str]:
+    """A survey of hosts (`*`) lists the hosts written in code; hosts an SDK reaches by
+    itself (a Firebase import implies firestore.googleapis.com) are one summary line."""
+    sdk = [r for r in rows if (r.get("attrs") or {}).get("sdk")]
+    line = ""
+    if sdk:
+        by_host: dict[str, set[str]] = {}
+        for r in sdk:
+            by_host.setdefault(f"{r['name']} ({r['attrs']['sdk']})", set()).add(r["project"])
+        shown = "; ".join(f"{h} in {', '.join(sorted(p))}" for h, p in sorted(by_host.items()))
+        line = (
+            f"not written in code — reached by an SDK on its own ({len(sdk)} imports; "
+            f"kb_find host=<name> lists them): {short(shown, 400)}"
+        )
+    return [r for r in rows if not (r.get("attrs") or {}).get("sdk")], line
 
 
 def _no_route(state: State, ans: Answer, project: str, query: str) -> None:

@@ -27,6 +27,7 @@ UPSTREAM = {*EDGE_TYPES["code"], *EDGE_TYPES["catalog"], "RESOLVES_TO", "CALLS",
     "IMPORTS",
     "DEFINES",
 }
+KNOWN_TYPES = {t for group in EDGE_TYPES.values() for t in group}  # a newer type is followed
 MAX_DEPTH = 5
 _URLISH = re.compile(r"^[a-z]+://|^[\w-]+(\.[\w-]+)+(/|$)", re.I)
 
@@ -41,7 +42,9 @@ def _walk(pg: ProjectGraph, seeds: list[str], types: set[str]) -> list[tuple[str
         if depth >= MAX_DEPTH:
             continue
         for u, _, d in pg.g.in_edges(node, data=True):
-            if d.get("type") not in types or u in seen:
+            t = d.get("type")
+            newer = types is UPSTREAM and t not in KNOWN_TYPES  # e.g. READS_COOKIE
+            if u in seen or not (t in types or newer):
                 continue
             kind = pg.node(u).get("kind")
             seen.add(u)

@@ -96,7 +96,7 @@ def call_line(pg: ProjectGraph, call: str) -> str:
 
 def component_view(pg: ProjectGraph, ans: Answer, comp: str) -> None:
     ans.touch(pg.project, comp)
-    section(pg, ans, settings_of(pg, comp), "settings", P_SETTING)
+    section(pg, ans, settings_of(pg, comp), "settings", P_SETTING, group=None)
     routes = _of_kind(pg, comp, "route")
     if routes:
         common = _common_chain(pg, routes)
