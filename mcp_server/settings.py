@@ -132,6 +132,19 @@ def naming(pg: ProjectGraph, needles: list[str], component: str | None = None) -
     return found
 
 
+def mentioning(pg: ProjectGraph, text: str, component: str | None = None) -> list[str]:
+    """Settings whose name or `about` names the text as a whole word (`region` → the
+    Terraform line whose about is "default region")."""
+    if len(text.strip()) < 2:
+        return []
+    pat = _word(text.strip())
+    return [
+        n
+        for n in settings_of(pg, component)
+        if pat.search(f"{pg.node(n).get('name')} {pg.attrs(n).get('about') or ''}")
+    ]
+
+
 def _segments(path: str) -> list[str]:
     return [s for s in path.strip("/").split("/") if s]
 

@@ -52,6 +52,8 @@ def test_entity_by_a_setting_name_finds_the_setting_not_a_test_fixture(ship):
     text = ask(ship, "kb_entity", name="region", project=T, component="infra")
     assert "europe-west1" in text and "terraform/variables.tf:8" in text
     assert "conftest" not in text
+    text = ask(ship, "kb_entity", name="prefix", project=T, component="api")
+    assert "app.use = /v2 (tidewater/api src/app.js:12) — API version prefix" in text
 
 
 def test_route_view_shows_the_usage_as_written_and_the_mount_line(ship):
