@@ -125,15 +125,16 @@ def no_target(pg: ProjectGraph, ans: Answer, text: str, component: str | None) -
         "route, env var, secret, setting, host, Terraform resource) has that name, and no "
         "setting or attribute mentions it."
     )
-    names = [n for n in pg.by_name if n]
+    own = {
+        n: [i for i in ids if pg.node(i).get("project") == pg.project]
+        for n, ids in pg.by_name.items()
+        if n
+    }
+    own = {n: ids for n, ids in own.items() if ids}  # this project's nodes, not the catalog
     low = text.lower()
-    near = difflib.get_close_matches(low, names, n=6, cutoff=0.5)
-    near += [n for n in names if low in n and n not in near][: 8 - len(near)]
-    shown = []
-    for n in near:
-        ids = [i for i in pg.by_name[n] if pg.node(i).get("project") in (pg.project, None)]
-        if ids:
-            shown.append(ids[0])
+    near = difflib.get_close_matches(low, list(own), n=6, cutoff=0.5)
+    near += [n for n in own if low in n and n not in near][: 8 - len(near)]
+    shown = [own[n][0] for n in near]
     if shown:
         ans.add("nearest names:")
     for i in shown:

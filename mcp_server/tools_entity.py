@@ -43,6 +43,11 @@ def entity(
         return
     data = pg.node(nid)
     ans.touch(data.get("project"), data.get("component"))
+    if is_test(data.get("file")) and not is_test(name):
+        ans.add(
+            f"only test code is named '{short(name, 60)}' here (no production node or setting "
+            "is named or about it per the static graph) — answering for the test node:"
+        )
     ans.add(f"{data.get('kind')} {short(data.get('name'))}")
     ans.add(f"id: {nid}")
     loc = where(pg, nid)
