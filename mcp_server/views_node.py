@@ -32,7 +32,7 @@ from mcp_server.facts import (
 )
 from mcp_server.graph import ProjectGraph
 from mcp_server.render import short, where
-from mcp_server.settings import route_mounts, section
+from mcp_server.settings import route_mounts, section, settings_of
 
 CALLEE_CAP = 25
 # Middleware/dependency names that read as an auth guard (Express/Nest/Flask/FastAPI/Next).
@@ -169,7 +169,23 @@ def _members(pg: ProjectGraph, sym: str) -> list[str]:
     ]
 
 
+def _body_settings(pg: ProjectGraph, ans: Answer, sym: str) -> None:
+    """Settings written inside the symbol (a base URL it hard-codes), and a plain no when it
+    reads no env var."""
+    d = pg.node(sym)
+    start, end = d.get("line") or 0, d.get("end_line") or d.get("line") or 0
+    inside = [
+        n
+        for n in settings_of(pg, d.get("component"), d.get("file"))
+        if start <= (pg.node(n).get("line") or 0) <= end
+    ]
+    section(pg, ans, inside, "settings in its body", 2)
+    if not outs(pg, sym, "READS_ENV"):
+        ans.add("env vars read: no edge per the static graph (no READS_ENV from it)", prio=14)
+
+
 def symbol_view(pg: ProjectGraph, ans: Answer, sym: str) -> None:
+    _body_settings(pg, ans, sym)
     served = [x for n in [sym, *_members(pg, sym)] for x in ins(pg, n, "ROUTES_TO")]
     if served:
         ans.add(f"handler of ({len(served)} routes):", prio=2)

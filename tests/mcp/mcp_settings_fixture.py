@@ -23,7 +23,9 @@ PLANT = "Sk3rryOnly"
 ROUTE_ID = f"{T}/api:route:src/routes/ships.js:10"  # an id that does not carry the name
 
 
-def setting(p: str, c: str, file: str, line: int, name: str, value: str, about: str, source: str, **more) -> Node:  # noqa: E501
+def setting(
+    p: str, c: str, file: str, line: int, name: str, value: str, about: str, source: str, **more
+) -> Node:  # noqa: E501
     return code_node(p, c, "setting", f"{file}:{line}:{name}", name, file, line,
                      value=value, about=about, source=source, **more)  # fmt: skip
 
@@ -73,7 +75,8 @@ def _web() -> tuple[list[Node], list[Edge]]:
         setting(T, c, "src/api.js", 3, "API_URL", "https://api.tidewater.example/v2",
                 "API base URL constant (hard-coded)", "code"),
     ]  # fmt: skip
-    nodes = [_file(T, c, "firebase.json"), _file(T, c, "src/api.js"), *settings]
+    nodes = [_file(T, c, "firebase.json"), _file(T, c, "src/api.js"), *settings,
+             code_node(T, c, "symbol", "src/api.js#apiClient", "apiClient", "src/api.js", 2, 8)]  # fmt: skip
     return nodes, [_declares(s) for s in settings]
 
 
@@ -95,14 +98,18 @@ def _infra() -> tuple[list[Node], list[Edge]]:
 
 
 def _knowledge() -> tuple[list[Node], list[Edge]]:
-    nodes = [Node(f"{T}:project:{T}", "project", "Tidewater", T, None, f"projects/{T}/project.md", 1)]
+    nodes = [
+        Node(f"{T}:project:{T}", "project", "Tidewater", T, None, f"projects/{T}/project.md", 1)
+    ]
     edges = []
     for c in ("api", "web", "infra"):
         cid = f"{T}:component:{c}"
         nodes.append(Node(cid, "component", c, T, None, f"projects/{T}/components/{c}.md", 2,
                           None, {"stack": ["express"] if c == "api" else []}))  # fmt: skip
         edges.append(edge(f"{T}:project:{T}", cid, "HAS_COMPONENT", T, None))
-    nodes.append(Node(f"{S}:project:{S}", "project", "Skerry", S, None, f"projects/{S}/project.md", 1))
+    nodes.append(
+        Node(f"{S}:project:{S}", "project", "Skerry", S, None, f"projects/{S}/project.md", 1)
+    )
     nodes.append(Node(f"{S}:component:ops", "component", "ops", S, None, f"projects/{S}/ops.md", 2))
     return nodes, edges
 

@@ -62,6 +62,13 @@ def test_route_view_shows_the_usage_as_written_and_the_mount_line(ship):
     assert "path set by" in text and "app.use = /v2 (tidewater/api src/app.js:12)" in text
 
 
+def test_symbol_view_shows_the_settings_in_its_body_and_a_plain_no_for_env_reads(ship):
+    text = ask(ship, "kb_entity", name="apiClient", project=T, component="web")
+    assert "settings in its body (1)" in text
+    assert "API_URL = https://api.tidewater.example/v2 (tidewater/web src/api.js:3)" in text
+    assert "env vars read: no edge per the static graph" in text
+
+
 def test_find_runtime_and_integration_match_settings_across_projects(ship):
     text = ask(ship, "kb_find", kind="runtime", query="europe-west1")
     assert "tidewater/infra terraform/variables.tf:8" in text
