@@ -13,7 +13,7 @@ from collections import deque
 from mcp_server.budget import Answer
 from mcp_server.facts import declared_text, ins, is_test, name, outs
 from mcp_server.graph import ProjectGraph, folder_of
-from mcp_server.impact_code import CODE_KINDS, reach, render
+from mcp_server.impact_code import KNOWN_TYPES, is_code, reach, render
 from mcp_server.impact_targets import no_target, seeds_for, settings_naming
 from mcp_server.negatives import plain_no, route_parts
 from mcp_server.render import attrs_text, edge_label, ref, short, where
@@ -27,7 +27,6 @@ UPSTREAM = {*EDGE_TYPES["code"], *EDGE_TYPES["catalog"], "RESOLVES_TO", "CALLS",
     "IMPORTS",
     "DEFINES",
 }
-KNOWN_TYPES = {t for group in EDGE_TYPES.values() for t in group}  # a newer type is followed
 MAX_DEPTH = 5
 _URLISH = re.compile(r"^[a-z]+://|^[\w-]+(\.[\w-]+)+(/|$)", re.I)
 
@@ -77,7 +76,7 @@ def impact(
     for s in seeds:
         ans.touch(pg.node(s).get("project"), pg.node(s).get("component"))
     comps: set[str] = {str(pg.node(s)["component"]) for s in seeds if pg.node(s).get("component")}
-    code_seeds = [s for s in seeds if pg.node(s).get("kind") in CODE_KINDS]
+    code_seeds = [s for s in seeds if is_code(pg.node(s).get("kind"))]
     for s in seeds:  # a component: what calls into it (its routes' callers)
         if pg.node(s).get("kind") == "component" and pg.node(s).get("project") == pg.project:
             comp = str(pg.node(s).get("name"))
