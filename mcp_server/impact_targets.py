@@ -20,7 +20,8 @@ from mcp_server.render import attrs_text, short, where
 from mcp_server.resolve import candidates, resolve
 from mcp_server.settings import is_setting, line_of, naming, section
 
-_URLISH = re.compile(r"^[a-z]+://|^[\w-]+(\.[\w-]+)+(/|$)", re.I)
+# a URL, or a host name (`api.example.com`) — not a Terraform address (`type.name`)
+_URLISH = re.compile(r"^[a-z]+://|^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}(/|$)", re.I)
 URL_KINDS = {"env_instance", "http_call", "host", "component", "setting"}
 MAX_SEEDS = 40
 
@@ -45,8 +46,12 @@ def _folder(pg: ProjectGraph, text: str, component: str | None) -> list[str]:
     ]
 
 
+_FILE_EXT = {"py", "js", "ts", "tsx", "jsx", "mjs", "json", "yaml", "yml", "md", "tf", "go", "vue"}
+
+
 def _url(pg: ProjectGraph, text: str) -> list[str]:
-    if not _URLISH.search(text):
+    bare = "://" not in text and text.split("/")[0].rsplit(".", 1)[-1].lower() in _FILE_EXT
+    if not _URLISH.search(text) or bare:
         return []
     host = re.sub(r"^[a-z]+://", "", text, flags=re.I).split("/")[0].lower()
     return [

@@ -77,12 +77,9 @@ def section(
 
 def setting_view(pg: ProjectGraph, ans: Answer, node: str) -> None:
     """kb_entity on a setting: its value at file:line, what it refers to, who refers to it,
-    and the project's other settings with the same value."""
+    and the project's other settings with the same value (its attrs follow in the entity)."""
     a = pg.attrs(node)
     ans.add(f"setting: {line_of(pg, node)}")
-    for key in ("value", "about", "source"):
-        if a.get(key) not in (None, ""):
-            ans.add(f"{key}: {short(a[key], 200)}")
     referrers = [
         (u, d) for u, _, d in pg.g.in_edges(node, data=True) if d.get("type") != "DECLARES"
     ]
@@ -149,14 +146,28 @@ def _segments(path: str) -> list[str]:
     return [s for s in path.strip("/").split("/") if s]
 
 
+_AT = re.compile(r"([\w./\[\]{}()@-]+):(\d+)")
+
+
 def route_mounts(pg: ProjectGraph, route: str) -> list[str]:
-    """Settings of the route's component whose value is a run of the route path's segments
-    (an app mount `/v1`, a router prefix `/articles/{slug}/comments`, a probe path)."""
+    """Settings that build the route's path: those at the `file:line`s its mount attrs name,
+    else those of its component whose value is a run of the path's segments (an app mount
+    `/v1`, a router prefix, a probe path)."""
     data = pg.node(route)
-    parts = str(data.get("name") or "").split(" ", 1)
-    path = _segments(parts[-1])
+    a = pg.attrs(route)
+    named = {
+        (f, int(n))
+        for key in ("mounts", "mount", "prefix", "prefixes")
+        for item in (a.get(key) if isinstance(a.get(key), list) else [a.get(key)])
+        if isinstance(item, str)
+        for f, n in _AT.findall(item)
+    }
+    own = settings_of(pg, data.get("component"))
+    if named:
+        return [n for n in own if (pg.node(n).get("file"), pg.node(n).get("line")) in named]
+    path = _segments(str(data.get("name") or "").split(" ", 1)[-1])
     found = []
-    for n in settings_of(pg, data.get("component")):
+    for n in own:
         value = str(pg.attrs(n).get("value") or "").strip()
         segs = _segments(value)
         if not value.startswith("/") or not segs:

@@ -107,7 +107,7 @@ def _mounts(pg: ProjectGraph, ans: Answer, route: str) -> None:
             ans.add(f"{key}: {short(shown, 200)}", prio=2)
     found = route_mounts(pg, route)
     if found:
-        section(pg, ans, found, "path set by (mount / prefix / probe lines)", 2)
+        section(pg, ans, found, "path set by (mount / prefix / probe lines)", 2, group=None)
 
 
 def exported_settings(pg: ProjectGraph, ans: Answer, route: str, hs: list[str]) -> None:
