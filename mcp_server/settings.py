@@ -178,6 +178,34 @@ def route_mounts(pg: ProjectGraph, route: str) -> list[str]:
     return found
 
 
+def route_paths(pg: ProjectGraph, route: str) -> list[str]:
+    """Settings of the project whose value is exactly the route's path (a probe path, a
+    rewrite source) — in any component (a Terraform probe names the API's route)."""
+    path = str(pg.node(route).get("name") or "").split(" ", 1)[-1].rstrip("/")
+    if not path.startswith("/") or len(path) < 2:
+        return []
+    return [
+        n
+        for n in settings_of(pg, None)
+        if str(pg.attrs(n).get("value") or "").strip().rstrip("/") == path
+    ]
+
+
+def env_settings(pg: ProjectGraph, ans: Answer, envname: str) -> None:
+    """Settings that name an env var (a build-time constant for it, a Secret Manager
+    mapping), then the settings naming their path or URL value (the Hosting rewrite of
+    the `/api` a build constant sets)."""
+    first = naming(pg, [envname])
+    values = [
+        str(pg.attrs(n).get("value") or "")
+        for n in first
+        if str(pg.attrs(n).get("value") or "").startswith(("/", "http"))
+    ]
+    second = [n for n in naming(pg, values) if n not in first] if values else []
+    section(pg, ans, first, "settings that name it", 3)
+    section(pg, ans, second, "settings naming those values", 4)
+
+
 # -- across projects (kb_find): settings are deploy facts, read from each partition --------
 
 

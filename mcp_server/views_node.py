@@ -32,7 +32,7 @@ from mcp_server.facts import (
 )
 from mcp_server.graph import ProjectGraph
 from mcp_server.render import short, where
-from mcp_server.settings import route_mounts, section, settings_of
+from mcp_server.settings import env_settings, route_mounts, route_paths, section, settings_of
 
 CALLEE_CAP = 25
 # Middleware/dependency names that read as an auth guard (Express/Nest/Flask/FastAPI/Next).
@@ -191,6 +191,8 @@ def symbol_view(pg: ProjectGraph, ans: Answer, sym: str) -> None:
         ans.add(f"handler of ({len(served)} routes):", prio=2)
         for r, _ in sorted(served, key=lambda x: str(pg.node(x[0]).get("name"))):
             ans.add(f"{name(pg, r, 90)} ({where(pg, r)})", prio=2, group="route", indent="  ")
+        probes = [n for r, _ in served for n in route_paths(pg, r)]
+        section(pg, ans, list(dict.fromkeys(probes)), "settings naming those paths", 3)
     mids = middleware_of_symbol(pg).get(sym, [])
     if pg.node(sym).get("kind") == "middleware":
         mids = [sym, *mids]
@@ -225,6 +227,7 @@ def env_view(pg: ProjectGraph, ans: Answer, env: str) -> None:
             f"resolves to secret {name(pg, s, 60)} ({where(pg, s)}) store={a.get('store') or '?'}"
         )
     envname = str(pg.node(env).get("name"))
+    env_settings(pg, ans, envname)
     calls = [
         (u, d)
         for u, _, d in pg.g.edges(data=True)

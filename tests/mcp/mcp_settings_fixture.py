@@ -74,8 +74,11 @@ def _web() -> tuple[list[Node], list[Edge]]:
                 "Firebase Hosting rewrite to Cloud Run", "firebase.json", refers_to="harbor-api"),
         setting(T, c, "src/api.js", 3, "API_URL", "https://api.tidewater.example/v2",
                 "API base URL constant (hard-coded)", "code"),
+        setting(T, c, "rollup.config.mjs", 44, "__api_base__", "/api",
+                "build-time constant", "rollup replace", refers_to="SHIP_API"),
     ]  # fmt: skip
     nodes = [_file(T, c, "firebase.json"), _file(T, c, "src/api.js"), *settings,
+             code_node(T, c, "env_var", "SHIP_API", "SHIP_API", ".env", 1),
              code_node(T, c, "symbol", "src/api.js#apiClient", "apiClient", "src/api.js", 2, 8)]  # fmt: skip
     return nodes, [_declares(s) for s in settings]
 
@@ -86,6 +89,8 @@ def _infra() -> tuple[list[Node], list[Edge]]:
         setting(T, c, "terraform/variables.tf", 8, "region", "europe-west1", "default region", "terraform"),
         setting(T, c, "terraform/variables.tf", 20, "service_name", "harbor-api",
                 "Cloud Run service name default", "terraform"),
+        setting(T, c, "terraform/service.tf", 37, "startup_probe.path", "/v2/ships",
+                "Cloud Run startup probe", "terraform"),
     ]  # fmt: skip
     nodes = [
         _file(T, c, "terraform/variables.tf"),

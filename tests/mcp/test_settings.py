@@ -69,6 +69,14 @@ def test_symbol_view_shows_the_settings_in_its_body_and_a_plain_no_for_env_reads
     assert "env vars read: no edge per the static graph" in text
 
 
+def test_env_var_and_handler_views_show_the_settings_that_name_them(ship):
+    text = ask(ship, "kb_entity", name="SHIP_API", project=T)
+    assert "__api_base__ = /api (tidewater/web rollup.config.mjs:44)" in text
+    assert "settings naming those values" in text and "tidewater/web firebase.json:9" in text
+    text = ask(ship, "kb_entity", name="listShips", project=T)
+    assert "startup_probe.path = /v2/ships (tidewater/infra terraform/service.tf:37)" in text
+
+
 def test_find_runtime_and_integration_match_settings_across_projects(ship):
     text = ask(ship, "kb_find", kind="runtime", query="europe-west1")
     assert "tidewater/infra terraform/variables.tf:8" in text
