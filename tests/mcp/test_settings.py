@@ -4,30 +4,19 @@ stdio, on a small shipping portfolio (mcp_settings_fixture)."""
 
 from __future__ import annotations
 
-import math
-
 import mcp_settings_fixture as fixture
 import pytest
-
-from tests.support.mcp_stdio import StdioClient
+from mcp_ask import asker, serve
 
 T = fixture.T
 
 
 @pytest.fixture(scope="module")
 def ship(tmp_path_factory: pytest.TempPathFactory):
-    paths = fixture.build(tmp_path_factory.mktemp("settings"))
-    client = StdioClient(paths["kb"], paths["data"])
-    yield client
-    client.close()
+    yield from serve(fixture.build, tmp_path_factory.mktemp("settings"))
 
 
-def ask(client: StdioClient, tool: str, **args) -> str:
-    text, err = client.call(tool, **args)
-    assert not err, text
-    assert math.ceil(len(text.encode()) / 3) <= args.get("budget", 2000)
-    assert fixture.PLANT not in text
-    return text
+ask = asker(fixture.PLANT)
 
 
 def test_component_view_lists_its_settings_before_its_routes(ship):
