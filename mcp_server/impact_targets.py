@@ -75,19 +75,26 @@ def _last_part(pg: ProjectGraph, text: str, component: str | None) -> list[str]:
     return _own(pg, ids, component)
 
 
+def _attr_texts(pg: ProjectGraph) -> list[tuple[str, str]]:
+    """(node id, attrs as text) of the project's nodes with attrs, built once per graph."""
+    cached = getattr(pg, "_attr_texts", None)
+    if cached is None:
+        cached = [
+            (i, attrs_text(d))
+            for i, d in pg.g.nodes(data=True)
+            if d.get("project") == pg.project and d.get("kind") != "code_file" and d.get("attrs")
+        ]
+        pg._attr_texts = cached  # type: ignore[attr-defined]
+    return cached
+
+
 def _mentions(pg: ProjectGraph, text: str, component: str | None) -> list[str]:
     """The project's nodes whose attrs name the text as a whole word (a cookie in a call's
     attrs, a secret id in a Terraform resource's)."""
     if len(text) < 3:
         return []
     pat = re.compile(rf"(?<![\w-]){re.escape(text)}(?![\w-])", re.I)
-    ids = [
-        i
-        for i, d in pg.g.nodes(data=True)
-        if d.get("project") == pg.project
-        and d.get("kind") != "code_file"
-        and pat.search(attrs_text(d))
-    ]
+    ids = [i for i, blob in _attr_texts(pg) if pat.search(blob)]
     return _own(pg, ids, component)
 
 
