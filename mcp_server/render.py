@@ -45,6 +45,9 @@ def attrs_text(data: dict[str, Any]) -> str:
 def edge_label(data: dict[str, Any]) -> str:
     attrs = data.get("attrs") or {}
     bits = []
+    written = attrs.get("expr") or attrs.get("call") or attrs.get("text")
+    if isinstance(written, str) and written:
+        bits.append(f"as {short(written, 60)}")  # the usage as written: auth('manageUsers')
     if attrs.get("via"):
         bits.append(f"via {attrs['via']}")
     envs = attrs.get("envs")

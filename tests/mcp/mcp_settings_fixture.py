@@ -79,6 +79,8 @@ def _web() -> tuple[list[Node], list[Edge]]:
     ]  # fmt: skip
     nodes = [_file(T, c, "firebase.json"), _file(T, c, "src/api.js"), *settings,
              code_node(T, c, "env_var", "SHIP_API", "SHIP_API", ".env", 1),
+             code_node(T, c, "sdk_call", "src/db.js:9", "Firestore getDoc ships", "src/db.js", 9,
+                       about="SDK call to a managed backend, not an HTTP call"),
              code_node(T, c, "symbol", "src/api.js#apiClient", "apiClient", "src/api.js", 2, 8)]  # fmt: skip
     return nodes, [_declares(s) for s in settings]
 

@@ -66,6 +66,16 @@ def test_env_var_and_handler_views_show_the_settings_that_name_them(ship):
     assert "startup_probe.path = /v2/ships (tidewater/infra terraform/service.tf:37)" in text
 
 
+def test_neighbors_show_the_usage_as_written_and_sdk_calls_for_a_no(ship):
+    text = ask(
+        ship, "kb_neighbors", node="GET /v2/ships", project=T, edge_types=["USES_MIDDLEWARE"]
+    )
+    assert "(as validate(shipRules.list))" in text
+    text = ask(ship, "kb_neighbors", node="web", project=T, edge_types=["CALLS_HTTP", "CALLS"])
+    assert "no edge per the static graph" in text
+    assert "sdk_call Firestore getDoc ships (tidewater/web src/db.js:9)" in text
+
+
 def test_find_runtime_and_integration_match_settings_across_projects(ship):
     text = ask(ship, "kb_find", kind="runtime", query="europe-west1")
     assert "tidewater/infra terraform/variables.tf:8" in text
