@@ -179,16 +179,23 @@ def route_mounts(pg: ProjectGraph, route: str) -> list[str]:
 
 
 def route_paths(pg: ProjectGraph, route: str) -> list[str]:
-    """Settings of the project whose value is exactly the route's path (a probe path, a
-    rewrite source) — in any component (a Terraform probe names the API's route)."""
-    path = str(pg.node(route).get("name") or "").split(" ", 1)[-1].rstrip("/")
+    """Settings of the project whose value or refers_to is the route (`GET /ready`) or its
+    path (`/ready`) — a probe, a rewrite source — in any component (a Terraform probe names
+    the API's route)."""
+    full = " ".join(str(pg.node(route).get("name") or "").split())
+    path = full.split(" ", 1)[-1].rstrip("/")
     if not path.startswith("/") or len(path) < 2:
         return []
-    return [
-        n
-        for n in settings_of(pg, None)
-        if str(pg.attrs(n).get("value") or "").strip().rstrip("/") == path
-    ]
+    wanted = {full.lower(), path.lower()}
+    found = []
+    for n in settings_of(pg, None):
+        a = pg.attrs(n)
+        refs = a.get("refers_to")
+        refs = refs if isinstance(refs, list) else [refs]
+        values = [a.get("value"), *refs]
+        if any(str(v or "").strip().rstrip("/").lower() in wanted for v in values):
+            found.append(n)
+    return found
 
 
 def env_settings(pg: ProjectGraph, ans: Answer, envname: str) -> None:

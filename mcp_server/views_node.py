@@ -106,6 +106,7 @@ def _mounts(pg: ProjectGraph, ans: Answer, route: str) -> None:
             shown = "; ".join(map(str, value)) if isinstance(value, list) else str(value)
             ans.add(f"{key}: {short(shown, 200)}", prio=2)
     found = route_mounts(pg, route)
+    found += [n for n in route_paths(pg, route) if n not in found]
     if found:
         section(pg, ans, found, "path set by (mount / prefix / probe lines)", 2, group=None)
 
