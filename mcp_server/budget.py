@@ -36,6 +36,8 @@ class Answer:
     lines: list[Line] = field(default_factory=list)
     components: set[str] = field(default_factory=set)  # "project/component"
     notes: list[str] = field(default_factory=list)
+    budget: int = 2000  # the answer's token budget (set before the tool builds it)
+    cut: list[str] = field(default_factory=list)  # what the tool itself left out (collapsed:)
 
     def add(
         self,
@@ -158,9 +160,9 @@ def fit(answer: Answer, budget: int) -> str:
     """The answer's text within `budget` tokens (budget already clamped)."""
     head = [Line(n) for n in answer.notes]
     lines = head + answer.lines
-    notes: list[str] = []
-    if _fits(lines, "", budget):
-        return _join(lines)
+    notes: list[str] = list(answer.cut)
+    if _fits(lines, _collapsed_line(notes), budget):
+        return _join(lines, notes)
     lines, note = _fold_dirs(lines)
     if note:
         notes.append(note)

@@ -77,7 +77,8 @@ def mw_text(pg: ProjectGraph, mid: str, data: dict, i: int) -> str:
     defined = f"{node.get('file')}:{node.get('line')}" if node.get("file") else ""
     extra = f"; defined {defined}" if defined and not used.endswith(" " + defined) else ""
     a = eattrs(data)
-    expr = a.get("expr") or a.get("call")  # the usage as written (`auth('manageUsers')`)
+    # the usage as written (`auth('manageUsers')`, `validate(authValidation.login)`)
+    expr = a.get("expr") or a.get("call") or a.get("text")
     label = short(expr, 60) if isinstance(expr, str) and expr else name(pg, mid, 50)
     return f"[{a.get('order', i)}] {label} ({used}{extra})"
 

@@ -31,6 +31,11 @@ class ProjectGraph:
     by_file: dict[str, list[str]] = field(default_factory=dict)
     unresolved: list[dict[str, Any]] = field(default_factory=list)
     components: set[str] = field(default_factory=set)
+    by_kind: dict[str, list[str]] = field(default_factory=dict)
+
+    def kind_index(self, kind: str) -> list[str]:
+        """This project's nodes of one kind (ids)."""
+        return self.by_kind.get(kind, [])
 
     def node(self, node_id: str) -> dict[str, Any]:
         return self.g.nodes[node_id]
@@ -103,6 +108,7 @@ def build_graph(
             pg.by_file.setdefault(row["file"], []).append(node_id)
         if row.get("component") and row.get("project") == project:
             pg.components.add(row["component"])
+            pg.by_kind.setdefault(str(row.get("kind")), []).append(node_id)
     nodes = g.nodes
     edge_rows = _rows(own.get("edges", pl.DataFrame())) + _rows(shared.get("edges", pl.DataFrame()))
     g.add_edges_from(

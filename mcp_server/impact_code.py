@@ -28,8 +28,19 @@ from mcp_server.facts import (
 )
 from mcp_server.graph import ProjectGraph, folder_of
 from mcp_server.render import where
+from vocab import EDGE_TYPES, NODE_KINDS
 
-CODE_KINDS = {"symbol", "middleware", "code_file", "env_var", "route", "http_call", "secret"}
+CODE_KINDS = {
+    "symbol", "middleware", "code_file", "env_var", "route", "http_call", "secret", "setting",
+}  # fmt: skip
+KNOWN_KINDS = {k for group in NODE_KINDS.values() for k in group}
+
+
+def is_code(kind: object) -> bool:
+    """A kind the code walk starts from: the code kinds, and any newer kind (a cookie)."""
+    return kind in CODE_KINDS or kind not in KNOWN_KINDS
+
+
 CALLER_DEPTH = 4
 
 
@@ -46,6 +57,19 @@ class Reach:
 
 def _test_node(pg: ProjectGraph, node: str, data: dict | None = None) -> bool:
     return is_test((data or {}).get("file") or pg.node(node).get("file"))
+
+
+KNOWN_TYPES = {t for group in EDGE_TYPES.values() for t in group}
+
+
+def _callers(pg: ProjectGraph, node: str) -> list[tuple[str, dict]]:
+    """Who calls or uses the node: CALLS_FN, and any newer edge type the vocabulary does
+    not know yet (a config-value use site, a cookie read), so the walk keeps up with it."""
+    return [
+        (u, d)
+        for u, _, d in pg.g.in_edges(node, data=True)
+        if d.get("type") == "CALLS_FN" or d.get("type") not in KNOWN_TYPES
+    ]
 
 
 def expand(pg: ProjectGraph, seeds: list[str]) -> tuple[list[str], list[str]]:
@@ -66,7 +90,7 @@ def expand(pg: ProjectGraph, seeds: list[str]) -> tuple[list[str], list[str]]:
                 for n in pg.by_file.get(path or "", [])
                 if pg.node(n).get("component") == comp and n != s
             ]
-        elif kind in CODE_KINDS:
+        elif is_code(kind):
             code.append(s)
     return sorted(set(envs)), list(dict.fromkeys(code))
 
@@ -103,7 +127,7 @@ def reach(pg: ProjectGraph, seeds: list[str]) -> Reach:
                 out.routes.setdefault(r, f"middleware {name(pg, m, 40)} at {at(pg, r, d)}")
         if depth >= CALLER_DEPTH:
             continue
-        for u, d in ins(pg, node, "CALLS_FN"):
+        for u, d in _callers(pg, node):
             if u in seen:
                 continue
             seen.add(u)

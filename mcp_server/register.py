@@ -17,24 +17,26 @@ POINTER = "Read AGENTS.md first: it says which kb-graph layer answers which ques
 AGENTS_RULES = f"""{BEGIN}
 # Working with this knowledge base (kb-graph)
 
-Answer from the cheapest layer that can; read more only when it cannot.
+Answer from the cheapest layer that can; read more only when it cannot. Pick the tool by
+the question's class:
 
-| question | use |
-| --- | --- |
-| a single fact about one project (runtime, URL, GCP project, deploy, secret location) | `index/projects.yaml` — one file read |
-| decisions, "why did we do this" | `index/decisions.md` (ADR summaries), then the ADR itself |
-| "where does this button / call site post to, down to the handler and services" | `kb_trace(start=<path:line, component or call site>, project=)` — direction `down` |
-| "who calls this route / handler?", "which frontend code reaches it?" | `kb_trace(start=<"METHOD /full/path" or handler>, project=, direction="up")` |
-| "does X reach Y?" | `kb_trace(start=X, to=Y, project=)` |
-| "what breaks if this secret / env var / route / middleware / file changes?" | `kb_impact(target=, project=)` — readers with `path:line`, routes behind a middleware that reads it, the call sites that reach those routes, deploy envs, docs; tests listed apart |
-| "what does component C do?" (routes → handler + middleware, env vars read, outbound/inbound calls, secrets, runtime) | `kb_entity(name=<component>, project=)` |
-| "what is in this file?" (routes, handlers, env reads, calls, importers) | `kb_entity(name=<path>, project=, component=)` |
-| one route: its middleware chain in order, handler, what the handler calls, who calls it | `kb_entity(name="METHOD /full/path", project=, component=)` |
-| one hop of edges of one node (e.g. only `USES_MIDDLEWARE`, only incoming `CALLS`) | `kb_neighbors(node=, edge_types=[...], direction=, project=)` |
-| "is there a route / call / read X?" (negatives) | `kb_entity` or `kb_trace(to=)` on it: a missing one is answered "no — per the static graph" with the nearest routes (other method, one segment off) and the unresolved calls that could hide an edge |
-| cross-project: "which projects use Nuxt", compare Express versions, runtimes | `kb_find` / `kb_compare` with `project="*"` (catalog only — the only tools that accept `*`) |
-| which docs to read before a task | `kb_context(task, max_tokens, project=)` |
-| anything else | `kb_sql` (read-only SQL, one project) |
+| class | question | use |
+| --- | --- | --- |
+| single fact | runtime, URL, GCP project, deploy, secret location of one project | `index/projects.yaml` — one file read |
+| single fact | a config/deploy value: Node version, default region, compose image, mount prefix, API base URL | `kb_entity(name=<component>, project=)` (its `settings` section: `name = value (file:line)`), or `kb_entity(name=<setting name or word>, project=, component=)` |
+| single fact | decisions, "why did we do this" | `index/decisions.md` (ADR summaries), then the ADR itself |
+| trace | "where does this button / call site post to, down to the handler and services" | `kb_trace(start=<path:line, component or call site>, project=)` — direction `down` |
+| trace | "who calls this route / handler?", "which frontend code reaches it?" | `kb_trace(start=<"METHOD /full/path" or handler>, project=, direction="up")` |
+| trace | "does X reach Y?" | `kb_trace(start=X, to=Y, project=)` |
+| impact | "what breaks if this secret / env var / route / middleware / file / setting / cookie / Terraform resource / URL changes?" | `kb_impact(target=, project=)` — any name works (a constant, a setting's value, `google_cloud_run_v2_service.server`, `https://api.example.com`); readers with `path:line`, routes behind a middleware that reads it, the call sites that reach those routes, settings that name it, deploy envs, docs; tests listed apart |
+| inside a component | "what does component C do?" (settings, routes → handler + middleware, env vars read, outbound/inbound calls, secrets, runtime) | `kb_entity(name=<component>, project=)` |
+| inside a component | "what is in this file?" (settings, routes, handlers, env reads, calls, importers) | `kb_entity(name=<path>, project=, component=)` |
+| inside a component | one route: its middleware chain in order (as written), mount/prefix lines, handler, what the handler calls, who calls it | `kb_entity(name="METHOD /full/path", project=, component=)` |
+| inside a component | one hop of edges of one node (e.g. only `USES_MIDDLEWARE`, only incoming `CALLS`) | `kb_neighbors(node=, edge_types=[...], direction=, project=)` |
+| negative | "is there a route / call / read / setting X?" | `kb_entity`, `kb_impact` or `kb_trace(to=)` on it: a missing one is answered "no — per the static graph" with the nearest names (other method, one segment off, similar names) and the unresolved calls that could hide an edge |
+| cross-project | "which projects use Nuxt / deploy to us-central1 / use Firebase Hosting", compare Express versions, runtimes | `kb_find` / `kb_compare` with `project="*"` (catalog, knowledge and settings only — the only tools that accept `*`); `kb_find kind=runtime|host|integration` also lists the settings that mention the query |
+| docs | which docs to read before a task | `kb_context(task, max_tokens, project=)` |
+| anything else | lists and counts the tools do not give | `kb_sql` (read-only SQL, one project; rows fill the budget, the rest is counted on the `collapsed:` line; an empty result says "no rows" with the nearest names) |
 
 Rules:
 - Always pass `project=`; components of different projects share names (`api`, `web`).

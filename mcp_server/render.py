@@ -45,6 +45,9 @@ def attrs_text(data: dict[str, Any]) -> str:
 def edge_label(data: dict[str, Any]) -> str:
     attrs = data.get("attrs") or {}
     bits = []
+    written = attrs.get("expr") or attrs.get("call") or attrs.get("text")
+    if isinstance(written, str) and written:
+        bits.append(f"as {short(written, 60)}")  # the usage as written: auth('manageUsers')
     if attrs.get("via"):
         bits.append(f"via {attrs['via']}")
     envs = attrs.get("envs")
@@ -68,11 +71,3 @@ def unresolved_line(row: dict[str, Any]) -> str:
         f"({row.get('project')}/{row.get('component')} {row.get('file')}:{row.get('line')}) "
         f"— {short(row.get('reason'), 80)}"
     )
-
-
-def table(columns: list[str], rows: list[tuple[Any, ...]]) -> list[str]:
-    """Pipe-separated rows, each a complete line (cells abbreviated, never split)."""
-    out = [" | ".join(columns)]
-    for row in rows:
-        out.append(" | ".join(short(v, 120) if v is not None else "∅" for v in row))
-    return out

@@ -13,6 +13,7 @@ import re
 
 import duckdb
 
+from mcp_server.facts import is_test
 from mcp_server.graph import ProjectGraph
 from mcp_server.render import short, where
 from mcp_server.state import State, ToolFailure
@@ -26,6 +27,7 @@ KIND_RANK = {
     "middleware": 2,
     "http_call": 3,
     "env_var": 4,
+    "setting": 4,
     "tf_resource": 5,
     "component": 6,
     "secret": 7,
@@ -111,6 +113,8 @@ def candidates(pg: ProjectGraph, text: str, component: str | None = None) -> lis
     if len(ids) > 1:
         exact = [i for i in ids if pg.node(i).get("name") == text]
         ids = exact or ids
+    if len(ids) > 1:  # a test fixture of the same name is never the one meant
+        ids = [i for i in ids if not is_test(pg.node(i).get("file"))] or ids
     if len(set(ids)) > 1:  # a route and the call site named after it: the route is meant
         best = min(_rank(pg, i) for i in ids)
         top = {i for i in ids if _rank(pg, i) == best}

@@ -27,7 +27,7 @@ from mcp_server import (
     tools_trace,
 )
 from mcp_server.budget import Answer
-from mcp_server.state import State, ToolFailure
+from mcp_server.state import State, ToolFailure, prewarm
 
 INSTRUCTIONS = """kb-graph answers questions about a portfolio of software projects.
 Use the cheapest layer that answers: a single fact about one project (runtime, URL, GCP
@@ -53,12 +53,15 @@ DESCRIPTIONS = {
     "kb_find": "Which projects/components use something, with where it is declared (manifest, Terraform "
     "or route path:line). kind: package, middleware, host, tf_resource_type, env_var, runtime, "
     "integration, stack, component, route (route needs one project). query: a name, glob, or '*'. "
-    "project='*' (default) searches all projects from the catalog and knowledge layer only.",
+    "project='*' (default) searches all projects from the catalog and knowledge layer only; "
+    "runtime, host and integration also list settings (config/deploy lines such as a Terraform "
+    "region default or a Hosting rewrite) whose value or meaning mentions the query.",
     "kb_compare": "The same thing side by side across projects/components, e.g. kind=package name=express "
     "(versions with manifest path:line), kind=runtime name=cloud-run or kind=component name=api (runtime, "
     "URL, GCP project per env). project='*' (default) compares across all projects.",
     "kb_entity": "Everything about one node: attributes, where it is defined, edge counts by type, its "
-    "docs and ADRs; for a component also its entry points (routes with handler and middleware, exported "
+    "docs and ADRs; for a component also its settings (name = value at file:line: Node version, mount "
+    "prefix, images, API base URL) and entry points (routes with handler and middleware, exported "
     "functions, triggers). For one project-level fact, index/projects.yaml is cheaper.",
     "kb_sql": "Read-only SQL (one SELECT/WITH statement, 200-row cap, 5 s cap, no file access) over one "
     "project's partition plus the global layer. Tables: nodes, edges, unresolved, docs, adrs, "
@@ -199,5 +202,5 @@ def create_server(kb_root: Path, data_dir: Path | None = None) -> MCPServer:
         )
 
     server.state = state  # type: ignore[attr-defined]  # for in-process callers (tests)
-    threading.Thread(target=state.prewarm, daemon=True, name="kb-prewarm").start()
+    threading.Thread(target=prewarm, args=(state,), daemon=True, name="kb-prewarm").start()
     return server

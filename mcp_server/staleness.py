@@ -1,14 +1,15 @@
-"""Staleness of an answer: is a component's repo still at the version that was built?
+"""Is a component's code newer than the build an answer was drawn from?
 
-A mixin of `mcp_server.state.State` (it reads the manifest through `State.manifest`).
-Versions are checked at most every ~2 s and re-checked in a background thread, so git
-never sits in a tool call.
+`component_version` (git: last commit touching the folder plus a hash of uncommitted
+changes) is checked at most every ~2 s per repo; an expired check is refreshed in the
+background (the answer uses the last one), so git never sits in a call.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -17,18 +18,12 @@ from kb.versions import component_version
 VERSION_TTL_S = 2.0
 
 
-class Staleness:
-    """`code_graph_stale` lines for the components an answer used."""
+@dataclass
+class VersionWatch:
+    _versions: dict[str, tuple[float, str]] = field(default_factory=dict)
+    _checking: set[str] = field(default_factory=set)
 
-    _versions: dict[str, tuple[float, str]]
-    _checking: set[str]
-
-    def manifest(self) -> dict[str, Any]:  # provided by State
-        raise NotImplementedError
-
-    def current_version(self, repo: str) -> str:
-        """The repo's version, checked at most every ~2 s; an expired check is refreshed
-        in the background (the answer uses the last one), so git never sits in a call."""
+    def current(self, repo: str) -> str:
         now = time.monotonic()
         hit = self._versions.get(repo)
         if hit is None:
@@ -46,14 +41,15 @@ class Staleness:
         finally:
             self._checking.discard(repo)
 
-    def stale_lines(self, components: set[str]) -> list[str]:
-        comps = self.manifest().get("components") or {}
+    def stale_lines(self, manifest: dict[str, Any], components: set[str]) -> list[str]:
+        """`code_graph_stale: <component> built <v> now <v>` for each component that moved."""
+        comps = manifest.get("components") or {}
         out = []
         for key in sorted(components):
             info = comps.get(key)
             if not isinstance(info, dict) or not info.get("repo") or not info.get("version"):
                 continue
-            now = self.current_version(str(info["repo"]))
+            now = self.current(str(info["repo"]))
             if now != info["version"]:
                 out.append(f"code_graph_stale: {key} built {info['version']} now {now}")
         return out

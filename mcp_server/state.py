@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ import polars as pl
 from kb.loader import KbNotFound, load_config
 from mcp_server.budget import Answer, clamp_budget, fit
 from mcp_server.graph import ProjectGraph, build_graph
-from mcp_server.staleness import Staleness
+from mcp_server.staleness import VersionWatch
 from warehouse.integrity import damaged_files
 from warehouse.query_guard import sandbox
 from warehouse.reader import GLOBAL, Warehouse, WarehouseMissing
@@ -32,7 +33,7 @@ class ToolFailure(Exception):
 
 
 @dataclass
-class State(Staleness):
+class State:
     kb_root: Path
     data_dir: Path | None = None
     default_budget: int = DEFAULT_BUDGET
@@ -45,9 +46,9 @@ class State(Staleness):
     _graphs: dict[str, ProjectGraph] = field(default_factory=dict)
     _shared: dict[str, pl.DataFrame] | None = None
     _cons: dict[str, duckdb.DuckDBPyConnection] = field(default_factory=dict)
-    _versions: dict[str, tuple[float, str]] = field(default_factory=dict)
-    _checking: set[str] = field(default_factory=set)
+    versions: VersionWatch = field(default_factory=VersionWatch)
     _small: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    _derived: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def open(cls, kb_root: Path, data_dir: Path | None = None) -> State:
@@ -96,6 +97,7 @@ class State(Staleness):
         self._graphs.clear()
         self._cons.clear()
         self._small.clear()
+        self._derived.clear()
         self._shared = None
 
     def projects(self) -> list[str]:
@@ -191,27 +193,23 @@ class State(Staleness):
             self._cons[key] = con
         return con
 
-    def prewarm(self) -> None:
-        """Load what every first answer needs (manifest, shared layer, catalog connection)."""
-        try:
-            with self.lock:
-                self.manifest()
-                self.shared()
-                self.rows("docs")
-                self.rows("adrs")
-                self.connection(None)
-                projects = self.projects()
-                if len(projects) == 1:
-                    self.graph(projects[0])
-        except Exception:  # noqa: BLE001 — a missing warehouse is reported per call
-            pass
+    def stale_lines(self, components: set[str]) -> list[str]:
+        return self.versions.stale_lines(self.manifest(), components)
+
+    def cached(self, key: str, make: Callable[[], Any]) -> Any:
+        """A value derived from the current build (e.g. every project's settings), made once."""
+        self.manifest()
+        key = f"derived:{key}"
+        if key not in self._derived:
+            self._derived[key] = make()
+        return self._derived[key]
 
     # -- answering ---------------------------------------------------------------
     def answer(self, build: Any, budget: int | None) -> str:
         """Run `build(answer)` under the lock and fit its lines into the budget."""
         limit, note = clamp_budget(budget, self.default_budget)
         with self.lock:
-            answer = Answer()
+            answer = Answer(budget=limit)
             try:
                 build(answer)
             except (duckdb.IOException, FileNotFoundError):
@@ -223,3 +221,19 @@ class State(Staleness):
             stale = self.stale_lines(answer.components) if answer.components else []
         answer.notes = stale + ([note] if note else []) + answer.notes
         return fit(answer, limit)
+
+
+def prewarm(state: State) -> None:
+    """Load what every first answer needs (manifest, shared layer, catalog connection)."""
+    try:
+        with state.lock:
+            state.manifest()
+            state.shared()
+            state.rows("docs")
+            state.rows("adrs")
+            state.connection(None)
+            projects = state.projects()
+            if len(projects) == 1:
+                state.graph(projects[0])
+    except Exception:  # noqa: BLE001 — a missing warehouse is reported per call
+        pass

@@ -6,8 +6,9 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from mcp_server.budget import Answer
-from mcp_server.render import short, table
+from mcp_server.render import short
 from mcp_server.resolve import refuse_all
+from mcp_server.sql_answer import render_rows
 from mcp_server.state import State, ToolFailure
 from warehouse.query_guard import QueryRejected
 from warehouse.reader import GLOBAL
@@ -29,10 +30,7 @@ def sql(state: State, ans: Answer, query: str, project: str | None) -> None:
     ans.add(
         f"{len(rows)} rows{' (capped at 200)' if truncated else ''} — partitions {scope}, {GLOBAL}"
     )
-    lines = table(columns, rows)
-    ans.add(lines[0])
-    for line in lines[1:]:
-        ans.add(line, prio=10, group="rows")
+    render_rows(state, ans, scope, query or "", columns, rows)
 
 
 def _parse_day(value: Any) -> date | None:
@@ -62,7 +60,7 @@ def status(state: State, ans: Answer, project: str | None) -> None:
         for key in sorted(k for k in comps if k.split("/", 1)[0] == name):
             info = comps[key] or {}
             built = info.get("version", "?")
-            now = state.current_version(str(info["repo"])) if info.get("repo") else "?"
+            now = state.versions.current(str(info["repo"])) if info.get("repo") else "?"
             flag = (
                 f"code_graph_stale: {key} built {built} now {now}"
                 if now != built

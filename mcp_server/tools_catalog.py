@@ -11,7 +11,10 @@ import difflib
 from typing import Any
 
 from mcp_server.budget import Answer
+from mcp_server.catalog_envs import compare_envs
+from mcp_server.catalog_envs import knowledge as _knowledge
 from mcp_server.render import short
+from mcp_server.settings import find_rows, find_section
 from mcp_server.state import State, ToolFailure
 from warehouse.reader import fetch_dicts
 
@@ -70,19 +73,6 @@ def _catalog_rows(
         params.append(project)
     sql += " ORDER BY name, project, component, file, line LIMIT 2000"
     return fetch_dicts(con.execute(sql, params))
-
-
-def _knowledge(
-    state: State, kinds: list[str], like: str, project: str | None, exact: bool = False
-) -> list[dict]:
-    con = state.connection(None)
-    cond = "lower(name) = lower(?)" if exact else "name ILIKE ? ESCAPE '\\'"
-    sql = f"SELECT id, project, kind, name, file, line, attrs FROM nodes WHERE kind IN ({','.join('?' * len(kinds))}) AND {cond}"
-    params: list[Any] = [*kinds, like]
-    if project:
-        sql += " AND project = ?"
-        params.append(project)
-    return fetch_dicts(con.execute(sql + " ORDER BY project, name LIMIT 2000", params))
 
 
 def _users(state: State, node_ids: list[str], edge_types: list[str]) -> dict[str, list[dict]]:
@@ -215,6 +205,9 @@ def find(state: State, ans: Answer, kind: str, query: str, project: str | None) 
         return
     if kind in CATALOG:
         rows = _catalog_rows(state, kind, like, scope)
+        sdk_line = ""
+        if kind == "host" and like == "%":
+            rows, sdk_line = _sdk_apart(rows)
         by_name: dict[str, list[dict]] = {}
         for row in rows:
             by_name.setdefault(row["name"], []).append(row)
@@ -235,6 +228,10 @@ def find(state: State, ans: Answer, kind: str, query: str, project: str | None) 
                     ver = _package_of(pkgs, row)
                 ans.add(f"{_loc(row)}{ver}", prio=20, group=f"{kind} {name}", indent="  ")
         _components_without(state, ans, kind, query, rows)
+        if sdk_line:
+            ans.add(sdk_line, prio=8)
+        if kind == "host":
+            find_section(ans, find_rows(state, kind, query, scope))
     elif kind == "stack":
         rows = _stacks(state, like, scope)
         ans.add(f"components with stack matching '{query}' in {where}: {len(rows)}")
@@ -273,10 +270,30 @@ def find(state: State, ans: Answer, kind: str, query: str, project: str | None) 
                     group=f"{kind} {row['name']}",
                     indent="  ",
                 )
+        find_section(ans, find_rows(state, kind, query, scope))
     if len(ans.lines) == 1:
         ans.add(
-            "no match in the catalog/knowledge layer (the catalog covers packages, middleware, hosts, tf types, env vars)"
+            f"no — per the static graph: no {kind} matching '{short(query, 60)}' in {where} "
+            "(the catalog covers packages, middleware, hosts, tf types, env vars; settings "
+            "are matched for runtime, host and integration)"
         )
+
+
+def _sdk_apart(rows: list[dict]) -> tuple[list[dict], str]:
+    """A survey of hosts (`*`) lists the hosts written in code; hosts an SDK reaches by
+    itself (a Firebase import implies firestore.googleapis.com) are one summary line."""
+    sdk = [r for r in rows if (r.get("attrs") or {}).get("sdk")]
+    line = ""
+    if sdk:
+        by_host: dict[str, set[str]] = {}
+        for r in sdk:
+            by_host.setdefault(f"{r['name']} ({r['attrs']['sdk']})", set()).add(r["project"])
+        shown = "; ".join(f"{h} in {', '.join(sorted(p))}" for h, p in sorted(by_host.items()))
+        line = (
+            f"not written in code — reached by an SDK on its own ({len(sdk)} imports; "
+            f"kb_find host=<name> lists them): {short(shown, 400)}"
+        )
+    return [r for r in rows if not (r.get("attrs") or {}).get("sdk")], line
 
 
 def _no_route(state: State, ans: Answer, project: str, query: str) -> None:
@@ -347,7 +364,7 @@ def compare(state: State, ans: Answer, kind: str, name: str, project: str | None
             ans.add(" | ".join(cells), prio=10, group=kind)
         return
     if kind in ("runtime", "component", "stack"):
-        _compare_envs(state, ans, kind, text, scope)
+        compare_envs(state, ans, kind, text, scope)
         return
     rows = _knowledge(state, [kind], text, scope, exact=True)
     users = _users(state, [r["id"] for r in rows], ["INTEGRATES"])
@@ -355,45 +372,3 @@ def compare(state: State, ans: Answer, kind: str, name: str, project: str | None
     for row in rows:
         comps = ", ".join(u["name"] for u in users.get(row["id"], [])) or "∅"
         ans.add(f"{row['project']} | components: {comps}", prio=10, group=kind)
-
-
-def _compare_envs(state: State, ans: Answer, kind: str, text: str, scope: str | None) -> None:
-    """Env instances side by side: runtime, URL, GCP project per component/env."""
-    con = state.connection(None)
-    sql = "SELECT project, name, file, line, attrs FROM nodes WHERE kind = 'env_instance'"
-    params: list[Any] = []
-    if scope:
-        sql += " AND project = ?"
-        params.append(scope)
-    rows = fetch_dicts(con.execute(sql + " ORDER BY project, name", params))
-    comps = {
-        r["project"] + "/" + r["name"]: r["attrs"]
-        for r in _knowledge(state, ["component"], "%", scope)
-    }
-    t = text.lower()
-    out = []
-    for row in rows:
-        project, name, file, line, a = (
-            row[k] for k in ("project", "name", "file", "line", "attrs")
-        )
-        comp = str(a.get("component") or name.split(" ")[0])
-        stack = comps.get(f"{project}/{comp}", {}).get("stack")
-        stack_s = " ".join(stack) if isinstance(stack, list) else str(stack or "")
-        keys = {
-            "runtime": str(a.get("runtime") or ""),
-            "component": comp,
-            "stack": stack_s,
-        }
-        if t != "*" and t not in keys[kind].lower():
-            continue
-        out.append(
-            f"{project}/{comp} | {a.get('env', '?')} | {a.get('runtime') or '∅'} | {short(a.get('url') or '∅', 60)} | {a.get('gcp_project') or '∅'} | {file}:{line}"
-        )
-    if not out:
-        raise ToolFailure(
-            f"no environment with {kind} matching '{short(text, 60)}' — try kb_find kind={kind} query='*'"
-        )
-    ans.add(f"{kind} '{text}': {len(out)} environments")
-    ans.add("project/component | env | runtime | url | gcp_project | where")
-    for line in out:
-        ans.add(line, prio=10, group="env")

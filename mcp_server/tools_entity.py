@@ -9,10 +9,13 @@ from __future__ import annotations
 from collections import Counter
 
 from mcp_server.budget import Answer
+from mcp_server.facts import is_test
 from mcp_server.graph import ProjectGraph
 from mcp_server.negatives import resolve_or_no
 from mcp_server.render import ref, short, where
-from mcp_server.resolve import pick_project
+from mcp_server.resolve import candidates, describe, pick_project
+from mcp_server.settings import KIND as SETTING
+from mcp_server.settings import mentioning, section, setting_view
 from mcp_server.state import State
 from mcp_server.tools_impact import _docs
 from mcp_server.views import component_view, file_view
@@ -23,11 +26,28 @@ def entity(
     state: State, ans: Answer, name: str, project: str | None, component: str | None
 ) -> None:
     pg = state.graph(pick_project(state, project, name))
+    several = candidates(pg, (name or "").strip(), component) if name else []
+    named = [n for n in several if pg.node(n).get("kind") == SETTING]
+    if not [n for n in several if not is_test(pg.node(n).get("file"))]:
+        named = mentioning(pg, name or "", component)  # `region` → the default region line
+    if named and (len(several) > 1 or several != named):
+        section(pg, ans, named, f"settings named or about '{short(name, 60)}' in {pg.project}", 1)
+        others = [n for n in several if n not in named]
+        if others:
+            ans.add(f"also named so ({len(others)}; pass the id for one):", prio=5)
+        for n in others[:8]:
+            ans.add(describe(pg, n), prio=5, indent="  ")
+        return
     nid = resolve_or_no(pg, ans, name, component, "name")
     if nid is None:
         return
     data = pg.node(nid)
     ans.touch(data.get("project"), data.get("component"))
+    if is_test(data.get("file")) and not is_test(name):
+        ans.add(
+            f"only test code is named '{short(name, 60)}' here (no production node or setting "
+            "is named or about it per the static graph) — answering for the test node:"
+        )
     ans.add(f"{data.get('kind')} {short(data.get('name'))}")
     ans.add(f"id: {nid}")
     loc = where(pg, nid)
@@ -65,6 +85,7 @@ VIEWS = {
     "symbol": symbol_view,
     "middleware": symbol_view,
     "env_var": env_view,
+    SETTING: setting_view,
 }
 
 

@@ -13,10 +13,11 @@ from collections import deque
 from mcp_server.budget import Answer
 from mcp_server.facts import declared_text, ins, is_test, name, outs
 from mcp_server.graph import ProjectGraph, folder_of
-from mcp_server.impact_code import CODE_KINDS, reach, render
+from mcp_server.impact_code import KNOWN_TYPES, is_code, reach, render
+from mcp_server.impact_targets import no_target, seeds_for, settings_naming
 from mcp_server.negatives import plain_no, route_parts
 from mcp_server.render import attrs_text, edge_label, ref, short, where
-from mcp_server.resolve import candidates, pick_project, resolve
+from mcp_server.resolve import candidates, pick_project
 from mcp_server.state import State, ToolFailure
 from vocab import EDGE_TYPES
 from warehouse.reader import GLOBAL
@@ -30,47 +31,6 @@ MAX_DEPTH = 5
 _URLISH = re.compile(r"^[a-z]+://|^[\w-]+(\.[\w-]+)+(/|$)", re.I)
 
 
-def _seeds(pg: ProjectGraph, target: str, component: str | None) -> list[str]:
-    text = target.strip()
-    stripped = text.rstrip("/")
-    is_folder = text.endswith("/") or any(
-        f.startswith(stripped + "/") for f in pg.by_file if "/" in stripped or "." not in stripped
-    )
-    if is_folder and stripped and stripped not in pg.g and stripped.lower() not in pg.by_name:
-        ids = [
-            i
-            for f, v in pg.by_file.items()
-            if f.startswith(stripped + "/")
-            for i in v
-            if not component or pg.node(i).get("component") == component
-        ]
-        if ids:
-            return ids
-    if _URLISH.search(text):
-        host = re.sub(r"^[a-z]+://", "", text, flags=re.I).split("/")[0].lower()
-        ids = [
-            i
-            for i, d in pg.g.nodes(data=True)
-            if d.get("kind") in {"env_instance", "http_call", "host", "component"}
-            and (host in str(d.get("name", "")).lower() or host in attrs_text(d).lower())
-        ]
-        if ids:
-            return ids
-    named = [
-        i
-        for i in pg.by_name.get(text.lower(), [])
-        if pg.node(i).get("kind") in ("env_var", "secret")
-        and (not component or pg.node(i).get("component") in (component, None))
-    ]
-    if named:
-        return sorted(named)
-    if not candidates(pg, text, component) and ":" not in text:
-        for kind in ("package", "middleware_name", "host", "tf_resource_type", "env_var_name"):
-            if f"_global:{kind}:{text}" in pg.g:
-                return [f"_global:{kind}:{text}"]
-    return [resolve(pg, text, component, "target")]
-
-
 def _walk(pg: ProjectGraph, seeds: list[str], types: set[str]) -> list[tuple[str, str, dict, int]]:
     """(node, reached-from, edge data, depth) upstream of the seeds, breadth first."""
     seen = set(seeds)
@@ -81,7 +41,9 @@ def _walk(pg: ProjectGraph, seeds: list[str], types: set[str]) -> list[tuple[str
         if depth >= MAX_DEPTH:
             continue
         for u, _, d in pg.g.in_edges(node, data=True):
-            if d.get("type") not in types or u in seen:
+            t = d.get("type")
+            newer = types is UPSTREAM and t not in KNOWN_TYPES  # e.g. READS_COOKIE
+            if u in seen or not (t in types or newer):
                 continue
             kind = pg.node(u).get("kind")
             seen.add(u)
@@ -105,13 +67,16 @@ def impact(
     if route_parts(text) and not candidates(pg, text, component):
         plain_no(pg, ans, text, component, "target")
         return
-    seeds = _seeds(pg, text, component)
+    seeds = seeds_for(pg, text, component)
+    if not seeds:
+        no_target(pg, ans, text, component)
+        return
     label = ref(pg, seeds[0]) if len(seeds) == 1 else f"{len(seeds)} nodes named {text}"
     ans.add(f"impact of {label} in project {pg.project}")
     for s in seeds:
         ans.touch(pg.node(s).get("project"), pg.node(s).get("component"))
     comps: set[str] = {str(pg.node(s)["component"]) for s in seeds if pg.node(s).get("component")}
-    code_seeds = [s for s in seeds if pg.node(s).get("kind") in CODE_KINDS]
+    code_seeds = [s for s in seeds if is_code(pg.node(s).get("kind"))]
     for s in seeds:  # a component: what calls into it (its routes' callers)
         if pg.node(s).get("kind") == "component" and pg.node(s).get("project") == pg.project:
             comp = str(pg.node(s).get("name"))
@@ -140,6 +105,7 @@ def impact(
         if not found:
             ans.add("no readers or callers per the static graph")
             _unresolved(pg, ans, comps)
+    settings_naming(pg, ans, seeds, text)
     _deploy(pg, ans, comps)
     _terraform(pg, ans, seeds, text)
     direct = [

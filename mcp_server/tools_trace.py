@@ -8,11 +8,12 @@ from typing import Any
 import networkx as nx
 
 from mcp_server.budget import Answer
-from mcp_server.facts import mw_text
+from mcp_server.facts import mw_text, order_of
 from mcp_server.graph import ProjectGraph, folder_of, hiding
 from mcp_server.negatives import resolve_or_no, unused_middleware
 from mcp_server.render import edge_label, ref, unresolved_line
 from mcp_server.resolve import candidates, pick_project
+from mcp_server.settings import section, settings_of
 from mcp_server.state import State, ToolFailure
 from vocab import ALL_EDGE_TYPES
 
@@ -209,6 +210,28 @@ def _trace_to(pg: ProjectGraph, ans: Answer, src: str, dst: str, up: bool) -> No
     ans.add(CAVEAT)
 
 
+def _not_http(pg: ProjectGraph, ans: Answer, comp: object) -> None:
+    """Calls of the component that reach a managed backend through an SDK (Firestore,
+    Auth, Genkit …): the nearest candidates for "does it call an HTTP route?"."""
+    sdk = sorted(
+        (
+            n
+            for n, d in pg.g.nodes(data=True)
+            if d.get("component") == comp
+            and d.get("project") == pg.project
+            and (
+                "sdk" in str(d.get("kind"))
+                or "not an http call" in str((d.get("attrs") or {}).get("about") or "").lower()
+            )
+        ),
+        key=lambda n: (pg.node(n).get("file") or "", pg.node(n).get("line") or 0),
+    )
+    if sdk:
+        ans.add(f"calls that are not HTTP calls (SDK to a managed backend, {len(sdk)}):")
+    for n in sdk:
+        ans.add(ref(pg, n), prio=20, group="sdk call", indent="  ")
+
+
 def neighbors(
     state: State,
     ans: Answer,
@@ -233,6 +256,9 @@ def neighbors(
     data = pg.node(nid)
     ans.touch(data.get("project"), data.get("component"))
     ans.add(ref(pg, nid))
+    if data.get("kind") == "component" and (not wanted or "DECLARES" in wanted):
+        own = settings_of(pg, str(data.get("name")))  # reached through HAS_CODE → DECLARES
+        section(pg, ans, own, "settings its files declare", 5)
     groups: dict[tuple[str, str], list[str]] = {}
     sides = (
         [("out", False), ("in", True)] if direction == "both" else [(direction, direction == "in")]
@@ -249,20 +275,26 @@ def neighbors(
         ans.add(f"no edge per the static graph ({scope})")
         if data.get("kind") == "route" and direction != "in" and wanted <= {"USES_MIDDLEWARE"}:
             unused_middleware(pg, ans, nid)
-        rows = pg.unresolved_of(
-            data.get("component"), {data.get("file")} if data.get("file") else None
+        if wanted & {"CALLS_HTTP", "CALLS"} or not wanted:
+            _not_http(pg, ans, data.get("component") or data.get("name"))
+        own = data.get("component") or (
+            data.get("name") if data.get("kind") == "component" else None
         )
+        rows = pg.unresolved_of(own, {data.get("file")} if data.get("file") else None)
         if rows:
-            ans.add(
-                f"unresolved/dynamic calls in {data.get('project')}/{data.get('component')} that could hide one:"
-            )
+            where = f"{pg.project}/{own}" if own else pg.project
+            ans.add(f"unresolved/dynamic calls in {where} that could hide one:")
         for row in rows[:20]:
             ans.add(unresolved_line(row), prio=30, group="unresolved", indent="  ")
         return
     for (side, etype), items in sorted(groups.items()):
         arrow = "-->" if side == "out" else "<--"
         ans.add(f"{arrow} {etype} ({len(items)}):")
-        for other, d in sorted(items, key=lambda x: (str(pg.node(x[0]).get("name")), x[0])):
+        ordered = etype == "USES_MIDDLEWARE"  # the chain in order, not by name
+        for other, d in sorted(
+            items,
+            key=lambda x: (order_of(x[1]) if ordered else 0, str(pg.node(x[0]).get("name")), x[0]),
+        ):
             odata = pg.node(other)
             ans.touch(odata.get("project"), odata.get("component"))
             kind = odata.get("kind")

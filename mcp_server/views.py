@@ -34,9 +34,11 @@ from mcp_server.facts import (
 from mcp_server.graph import ProjectGraph, folder_of
 from mcp_server.negatives import routes_at_folder
 from mcp_server.render import short, where
+from mcp_server.settings import section, settings_of
 
-# priorities (lower survives longer): routes, env reads, outbound, inbound, secrets, envs, packages
-P_ROUTE, P_ENV, P_OUT, P_IN, P_SECRET, P_RUNTIME, P_PKG = 10, 12, 14, 16, 18, 20, 30
+# priorities (lower survives longer): settings, routes, env reads, outbound, inbound, secrets,
+# envs, packages
+P_SETTING, P_ROUTE, P_ENV, P_OUT, P_IN, P_SECRET, P_RUNTIME, P_PKG = 9, 10, 12, 14, 16, 18, 20, 30
 
 
 def _of_kind(pg: ProjectGraph, comp: str, kind: str) -> list[str]:
@@ -94,6 +96,7 @@ def call_line(pg: ProjectGraph, call: str) -> str:
 
 def component_view(pg: ProjectGraph, ans: Answer, comp: str) -> None:
     ans.touch(pg.project, comp)
+    section(pg, ans, settings_of(pg, comp), "settings", P_SETTING, group=None)
     routes = _of_kind(pg, comp, "route")
     if routes:
         common = _common_chain(pg, routes)
@@ -216,6 +219,7 @@ def file_view(pg: ProjectGraph, ans: Answer, file_node: str) -> None:
     path, comp = data.get("file") or data.get("name"), data.get("component")
     ans.touch(pg.project, comp)
     here = [n for n in pg.by_file.get(path, []) if pg.node(n).get("component") == comp]
+    section(pg, ans, settings_of(pg, comp, path), "settings declared here", P_SETTING)
     routes = sorted(
         (n for n in here if pg.node(n).get("kind") == "route"),
         key=lambda n: pg.node(n).get("line") or 0,

@@ -31,7 +31,8 @@ from mcp_server.facts import (
     via_text,
 )
 from mcp_server.graph import ProjectGraph
-from mcp_server.render import where
+from mcp_server.render import short, where
+from mcp_server.settings import env_settings, route_mounts, route_paths, section, settings_of
 
 CALLEE_CAP = 25
 # Middleware/dependency names that read as an auth guard (Express/Nest/Flask/FastAPI/Next).
@@ -66,6 +67,7 @@ def route_view(pg: ProjectGraph, ans: Answer, route: str) -> None:
             "middleware chain: no edge per the static graph (no USES_MIDDLEWARE: no guard, dependency or middleware found)"
         )
     ans.add(auth_verdict(pg, mids))
+    _mounts(pg, ans, route)
     hs = handlers(pg, route)
     if not hs:
         ans.add("handler: no edge per the static graph (no ROUTES_TO)")
@@ -89,6 +91,24 @@ def route_view(pg: ProjectGraph, ans: Answer, route: str) -> None:
             )
     else:
         ans.add("called from: no edge per the static graph (no CALLS from a call site)")
+
+
+MOUNT_KEYS = ("mount", "mounts", "prefix", "prefixes", "mounted_at", "router_prefix")
+
+
+def _mounts(pg: ProjectGraph, ans: Answer, route: str) -> None:
+    """How the full path is built: the route's own mount/prefix attrs and the settings of
+    its component whose value is a run of its path (app mount, router prefix, probe)."""
+    a = pg.attrs(route)
+    for key in MOUNT_KEYS:
+        value = a.get(key)
+        if value not in (None, "", []):
+            shown = "; ".join(map(str, value)) if isinstance(value, list) else str(value)
+            ans.add(f"{key}: {short(shown, 200)}", prio=2)
+    found = route_mounts(pg, route)
+    found += [n for n in route_paths(pg, route) if n not in found]
+    if found:
+        section(pg, ans, found, "path set by (mount / prefix / probe lines)", 2, group=None)
 
 
 def exported_settings(pg: ProjectGraph, ans: Answer, route: str, hs: list[str]) -> None:
@@ -150,12 +170,30 @@ def _members(pg: ProjectGraph, sym: str) -> list[str]:
     ]
 
 
+def _body_settings(pg: ProjectGraph, ans: Answer, sym: str) -> None:
+    """Settings written inside the symbol (a base URL it hard-codes), and a plain no when it
+    reads no env var."""
+    d = pg.node(sym)
+    start, end = d.get("line") or 0, d.get("end_line") or d.get("line") or 0
+    inside = [
+        n
+        for n in settings_of(pg, d.get("component"), d.get("file"))
+        if start <= (pg.node(n).get("line") or 0) <= end
+    ]
+    section(pg, ans, inside, "settings in its body", 2)
+    if not outs(pg, sym, "READS_ENV"):
+        ans.add("env vars read: no edge per the static graph (no READS_ENV from it)", prio=14)
+
+
 def symbol_view(pg: ProjectGraph, ans: Answer, sym: str) -> None:
+    _body_settings(pg, ans, sym)
     served = [x for n in [sym, *_members(pg, sym)] for x in ins(pg, n, "ROUTES_TO")]
     if served:
         ans.add(f"handler of ({len(served)} routes):", prio=2)
         for r, _ in sorted(served, key=lambda x: str(pg.node(x[0]).get("name"))):
             ans.add(f"{name(pg, r, 90)} ({where(pg, r)})", prio=2, group="route", indent="  ")
+        probes = [n for r, _ in served for n in route_paths(pg, r)]
+        section(pg, ans, list(dict.fromkeys(probes)), "settings naming those paths", 3)
     mids = middleware_of_symbol(pg).get(sym, [])
     if pg.node(sym).get("kind") == "middleware":
         mids = [sym, *mids]
@@ -190,6 +228,7 @@ def env_view(pg: ProjectGraph, ans: Answer, env: str) -> None:
             f"resolves to secret {name(pg, s, 60)} ({where(pg, s)}) store={a.get('store') or '?'}"
         )
     envname = str(pg.node(env).get("name"))
+    env_settings(pg, ans, envname)
     calls = [
         (u, d)
         for u, _, d in pg.g.edges(data=True)

@@ -129,6 +129,9 @@ def shared_worker() -> SqlWorker:
 # -- the child ------------------------------------------------------------------------
 
 
+KEEP_CONNECTIONS = 16  # one per project scope in use: switching projects reopens nothing
+
+
 def _connect(build_dir: str, partitions: list[str]):
     import duckdb
 
@@ -165,12 +168,14 @@ def _serve() -> None:
         request = json.loads(line)
         key = (request["build_dir"], tuple(request["partitions"]))
         try:
-            con = cons.get(key)
+            con = cons.pop(key, None)
             if con is None:
-                for old in cons.values():
-                    old.close()
+                if len(cons) >= KEEP_CONNECTIONS or any(k[0] != key[0] for k in cons):
+                    for old in cons.values():  # another build, or too many: start afresh
+                        old.close()
+                    cons = {}
                 con = _connect(request["build_dir"], request["partitions"])
-                cons = {key: con}
+            cons[key] = con  # most recently used last
             columns, rows, truncated = run_readonly(
                 con, request["sql"], request["row_cap"], request["time_cap_s"]
             )

@@ -4,11 +4,11 @@ client over stdio, on a small invoicing portfolio (mcp_answers_fixture)."""
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import mcp_answers_fixture as fixture
 import pytest
+from mcp_ask import asker, serve
 
 from tests.support.mcp_stdio import StdioClient
 
@@ -17,18 +17,10 @@ H = fixture.H
 
 @pytest.fixture(scope="module")
 def inv(tmp_path_factory: pytest.TempPathFactory):
-    paths = fixture.build(tmp_path_factory.mktemp("answers"))
-    client = StdioClient(paths["kb"], paths["data"])
-    yield client
-    client.close()
+    yield from serve(fixture.build, tmp_path_factory.mktemp("answers"))
 
 
-def ask(client: StdioClient, tool: str, **args) -> str:
-    text, err = client.call(tool, **args)
-    assert not err, text
-    assert math.ceil(len(text.encode()) / 3) <= args.get("budget", 2000)
-    assert fixture.PLANT not in text and "quarry/" not in text
-    return text
+ask = asker(fixture.PLANT, "quarry/")
 
 
 def before(text: str, *parts: str) -> None:
