@@ -78,7 +78,8 @@ def _walk(pg: ProjectGraph, ans: Answer, start: str, up: bool, max_depth: int) -
                 parts.append(mw_text(pg, other, d, n))
                 seen.add(other)
             ans.add(
-                f"{_label(mids[0][1], up)} {' '.join(parts)}",
+                # the chain's own elements say how each is written; the hop label stays plain
+                f"{_label({'type': 'USES_MIDDLEWARE'}, up)} {' '.join(parts)}",
                 prio=depth * 10 + 1,
                 group="USES_MIDDLEWARE",
                 indent=indent,
