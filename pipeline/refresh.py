@@ -7,12 +7,18 @@ Dagster UI's automation sensor evaluates), with the cursor kept in the data dir;
 partition range (current components inside the range are reused, not re-extracted),
 the stale unpartitioned assets and everything downstream, with the blocking checks
 (KB validation, no cross-project edge) in the same run, guarding the publish step.
+
+`Refresher` holds what a refresh needs from Dagster (instance, definitions, the asset
+job); `kb refresh` makes one per call (cold), the refresh service keeps one warm
+(`pipeline.service`). `Phases` times each step for `kb refresh --profile`.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
-import time
+import sqlite3
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -31,12 +37,15 @@ from kb.model import KnowledgeBase  # noqa: E402
 from kb.problems import Problem  # noqa: E402
 from pipeline.definitions import build_definitions  # noqa: E402
 from pipeline.fastpath import staleness  # noqa: E402
+from pipeline.phases import Phases  # noqa: E402
 from pipeline.sensors import partition_requests  # noqa: E402
 
 # Dagster's console logger prints step failures with stack traces; `run_refresh` reports
 # each failure as one line of its own instead.
 QUIET = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 CURSOR_FILE = "automation_cursor.json"
+# Present while a build's materializations have not been taken in by a tick yet.
+PENDING_FILE = "automation_cursor.pending"
 # Assets whose blocking checks must run in every build run that publishes.
 GUARDED = {dg.AssetKey("kb_docs"), dg.AssetKey("project_graph")}
 
@@ -53,18 +62,56 @@ class RefreshOutcome:
         return not self.failed_checks and not self.errors
 
 
+OUR_CONFIG = "# written by kb-graph (kb refresh): edit freely, then remove this line\n"
+
+
+def _instance_yaml(home: Path) -> str:
+    """One SQLite file for the whole event log: Dagster's default shards it per run,
+    creating and migrating a new database for every run (a second per refresh here)."""
+    return (
+        OUR_CONFIG + "telemetry:\n  enabled: false\n"
+        "event_log_storage:\n"
+        "  module: dagster._core.storage.event_log\n"
+        "  class: ConsolidatedSqliteEventLogStorage\n"
+        f"  config:\n    base_dir: {json.dumps(str(home / 'history'))}\n"
+    )
+
+
 def dagster_home(data_dir: Path) -> Path:
-    """`$DAGSTER_HOME` when set (tests, `dagster dev`), else `<data_dir>/dagster`."""
-    home = Path(os.environ.get("DAGSTER_HOME") or data_dir / "dagster")
+    """`$DAGSTER_HOME` when set (tests, `dagster dev`), else `<data_dir>/dagster`, whose
+    dagster.yaml we write (and rewrite while it is still ours and the folder moved)."""
+    if os.environ.get("DAGSTER_HOME"):
+        home = Path(os.environ["DAGSTER_HOME"])
+        home.mkdir(parents=True, exist_ok=True)
+        config = home / "dagster.yaml"
+        if not config.exists():
+            config.write_text("telemetry:\n  enabled: false\n", encoding="utf-8")
+        return home
+    home = Path(data_dir) / "dagster"
     home.mkdir(parents=True, exist_ok=True)
     config = home / "dagster.yaml"
-    if not config.exists():
-        config.write_text("telemetry:\n  enabled: false\n", encoding="utf-8")
+    wanted = _instance_yaml(home.resolve())
+    text = config.read_text(encoding="utf-8") if config.exists() else None
+    if text != wanted and (text is None or text.startswith(OUR_CONFIG)):
+        config.write_text(wanted, encoding="utf-8")
     return home
+
+
+def _no_fsync(dbapi_connection, _record) -> None:
+    """The instance's SQLite files are a cache of run history (`kb refresh --all` rebuilds
+    from the KB and repos): no fsync per event. Dagster opens a connection per event, and
+    the commit + checkpoint fsyncs were most of a small run's time on a busy disk."""
+    if isinstance(dbapi_connection, sqlite3.Connection):
+        dbapi_connection.execute("PRAGMA synchronous=OFF")
 
 
 def open_instance(data_dir: Path) -> dg.DagsterInstance:
     from dagster._core.instance.ref import InstanceRef
+    from sqlalchemy import event
+    from sqlalchemy.engine import Engine
+
+    if not event.contains(Engine, "connect", _no_fsync):
+        event.listen(Engine, "connect", _no_fsync)
 
     return dg.DagsterInstance.from_ref(InstanceRef.from_dir(str(dagster_home(data_dir))))
 
@@ -81,6 +128,29 @@ def sync_partitions(instance: dg.DagsterInstance, kb: KnowledgeBase) -> None:
                 instance.delete_dynamic_partition(request.partitions_def_name, key)
 
 
+@contextlib.contextmanager
+def partitions_read_once(instance: dg.DagsterInstance):
+    """The component partitions, read from storage once for the length of a tick.
+
+    Partitions do not change during a tick, but Dagster's evaluation asks storage for
+    them about 4 times per asset and condition (~200 SQLite connections at 46
+    components): that was two thirds of a tick's time.
+    """
+    cache: dict[str, list[str]] = {}
+    read = instance.get_dynamic_partitions
+
+    def cached(partitions_def_name: str) -> list[str]:
+        if partitions_def_name not in cache:
+            cache[partitions_def_name] = read(partitions_def_name)
+        return list(cache[partitions_def_name])
+
+    instance.get_dynamic_partitions = cached  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        del instance.get_dynamic_partitions
+
+
 def _evaluate(
     defs: dg.Definitions, instance: dg.DagsterInstance, cursor_path: Path
 ) -> dict[dg.AssetKey, set[str | None]]:
@@ -91,7 +161,8 @@ def _evaluate(
             cursor = deserialize_value(cursor_path.read_text(encoding="utf-8"))
         except Exception:  # an unreadable cursor only costs one full evaluation
             cursor = None
-    result = dg.evaluate_automation_conditions(defs=defs, instance=instance, cursor=cursor)
+    with partitions_read_once(instance):
+        result = dg.evaluate_automation_conditions(defs=defs, instance=instance, cursor=cursor)
     cursor_path.write_text(serialize_value(result.cursor), encoding="utf-8")
     requested = {}
     for spec in defs.resolve_all_asset_specs():
@@ -102,21 +173,33 @@ def _evaluate(
 
 
 def stale_selection(
-    defs: dg.Definitions, instance: dg.DagsterInstance, data_dir: Path
+    defs: dg.Definitions,
+    instance: dg.DagsterInstance,
+    data_dir: Path,
+    phases: Phases | None = None,
 ) -> dict[dg.AssetKey, set[str | None]]:
     """Observe the sources, evaluate automation conditions; what they request, per asset.
 
-    Two ticks. The first, before observing, takes in the materializations of the last
-    build: Dagster's `since_last_handled` drops a trigger that fires on the same tick as
-    its reset, so a commit observed on the first tick after a build would otherwise be
-    lost (the build's "newly updated" reset would swallow it). The second tick sees the
-    new commits and KB edits. Both ticks' requests count.
+    A tick before observing takes in the materializations of the last build when no
+    tick has since (`PENDING_FILE`): Dagster's `since_last_handled` drops a trigger that
+    fires on the same tick as its reset, so a commit observed on the first tick after a
+    build would otherwise be lost (the build's "newly updated" reset would swallow it).
+    The refresh service runs that tick right after answering, off the caller's clock.
+    The tick after observing sees the new commits and KB edits. Both ticks' requests count.
     """
-    cursor_path = dagster_home(data_dir) / CURSOR_FILE
-    requested = _evaluate(defs, instance, cursor_path)
+    phases = phases or Phases()
+    home = dagster_home(data_dir)
+    cursor_path, pending = home / CURSOR_FILE, home / PENDING_FILE
+    requested: dict[dg.AssetKey, set[str | None]] = {}
+    if pending.exists() or not cursor_path.exists():
+        requested = _evaluate(defs, instance, cursor_path)
+        pending.unlink(missing_ok=True)
+        phases.lap("tick (take in last build)")
     defs.resolve_job_def("observe_sources").execute_in_process(instance=instance, run_config=QUIET)
+    phases.lap("observe sources (run)")
     for key, parts in _evaluate(defs, instance, cursor_path).items():
         requested.setdefault(key, set()).update(parts)
+    phases.lap("tick (automation conditions)")
     return requested
 
 
@@ -132,76 +215,137 @@ def _all_selection(
     return out
 
 
-def run_refresh(
-    kb: KnowledgeBase, data_dir: Path, force: bool = False, say: Callable[[str], None] = print
-) -> RefreshOutcome:
-    start = time.perf_counter()
-    instance = open_instance(data_dir)
-    defs = build_definitions(str(kb.config.root), str(data_dir))
-    sync_partitions(instance, kb)
-    requested = stale_selection(defs, instance, data_dir)
-    if not requested and not force:
-        # Dagster counts a request as handled even when its run failed (no retry
-        # storms), so after a failed build it sees nothing stale while the published
-        # warehouse is still behind. The manifest is the referee: rebuild everything;
-        # components whose staged facts are current are reused, not re-extracted.
-        behind = staleness(kb, data_dir).reasons
-        if behind:
-            say(f"the published warehouse is behind ({behind[0]}): rebuilding")
-            force = True
-    if force:
-        requested = _all_selection(defs, instance)
-    outcome = RefreshOutcome()
-    if not requested:
-        say(
-            f"nothing stale per Dagster's automation conditions ({time.perf_counter() - start:.1f}s)"
+class Refresher:
+    """Dagster's side of `kb refresh`: the instance, the definitions and the asset job.
+
+    Made once per `kb refresh` (cold), or once per refresh service and reused (warm):
+    nothing here depends on the KB's content, only on its root and data dir (and on
+    kb.yaml's imports, which `current()` checks).
+    """
+
+    def __init__(self, kb_root: Path, data_dir: Path, phases: Phases | None = None) -> None:
+        phases = phases or Phases()
+        self.kb_root, self.data_dir = Path(kb_root), Path(data_dir)
+        self.instance = open_instance(self.data_dir)
+        phases.lap("open instance")
+        self.defs = build_definitions(str(self.kb_root), str(self.data_dir))
+        self.graph = self.defs.resolve_asset_graph()
+        self.partitioned = {s.key for s in self.defs.resolve_all_asset_specs() if s.partitions_def}
+        self.job = self.defs.resolve_implicit_global_asset_job_def()
+        self.kb_yaml = _mtime(self.kb_root / "kb.yaml")
+        self.carry: dict[dg.AssetKey, set[str | None]] = {}  # requests of `take_in`
+        phases.lap("definitions")
+
+    def take_in(self) -> None:
+        """The tick that takes in the last build, run by the service between requests;
+        what it requests is kept for the next refresh, as if it had run then."""
+        home = dagster_home(self.data_dir)
+        if (home / PENDING_FILE).exists():
+            for key, parts in _evaluate(self.defs, self.instance, home / CURSOR_FILE).items():
+                self.carry.setdefault(key, set()).update(parts)
+            (home / PENDING_FILE).unlink(missing_ok=True)
+
+    def current(self) -> bool:
+        """False when kb.yaml changed since the definitions were built (imports may differ)."""
+        return _mtime(self.kb_root / "kb.yaml") == self.kb_yaml
+
+    def refresh(
+        self,
+        kb: KnowledgeBase,
+        force: bool = False,
+        say: Callable[[str], None] = print,
+        phases: Phases | None = None,
+    ) -> RefreshOutcome:
+        phases = phases or Phases()
+        defs, instance, data_dir = self.defs, self.instance, self.data_dir
+        sync_partitions(instance, kb)
+        phases.lap("sync partitions")
+        requested = stale_selection(defs, instance, data_dir, phases)
+        for key, parts in self.carry.items():
+            requested.setdefault(key, set()).update(parts)
+        self.carry = {}
+        if not requested and not force:
+            # Dagster counts a request as handled even when its run failed (no retry
+            # storms), so after a failed build it sees nothing stale while the published
+            # warehouse is still behind. The manifest is the referee: rebuild everything;
+            # components whose staged facts are current are reused, not re-extracted.
+            behind = staleness(kb, data_dir).reasons
+            if behind:
+                say(f"the published warehouse is behind ({behind[0]}): rebuilding")
+                force = True
+        if force:
+            requested = _all_selection(defs, instance)
+        outcome = RefreshOutcome()
+        if not requested:
+            say(f"nothing stale per Dagster's automation conditions ({phases.total():.1f}s)")
+            return outcome
+        selection, tags, partitioned, unpartitioned = self._plan(requested, say)
+        (dagster_home(data_dir) / PENDING_FILE).touch()
+        result = self.job.execute_in_process(
+            instance=instance,
+            asset_selection=selection,
+            tags=tags,
+            run_config=QUIET,
+            raise_on_error=False,
         )
+        phases.lap("build run")
+        _collect(result, outcome)
+        if "kb_validation" in outcome.failed_checks:
+            outcome.validation_errors = _validation_errors(defs)
+        outcome.materialized += [f"{k.to_user_string()}[{len(v)}]" for k, v in partitioned.items()]
+        outcome.materialized += [k.to_user_string() for k in sorted(unpartitioned)]
+        say(f"{'stopped' if not outcome.ok else 'done'} in {phases.total():.1f}s")
         return outcome
-    assets = list(defs.assets or []) + list(defs.asset_checks or [])
-    resources = dict(defs.resources)
-    position = {
-        k: i for i, k in enumerate(instance.get_dynamic_partitions(components_partitions.name))
-    }
-    partitioned = {k: v for k, v in requested.items() if v != {None}}
-    graph = defs.resolve_asset_graph()
-    partitioned_keys = {s.key for s in defs.resolve_all_asset_specs() if s.partitions_def}
-    downstream = dg.AssetSelection.assets(*requested).downstream().resolve(graph)
-    unpartitioned = {
-        k for k in downstream if k not in partitioned_keys and graph.get(k).is_materializable
-    }
-    if unpartitioned:  # blocking checks guard only their own run: always re-check
-        unpartitioned |= GUARDED
-    tags: dict[str, str] = {}
-    if partitioned:
-        keys = sorted({p for v in partitioned.values() for p in v if p}, key=position.__getitem__)
-        shown = ", ".join(keys[:8]) + (" …" if len(keys) > 8 else "")
-        say(f"extracting {len(keys)} stale component(s): {shown}")
-        tags = {
-            "dagster/asset_partition_range_start": keys[0],
-            "dagster/asset_partition_range_end": keys[-1],
+
+    def _plan(self, requested: dict[dg.AssetKey, set[str | None]], say: Callable[[str], None]):
+        """One run: the stale partitions as a range, everything downstream, the guards."""
+        position = {
+            k: i
+            for i, k in enumerate(self.instance.get_dynamic_partitions(components_partitions.name))
         }
-    selection = sorted(partitioned) + sorted(unpartitioned)
-    say(f"one run: {', '.join(k.to_user_string() for k in selection)}")
-    result = dg.materialize(
-        assets,
-        selection=selection,
-        instance=instance,
-        resources=resources,
-        tags=tags,
-        run_config=QUIET,
-        raise_on_error=False,
-    )
-    _collect(result, outcome)
-    if "kb_validation" in outcome.failed_checks:
-        outcome.validation_errors = _validation_errors(defs)
-    if force and outcome.ok:
-        # A forced build is not something the automation cursor asked for: one more tick
-        # takes it in, so code-version changes it already built are not requested again.
-        _evaluate(defs, instance, dagster_home(data_dir) / CURSOR_FILE)
-    outcome.materialized += [f"{k.to_user_string()}[{len(v)}]" for k, v in partitioned.items()]
-    outcome.materialized += [k.to_user_string() for k in sorted(unpartitioned)]
-    say(f"{'stopped' if not outcome.ok else 'done'} in {time.perf_counter() - start:.1f}s")
-    return outcome
+        partitioned = {k: v for k, v in requested.items() if v != {None}}
+        downstream = dg.AssetSelection.assets(*requested).downstream().resolve(self.graph)
+        unpartitioned = {
+            k
+            for k in downstream
+            if k not in self.partitioned and self.graph.get(k).is_materializable
+        }
+        if unpartitioned:  # blocking checks guard only their own run: always re-check
+            unpartitioned |= GUARDED
+        tags: dict[str, str] = {}
+        if partitioned:
+            keys = sorted(
+                {p for v in partitioned.values() for p in v if p}, key=position.__getitem__
+            )
+            shown = ", ".join(keys[:8]) + (" …" if len(keys) > 8 else "")
+            say(f"extracting {len(keys)} stale component(s): {shown}")
+            tags = {
+                "dagster/asset_partition_range_start": keys[0],
+                "dagster/asset_partition_range_end": keys[-1],
+            }
+        selection = sorted(partitioned) + sorted(unpartitioned)
+        say(f"one run: {', '.join(k.to_user_string() for k in selection)}")
+        return selection, tags, partitioned, unpartitioned
+
+
+def _mtime(path: Path) -> int | None:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return None
+
+
+def run_refresh(
+    kb: KnowledgeBase,
+    data_dir: Path,
+    force: bool = False,
+    say: Callable[[str], None] = print,
+    phases: Phases | None = None,
+) -> RefreshOutcome:
+    """A cold refresh: a fresh `Refresher`, one refresh, and the pending tick left for next
+    time (no reason to make this caller wait for it)."""
+    phases = phases or Phases()
+    return Refresher(kb.config.root, data_dir, phases).refresh(kb, force, say, phases)
 
 
 def _collect(result: dg.ExecuteInProcessResult, outcome: RefreshOutcome) -> None:
