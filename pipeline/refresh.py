@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import dagster as dg
+from dagster._core.definitions.data_version import DATA_VERSION_TAG
 from dagster._serdes import deserialize_value, serialize_value
 
 # Before the Definitions import below: their beta APIs warn at decoration time, and a
@@ -32,6 +33,8 @@ from dagster._serdes import deserialize_value, serialize_value
 warnings.filterwarnings("ignore", category=dg.BetaWarning)
 warnings.filterwarnings("ignore", category=dg.PreviewWarning)
 
+from assets.code import component_versions, observed_versions  # noqa: E402
+from assets.knowledge import kb_source  # noqa: E402
 from assets.partitions import components_partitions  # noqa: E402
 from kb.model import KnowledgeBase  # noqa: E402
 from kb.problems import Problem  # noqa: E402
@@ -67,13 +70,18 @@ OUR_CONFIG = "# written by kb-graph (kb refresh): edit freely, then remove this 
 
 def _instance_yaml(home: Path) -> str:
     """One SQLite file for the whole event log: Dagster's default shards it per run,
-    creating and migrating a new database for every run (a second per refresh here)."""
+    creating and migrating a new database for every run (a second per refresh here).
+    No stdout/stderr capture per step: it starts `tail` and a watcher process for each
+    step's two streams; the assets report through `context.log` and metadata instead."""
     return (
         OUR_CONFIG + "telemetry:\n  enabled: false\n"
         "event_log_storage:\n"
         "  module: dagster._core.storage.event_log\n"
         "  class: ConsolidatedSqliteEventLogStorage\n"
         f"  config:\n    base_dir: {json.dumps(str(home / 'history'))}\n"
+        "compute_logs:\n"
+        "  module: dagster._core.storage.noop_compute_log_manager\n"
+        "  class: NoOpComputeLogManager\n"
     )
 
 
@@ -172,11 +180,28 @@ def _evaluate(
     return requested
 
 
+def observe_sources(instance: dg.DagsterInstance, kb: KnowledgeBase, data_dir: Path) -> None:
+    """What the `observe_sources` job records (each component's version, the KB hash), as
+    the same observations reported without a run: a run's bookkeeping cost more than
+    the observing. The UI's `repo_commits_sensor` still runs the job."""
+    keys = instance.get_dynamic_partitions(components_partitions.name)
+    for key, version in sorted(observed_versions(kb, keys, data_dir).items()):
+        instance.report_runless_asset_event(
+            dg.AssetObservation(
+                asset_key=component_versions.key, partition=key, tags={DATA_VERSION_TAG: version}
+            )
+        )
+    instance.report_runless_asset_event(
+        dg.AssetObservation(asset_key=kb_source.key, tags={DATA_VERSION_TAG: kb.content_hash})
+    )
+
+
 def stale_selection(
     defs: dg.Definitions,
     instance: dg.DagsterInstance,
     data_dir: Path,
     phases: Phases | None = None,
+    kb: KnowledgeBase | None = None,
 ) -> dict[dg.AssetKey, set[str | None]]:
     """Observe the sources, evaluate automation conditions; what they request, per asset.
 
@@ -188,6 +213,10 @@ def stale_selection(
     The tick after observing sees the new commits and KB edits. Both ticks' requests count.
     """
     phases = phases or Phases()
+    if kb is None:
+        from assets.resources import KbResource
+
+        kb = next(r for r in defs.resources.values() if isinstance(r, KbResource)).kb()
     home = dagster_home(data_dir)
     cursor_path, pending = home / CURSOR_FILE, home / PENDING_FILE
     requested: dict[dg.AssetKey, set[str | None]] = {}
@@ -195,8 +224,8 @@ def stale_selection(
         requested = _evaluate(defs, instance, cursor_path)
         pending.unlink(missing_ok=True)
         phases.lap("tick (take in last build)")
-    defs.resolve_job_def("observe_sources").execute_in_process(instance=instance, run_config=QUIET)
-    phases.lap("observe sources (run)")
+    observe_sources(instance, kb, data_dir)
+    phases.lap("observe sources")
     for key, parts in _evaluate(defs, instance, cursor_path).items():
         requested.setdefault(key, set()).update(parts)
     phases.lap("tick (automation conditions)")
@@ -260,7 +289,7 @@ class Refresher:
         defs, instance, data_dir = self.defs, self.instance, self.data_dir
         sync_partitions(instance, kb)
         phases.lap("sync partitions")
-        requested = stale_selection(defs, instance, data_dir, phases)
+        requested = stale_selection(defs, instance, data_dir, phases, kb)
         for key, parts in self.carry.items():
             requested.setdefault(key, set()).update(parts)
         self.carry = {}

@@ -22,7 +22,9 @@ import contextlib
 import fcntl
 import json
 import os
+import signal
 import socket
+import sys
 import time
 import traceback
 from pathlib import Path
@@ -85,6 +87,10 @@ class _Conn:
             return json.loads(reader.readline() or "{}")
 
 
+def _stop(_signum, _frame) -> None:
+    sys.exit(0)
+
+
 def serve(kb_root: Path, data_dir: Path, idle_timeout: float = 1800.0, log=print) -> int:
     data_dir = Path(data_dir).resolve()
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -100,6 +106,10 @@ def serve(kb_root: Path, data_dir: Path, idle_timeout: float = 1800.0, log=print
     server.bind(str(path))
     os.chmod(path, 0o600)
     server.listen(16)
+    # A hook's background shell starts us with SIGINT ignored, and Dagster maps SIGTERM
+    # to SIGINT's handler: set both, so `kill <pid>` stops the service and removes the socket.
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, _stop)
     try:
         return _loop(server, Path(kb_root).resolve(), data_dir, idle_timeout, log)
     finally:
@@ -110,7 +120,9 @@ def serve(kb_root: Path, data_dir: Path, idle_timeout: float = 1800.0, log=print
 
 def _loop(server, kb_root: Path, data_dir: Path, idle_timeout: float, log) -> int:
     from pipeline.refresh import Refresher  # Dagster: after the socket is up
+    from warehouse.staging import keep_in_memory
 
+    keep_in_memory()
     started = time.perf_counter()
     code = code_fingerprint()
     refresher = Refresher(kb_root, data_dir)
