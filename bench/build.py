@@ -221,15 +221,15 @@ def main() -> None:
         re.match(r"kb refresh: [\d.]+s wall, .*peak memory \d+ MB", line)
         for line in (cost_line, warm["cost_line"])
     )
+    # One clock for the ratio: on a quiet machine the floor's wall time is its CPU time.
+    full_ratio = full / (floor["wall"] + fixed)
     goals = [
         goal("one changed component, cold `kb refresh`", one, 3.0, load=load),
         goal(
             "one changed component, handed to the refresh service", warm["seconds"], 0.75, load=load
         ),
         goal("Dagster fixed cost (full build of a one-file KB)", fixed, 2.0, load=load),
-        goal(
-            "full build / (parse floor + fixed cost)", full / (floor["seconds"] + fixed), 2.0, "x"
-        ),
+        goal("full build / (parse floor + fixed cost), all wall", full_ratio, 2.0, "x"),
         goal(
             f"no-op refresh at {len(load_kb(kb_root).components())} components",
             noop,
@@ -253,7 +253,7 @@ def main() -> None:
         "megabytes": round(floor["bytes"] / 1e6, 2),
         "dagster_fixed_s": round(fixed, 3),
         "full_build_s": round(full, 3),
-        "full_over_floor_plus_fixed": round(full / (floor["seconds"] + fixed), 2),
+        "full_over_floor_plus_fixed": round(full_ratio, 2),
         "noop_refresh_s": round(noop, 3),
         "one_component_refresh_s": round(one, 3),
         "one_component_phases": cold_phases,
