@@ -8,10 +8,12 @@ never stops the others.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from kb.imports.confluence import ImportConfigError, ImportResult
 from kb.imports.store import import_problems, read_sources
+
+if TYPE_CHECKING:
+    from kb.imports.confluence import ImportResult
 
 __all__ = [
     "ImportConfigError",
@@ -22,6 +24,16 @@ __all__ = [
     "run_source",
     "run_imports",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The Confluence client (httpx, markdownify, bs4: ~0.5 s of imports) loads only when
+    an import runs, not for every build that merely reads `_imports/raw/`."""
+    if name in ("ImportConfigError", "ImportResult"):
+        from kb.imports import confluence
+
+        return getattr(confluence, name)
+    raise AttributeError(name)
 
 
 def import_sources(imports: dict[str, Any] | None) -> list[str]:
@@ -37,6 +49,8 @@ def import_sources(imports: dict[str, Any] | None) -> list[str]:
 
 def run_source(kb_root: Path, imports: dict[str, Any], key: str) -> ImportResult:
     """Import one source; raises ImportConfigError for config/credential problems."""
+    from kb.imports.confluence import ImportConfigError
+
     system, _, ident = key.partition(":")
     if key not in import_sources(imports):
         raise ImportConfigError(f"{key}: not a configured import source")
@@ -53,6 +67,8 @@ def run_imports(
     kb_root: Path, imports: dict[str, Any], only: str | None = None
 ) -> list[ImportResult]:
     """Run every source (or those whose key/system matches `only`); failures are results."""
+    from kb.imports.confluence import ImportConfigError, ImportResult
+
     results = []
     for key in import_sources(imports):
         if only and only not in (key, key.partition(":")[0]):
