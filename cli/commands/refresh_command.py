@@ -13,7 +13,7 @@ import argparse
 import resource
 import time
 
-from cli.common import UserError, add_kb_option, load_kb_or_exit
+from cli.common import UserError, add_kb_option, config_or_exit, load_kb_or_exit
 from cli.progress import add_quiet_option, shown
 
 
@@ -63,18 +63,29 @@ def _cost_line(start: float, cost: dict) -> str:
 
 
 def _refresh(args: argparse.Namespace, start: float, cost: dict) -> int:
-    from pipeline.fastpath import build_lock, staleness
+    from pipeline.fastpath import build_lock, kb_fingerprint, quick_staleness, staleness
     from pipeline.phases import Phases
 
     phases = Phases(start)
+    config = config_or_exit(args)
+    cost["loaded"] = True
+    if not args.all:
+        with build_lock(config.data_dir):
+            quick = quick_staleness(config)
+        if quick and quick[0].up_to_date:
+            print(
+                f"nothing to do: the warehouse is current ({quick[1]} components, "
+                f"KB {quick[2]}) — checked in {time.perf_counter() - start:.2f}s"
+            )
+            return 0
+    seen = kb_fingerprint(config.root)
     kb = load_kb_or_exit(args)
     data_dir = kb.config.data_dir
-    cost["loaded"] = True
     phases.lap("load KB")
     reasons: list[str] = []
     if not args.all:
         with build_lock(data_dir):
-            state = staleness(kb, data_dir)
+            state = staleness(kb, data_dir, seen)
         phases.lap("no-op check")
         if state.up_to_date:
             print(

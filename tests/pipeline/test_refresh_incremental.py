@@ -5,9 +5,11 @@ publishes equals a from-scratch build's nodes and edges, byte for byte — in pr
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -74,12 +76,27 @@ def _assert_one_extracted(result, before: dict, after: dict, component: str) -> 
     assert sorted(k for k in after if after[k] != before.get(k)) == [f"tiny__{component}"]
 
 
+def _age_kb_files(kb: Path) -> None:
+    """As if the KB was last edited an hour ago (the no-op's fingerprint trusts no file
+    written in the last seconds)."""
+    old = time.time() - 3600
+    for path in kb.rglob("*"):
+        os.utime(path, (old, old))
+
+
 def test_one_component_refresh_equals_a_from_scratch_build(tmp_path: Path) -> None:
     kb, data = _tiny_portfolio(tmp_path / "portfolio"), tmp_path / "data"
     _refresh(kb, data, "--no-service")
+    _age_kb_files(kb)
+    for _ in range(2):  # the second answers from the KB fingerprint the first wrote
+        assert "nothing to do" in _refresh(kb, data).stdout
+    assert (data / "kb-fingerprint.json").is_file()
     before = _stamps(data)
     _commit(kb, "one", "export const three = () => one() + 2;\n")
+    project = kb / "projects" / "tiny" / "project.md"
+    project.write_text(project.read_text().replace("# Tiny", "# Tiny portfolio"))
     result = _refresh(kb, data, "--no-service")
+    assert "stale: KB edited" in result.stdout, result.stdout  # the fingerprint saw the edit
     _assert_one_extracted(result, before, _stamps(data), "one")
     scratch = tmp_path / "scratch"
     _refresh(kb, scratch, "--all", "--no-service")
