@@ -63,9 +63,11 @@ class RefreshOutcome:
         return not self.failed_checks and not self.errors
 
 
-def sync_partitions(instance: dg.DagsterInstance, kb: KnowledgeBase) -> None:
+def sync_partitions(instance: dg.DagsterInstance, kb: KnowledgeBase) -> bool:
+    """Add and delete component partitions to match the KB; True when any changed."""
     existing = instance.get_dynamic_partitions(components_partitions.name)
-    for request in partition_requests([c.key for c in kb.components()], existing):
+    requests = list(partition_requests([c.key for c in kb.components()], existing))
+    for request in requests:
         if isinstance(request, dg.AddDynamicPartitionsRequest):
             instance.add_dynamic_partitions(
                 request.partitions_def_name, list(request.partition_keys)
@@ -73,6 +75,7 @@ def sync_partitions(instance: dg.DagsterInstance, kb: KnowledgeBase) -> None:
         else:
             for key in request.partition_keys:
                 instance.delete_dynamic_partition(request.partitions_def_name, key)
+    return bool(requests)
 
 
 def _evaluate(
@@ -96,20 +99,32 @@ def _evaluate(
     return requested
 
 
-def observe_sources(instance: dg.DagsterInstance, kb: KnowledgeBase, data_dir: Path) -> None:
+def observe_sources(
+    instance: dg.DagsterInstance,
+    kb: KnowledgeBase,
+    data_dir: Path,
+    reported: dict[str, str] | None = None,
+) -> None:
     """What the `observe_sources` job records (each component's version, the KB hash), as
     the same observations reported without a run: a run's bookkeeping cost more than
-    the observing. The UI's `repo_commits_sensor` still runs the job."""
+    the observing. The UI's `repo_commits_sensor` still runs the job.
+
+    `reported` (the refresh service's memory of what it reported) skips a version
+    already observed: the same data version again is no news to the conditions."""
     keys = instance.get_dynamic_partitions(components_partitions.name)
-    for key, version in sorted(observed_versions(kb, keys, data_dir).items()):
+    versions = {**observed_versions(kb, keys, data_dir), "": kb.content_hash}
+    for key, version in sorted(versions.items()):
+        if reported is not None and reported.get(key) == version:
+            continue
         instance.report_runless_asset_event(
             dg.AssetObservation(
-                asset_key=component_versions.key, partition=key, tags={DATA_VERSION_TAG: version}
+                asset_key=component_versions.key if key else kb_source.key,
+                partition=key or None,
+                tags={DATA_VERSION_TAG: version},
             )
         )
-    instance.report_runless_asset_event(
-        dg.AssetObservation(asset_key=kb_source.key, tags={DATA_VERSION_TAG: kb.content_hash})
-    )
+        if reported is not None:
+            reported[key] = version
 
 
 def stale_selection(
@@ -118,6 +133,7 @@ def stale_selection(
     data_dir: Path,
     phases: Phases | None = None,
     kb: KnowledgeBase | None = None,
+    reported: dict[str, str] | None = None,
 ) -> dict[dg.AssetKey, set[str | None]]:
     """Observe the sources, evaluate automation conditions; what they request, per asset.
 
@@ -140,7 +156,7 @@ def stale_selection(
         requested = _evaluate(defs, instance, cursor_path)
         pending.unlink(missing_ok=True)
         phases.lap("tick (take in last build)")
-    observe_sources(instance, kb, data_dir)
+    observe_sources(instance, kb, data_dir, reported)
     phases.lap("observe sources")
     for key, parts in _evaluate(defs, instance, cursor_path).items():
         requested.setdefault(key, set()).update(parts)
@@ -179,6 +195,7 @@ class Refresher:
         self.job = self.defs.resolve_implicit_global_asset_job_def()
         self.kb_yaml = _mtime(self.kb_root / "kb.yaml")
         self.carry: dict[dg.AssetKey, set[str | None]] = {}  # requests of `take_in`
+        self.reported: dict[str, str] = {}  # source versions observed (partition, "" = KB)
         phases.lap("definitions")
 
     def take_in(self) -> None:
@@ -203,9 +220,10 @@ class Refresher:
     ) -> RefreshOutcome:
         phases = phases or Phases()
         defs, instance, data_dir = self.defs, self.instance, self.data_dir
-        sync_partitions(instance, kb)
+        if sync_partitions(instance, kb):
+            self.reported.clear()
         phases.lap("sync partitions")
-        requested = stale_selection(defs, instance, data_dir, phases, kb)
+        requested = stale_selection(defs, instance, data_dir, phases, kb, self.reported)
         for key, parts in self.carry.items():
             requested.setdefault(key, set()).update(parts)
         self.carry = {}
