@@ -69,8 +69,9 @@ def _refresh(args: argparse.Namespace, start: float, cost: dict) -> int:
     phases = Phases(start)
     config = config_or_exit(args)
     cost["loaded"] = True
+    data_dir, kb, quick = config.data_dir, None, None
     if not args.all:
-        with build_lock(config.data_dir):
+        with build_lock(data_dir):
             quick = quick_staleness(config)
         if quick and quick[0].up_to_date:
             print(
@@ -78,22 +79,23 @@ def _refresh(args: argparse.Namespace, start: float, cost: dict) -> int:
                 f"KB {quick[2]}) — checked in {time.perf_counter() - start:.2f}s"
             )
             return 0
-    seen = kb_fingerprint(config.root)
-    kb = load_kb_or_exit(args)
-    data_dir = kb.config.data_dir
-    phases.lap("load KB")
-    reasons: list[str] = []
-    if not args.all:
-        with build_lock(data_dir):
-            state = staleness(kb, data_dir, seen)
-        phases.lap("no-op check")
-        if state.up_to_date:
-            print(
-                f"nothing to do: the warehouse is current ({len(kb.components())} components, "
-                f"KB {kb.content_hash}) — checked in {time.perf_counter() - start:.2f}s"
-            )
-            return 0
-        reasons = state.reasons[:20]
+    reasons: list[str] = quick[0].reasons[:20] if quick else []
+    if quick is None:  # the KB changed (or --all): parse it
+        seen = kb_fingerprint(config.root)
+        kb = load_kb_or_exit(args)
+        phases.lap("load KB")
+        if not args.all:
+            with build_lock(data_dir):
+                state = staleness(kb, data_dir, seen)
+            if state.up_to_date:
+                print(
+                    f"nothing to do: the warehouse is current ({len(kb.components())} "
+                    f"components, KB {kb.content_hash}) — checked in "
+                    f"{time.perf_counter() - start:.2f}s"
+                )
+                return 0
+            reasons = state.reasons[:20]
+    phases.lap("no-op check")
     with shown(args.quiet) as display:
         for reason in reasons:
             display.say(f"stale: {reason}")
@@ -102,7 +104,7 @@ def _refresh(args: argparse.Namespace, start: float, cost: dict) -> int:
         short = shortage(data_dir)
         if short:
             raise UserError(short)
-        answer = None if args.no_service else _via_service(args, kb, data_dir, phases, display)
+        answer = None if args.no_service else _via_service(args, config, phases, display)
         if answer is not None:
             cost["service_peak_mb"] = answer.get("peak_mb", 0)
             if args.profile:
@@ -113,6 +115,7 @@ def _refresh(args: argparse.Namespace, start: float, cost: dict) -> int:
             ok, errors = answer.get("rc", 1) == 0, answer.get("errors", [])
             failed, validation = answer.get("failed_checks", []), answer.get("validation", [])
         else:
+            kb = kb or load_kb_or_exit(args)
             display.say("loading the Dagster pipeline …")
             with build_lock(data_dir):
                 from pipeline.refresh import run_refresh
@@ -134,19 +137,19 @@ def _refresh(args: argparse.Namespace, start: float, cost: dict) -> int:
     return _report(ok, errors, failed, validation, data_dir)
 
 
-def _via_service(args, kb, data_dir, phases, display) -> dict | None:
+def _via_service(args, config, phases, display) -> dict | None:
     """The refresh service's answer, or None when there is none (or it cannot serve)."""
     from pipeline.handoff import connect, hand_over, start_service
 
-    sock = connect(data_dir)
+    sock = connect(config.data_dir)
     if sock is None and args.service:
-        start_service(kb.config.root, data_dir)
-        sock = connect(data_dir, wait=30.0)
+        start_service(config.root, config.data_dir)
+        sock = connect(config.data_dir, wait=30.0)
     if sock is None:
         return None
     phases.lap("connect to refresh service")
     display.say("handing over to the refresh service …")
-    request = {"kb": str(kb.config.root), "all": bool(args.all)}
+    request = {"kb": str(config.root), "all": bool(args.all)}
     answer = hand_over(sock, request, display.say)
     phases.lap("refresh service")
     return answer
