@@ -94,12 +94,16 @@ def _stop(_signum, _frame) -> None:
 def serve(kb_root: Path, data_dir: Path, idle_timeout: float = 1800.0, log=print) -> int:
     data_dir = Path(data_dir).resolve()
     data_dir.mkdir(parents=True, exist_ok=True)
-    lock = open(data_dir / LOCK, "w")  # noqa: SIM115 - held for the service's life
+    lock = open(data_dir / LOCK, "a+")  # noqa: SIM115 - held for the service's life
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         log(f"a refresh service already serves {data_dir}")
         return 0
+    lock.seek(0)  # opened without truncating: a second service must not erase the pid
+    lock.truncate()
+    lock.write(f"{os.getpid()}\n")  # who to `kill` (docs/cli.md#kb-serve-refresh)
+    lock.flush()
     path = socket_path(data_dir)
     path.unlink(missing_ok=True)  # a dead service's socket (we hold the lock)
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)

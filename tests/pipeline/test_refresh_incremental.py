@@ -115,7 +115,7 @@ def test_refresh_handed_to_the_service_equals_a_from_scratch_build(tmp_path: Pat
         text=True,
     )
     try:
-        first = _refresh(kb, data)  # queued while the service warms up
+        first = _refresh(kb, data, "--service")  # waits for the service to listen
         assert "handing over to the refresh service" in first.stdout, first.stdout
         before = _stamps(data)
         _commit(kb, "two", "export function four() { return two(); }\n")
