@@ -1,5 +1,7 @@
 """Code-layer assets: component versions (observed) and code facts per component."""
 
+from pathlib import Path
+
 import dagster as dg
 from dagster import AssetExecutionContext
 
@@ -8,6 +10,7 @@ from assets.extraction import extract_many
 from assets.partitions import components_partitions
 from assets.resources import STAGING, KbResource
 from extractors import extractors_code_version
+from kb.model import KnowledgeBase
 from kb.versions import component_versions as versions_of
 
 EXTRACTORS_VERSION = extractors_code_version()
@@ -19,11 +22,16 @@ EXTRACTORS_VERSION = extractors_code_version()
     description="Each component's repo folder; data version = last commit touching it (+ dirty hash).",
 )
 def component_versions(context, kb: KbResource) -> dg.DataVersionsByPartition:
-    knowledge = kb.kb()
     keys = context.instance.get_dynamic_partitions(components_partitions.name)
-    folders = {key: (c.repo_path if (c := knowledge.component(key)) else None) for key in keys}
-    current = versions_of(folders, kb.data_path() / "versions-cache.json")
+    current = observed_versions(kb.kb(), keys, kb.data_path())
     return dg.DataVersionsByPartition({k: dg.DataVersion(v) for k, v in current.items()})
+
+
+def observed_versions(knowledge: KnowledgeBase, keys: list[str], data_dir: Path) -> dict[str, str]:
+    """The data version of each component partition: what `component_versions` observes
+    (and what `kb refresh` reports as the same observations, without a run)."""
+    folders = {key: (c.repo_path if (c := knowledge.component(key)) else None) for key in keys}
+    return versions_of(folders, data_dir / "versions-cache.json")
 
 
 @dg.asset(

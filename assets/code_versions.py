@@ -8,11 +8,9 @@ when a code change makes an asset stale.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 from functools import cache
-from pathlib import Path
 
-from extractors import extractors_code_version
+from vocab.code_digest import ROOT, module_files, source_digest
 
 ASSET_SOURCES: dict[str, tuple[str, ...]] = {
     "kb": ("kb", "vocab"),
@@ -45,12 +43,7 @@ def source_version(*modules: str) -> str:
     """Hash of the named modules' source files (a package hashes every .py under it)."""
     digest = hashlib.sha256()
     for name in modules:
-        spec = importlib.util.find_spec(name)
-        if spec is None or spec.origin is None:
-            continue
-        origin = Path(spec.origin)
-        files = sorted(origin.parent.rglob("*.py")) if origin.name == "__init__.py" else [origin]
-        for path in files:
+        for path in module_files(name):
             digest.update(path.name.encode() + path.read_bytes())
     return digest.hexdigest()[:12]
 
@@ -61,5 +54,5 @@ def code_version(asset_group: str) -> str:
 
 def current_code_versions() -> dict[str, str]:
     versions = {name: code_version(name) for name in ASSET_SOURCES}
-    versions["extractors"] = extractors_code_version()
+    versions["extractors"] = source_digest(ROOT / "extractors")
     return versions

@@ -21,6 +21,30 @@ from warehouse.staging import Tables
 GRAPH_CODE = code_version("graph")
 
 
+# project -> (KB hash, its components' input frames, its graph). In the refresh service
+# the staged frames of unchanged components are the same objects run after run
+# (`warehouse.staging.keep_in_memory`), so a project none of whose components changed
+# gets its graph back instead of a rebuild — and the IO manager, seeing the same frames,
+# does not rewrite it. A cold process never hits: its frames are always new objects.
+_graphs: dict[str, tuple[str, dict[str, Tables], Tables]] = {}
+
+
+def _same(a: dict[str, Tables], b: dict[str, Tables]) -> bool:
+    return a.keys() == b.keys() and all(
+        a[k].keys() == b[k].keys() and all(a[k][t] is b[k][t] for t in a[k]) for k in a
+    )
+
+
+def project_graph_of(knowledge: KnowledgeBase, pid: str, tables: dict[str, Tables]) -> Tables:
+    mine = {k: v for k, v in tables.items() if k.split("/", 1)[0] == pid}
+    held = _graphs.get(pid)
+    if held is not None and held[0] == knowledge.content_hash and _same(held[1], mine):
+        return held[2]
+    graph = build_project_graph(knowledge, pid, mine)
+    _graphs[pid] = (knowledge.content_hash, mine, graph)
+    return graph
+
+
 def _kb_components(knowledge: KnowledgeBase, facts: dict[str, Tables]) -> dict[str, Tables]:
     """The staged facts of the components the KB lists (a removed one drops out)."""
     return {c.key: facts.get(c.key, {}) for c in knowledge.components()}
@@ -40,7 +64,7 @@ def project_graph(kb: KbResource, code_facts: dict[str, Tables]) -> dg.Output[di
     tables = _kb_components(knowledge, code_facts)
     graphs, counts = {}, {}
     for pid in sorted(knowledge.projects):
-        graph = graphs[pid] = build_project_graph(knowledge, pid, tables)
+        graph = graphs[pid] = project_graph_of(knowledge, pid, tables)
         calls = graph["edges"].filter(graph["edges"]["type"] == "CALLS").height
         counts[pid] = f"{graph['nodes'].height} nodes, {graph['edges'].height} edges, {calls} CALLS"
     return dg.Output(graphs, metadata=counts)

@@ -17,7 +17,7 @@ from dagster import AssetExecutionContext
 from assets.automation import md_list
 from assets.code_versions import source_version
 from assets.resources import KbResource
-from kb.imports import ImportConfigError, import_sources, run_source
+from kb.imports import import_sources, run_source
 from kb.loader import load_config
 
 
@@ -48,6 +48,8 @@ def import_assets(kb_root: str | Path) -> ImportAssets:
     )
     def raw_imports(context: AssetExecutionContext, kb: KbResource) -> dg.MaterializeResult:
         """Pages of one source fetched into `_imports/raw/`, secrets redacted, provenance kept."""
+        from kb.imports import ImportConfigError  # the HTTP clients load only here
+
         cfg, _ = load_config(Path(kb.kb_root))
         try:
             result = run_source(cfg.root, cfg.imports, context.partition_key)

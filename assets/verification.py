@@ -16,10 +16,35 @@ from assets.knowledge import kb_docs
 from assets.resources import STAGING, KbResource
 from kb.imports.store import read_sources
 from kb.model import KnowledgeBase
+from verification.drift import project_drifts
 from verification.report import build_verification
 from warehouse.staging import Tables
 
 REPORT = "verification-report.md"
+
+# project -> (KB hash, its input frames, its drifts). As for `assets.graph._graphs`: in
+# the refresh service a project none of whose components changed hands over the very
+# same graph frames run after run, and its drifts (from those frames, the KB and the
+# git history of its unchanged folders) are the same; a cold process never hits.
+_drifts: dict[str, tuple[str, dict, tuple]] = {}
+
+
+def _same_inputs(held: dict, tables: dict) -> bool:
+    if held.keys() != tables.keys():
+        return False
+    for name, df in tables.items():  # the catalog's rows are a new filtered frame each run
+        if held[name] is not df and not (name == "catalog_packages" and held[name].equals(df)):
+            return False
+    return True
+
+
+def drifts_memo(knowledge: KnowledgeBase, project: str, tables: dict) -> tuple:
+    held = _drifts.get(project)
+    if held is not None and held[0] == knowledge.content_hash and _same_inputs(held[1], tables):
+        return held[2]
+    result = project_drifts(knowledge, project, tables)
+    _drifts[project] = (knowledge.content_hash, dict(tables), result)
+    return result
 
 
 def project_tables(
@@ -60,7 +85,10 @@ def verification_report(
     """verification-report.md in the KB root + the `verification` warehouse table."""
     knowledge = kb.kb()
     text, df = build_verification(
-        knowledge, project_tables(knowledge, graphs, catalog), read_sources(knowledge.config.root)
+        knowledge,
+        project_tables(knowledge, graphs, catalog),
+        read_sources(knowledge.config.root),
+        drifts_of=drifts_memo,
     )
     changed = write_report(knowledge.config.root, text)
     counts = df.group_by("section").len().sort("section").rows()

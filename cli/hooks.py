@@ -1,4 +1,7 @@
-"""Git post-commit hooks that run `kb refresh` in the background.
+"""Git post-commit hooks that run `kb refresh --service` in the background.
+
+`--service` hands the refresh to the warm refresh service, starting it when none runs
+(`pipeline.handoff`), so a commit after the first pays seconds less Dagster start-up.
 
 The hook body sits between marker lines, so `uninstall` removes exactly what
 `install` added and leaves any hook a person wrote intact.
@@ -54,7 +57,7 @@ def hook_block(kb_root: Path, data_dir: Path) -> str:
     kb_exe = Path(sys.executable).with_name("kb")
     command = (
         f"{shlex.quote(str(kb_exe))} refresh --kb {shlex.quote(str(kb_root))} "
-        f"--data-dir {shlex.quote(str(data_dir))}"
+        f"--data-dir {shlex.quote(str(data_dir))} --service"
     )
     log = shlex.quote(str(data_dir / "hook.log"))
     return (

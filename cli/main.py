@@ -21,24 +21,46 @@ import cli.commands as commands_pkg
 from cli.common import UserError, resolve_kb_option
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """Every subcommand, or only the one `argv` names (a no-op `kb refresh` then imports
+    nothing it does not run; a name that is no command registers all, for the error)."""
+    names = sorted(
+        m.name for m in pkgutil.iter_modules(commands_pkg.__path__) if not m.name.startswith("_")
+    )
+    wanted = _module_of(argv, names)
+    if wanted:
+        parser, sub = _empty_parser()
+        importlib.import_module(f"cli.commands.{wanted}").register(sub)
+        if argv and argv[0] in sub.choices:
+            return parser
+    parser, sub = _empty_parser()
+    for name in names:
+        importlib.import_module(f"cli.commands.{name}").register(sub)
+    return parser
+
+
+def _empty_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
     parser = argparse.ArgumentParser(
         prog="kb",
         description="kb-graph: docs-as-code knowledge base and code context graph.",
         epilog="Start with `kb refresh` (builds the bundled example), then `kb status`, "
         '`kb sql "select kind, count(*) from nodes group by 1"` or `kb mcp`.',
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for info in sorted(pkgutil.iter_modules(commands_pkg.__path__), key=lambda m: m.name):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"cli.commands.{info.name}")
-        module.register(sub)
-    return parser
+    return parser, parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+
+def _module_of(argv: list[str] | None, names: list[str]) -> str | None:
+    """The module of the command `argv` names (`serve-refresh` -> serve_refresh,
+    `import` -> import_, `refresh` -> refresh_command), or None."""
+    first = next((a for a in argv or [] if not a.startswith("-")), None)
+    if first is None or argv[0] != first:
+        return None
+    base = first.replace("-", "_")
+    return next((c for c in (base, base + "_", base + "_command") if c in names), None)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    parser = build_parser(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
     try:
         resolve_kb_option(args)

@@ -13,7 +13,6 @@ extractors that do not depend on each other, the order of `EXTRACTORS` decides.
 from __future__ import annotations
 
 import gc
-import hashlib
 import heapq
 import importlib
 import traceback
@@ -24,6 +23,7 @@ from types import ModuleType
 from extractors.base import ComponentContext, collect_files
 from extractors.facts import ComponentFacts
 from extractors.shared import Shared
+from vocab.code_digest import source_digest
 
 EXTRACTORS: list[str] = [
     # one line per extractor module (under extractors/); order only breaks ties
@@ -61,15 +61,6 @@ def extractors_code_version() -> str:
     """Hash of every extractor module's source (all sub-packages), so a code change
     re-extracts everything."""
     return source_digest(Path(__file__).parent)
-
-
-def source_digest(root: Path) -> str:
-    """12 hex digits over every `*.py` under `root` (recursively): relative path and bytes."""
-    digest = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
-        digest.update(path.relative_to(root).as_posix().encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:12]
 
 
 def run_order(names: tuple[str, ...], modules: dict[str, ModuleType]) -> list[str]:

@@ -77,12 +77,23 @@ def component_version(folder: Path | None) -> str:
     return version
 
 
-def _toplevel(folder: Path) -> Path | None:
-    """The enclosing git work tree, found by walking up to a `.git` (no subprocess)."""
+def _toplevel(folder: Path, known: dict[Path, Path | None] | None = None) -> Path | None:
+    """The enclosing git work tree, found by walking up to a `.git` (no subprocess);
+    `known` remembers the answer per folder walked, for sibling components."""
+    known = {} if known is None else known
+    walked = []
     for candidate in (folder, *folder.parents):
+        if candidate in known:
+            top = known[candidate]
+            break
+        walked.append(candidate)
         if (candidate / ".git").exists():
-            return candidate
-    return None
+            top = candidate
+            break
+    else:
+        top = None
+    known.update(dict.fromkeys(walked, top))
+    return top
 
 
 def _dirty_by_folder(top: Path, rels: dict[str, str]) -> dict[str, list[str]]:
@@ -138,15 +149,17 @@ def component_versions(
             cache = {}
     versions: dict[str, str] = {}
     by_top: dict[Path, dict[str, str]] = {}
+    tops: dict[Path, Path | None] = {}
     for key, folder in folders.items():
         if folder is None or not folder.is_dir():
             versions[key] = "missing"
             continue
-        top = _toplevel(folder.resolve())
+        real = folder.resolve()
+        top = _toplevel(real, tops)
         if top is None:
             versions[key] = content_version(folder)
             continue
-        rel = folder.resolve().relative_to(top).as_posix()
+        rel = real.relative_to(top).as_posix()
         by_top.setdefault(top, {})[key] = "" if rel == "." else rel
     for top, rels in by_top.items():
         commits = _last_commits(top, rels, cache)

@@ -10,7 +10,7 @@ docs verified more than `verified_max_days` ago, imports never distilled, drift
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import polars as pl
@@ -165,15 +165,17 @@ def build_verification(
     project_tables: Mapping[str, Mapping[str, pl.DataFrame]],
     sources: Mapping[str, dict[str, Any]],
     today: dt.date | None = None,
+    drifts_of: Callable[..., tuple[list[Drift], list[str]]] = project_drifts,
 ) -> tuple[str, pl.DataFrame]:
-    """(verification-report.md text, `verification` table) for the whole KB."""
+    """(verification-report.md text, `verification` table) for the whole KB.
+    `drifts_of(kb, project, tables)` is `project_drifts` or a caller's memo of it."""
     if today is None:
         from kb.validate import kb_today  # KB_TODAY pins the clock, as for validation
 
         today = kb_today()
     rows = coverage_rows(kb) + stale_rows(kb, sources, today) + undistilled_rows(kb, sources)
     for project in sorted(kb.projects):
-        drifts, unknown = project_drifts(kb, project, dict(project_tables.get(project) or {}))
+        drifts, unknown = drifts_of(kb, project, dict(project_tables.get(project) or {}))
         rows += drift_rows(drifts)
         for path in unknown:
             doc = next(d for d in kb.docs if d.path == path)

@@ -39,17 +39,42 @@ def new_build_id(now: datetime | None = None) -> str:
     return now.strftime("%Y%m%dT%H%M%S%fZ") + "-" + secrets.token_hex(3)
 
 
-def _write_partition(folder: Path, tables: Mapping[str, pl.DataFrame]) -> dict[str, int]:
+class _LastBuild:
+    """What this process published last: (partition, table) -> frame, and its folder.
+
+    A long-lived process (the refresh service) hands publish the very same frame objects
+    for what did not change; their files are hard-linked from the last build instead of
+    written again (the same frame writes the same bytes)."""
+
+    frames: dict[tuple[str, str], pl.DataFrame] = {}
+    folder: Path | None = None
+
+
+def _write_table(path: Path, source: pl.DataFrame, df: pl.DataFrame, written: dict) -> None:
+    partition = path.parent.name
+    written[(partition, path.stem)] = source
+    if _LastBuild.folder is not None and _LastBuild.frames.get((partition, path.stem)) is source:
+        try:
+            os.link(_LastBuild.folder / partition / path.name, path)
+            return
+        except OSError:
+            pass
+    df.write_parquet(path, statistics=False)
+
+
+def _write_partition(
+    folder: Path, tables: Mapping[str, pl.DataFrame], written: dict
+) -> dict[str, int]:
     folder.mkdir(parents=True)
     counts: dict[str, int] = {}
     for table in TABLES:
-        df = tables.get(table)
-        df = frame(table, []) if df is None else validate(table, df)
-        df.write_parquet(folder / f"{table}.parquet", statistics=False)
+        source = tables.get(table)
+        df = frame(table, []) if source is None else validate(table, source)
+        _write_table(folder / f"{table}.parquet", df if source is None else source, df, written)
         counts[table] = df.height
     for table, df in tables.items():  # tables registered elsewhere (doc index, ...)
         if table not in TABLES:
-            df.write_parquet(folder / f"{table}.parquet", statistics=False)
+            _write_table(folder / f"{table}.parquet", df, df, written)
             counts[table] = df.height
     return counts
 
@@ -95,15 +120,17 @@ def publish(
     final_dir = builds / build_id
     shutil.rmtree(tmp_dir, ignore_errors=True)
     tmp_dir.mkdir()
+    written: dict[tuple[str, str], pl.DataFrame] = {}
     try:
         counts = {
-            name: _write_partition(tmp_dir / f"partition={name}", tables)
+            name: _write_partition(tmp_dir / f"partition={name}", tables, written)
             for name, tables in sorted(partitions.items())
         }
     except BaseException:
         shutil.rmtree(tmp_dir, ignore_errors=True)
         raise
     os.replace(tmp_dir, final_dir)
+    _LastBuild.frames, _LastBuild.folder = written, final_dir
     table_names = sorted({t for c in counts.values() for t in c})
     build_duckdb(data_dir, final_dir, table_names)
     manifest = {

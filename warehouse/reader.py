@@ -15,8 +15,9 @@ from typing import Any
 import duckdb
 import polars as pl
 
+from warehouse.integrity import MANIFEST
+
 GLOBAL = "_global"
-MANIFEST = "manifest.json"  # written by warehouse.publish; kept here so readers stay light
 
 
 def parquet_view(con: duckdb.DuckDBPyConnection, table: str, paths: list[str]) -> None:

@@ -21,6 +21,40 @@ ALL = "all"
 
 Tables = dict[str, pl.DataFrame]  # one output: table name -> frame
 
+# In a long-lived process (the refresh service) staged tables stay in memory between
+# runs, so a refresh reads from disk only the partitions that changed. A folder is
+# replaced whole on write (rename), so its (inode, mtime, ctime) says whether a
+# cached copy still is what is on disk. Polars frames are immutable: sharing is safe.
+_memory: dict[Path, tuple[tuple[int, int, int], Tables]] | None = None
+
+
+def keep_in_memory() -> None:
+    """Keep staged tables in memory from now on (`kb serve-refresh` calls this)."""
+    global _memory
+    if _memory is None:
+        _memory = {}
+
+
+def _identity(folder: Path) -> tuple[int, int, int]:
+    st = folder.stat()
+    return (st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def _unchanged(folder: Path, tables: Mapping[str, pl.DataFrame]) -> bool:
+    """The same frame objects were the last ones written to (or read from) `folder`."""
+    if _memory is None or folder not in _memory:
+        return False
+    ident, held = _memory[folder]
+    try:
+        current = _identity(folder)
+    except OSError:
+        return False
+    return (
+        current == ident
+        and held.keys() == tables.keys()
+        and all(held[t] is df for t, df in tables.items())
+    )
+
 
 def _safe(key: str) -> str:
     return key.replace("/", "__")
@@ -33,6 +67,8 @@ def stage_dir(data_dir: Path, asset: str, key: str = "all") -> Path:
 def write_stage(data_dir: Path, asset: str, key: str, tables: Mapping[str, pl.DataFrame]) -> Path:
     """Replace the staged output of `asset` for partition `key` with `tables`."""
     final = stage_dir(data_dir, asset, key)
+    if _unchanged(final, tables):
+        return final
     tmp = final.with_name(final.name + f".tmp-{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
@@ -43,6 +79,8 @@ def write_stage(data_dir: Path, asset: str, key: str, tables: Mapping[str, pl.Da
         os.replace(final, old)
     os.replace(tmp, final)
     shutil.rmtree(old, ignore_errors=True)
+    if _memory is not None:
+        _memory[final] = (_identity(final), dict(tables))
     return final
 
 
@@ -50,7 +88,15 @@ def read_stage(data_dir: Path, asset: str, key: str = "all") -> dict[str, pl.Dat
     folder = stage_dir(data_dir, asset, key)
     if not folder.is_dir():
         return {}
-    return {p.stem: pl.read_parquet(p) for p in sorted(folder.glob("*.parquet"))}
+    if _memory is not None:
+        ident = _identity(folder)
+        held = _memory.get(folder)
+        if held is not None and held[0] == ident:
+            return dict(held[1])
+    tables = {p.stem: pl.read_parquet(p) for p in sorted(folder.glob("*.parquet"))}
+    if _memory is not None:
+        _memory[folder] = (ident, tables)
+    return dict(tables)
 
 
 def staged_keys(data_dir: Path, asset: str) -> list[str]:

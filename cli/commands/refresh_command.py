@@ -1,15 +1,19 @@
-"""`kb refresh`: build what is stale (everything with --all), through Dagster in process.
+"""`kb refresh`: build what is stale (everything with --all), through Dagster.
 
 A thin caller of `pipeline.refresh`: the no-op answer comes from `pipeline.fastpath`
-without importing Dagster; only a stale warehouse imports the Dagster orchestration.
+without importing Dagster; a stale warehouse is handed to the refresh service when one
+runs for this data dir (`kb serve-refresh`; `--service` starts it, as the post-commit
+hook does), else built in process. Every refresh ends with one line: wall time and
+peak memory.
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
 import time
 
-from cli.common import UserError, add_kb_option, load_kb_or_exit, print_problems
+from cli.common import UserError, add_kb_option, config_or_exit, load_kb_or_exit
 from cli.progress import add_quiet_option, shown
 
 
@@ -18,54 +22,148 @@ def register(sub: argparse._SubParsersAction) -> None:
         "refresh",
         help="materialize what is stale or missing (validation, indexes, code graph, warehouse)",
         description="Answers at once when the published build is current; otherwise runs the "
-        "stale assets through Dagster in process. The last good warehouse stays readable on failure.",
+        "stale assets through Dagster (in the refresh service when one runs, else in process). "
+        "The last good warehouse stays readable on failure.",
     )
     add_kb_option(parser)
     parser.add_argument("--all", action="store_true", help="rebuild everything, stale or not")
+    how = parser.add_mutually_exclusive_group()
+    how.add_argument(
+        "--service",
+        action="store_true",
+        help="start the refresh service when none runs and hand the work to it (the hook's way)",
+    )
+    how.add_argument(
+        "--no-service", action="store_true", help="refresh in this process even if a service runs"
+    )
+    parser.add_argument("--profile", action="store_true", help="print the time of each phase")
     add_quiet_option(parser)
     parser.set_defaults(handler=handle)
 
 
 def handle(args: argparse.Namespace) -> int:
-    from pipeline.fastpath import build_lock, staleness
-
     start = time.perf_counter()
-    kb = load_kb_or_exit(args)
-    data_dir = kb.config.data_dir
-    with build_lock(data_dir):
+    cost: dict = {}
+    try:
+        return _refresh(args, start, cost)
+    finally:
+        if cost.get("loaded"):  # a KB that does not load stays one line
+            print(_cost_line(start, cost), flush=True)
+
+
+def _cost_line(start: float, cost: dict) -> str:
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    where = f"peak memory {own:.0f} MB"
+    if "service_peak_mb" in cost:
+        where = f"refresh service, peak memory {cost['service_peak_mb']:.0f} MB (this client {own:.0f} MB)"
+    elif workers > 64:
+        where += f" (+ child processes, ≤ {workers:.0f} MB each)"
+    return f"kb refresh: {time.perf_counter() - start:.2f}s wall, {where}"
+
+
+def _refresh(args: argparse.Namespace, start: float, cost: dict) -> int:
+    from pipeline.fastpath import build_lock, kb_fingerprint, quick_staleness, staleness
+    from pipeline.phases import Phases
+
+    phases = Phases(start)
+    config = config_or_exit(args)
+    cost["loaded"] = True
+    data_dir, kb, quick = config.data_dir, None, None
+    if not args.all:
+        with build_lock(data_dir):
+            quick = quick_staleness(config)
+        if quick and quick[0].up_to_date:
+            print(
+                f"nothing to do: the warehouse is current ({quick[1]} components, "
+                f"KB {quick[2]}) — checked in {time.perf_counter() - start:.2f}s"
+            )
+            return 0
+    reasons: list[str] = quick[0].reasons[:20] if quick else []
+    if quick is None:  # the KB changed (or --all): parse it
+        seen = kb_fingerprint(config.root)
+        kb = load_kb_or_exit(args)
+        phases.lap("load KB")
         if not args.all:
-            state = staleness(kb, data_dir)
+            with build_lock(data_dir):
+                state = staleness(kb, data_dir, seen)
             if state.up_to_date:
                 print(
-                    f"nothing to do: the warehouse is current ({len(kb.components())} components, "
-                    f"KB {kb.content_hash}) — checked in {time.perf_counter() - start:.2f}s"
+                    f"nothing to do: the warehouse is current ({len(kb.components())} "
+                    f"components, KB {kb.content_hash}) — checked in "
+                    f"{time.perf_counter() - start:.2f}s"
                 )
                 return 0
-        with shown(args.quiet) as display:
-            for reason in [] if args.all else state.reasons[:20]:
-                display.say(f"stale: {reason}")
-            from warehouse.disk_space import is_no_space, no_space_line, shortage
+            reasons = state.reasons[:20]
+    phases.lap("no-op check")
+    with shown(args.quiet) as display:
+        for reason in reasons:
+            display.say(f"stale: {reason}")
+        from warehouse.disk_space import is_no_space, no_space_line, shortage
 
-            short = shortage(data_dir)
-            if short:
-                raise UserError(short)
+        short = shortage(data_dir)
+        if short:
+            raise UserError(short)
+        answer = None if args.no_service else _via_service(args, config, phases, display)
+        if answer is not None:
+            cost["service_peak_mb"] = answer.get("peak_mb", 0)
+            if args.profile:
+                print(
+                    "phases (service): "
+                    + " · ".join(f"{n} {s:.2f}s" for n, s in answer["phases"].items())
+                )
+            ok, errors = answer.get("rc", 1) == 0, answer.get("errors", [])
+            failed, validation = answer.get("failed_checks", []), answer.get("validation", [])
+        else:
+            kb = kb or load_kb_or_exit(args)
             display.say("loading the Dagster pipeline …")
-            from pipeline.refresh import run_refresh
+            with build_lock(data_dir):
+                from pipeline.refresh import run_refresh
 
-            display.say("running the stale assets through Dagster …")
-            try:
-                outcome = run_refresh(kb, data_dir, force=args.all, say=display.say)
-            except Exception as exc:
-                if is_no_space(exc):
-                    raise UserError(no_space_line(data_dir)) from None
-                raise
-            if any(is_no_space(error) for error in outcome.errors):
-                raise UserError(no_space_line(data_dir))
-    print_problems(outcome.validation_errors)
-    if not outcome.ok:
-        for error in outcome.errors:
+                phases.lap("import Dagster + pipeline")
+                display.say("running the stale assets through Dagster …")
+                try:
+                    outcome = run_refresh(kb, data_dir, args.all, display.say, phases)
+                except Exception as exc:
+                    if is_no_space(exc):
+                        raise UserError(no_space_line(data_dir)) from None
+                    raise
+            if args.profile:
+                display.say(phases.render())
+            ok, errors, failed = outcome.ok, outcome.errors, outcome.failed_checks
+            validation = [p.render() for p in outcome.validation_errors]
+        if any(is_no_space(error) for error in errors):
+            raise UserError(no_space_line(data_dir))
+    return _report(ok, errors, failed, validation, data_dir)
+
+
+def _via_service(args, config, phases, display) -> dict | None:
+    """The refresh service's answer, or None when there is none (or it cannot serve)."""
+    from pipeline.handoff import connect, hand_over, start_service
+
+    sock = connect(config.data_dir)
+    if sock is None and args.service:
+        start_service(config.root, config.data_dir)
+        sock = connect(config.data_dir, wait=30.0)
+    if sock is None:
+        return None
+    phases.lap("connect to refresh service")
+    display.say("handing over to the refresh service …")
+    request = {"kb": str(config.root), "all": bool(args.all)}
+    answer = hand_over(sock, request, display.say)
+    phases.lap("refresh service")
+    return answer
+
+
+def _report(ok: bool, errors, failed_checks, validation: list[str], data_dir) -> int:
+    for line in validation[:200]:
+        print(line)
+    if len(validation) > 200:
+        print(f"… and {len(validation) - 200} more")
+    if not ok:
+        for error in errors:
             print(error)
-        failed = ", ".join(outcome.failed_checks) or "a step failed"
+        failed = ", ".join(failed_checks) or "a step failed"
         if not (data_dir / "manifest.json").is_file():
             raise UserError(
                 f"build stopped ({failed}); nothing is published in {data_dir} yet — "

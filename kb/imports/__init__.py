@@ -30,6 +30,8 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
+    """The Confluence client (httpx, markdownify, bs4: ~0.5 s of imports) loads only when
+    an import runs, not for every build that merely reads `_imports/raw/`."""
     if name in ("ImportConfigError", "ImportResult"):
         from kb.imports import confluence
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 from pathlib import Path
 
@@ -62,6 +64,10 @@ def test_commit_runs_refresh_in_background(example_kb: Path, tmp_path: Path) -> 
         time.sleep(0.5)
     assert (data_dir / "manifest.json").exists(), log.read_text() if log.exists() else "no hook.log"
     assert "warehouse:" in log.read_text()
+    # the hook started the refresh service (`kb refresh --service`): stop it
+    pid = (data_dir / "refresh-service.lock").read_text().strip()
+    assert pid.isdigit(), "the refresh service names its pid in refresh-service.lock"
+    os.kill(int(pid), signal.SIGTERM)
 
 
 def test_repo_outside_git_is_one_line(example_kb: Path, tmp_path: Path) -> None:

@@ -92,9 +92,16 @@ def _publishing(data_dir: Path) -> bool:
     )
 
 
-def _runs(data_dir: Path) -> set[str]:
-    storage = data_dir / "dagster" / "storage"
-    return {p.name for p in storage.iterdir()} if storage.is_dir() else set()
+def _runs(data_dir: Path) -> set[tuple[str, int]]:
+    """The staged outputs as they are: a Dagster run in progress replaces some of them
+    (the event log is one SQLite file, so a run adds no file of its own to watch)."""
+    out = set()
+    for path in (data_dir / "staging").glob("*/*"):
+        try:
+            out.add((str(path), path.stat().st_ino))
+        except OSError:  # replaced while we looked: the run is writing
+            out.add((str(path), -1))
+    return out
 
 
 @pytest.mark.slow

@@ -1,0 +1,135 @@
+"""A refresh after one component's commit re-extracts exactly that component, and what it
+publishes equals a from-scratch build's nodes and edges, byte for byte — in process
+(`--no-service`) and when handed to the warm refresh service (`kb serve-refresh`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.support.portfolio import git, kb_cli
+
+COMPONENTS = {"one": "export const one = () => 1;\n", "two": "export function two() {}\n"}
+
+
+def _tiny_portfolio(root: Path) -> Path:
+    """A KB of two components (one JS file each) in one git repo; returns the KB root."""
+    kb = root / "kb"
+    (kb / "projects" / "tiny").mkdir(parents=True)
+    (kb / "kb.yaml").write_text("name: tiny\nrepos_root: ../repos\n")
+    (kb / "projects" / "tiny" / "project.md").write_text(
+        "---\nkind: project\nid: tiny\ntitle: Tiny\n---\n# Tiny\n"
+    )
+    for name, code in COMPONENTS.items():
+        (root / "repos" / name).mkdir(parents=True)
+        (root / "repos" / name / "index.js").write_text(code)
+        (kb / "projects" / "tiny" / name).mkdir()
+        (kb / "projects" / "tiny" / name / "component.md").write_text(
+            f"---\nkind: component\nproject: tiny\nid: {name}\ntitle: {name}\n"
+            f"role: library\nrepo: {name}\n---\n# {name}\n"
+        )
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "tiny portfolio")
+    return kb
+
+
+def _commit(kb: Path, component: str, line: str) -> None:
+    source = kb.parent / "repos" / component / "index.js"
+    source.write_text(source.read_text() + line)
+    git(kb.parent, "commit", "-qam", f"touch {component}")
+
+
+def _refresh(kb: Path, data: Path, *extra: str) -> subprocess.CompletedProcess:
+    result = kb_cli("refresh", "--kb", str(kb), "--data-dir", str(data), *extra)
+    assert result.returncode == 0, result.stdout + result.stderr
+    last = result.stdout.strip().splitlines()[-1]
+    assert last.startswith("kb refresh: ") and " wall, " in last and "peak memory" in last, last
+    return result
+
+
+def _stamps(data: Path) -> dict[str, str]:
+    base = data / "staging" / "code_facts"
+    return {p.parent.name: p.read_text() for p in sorted(base.glob("*/stamp.json"))}
+
+
+def _graph_files(data: Path) -> dict[str, bytes]:
+    """Every partition's nodes/edges Parquet of the published build."""
+    build = data / json.loads((data / "manifest.json").read_text())["path"]
+    return {
+        f"{p.parent.name}/{p.name}": p.read_bytes()
+        for table in ("nodes", "edges")
+        for p in sorted(build.glob(f"*/{table}.parquet"))
+    }
+
+
+def _assert_one_extracted(result, before: dict, after: dict, component: str) -> None:
+    extracting = [ln for ln in result.stdout.splitlines() if ln.startswith("extracting")]
+    assert extracting == [f"extracting 1 stale component(s): tiny/{component}"], result.stdout
+    assert sorted(k for k in after if after[k] != before.get(k)) == [f"tiny__{component}"]
+
+
+def _age_kb_files(kb: Path) -> None:
+    """As if the KB was last edited an hour ago (the no-op's fingerprint trusts no file
+    written in the last seconds)."""
+    old = time.time() - 3600
+    for path in kb.rglob("*"):
+        os.utime(path, (old, old))
+
+
+def test_one_component_refresh_equals_a_from_scratch_build(tmp_path: Path) -> None:
+    kb, data = _tiny_portfolio(tmp_path / "portfolio"), tmp_path / "data"
+    _refresh(kb, data, "--no-service")
+    _age_kb_files(kb)
+    for _ in range(2):  # the second answers from the KB fingerprint the first wrote
+        assert "nothing to do" in _refresh(kb, data).stdout
+    assert (data / "kb-fingerprint.json").is_file()
+    before = _stamps(data)
+    _commit(kb, "one", "export const three = () => one() + 2;\n")
+    project = kb / "projects" / "tiny" / "project.md"
+    project.write_text(project.read_text().replace("# Tiny", "# Tiny portfolio"))
+    result = _refresh(kb, data, "--no-service")
+    assert "stale: KB edited" in result.stdout, result.stdout  # the fingerprint saw the edit
+    _assert_one_extracted(result, before, _stamps(data), "one")
+    scratch = tmp_path / "scratch"
+    _refresh(kb, scratch, "--all", "--no-service")
+    assert _graph_files(data) == _graph_files(scratch)
+    assert any(b"three" in v for v in _graph_files(data).values())
+
+
+@pytest.mark.slow
+def test_refresh_handed_to_the_service_equals_a_from_scratch_build(tmp_path: Path) -> None:
+    kb, data = _tiny_portfolio(tmp_path / "portfolio"), tmp_path / "data"
+    kb_exe = Path(sys.executable).with_name("kb")
+    service = subprocess.Popen(
+        [str(kb_exe), "serve-refresh", "--kb", str(kb), "--data-dir", str(data)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        first = _refresh(kb, data, "--service")  # waits for the service to listen
+        assert "handing over to the refresh service" in first.stdout, first.stdout
+        before = _stamps(data)
+        _commit(kb, "two", "export function four() { return two(); }\n")
+        result = _refresh(kb, data)
+        assert "handing over to the refresh service" in result.stdout, result.stdout
+        _assert_one_extracted(result, before, _stamps(data), "two")
+        assert "refresh service, peak memory" in result.stdout.strip().splitlines()[-1]
+    finally:
+        service.send_signal(signal.SIGTERM)
+        service.wait(timeout=60)
+    scratch = tmp_path / "scratch"
+    _refresh(kb, scratch, "--all", "--no-service")
+    assert _graph_files(data) == _graph_files(scratch)
+    # the service is gone: a refresh falls back to in process
+    _commit(kb, "one", "export const five = 5;\n")
+    fallback = _refresh(kb, data)
+    assert "handing over" not in fallback.stdout and "done in" in fallback.stdout
