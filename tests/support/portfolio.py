@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import traceback
 from pathlib import Path
 
@@ -49,6 +50,8 @@ def copy_example(dest: Path, with_git: bool = True) -> Path:
 # Commands that start Dagster (its log handlers keep the stderr they first saw) or long
 # work: always a real process.
 _OWN_PROCESS = {"refresh", "import", "serve-refresh", "mcp", "viewer", "dagster"}
+# stdout/stderr/environ/cwd are the process's own: in-process calls from threads take turns.
+_IN_PROCESS = threading.Lock()
 
 
 def kb_cli(
@@ -78,6 +81,11 @@ def kb_cli(
 
 
 def _in_process(argv: list[str], cwd: Path | None, env: dict) -> subprocess.CompletedProcess:
+    with _IN_PROCESS:
+        return _run_main(argv, cwd, env)
+
+
+def _run_main(argv: list[str], cwd: Path | None, env: dict) -> subprocess.CompletedProcess:
     from cli.main import main
 
     out, err = (io.TextIOWrapper(io.BytesIO(), encoding="utf-8", write_through=True)
