@@ -4,13 +4,18 @@ and the loopback Confluence/Drive fakes (used by tests/kb/imports/ and tests/ass
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
 
 from tests.support.import_fakes import DRIVE_TOKEN, TOKEN, USER, FakeConfluence, FakeDrive
-from tests.support.portfolio import TODAY, built_copy, copy_example
+from tests.support.portfolio import TODAY, copy_example, shared_built
 
+# PYTHONDONTWRITEBYTECODE is set on these machines: pytest would then rewrite the asserts
+# of every test module anew in each process (~5 CPU-s per run and per xdist worker). Let it
+# cache them in __pycache__ (git-ignored), as it does anywhere else.
+sys.dont_write_bytecode = False
 os.environ["KB_TODAY"] = TODAY
 # Each KB's Dagster instance lives in its own (temporary) data dir unless a test sets one.
 os.environ.pop("DAGSTER_HOME", None)
@@ -24,8 +29,9 @@ def example_kb(tmp_path: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def built_example(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The example portfolio built once by the real `kb refresh` (read-only for tests)."""
-    return built_copy(tmp_path_factory, "built")
+    """The example portfolio built once by the real `kb refresh` (read-only for tests);
+    one build for all pytest-xdist workers."""
+    return shared_built(tmp_path_factory, "built")
 
 
 @pytest.fixture

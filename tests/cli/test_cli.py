@@ -22,7 +22,7 @@ SUBCOMMANDS = _subparsers()
 
 
 def test_top_level_help_lists_every_subcommand() -> None:
-    result = kb_cli("--help")
+    result = kb_cli("--help", process=True)  # the installed console script, as typed
     assert result.returncode == 0, output(result)
     for name in ("init", "validate", "refresh", "check", "status", "sql"):
         assert name in SUBCOMMANDS
@@ -78,7 +78,7 @@ def test_init_rejects_a_bad_project_id(tmp_path: Path) -> None:
 
 
 def test_unknown_subcommand_is_a_usage_error() -> None:
-    result = kb_cli("frobnicate")
+    result = kb_cli("frobnicate", process=True)  # the exit code a shell sees
     assert result.returncode == 2, output(result)
     assert "invalid choice: 'frobnicate'" in result.stderr
     assert "Traceback" not in output(result)

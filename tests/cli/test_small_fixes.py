@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.support.checks import output
 from tests.support.portfolio import REPO, kb_cli
 
@@ -88,6 +90,7 @@ def test_status_before_the_first_build_says_never_built(tmp_path: Path) -> None:
     assert "current (never)" not in result.stdout
 
 
+@pytest.mark.slow  # a whole Dagster run (~10 CPU-s)
 def test_a_blocked_first_build_does_not_claim_a_last_good_warehouse(tmp_path: Path) -> None:
     kb = tmp_path / "team-kb"
     assert kb_cli("init", str(kb), "--project", "shop").returncode == 0

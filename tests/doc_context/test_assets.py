@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import warnings
 from pathlib import Path
 
 import dagster as dg
 
+from tests.support.portfolio import REPO, kb_cli
 from warehouse.publish import publish
 from warehouse.staging import read_stage, staged_keys
-
-ROOT = Path(__file__).resolve().parents[2]
-KB_CLI = str(Path(sys.executable).parent / "kb")  # the installed console script
 
 
 def _kb(tmp_path: Path, write) -> Path:
@@ -53,14 +49,10 @@ def test_assets_stage_publish_and_cli_answers(tmp_path, write):
     assert sorted(repo["doc_chunks"]["path"].to_list()) == ["README.md", "docs/ops.md"]
     kb_stage = read_stage(data, "kb_doc_chunks")
     publish(data, {"_global": kb_stage, "p": repo})
-    cli = [KB_CLI, "context", "rotate zendesk token"]
-    out = subprocess.run(
-        [*cli, "--kb", str(kb_root), "--data-dir", str(data), "--max-tokens", "300"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-    )
+    out = kb_cli(
+        "context", "rotate zendesk token", "--kb", str(kb_root), "--data-dir", str(data),
+        "--max-tokens", "300", cwd=REPO,
+    )  # fmt: skip
     assert out.returncode == 0, out.stderr
     assert "p/api docs/ops.md:1-3 · Operations" in out.stdout
     assert "why: AND: rotate, zendesk, token" in out.stdout
@@ -68,12 +60,6 @@ def test_assets_stage_publish_and_cli_answers(tmp_path, write):
 
 def test_cli_without_warehouse_says_run_refresh(tmp_path, write):
     kb_root = _kb(tmp_path, write)
-    out = subprocess.run(
-        [KB_CLI, "context", "x", "--kb", str(kb_root)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-    )
+    out = kb_cli("context", "x", "--kb", str(kb_root), cwd=REPO)
     assert out.returncode == 1
     assert out.stderr.strip().count("\n") == 0 and "kb refresh" in out.stderr

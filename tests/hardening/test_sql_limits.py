@@ -153,9 +153,11 @@ def _server_command(synth) -> list[str]:
     ]
 
 
-def test_stdin_eof_exits_cleanly(synth) -> None:
+@pytest.mark.parametrize("runs", [1, pytest.param(3, marks=pytest.mark.slow)])
+def test_stdin_eof_exits_cleanly(synth, runs: int) -> None:
+    """A race at exit showed once in a few runs: the full suite starts the server 4 times."""
     root = Path(__file__).resolve().parents[2]
-    for _ in range(3):
+    for _ in range(runs):
         result = subprocess.run(
             _server_command(synth), stdin=subprocess.DEVNULL, capture_output=True, text=True,
             timeout=120, cwd=root,

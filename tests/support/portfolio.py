@@ -6,10 +6,15 @@ the editable install; tests/ is a package).
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import io
 import os
 import shutil
 import subprocess
 import sys
+import threading
+import traceback
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -42,17 +47,84 @@ def copy_example(dest: Path, with_git: bool = True) -> Path:
     return dest / "kb"
 
 
+# Commands that start Dagster (its log handlers keep the stderr they first saw) or long
+# work: always a real process.
+_OWN_PROCESS = {"refresh", "import", "serve-refresh", "mcp", "viewer", "dagster"}
+# stdout/stderr/environ/cwd are the process's own: in-process calls from threads take turns.
+_IN_PROCESS = threading.Lock()
+
+
 def kb_cli(
-    *args: str, cwd: Path | None = None, env: dict | None = None, timeout: int = 300
+    *args: str,
+    cwd: Path | None = None,
+    env: dict | None = None,
+    timeout: int = 300,
+    process: bool = False,
 ) -> subprocess.CompletedProcess:
-    """Run the real `kb` console script in a subprocess."""
+    """Run the real `kb` CLI and capture what it prints.
+
+    Light commands run in this process through `cli.main.main(argv)` — the console
+    script's own entry — with stdout/stderr/stdin, the environment and the working folder
+    swapped for the call (the start-up, ~0.5 s of imports, is paid once per test run).
+    `process=True` (and every command in `_OWN_PROCESS`) runs the installed `kb` script in
+    a subprocess: for what only a process shows (start-up, pipes, signals, Dagster logs)."""
     full_env = {**os.environ, "KB_TODAY": TODAY}
     full_env.pop("DAGSTER_HOME", None)
     full_env.update(env or {})
-    kb = Path(sys.executable).with_name("kb")
-    return subprocess.run(
-        [str(kb), *args], capture_output=True, text=True, cwd=cwd, env=full_env, timeout=timeout
-    )
+    if process or (args and args[0] in _OWN_PROCESS):
+        kb = Path(sys.executable).with_name("kb")
+        return subprocess.run(
+            [str(kb), *args], capture_output=True, text=True, cwd=cwd, env=full_env,
+            timeout=timeout,
+        )  # fmt: skip
+    return _in_process(list(args), cwd, full_env)
+
+
+def _in_process(argv: list[str], cwd: Path | None, env: dict) -> subprocess.CompletedProcess:
+    with _IN_PROCESS:
+        return _run_main(argv, cwd, env)
+
+
+def _run_main(argv: list[str], cwd: Path | None, env: dict) -> subprocess.CompletedProcess:
+    from cli.main import main
+
+    out, err = (io.TextIOWrapper(io.BytesIO(), encoding="utf-8", write_through=True)
+                for _ in range(2))  # fmt: skip
+    saved_env, saved_cwd = dict(os.environ), os.getcwd()
+    os.environ.clear()
+    os.environ.update(env)
+    try:
+        if cwd is not None:
+            os.chdir(cwd)
+        with (
+            contextlib.redirect_stdout(out),
+            contextlib.redirect_stderr(err),
+            _stdin(io.StringIO("")),
+        ):
+            try:
+                code = main(argv)
+            except SystemExit as exc:  # argparse: usage errors (2) and --help (0)
+                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+                if isinstance(exc.code, str):
+                    print(exc.code, file=sys.stderr)
+            except Exception:  # what the console script would print before exiting 1
+                traceback.print_exc()
+                code = 1
+    finally:
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+    text = [s.buffer.getvalue().decode("utf-8", "replace") for s in (out, err)]
+    return subprocess.CompletedProcess(["kb", *argv], code, text[0], text[1])
+
+
+@contextlib.contextmanager
+def _stdin(stream):
+    saved, sys.stdin = sys.stdin, stream
+    try:
+        yield
+    finally:
+        sys.stdin = saved
 
 
 def build(kb_root: Path, *extra: str) -> subprocess.CompletedProcess:
@@ -65,4 +137,24 @@ def built_copy(factory, name: str) -> Path:
     """A copy of the example under `factory.mktemp(name)`, built by the real `kb refresh`."""
     kb_root = copy_example(factory.mktemp(name) / "portfolio")
     build(kb_root)
+    return kb_root
+
+
+def shared_built(factory, name: str) -> Path:
+    """`built_copy` made once per test run, also under pytest-xdist: the workers share one
+    folder beside their own temp dirs and the first to come builds it (a file lock).
+    Read-only for the tests that use it."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker is None:
+        return built_copy(factory, name)
+    root = factory.getbasetemp().parent / f"shared-{name}"
+    root.mkdir(exist_ok=True)
+    with (root / "lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        kb_root, done = root / "portfolio" / "kb", root / "built"
+        if not done.exists():
+            shutil.rmtree(root / "portfolio", ignore_errors=True)
+            copy_example(root / "portfolio")
+            build(kb_root)
+            done.touch()
     return kb_root
