@@ -173,12 +173,30 @@ def secrets_of_env(pg: ProjectGraph, env: str) -> list[str]:
     return [v for v, _ in outs(pg, env, "RESOLVES_TO")]
 
 
+def declarations(pg: ProjectGraph, env: str) -> list[str]:
+    """Each place that declares the env var, `file:line` (+ service/via), from its DECLARES edges."""
+    rows: dict[str, str] = {}
+    for _, d in sorted(
+        ins(pg, env, "DECLARES"), key=lambda x: (x[1].get("file") or "", x[1].get("line") or 0)
+    ):
+        if not d.get("file"):
+            continue
+        loc = f"{d['file']}:{d['line']}" if d.get("line") else str(d["file"])
+        a = eattrs(d)
+        how = [f"{k} {short(a[k], 30)}" for k in ("service", "via") if a.get(k)]
+        rows.setdefault(loc, loc + (f" ({', '.join(how)})" if how else ""))
+    return list(rows.values())
+
+
 def declared_text(pg: ProjectGraph, env: str) -> str:
     a = pg.attrs(env)
+    decls = declarations(pg, env)
     files = a.get("declared_in") or []
-    loc = where(pg, env) if pg.node(env).get("file") in files else ""
-    listed = ", ".join(map(str, files)) if isinstance(files, list) else str(files)
-    bits = [b for b in (loc, listed and f"declared in {listed}") if b]
+    files = files if isinstance(files, list) else [files]
+    listed = [str(f) for f in files if not any(x.startswith(f"{f}:") for x in decls)]
+    loc = where(pg, env) if pg.node(env).get("file") in files and not decls else ""
+    shown = ", ".join(decls + listed)
+    bits = [b for b in (loc, shown and f"declared in {shown}") if b]
     values = a.get("values")
     if isinstance(values, dict) and values:
         shown = "; ".join(f"{k}={short(v, 50)}" for k, v in list(values.items())[:3])
