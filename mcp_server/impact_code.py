@@ -99,7 +99,9 @@ def reach(pg: ProjectGraph, seeds: list[str]) -> Reach:
     out = Reach()
     envs, code = expand(pg, seeds)
     start: list[str] = []
-    for e in envs:
+    # a constant or setting read at use sites (READS_ENV with `constant`) has readers too
+    valued = [c for c in code if pg.node(c).get("kind") in ("symbol", "setting")]
+    for e in envs + valued:
         out.components.add(pg.node(e).get("component") or "")
         for u, d in ins(pg, e, "READS_ENV"):
             if _test_node(pg, u, d):
