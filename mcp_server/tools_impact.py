@@ -13,6 +13,7 @@ from collections import deque
 from mcp_server.budget import Answer
 from mcp_server.facts import at, declarations, declared_text, eattrs, ins, is_test, name, outs
 from mcp_server.graph import ProjectGraph, folder_of
+from mcp_server.impact_calls import base_call_sites, render_sites
 from mcp_server.impact_code import KNOWN_TYPES, is_code, reach, render
 from mcp_server.impact_targets import no_target, seeds_for, settings_naming
 from mcp_server.negatives import plain_no, route_parts
@@ -92,7 +93,9 @@ def impact(
         got = reach(pg, code_seeds)
         render(pg, ans, got)
         comps |= got.components
-        if not (got.readers or got.routes or got.sites or got.callers):
+        calls = base_call_sites(pg, seeds, {c for c, _, _ in got.sites})
+        render_sites(pg, ans, calls)
+        if not (got.readers or got.routes or got.sites or got.callers or calls):
             ans.add("no readers or callers per the static graph (production code)")
             _unresolved(pg, ans, comps)
         code_files = [s for s in code_seeds if pg.node(s).get("kind") == "code_file"]
