@@ -194,7 +194,12 @@ def declared_text(pg: ProjectGraph, env: str) -> str:
     files = a.get("declared_in") or []
     files = files if isinstance(files, list) else [files]
     listed = [str(f) for f in files if not any(x.startswith(f"{f}:") for x in decls)]
-    loc = where(pg, env) if pg.node(env).get("file") in files and not decls else ""
+    d = pg.node(env)
+    own = f"{d.get('file')}:{d.get('line')}"
+    at_own = d.get("file") in files or any(x.split(" ")[0] == own for x in decls)
+    loc = where(pg, env) if at_own else ""  # the node's own line is a declaration
+    decls = [x for x in decls if x.split(" ")[0] != own] if at_own else decls
+    listed = [f for f in listed if f != d.get("file")] if at_own else listed
     shown = ", ".join(decls + listed)
     bits = [b for b in (loc, shown and f"declared in {shown}") if b]
     values = a.get("values")
