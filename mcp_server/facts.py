@@ -207,3 +207,29 @@ def declared_text(pg: ProjectGraph, env: str) -> str:
         shown = "; ".join(f"{k}={short(v, 50)}" for k, v in list(values.items())[:3])
         bits.append(f"values {shown}")
     return "; ".join(bits) or "not declared in a .env/compose/settings file"
+
+
+def secret_payload(pg: ProjectGraph, secret: str) -> list[tuple[str, list[tuple[str, dict]]]]:
+    """The Terraform secret resources standing for a catalog secret (the same secret id, or
+    resolved from the same env var), each with the env vars its payload carries (line order)."""
+    label = str(pg.node(secret).get("name") or "")
+    tf = {
+        v
+        for e, _ in ins(pg, secret, "RESOLVES_TO")
+        for v, _ in outs(pg, e, "RESOLVES_TO")
+        if pg.node(v).get("kind") == "tf_resource"
+    } | {
+        n
+        for n, d in pg.g.nodes(data=True)
+        if d.get("kind") == "tf_resource"
+        and label
+        and (pg.attrs(n).get("secret_id") == label or str(d.get("name")).lower() == label.lower())
+    }
+    out = []
+    for t in sorted(tf):
+        carried = [
+            (e, d) for e, d in ins(pg, t, "RESOLVES_TO") if eattrs(d).get("via") == "secret payload"
+        ]
+        if carried:
+            out.append((t, sorted(carried, key=lambda x: x[1].get("line") or 0)))
+    return out

@@ -11,7 +11,17 @@ import re
 from collections import deque
 
 from mcp_server.budget import Answer
-from mcp_server.facts import at, declarations, declared_text, eattrs, ins, is_test, name, outs
+from mcp_server.facts import (
+    at,
+    declarations,
+    declared_text,
+    eattrs,
+    ins,
+    is_test,
+    name,
+    outs,
+    secret_payload,
+)
 from mcp_server.graph import ProjectGraph, folder_of
 from mcp_server.impact_calls import base_call_sites, render_sites
 from mcp_server.impact_code import KNOWN_TYPES, is_code, reach, render
@@ -145,7 +155,8 @@ def _about(pg: ProjectGraph, ans: Answer, seeds: list[str]) -> None:
             )
             ans.add(f"secret {name(pg, s, 60)} {bits} ({where(pg, s)})")
             for e, _ in ins(pg, s, "RESOLVES_TO"):
-                ans.add(f"resolved from {ref(pg, e)}; {declared_text(pg, e)}")
+                told = declared_text(pg, e).removeprefix(where(pg, e) + "; ")
+                ans.add(f"resolved from {ref(pg, e)}; {told}")
             _payload(pg, ans, s)
             users = [u for u, _ in ins(pg, s, "USES_SECRET")]
             if users:
@@ -160,38 +171,14 @@ def _secret_text(pg: ProjectGraph, secret: str, data: dict) -> str:
 
 
 def _payload(pg: ProjectGraph, ans: Answer, secret: str) -> None:
-    """The Terraform secret resources standing for a catalog secret (same secret id, or
-    resolved from the same env var), and the env vars their payload carries, each at its line."""
-    label = str(pg.node(secret).get("name") or "")
-    tf = {
-        v
-        for e, _ in ins(pg, secret, "RESOLVES_TO")
-        for v, _ in outs(pg, e, "RESOLVES_TO")
-        if pg.node(v).get("kind") == "tf_resource"
-    } | {
-        n
-        for n in pg.by_name.get(label.lower(), []) + [n for n, _ in _tf_by_secret_id(pg, label)]
-        if pg.node(n).get("kind") == "tf_resource"
-    }
-    for t in sorted(tf):
-        carried = [
-            (e, d) for e, d in ins(pg, t, "RESOLVES_TO") if eattrs(d).get("via") == "secret payload"
-        ]
-        if carried:
-            ans.add(f"{ref(pg, t)} carries {len(carried)} env vars in its payload:")
-        for e, d in sorted(carried, key=lambda x: x[1].get("line") or 0):
+    """The env vars a catalog secret's Terraform payload carries, each at its line."""
+    for t, carried in secret_payload(pg, secret):
+        ans.add(f"{ref(pg, t)} carries {len(carried)} env vars in its payload:")
+        for e, d in carried:
             here = f"{d.get('file')}:{d.get('line')}"
             also = [x for x in declarations(pg, e) if not x.startswith(here)]
             more = f"; also declared in {', '.join(also)}" if also else ""
             ans.add(f"{name(pg, e, 40)} at {at(pg, e, d)}{more}", indent="  ")
-
-
-def _tf_by_secret_id(pg: ProjectGraph, label: str) -> list[tuple[str, dict]]:
-    return [
-        (n, d)
-        for n, d in pg.g.nodes(data=True)
-        if d.get("kind") == "tf_resource" and pg.attrs(n).get("secret_id") == label and label
-    ]
 
 
 def _unresolved(pg: ProjectGraph, ans: Answer, comps: set[str]) -> None:

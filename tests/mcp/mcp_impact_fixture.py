@@ -136,13 +136,14 @@ def build(tmp: Path) -> dict[str, Path]:
         n, e = part()
         nodes += n
         edges += e
+    uses = [edge(f"{Q}:component:api", f"{Q}:secret:quay_settings", "USES_SECRET", Q, None)]
     skerry = [code_node(S, "ops", "symbol", PLANT, PLANT, "src/x.js", 1)]
     partitions = {
         Q: {"nodes": frame("nodes", nodes), "edges": frame("edges", edges),
             "unresolved": frame("unresolved", [])},
         S: {"nodes": frame("nodes", skerry), "edges": frame("edges", []),
             "unresolved": frame("unresolved", [])},
-        "_global": {"nodes": frame("nodes", _knowledge()), "edges": frame("edges", [])},
+        "_global": {"nodes": frame("nodes", _knowledge()), "edges": frame("edges", uses)},
     }  # fmt: skip
     data = tmp / "data"
     publish(data, partitions, {"components": {}})

@@ -55,3 +55,6 @@ def test_terraform_secret_payload_lines_reach_env_vars_and_the_secret(harbour):
     assert "carries 2 env vars in its payload" in text
     assert "BERTH_DB_URL at quayside/infra terraform/secrets.tf:13" in text
     assert "TOKEN_SALT at quayside/infra terraform/secrets.tf:14" in text
+    # the api uses that secret: its code reading a payload env var is affected
+    assert "quayside/api src/db.ts:3 — connect" in text
+    assert "no readers or callers" not in text
