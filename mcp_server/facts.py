@@ -173,14 +173,63 @@ def secrets_of_env(pg: ProjectGraph, env: str) -> list[str]:
     return [v for v, _ in outs(pg, env, "RESOLVES_TO")]
 
 
+def declarations(pg: ProjectGraph, env: str) -> list[str]:
+    """Each place that declares the env var, `file:line` (+ service/via), from its DECLARES edges."""
+    rows: dict[str, str] = {}
+    for _, d in sorted(
+        ins(pg, env, "DECLARES"), key=lambda x: (x[1].get("file") or "", x[1].get("line") or 0)
+    ):
+        if not d.get("file"):
+            continue
+        loc = f"{d['file']}:{d['line']}" if d.get("line") else str(d["file"])
+        a = eattrs(d)
+        how = [f"{k} {short(a[k], 30)}" for k in ("service", "via") if a.get(k)]
+        rows.setdefault(loc, loc + (f" ({', '.join(how)})" if how else ""))
+    return list(rows.values())
+
+
 def declared_text(pg: ProjectGraph, env: str) -> str:
     a = pg.attrs(env)
+    decls = declarations(pg, env)
     files = a.get("declared_in") or []
-    loc = where(pg, env) if pg.node(env).get("file") in files else ""
-    listed = ", ".join(map(str, files)) if isinstance(files, list) else str(files)
-    bits = [b for b in (loc, listed and f"declared in {listed}") if b]
+    files = files if isinstance(files, list) else [files]
+    listed = [str(f) for f in files if not any(x.startswith(f"{f}:") for x in decls)]
+    d = pg.node(env)
+    own = f"{d.get('file')}:{d.get('line')}"
+    at_own = d.get("file") in files or any(x.split(" ")[0] == own for x in decls)
+    loc = where(pg, env) if at_own else ""  # the node's own line is a declaration
+    decls = [x for x in decls if x.split(" ")[0] != own] if at_own else decls
+    listed = [f for f in listed if f != d.get("file")] if at_own else listed
+    shown = ", ".join(decls + listed)
+    bits = [b for b in (loc, shown and f"declared in {shown}") if b]
     values = a.get("values")
     if isinstance(values, dict) and values:
         shown = "; ".join(f"{k}={short(v, 50)}" for k, v in list(values.items())[:3])
         bits.append(f"values {shown}")
     return "; ".join(bits) or "not declared in a .env/compose/settings file"
+
+
+def secret_payload(pg: ProjectGraph, secret: str) -> list[tuple[str, list[tuple[str, dict]]]]:
+    """The Terraform secret resources standing for a catalog secret (the same secret id, or
+    resolved from the same env var), each with the env vars its payload carries (line order)."""
+    label = str(pg.node(secret).get("name") or "")
+    tf = {
+        v
+        for e, _ in ins(pg, secret, "RESOLVES_TO")
+        for v, _ in outs(pg, e, "RESOLVES_TO")
+        if pg.node(v).get("kind") == "tf_resource"
+    } | {
+        n
+        for n, d in pg.g.nodes(data=True)
+        if d.get("kind") == "tf_resource"
+        and label
+        and (pg.attrs(n).get("secret_id") == label or str(d.get("name")).lower() == label.lower())
+    }
+    out = []
+    for t in sorted(tf):
+        carried = [
+            (e, d) for e, d in ins(pg, t, "RESOLVES_TO") if eattrs(d).get("via") == "secret payload"
+        ]
+        if carried:
+            out.append((t, sorted(carried, key=lambda x: x[1].get("line") or 0)))
+    return out

@@ -24,6 +24,7 @@ from mcp_server.facts import (
     middleware_of_symbol,
     name,
     outs,
+    secret_payload,
     via_text,
 )
 from mcp_server.graph import ProjectGraph, folder_of
@@ -46,7 +47,7 @@ CALLER_DEPTH = 4
 
 @dataclass
 class Reach:
-    readers: list[tuple[str, dict]] = field(default_factory=list)  # (reader, READS_ENV edge)
+    readers: list[tuple[str, dict, str]] = field(default_factory=list)  # (reader, edge, read)
     callers: list[tuple[str, dict, int]] = field(default_factory=list)  # (caller, edge, depth)
     routes: dict[str, str] = field(default_factory=dict)  # route → how it is reached
     sites: list[tuple[str, str, dict]] = field(default_factory=list)  # (call, route, edge)
@@ -79,6 +80,7 @@ def expand(pg: ProjectGraph, seeds: list[str]) -> tuple[list[str], list[str]]:
         kind = pg.node(s).get("kind")
         if kind == "secret":
             envs += [u for u, _ in ins(pg, s, "RESOLVES_TO")]
+            envs += _payload_envs(pg, s)
         elif kind == "env_var":
             envs.append(s)
         elif kind == "code_file":
@@ -95,17 +97,34 @@ def expand(pg: ProjectGraph, seeds: list[str]) -> tuple[list[str], list[str]]:
     return sorted(set(envs)), list(dict.fromkeys(code))
 
 
+def _payload_envs(pg: ProjectGraph, secret: str) -> list[str]:
+    """The env vars a secret's Terraform payload carries, and the same-named env vars of the
+    components that use the secret (the code that reads what the payload sets)."""
+    carried = [e for _, rows in secret_payload(pg, secret) for e, _ in rows]
+    names = {str(pg.node(e).get("name")).lower() for e in carried}
+    users = {str(pg.node(u).get("name")) for u, _ in ins(pg, secret, "USES_SECRET")}
+    same = [
+        n
+        for low in names
+        for n in pg.by_name.get(low, [])
+        if pg.node(n).get("kind") == "env_var" and pg.node(n).get("component") in users
+    ]
+    return carried + same
+
+
 def reach(pg: ProjectGraph, seeds: list[str]) -> Reach:
     out = Reach()
     envs, code = expand(pg, seeds)
     start: list[str] = []
-    for e in envs:
+    # a constant or setting read at use sites (READS_ENV with `constant`) has readers too
+    valued = [c for c in code if pg.node(c).get("kind") in ("symbol", "setting")]
+    for e in envs + valued:
         out.components.add(pg.node(e).get("component") or "")
         for u, d in ins(pg, e, "READS_ENV"):
             if _test_node(pg, u, d):
                 out.tests.append(f"{at(pg, u, d)} reads {name(pg, e, 40)}")
                 continue
-            out.readers.append((u, d))
+            out.readers.append((u, d, e))
             start.append(u)
             if pg.node(u).get("kind") == "code_file":  # a module-level read: its functions use it
                 out.module.extend(v for v, _ in outs(pg, u, "DEFINES") if not _test_node(pg, v))
@@ -153,10 +172,14 @@ def render(pg: ProjectGraph, ans: Answer, got: Reach) -> None:
         ans.touch(pg.project, comp)
     if got.readers:
         ans.add(f"read at ({len(got.readers)}, production code):", prio=1)
-        for u, d in sorted(
+        several = len({e for _, _, e in got.readers}) > 1  # then say which one each reads
+        for u, d, e in sorted(
             got.readers, key=lambda x: (x[1].get("file") or "", x[1].get("line") or 0)
         ):
-            ans.add(f"{at(pg, u, d)} — {name(pg, u, 60)}", prio=1, group="reader", indent="  ")
+            what = f" reads {name(pg, e, 40)}" if several else ""
+            ans.add(
+                f"{at(pg, u, d)} — {name(pg, u, 60)}{what}", prio=1, group="reader", indent="  "
+            )
     if got.module:
         shown = ", ".join(f"{name(pg, m, 40)}:{pg.node(m).get('line')}" for m in got.module[:12])
         more = f" +{len(got.module) - 12}" if len(got.module) > 12 else ""

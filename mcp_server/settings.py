@@ -54,7 +54,25 @@ def text_of(attrs: dict[str, Any], name: str, loc: str, limit: int = 90) -> str:
 
 
 def line_of(pg: ProjectGraph, node: str) -> str:
-    return text_of(pg.attrs(node), str(pg.node(node).get("name") or node), where(pg, node))
+    text = text_of(pg.attrs(node), str(pg.node(node).get("name") or node), where(pg, node))
+    return text + _value_from(pg, node)
+
+
+_ATTR_EXPR = re.compile(r"^[A-Za-z_][\w.]*\.([A-Za-z_]\w*)$")
+
+
+def _value_from(pg: ProjectGraph, node: str) -> str:
+    """Where a setting written as `settings.api_prefix` gets its value: the settings field
+    of that name in the same component (a pydantic/env-backed field, `API_PREFIX`)."""
+    m = _ATTR_EXPR.match(str(pg.attrs(node).get("expr") or ""))
+    if not m:
+        return ""
+    comp = pg.node(node).get("component")
+    for n in pg.by_name.get(m.group(1).lower(), []):
+        d = pg.node(n)
+        if d.get("kind") == "env_var" and d.get("component") == comp and d.get("file"):
+            return f"; value from field {m.group(1)} ({d['file']}:{d.get('line')})"
+    return ""
 
 
 def section(

@@ -11,8 +11,19 @@ import re
 from collections import deque
 
 from mcp_server.budget import Answer
-from mcp_server.facts import declared_text, ins, is_test, name, outs
+from mcp_server.facts import (
+    at,
+    declarations,
+    declared_text,
+    eattrs,
+    ins,
+    is_test,
+    name,
+    outs,
+    secret_payload,
+)
 from mcp_server.graph import ProjectGraph, folder_of
+from mcp_server.impact_calls import base_call_sites, render_sites
 from mcp_server.impact_code import KNOWN_TYPES, is_code, reach, render
 from mcp_server.impact_targets import no_target, seeds_for, settings_naming
 from mcp_server.negatives import plain_no, route_parts
@@ -92,7 +103,9 @@ def impact(
         got = reach(pg, code_seeds)
         render(pg, ans, got)
         comps |= got.components
-        if not (got.readers or got.routes or got.sites or got.callers):
+        calls = base_call_sites(pg, seeds, {c for c, _, _ in got.sites})
+        render_sites(pg, ans, calls)
+        if not (got.readers or got.routes or got.sites or got.callers or calls):
             ans.add("no readers or callers per the static graph (production code)")
             _unresolved(pg, ans, comps)
         code_files = [s for s in code_seeds if pg.node(s).get("kind") == "code_file"]
@@ -130,7 +143,7 @@ def _about(pg: ProjectGraph, ans: Answer, seeds: list[str]) -> None:
     for s in seeds[:4]:
         kind = pg.node(s).get("kind")
         if kind == "env_var":
-            secrets = ", ".join(name(pg, v, 40) for v, _ in outs(pg, s, "RESOLVES_TO"))
+            secrets = ", ".join(_secret_text(pg, v, d) for v, d in outs(pg, s, "RESOLVES_TO"))
             extra = f"; resolves to secret {secrets}" if secrets else ""
             ans.add(
                 f"{name(pg, s, 60)} in {pg.node(s).get('component')}: {declared_text(pg, s)}{extra}"
@@ -142,10 +155,30 @@ def _about(pg: ProjectGraph, ans: Answer, seeds: list[str]) -> None:
             )
             ans.add(f"secret {name(pg, s, 60)} {bits} ({where(pg, s)})")
             for e, _ in ins(pg, s, "RESOLVES_TO"):
-                ans.add(f"resolved from {ref(pg, e)}; {declared_text(pg, e)}")
+                told = declared_text(pg, e).removeprefix(where(pg, e) + "; ")
+                ans.add(f"resolved from {ref(pg, e)}; {told}")
+            _payload(pg, ans, s)
             users = [u for u, _ in ins(pg, s, "USES_SECRET")]
             if users:
                 ans.add("used by components: " + ", ".join(name(pg, u, 30) for u in users))
+
+
+def _secret_text(pg: ProjectGraph, secret: str, data: dict) -> str:
+    """A secret an env var resolves to, with the secret id's own line when the edge has it."""
+    a = eattrs(data)
+    sid = f" (secret_id {short(a['secret_id'], 40)} at {a['at']})" if a.get("at") else ""
+    return f"{name(pg, secret, 60)}{sid}"
+
+
+def _payload(pg: ProjectGraph, ans: Answer, secret: str) -> None:
+    """The env vars a catalog secret's Terraform payload carries, each at its line."""
+    for t, carried in secret_payload(pg, secret):
+        ans.add(f"{ref(pg, t)} carries {len(carried)} env vars in its payload:")
+        for e, d in carried:
+            here = f"{d.get('file')}:{d.get('line')}"
+            also = [x for x in declarations(pg, e) if not x.startswith(here)]
+            more = f"; also declared in {', '.join(also)}" if also else ""
+            ans.add(f"{name(pg, e, 40)} at {at(pg, e, d)}{more}", indent="  ")
 
 
 def _unresolved(pg: ProjectGraph, ans: Answer, comps: set[str]) -> None:

@@ -187,11 +187,13 @@ def _body_settings(pg: ProjectGraph, ans: Answer, sym: str) -> None:
 
 def symbol_view(pg: ProjectGraph, ans: Answer, sym: str) -> None:
     _body_settings(pg, ans, sym)
-    served = [x for n in [sym, *_members(pg, sym)] for x in ins(pg, n, "ROUTES_TO")]
+    served = [(r, n) for n in [sym, *_members(pg, sym)] for r, _ in ins(pg, n, "ROUTES_TO")]
     if served:
         ans.add(f"handler of ({len(served)} routes):", prio=2)
-        for r, _ in sorted(served, key=lambda x: str(pg.node(x[0]).get("name"))):
-            ans.add(f"{name(pg, r, 90)} ({where(pg, r)})", prio=2, group="route", indent="  ")
+        for r, h in sorted(served, key=lambda x: str(pg.node(x[0]).get("name"))):
+            d = pg.node(h)  # a member method answers it: name it at its own line
+            by = f" → {name(pg, h, 50)} ({d.get('file')}:{d.get('line')})" if h != sym else ""
+            ans.add(f"{name(pg, r, 90)} ({where(pg, r)}){by}", prio=2, group="route", indent="  ")
         probes = [n for r, _ in served for n in route_paths(pg, r)]
         section(pg, ans, list(dict.fromkeys(probes)), "settings naming those paths", 3)
     mids = middleware_of_symbol(pg).get(sym, [])
