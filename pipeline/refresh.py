@@ -245,7 +245,8 @@ class Refresher:
         selection, tags, partitioned, unpartitioned = self._plan(requested, say)
         (dagster_home(data_dir) / PENDING_FILE).touch()
         if partitioned and (executor := selected_executor()):  # scale-out (docs/scale.md)
-            say(f"stale partitions as runs on the {executor} executor")
+            runs = len({p for parts in partitioned.values() for p in parts if p})
+            say(f"{runs} partition run(s) on the {executor} executor")
             outcome.errors += run_partitions(
                 instance, self.kb_root, data_dir, partitioned, executor
             )
