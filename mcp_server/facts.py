@@ -131,6 +131,13 @@ def call_site_owner(pg: ProjectGraph, call: str) -> str | None:
     return owners[0] if owners else None
 
 
+def call_site_text(pg: ProjectGraph, call: str, limit: int = 80, owner_limit: int = 50) -> str:
+    """`<http_call> at <file:line> in <the function that makes it>` — one call site's line."""
+    owner = call_site_owner(pg, call)
+    who = f" in {name(pg, owner, owner_limit)}" if owner else ""
+    return f"{name(pg, call, limit)} at {where(pg, call)}{who}"
+
+
 def via_text(data: dict) -> str:
     a = eattrs(data)
     bits = []

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from mcp_server.budget import Answer
 from mcp_server.facts import (
     at,
-    call_site_owner,
+    call_site_text,
     callers_http,
     ins,
     is_test,
@@ -196,10 +196,8 @@ def render(pg: ProjectGraph, ans: Answer, got: Reach) -> None:
     if got.sites:
         ans.add(f"call sites in other code that reach them ({len(got.sites)}):", prio=6)
         for c, r, d in got.sites:
-            owner = call_site_owner(pg, c)
-            who = f" in {name(pg, owner, 40)}" if owner else ""
             ans.add(
-                f"{name(pg, c, 70)} at {where(pg, c)}{who} → {name(pg, r, 60)}{via_text(d)}",
+                f"{call_site_text(pg, c, 70, 40)} → {name(pg, r, 60)}{via_text(d)}",
                 prio=6,
                 group="call site",
                 indent="  ",

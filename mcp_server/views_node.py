@@ -14,7 +14,7 @@ import re
 from mcp_server.budget import Answer
 from mcp_server.facts import (
     at,
-    call_site_owner,
+    call_site_text,
     callers_http,
     chain,
     declared_text,
@@ -81,10 +81,8 @@ def route_view(pg: ProjectGraph, ans: Answer, route: str) -> None:
         ans.add(f"called from ({len(callers)} call sites):", prio=5)
         for c, d in callers:
             ans.touch(pg.project, pg.node(c).get("component"))
-            owner = call_site_owner(pg, c)
-            who = f" in {name(pg, owner, 50)}" if owner else ""
             ans.add(
-                f"{name(pg, c, 80)} at {where(pg, c)}{who}{via_text(d)}",
+                f"{call_site_text(pg, c)}{via_text(d)}",
                 prio=5,
                 group="caller",
                 indent="  ",
