@@ -8,6 +8,7 @@ import logging
 import os
 import signal
 import sys
+import threading
 from pathlib import Path
 
 
@@ -28,7 +29,7 @@ def serve(kb: Path, data_dir: Path | None = None) -> None:
     from mcp_server.server import create_server
 
     server = create_server(kb.resolve(), data_dir.resolve() if data_dir else None)
-    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGTERM, lambda signum, frame: _stop_in_background(server))
     try:
         server.run("stdio")
     except (KeyboardInterrupt, SystemExit):
@@ -37,21 +38,21 @@ def serve(kb: Path, data_dir: Path | None = None) -> None:
         _exit_cleanly(server)
 
 
-def _stop(signum: int, frame: object) -> None:
-    raise SystemExit(0)
+def _stop_in_background(server: object) -> None:
+    """SIGTERM: exit from a helper thread. Raising SystemExit in the main thread lands at an
+    arbitrary point of the event loop, which printed exception groups and once hung at shutdown
+    waiting for the stdin reader thread."""
+    threading.Thread(target=_exit_cleanly, args=(server,), name="kb-sigterm").start()
 
 
 def _exit_cleanly(server: object) -> None:
     """Close DuckDB before the interpreter tears down: a connection finalised at exit
     (or still in use by the prewarm thread) aborts the process with exit 134."""
     state = getattr(server, "state", None)
-    if state is not None:
-        got = state.lock.acquire(timeout=5)
-        try:
-            state.close()
-        finally:
-            if got:
-                state.lock.release()
+    # An answer in flight finishes first; else exit without closing: os._exit skips finalisers.
+    if state is not None and state.lock.acquire(timeout=5):
+        state.close()
+        state.lock.release()
     from warehouse.sql_worker import shared_worker
 
     shared_worker().stop()

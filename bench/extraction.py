@@ -1,0 +1,109 @@
+"""Extraction cost as a multiple of tree-sitter's parse, on one synthetic JS component.
+
+60 TypeScript modules × 40 async functions, each with an env-based URL and an axios call:
+the JS-family extractors (Vue, TypeScript, Express, Next.js, Firebase, env scan, HTTP calls)
+run over trees parsed once. Goal: extraction CPU ≤ 3× the parse CPU (+0.3 s) — a guard
+against an extractor turning quadratic. CPU time, median of 3, so load matters less.
+
+    uv run python bench/extraction.py [--repeats 3]
+
+Writes bench/results/extraction.json; prints PASS/MISS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
+sys.path.insert(0, str(ROOT))
+
+from extractors.base import ComponentContext, collect_files  # noqa: E402
+from extractors.http import calls as http_calls  # noqa: E402
+from extractors.infra import env as env_scan  # noqa: E402
+from extractors.js import express, firebase, nextjs, typescript, vue  # noqa: E402
+from extractors.source import parser_for  # noqa: E402
+
+RESULTS = ROOT / "bench" / "results" / "extraction.json"
+EXTRACTORS = (vue, typescript, express, nextjs, firebase, env_scan, http_calls)
+
+
+def write_component(root: Path, files: int = 60, functions: int = 40) -> int:
+    """Write the synthetic component; returns how many HTTP calls it makes."""
+    src = root / "src"
+    src.mkdir(parents=True)
+    for i in range(files):
+        nxt = (i + 1) % files
+        out = [
+            "import axios from 'axios';",
+            f"import {{ f{nxt} }} from './m{nxt}';",
+            f"const BASE = process.env.API_{i} ?? '';",
+        ]
+        for j in range(functions):
+            out.append(
+                f"export async function f{i}_{j}(id: string, body: unknown): Promise<number> {{\n"
+                f"  const url = `${{BASE}}/items/${{encodeURIComponent(id)}}`;\n"
+                "  const res = await axios.post(url, body, { headers: { 'X-Id': id } });\n"
+                f"  const list = [1, 2, 3].map((n) => n * {j}).filter(Boolean);\n"
+                f"  return list.length + res.status + f{nxt}();\n"
+                "}"
+            )
+        out.append(f"export function f{i}() {{ return 1; }}")
+        (src / f"m{i}.ts").write_text("\n".join(out) + "\n")
+    return files * functions
+
+
+def measure(root: Path) -> tuple[float, float, int]:
+    """(parse CPU s, extraction CPU s, http_call nodes) for one fresh context."""
+    ctx = ComponentContext("p", "c", root)
+    collect_files(ctx)
+    parser = parser_for("typescript")
+    start = time.process_time()
+    for sf in ctx.files.values():
+        sf._tree = parser.parse(sf.data)
+    parse = time.process_time() - start
+    start = time.process_time()
+    for module in EXTRACTORS:
+        module.extract(ctx)
+    extraction = time.process_time() - start
+    return parse, extraction, sum(1 for n in ctx.facts.nodes if n.kind == "http_call")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=3)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        expected = write_component(Path(tmp))
+        runs = [measure(Path(tmp)) for _ in range(args.repeats)]
+    parse = statistics.median(r[0] for r in runs)
+    extraction = statistics.median(r[1] for r in runs)
+    calls = runs[0][2]
+    ok = extraction <= 3 * parse + 0.3 and calls == expected
+    result = {
+        "parse_cpu_s": round(parse, 3),
+        "extraction_cpu_s": round(extraction, 3),
+        "ratio": round(extraction / parse, 2) if parse else None,
+        "http_calls": calls,
+        "expected_http_calls": expected,
+        "goal": "extraction <= 3x parse + 0.3 s",
+        "pass": ok,
+    }
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(result, indent=2) + "\n")
+    print(
+        f"parse {parse:.2f} s CPU · extraction {extraction:.2f} s CPU · "
+        f"{result['ratio']}× · {calls}/{expected} calls · {'PASS' if ok else 'MISS'} "
+        "(goal ≤ 3× parse + 0.3 s)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
