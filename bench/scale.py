@@ -38,11 +38,13 @@ from bench.portfolio import WORK, components_of, fetch, write_portfolio  # noqa:
 RESULTS = ROOT / "bench" / "results" / "scale.json"
 KB_EXE = str(Path(sys.executable).with_name("kb"))
 PARSED = {"typescript", "tsx", "javascript", "python", "hcl"}
-# Runs a command and prints the peak RSS (KiB) of the largest process it waited for.
+# Runs a command and prints the peak RSS (KiB) of the largest process it waited for, and
+# the CPU seconds (user + system) of every process it and its children waited for.
 PEAK = (
     "import resource, subprocess, sys\n"
     "rc = subprocess.run(sys.argv[1:]).returncode\n"
-    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)\n"
+    "u = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+    "print(u.ru_maxrss, u.ru_utime + u.ru_stime, file=sys.stderr)\n"
     "sys.exit(rc)\n"
 )
 
@@ -75,8 +77,8 @@ def parsed_bytes(kb_root: Path) -> tuple[int, int]:
     return files, size
 
 
-def kb(*args: str) -> tuple[float, int, str]:
-    """(seconds, peak RSS MB of the largest process, stdout) of one `kb` command."""
+def kb(*args: str) -> tuple[float, int, str, float]:
+    """(seconds, peak RSS MB of the largest process, stdout, CPU seconds) of one `kb` command."""
     env = {**os.environ}
     env.pop("DAGSTER_HOME", None)
     start = time.perf_counter()
@@ -86,8 +88,8 @@ def kb(*args: str) -> tuple[float, int, str]:
     seconds = time.perf_counter() - start
     if proc.returncode != 0:
         raise SystemExit(f"kb {' '.join(args)} failed:\n{proc.stdout}\n{proc.stderr[-3000:]}")
-    peak_kib = int(proc.stderr.strip().splitlines()[-1])
-    return seconds, round(peak_kib / 1024), proc.stdout
+    peak_kib, cpu = proc.stderr.strip().splitlines()[-1].split()
+    return seconds, round(int(peak_kib) / 1024), proc.stdout, float(cpu)
 
 
 def build_size(packages: Path, factor: int) -> dict:
@@ -96,7 +98,7 @@ def build_size(packages: Path, factor: int) -> dict:
     data = work / "data"
     shutil.rmtree(data, ignore_errors=True)
     files, size = parsed_bytes(kb_root)
-    seconds, peak, _ = kb("refresh", "--all", "--kb", str(kb_root), "--data-dir", str(data))
+    seconds, peak, _, cpu = kb("refresh", "--all", "--kb", str(kb_root), "--data-dir", str(data))
     comps = sum(len(components_of(p)) for p in (work / "packages").iterdir())
     row = {
         "factor": factor,
@@ -104,6 +106,7 @@ def build_size(packages: Path, factor: int) -> dict:
         "files": files,
         "megabytes": round(size / 1e6, 1),
         "build_s": round(seconds, 1),
+        "build_cpu_s": round(cpu, 1),
         "peak_rss_mb": peak,
         "loadavg_1m": round(os.getloadavg()[0], 1),
         "kb": str(kb_root),
@@ -111,7 +114,7 @@ def build_size(packages: Path, factor: int) -> dict:
     }
     print(
         f"×{factor}: {comps} components, {files} files, {size / 1e6:.1f} MB → "
-        f"{seconds:.1f}s, peak {peak} MB (load {row['loadavg_1m']})",
+        f"{seconds:.1f}s wall, {cpu:.1f}s CPU, peak {peak} MB (load {row['loadavg_1m']})",
         flush=True,
     )
     return row
@@ -157,13 +160,18 @@ def goals(rows: list[dict], noop: float | None, mcp: dict | None) -> list[tuple[
     out = []
     base, top = rows[0], rows[-1]
     if top["factor"] > base["factor"]:
+        # Judged on CPU seconds: on a shared machine the wall time of a 10-minute build tracks
+        # the neighbours' load more than our code. The wall ratio is printed beside it.
         byte_ratio = top["megabytes"] / base["megabytes"]
-        expected = base["build_s"] * byte_ratio
-        off = top["build_s"] / expected - 1
+        wall_off = top["build_s"] / (base["build_s"] * byte_ratio) - 1
+        key = "build_cpu_s" if "build_cpu_s" in base and "build_cpu_s" in top else "build_s"
+        expected = base[key] * byte_ratio
+        off = top[key] / expected - 1
         out.append(
             (
-                f"linear: ×{top['factor']} build {top['build_s']}s vs {expected:.1f}s "
-                f"(×1 time × byte ratio {byte_ratio:.2f}), {off:+.0%}; target within 15%",
+                f"linear: ×{top['factor']} build {top[key]}s {'CPU' if key != 'build_s' else 'wall'}"
+                f" vs {expected:.1f}s (×1 × byte ratio {byte_ratio:.2f}), {off:+.0%} "
+                f"(wall {wall_off:+.0%}); target within 15%",
                 abs(off) <= 0.15,
                 "linearity",
             )
