@@ -23,7 +23,7 @@ from extractors.js.common import (
     text,
     unwrap,
 )
-from extractors.js.index import call_names, local_value
+from extractors.js.index import call_names, file_index, local_value
 from extractors.source import SourceFile
 
 _BRANCHES = ("consequence", "alternative")
@@ -57,13 +57,15 @@ def chosen_callees(calls, sdk) -> None:
     http_owners = reaching_http(ctx)
     for rel, mod in sorted(modules(ctx).items()):
         sf = mod.sf
+        decls = file_index(ctx, sf).decls  # both branches need a local `name = value`
         for call, fn, dotted in call_names(ctx, sf):
             if fn is None or call.type != "call_expression" or dotted is None:
                 continue
             if fn.type == "member_expression" and dotted.count(".") == 1:
-                _map_lookup(calls, sf, call, dotted, http_owners)
+                if dotted.partition(".")[0] in decls:
+                    _map_lookup(calls, sf, call, dotted, http_owners)
                 continue
-            if fn.type != "identifier":
+            if fn.type != "identifier" or dotted not in decls:
                 continue
             value = unwrap(local_value(ctx, sf, call, dotted))
             if value is None or value.type != "ternary_expression":
