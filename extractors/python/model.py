@@ -133,11 +133,26 @@ class Resolver:
 class PyIndex:
     """Matches of every part for one file, each list in document order."""
 
-    __slots__ = ("parts", "_assign_starts")
+    __slots__ = ("parts", "_assign_starts", "_locals", "_locals_starts")
 
     def __init__(self, parts: dict[str, list[Match]]):
         self.parts = parts
         self._assign_starts: list[int] | None = None
+        self._locals: list[tuple[TsNode, Match]] = []
+        self._locals_starts: list[int] | None = None
+
+    def locals_in(self, node: TsNode) -> list[Match]:
+        """`locals` matches inside `node` (what that part's query run on `node` gives), by
+        the start of their outer node."""
+        if self._locals_starts is None:
+            outer = [(m["a"][0] if "a" in m else m["d"][0], m) for m in self.parts["locals"]]
+            outer.sort(key=lambda row: row[0].start_byte)
+            self._locals = outer
+            self._locals_starts = [row[0].start_byte for row in outer]
+        lo = bisect.bisect_left(self._locals_starts, node.start_byte)
+        hi = bisect.bisect_left(self._locals_starts, node.end_byte)
+        end = node.end_byte
+        return [m for outer, m in self._locals[lo:hi] if outer.end_byte <= end]
 
     def assignments_in(self, node: TsNode) -> list[Match]:
         """`assign_calls` matches inside `node` (what the same query run on `node` gives)."""
