@@ -57,15 +57,16 @@ def chosen_callees(calls, sdk) -> None:
     http_owners = reaching_http(ctx)
     for rel, mod in sorted(modules(ctx).items()):
         sf = mod.sf
-        decls = file_index(ctx, sf).decls  # both branches need a local `name = value`
+        decls = file_index(ctx, sf).decls  # both branches need a local `head = value`
         for call, fn, dotted in call_names(ctx, sf):
-            if fn is None or call.type != "call_expression" or dotted is None:
+            if dotted is None or dotted.partition(".")[0] not in decls:
+                continue
+            if fn is None or call.type != "call_expression":
                 continue
             if fn.type == "member_expression" and dotted.count(".") == 1:
-                if dotted.partition(".")[0] in decls:
-                    _map_lookup(calls, sf, call, dotted, http_owners)
+                _map_lookup(calls, sf, call, dotted, http_owners)
                 continue
-            if fn.type != "identifier" or dotted not in decls:
+            if fn.type != "identifier":
                 continue
             value = unwrap(local_value(ctx, sf, call, dotted))
             if value is None or value.type != "ternary_expression":
