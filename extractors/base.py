@@ -58,9 +58,27 @@ class ComponentContext:
     files: dict[str, SourceFile] = field(default_factory=dict)
     facts: ComponentFacts = field(default_factory=ComponentFacts)
     shared: Shared = field(default_factory=Shared)
+    # find_node's index over facts.nodes[:_indexed]: id -> (first, last) node with that id
+    _by_id: dict[str, tuple[Node, Node]] = field(default_factory=dict, repr=False)
+    _indexed: int = field(default=0, repr=False)
 
     def node_id(self, kind: str, qualifier: str) -> str:
         return f"{self.project}/{self.component}:{kind}:{qualifier}"
+
+    def find_node(self, node_id: str | None, last: bool = False) -> Node | None:
+        """The first (`last`: the latest) node added with this id, else None. Indexed as
+        nodes are appended, so a lookup per file or route costs no scan of every node."""
+        nodes = self.facts.nodes
+        if self._indexed > len(nodes):
+            self._by_id, self._indexed = {}, 0
+        if self._indexed < len(nodes):
+            by_id = self._by_id
+            for node in nodes[self._indexed :]:
+                seen = by_id.get(node.id)
+                by_id[node.id] = (seen[0] if seen else node, node)
+            self._indexed = len(nodes)
+        found = self._by_id.get(node_id) if node_id is not None else None
+        return None if found is None else found[1 if last else 0]
 
     def by_language(self, *languages: str) -> list[SourceFile]:
         return [f for f in self.files.values() if f.language in languages]

@@ -23,7 +23,7 @@ from extractors.js.common import (
     text,
     unwrap,
 )
-from extractors.js.index import call_names, local_value
+from extractors.js.index import call_names, file_index, local_value
 from extractors.source import SourceFile
 
 _BRANCHES = ("consequence", "alternative")
@@ -57,8 +57,11 @@ def chosen_callees(calls, sdk) -> None:
     http_owners = reaching_http(ctx)
     for rel, mod in sorted(modules(ctx).items()):
         sf = mod.sf
+        decls = file_index(ctx, sf).decls  # both branches need a local `head = value`
         for call, fn, dotted in call_names(ctx, sf):
-            if fn is None or call.type != "call_expression" or dotted is None:
+            if dotted is None or dotted.partition(".")[0] not in decls:
+                continue
+            if fn is None or call.type != "call_expression":
                 continue
             if fn.type == "member_expression" and dotted.count(".") == 1:
                 _map_lookup(calls, sf, call, dotted, http_owners)

@@ -119,7 +119,7 @@ def _js(env: _Env, sf: SourceFile) -> None:
 def _prisma(env: _Env, sf: SourceFile) -> None:
     """`url = env("DATABASE_URL")` in a Prisma schema."""
     owner = env.ctx.node_id("code_file", sf.rel)
-    if not any(n.id == owner for n in env.ctx.facts.nodes if n.kind == "code_file"):
+    if env.ctx.find_node(owner) is None:  # ids name their kind: a code_file
         lines = sf.data.count(b"\n") + 1
         env.ctx.add_node("code_file", sf.rel, sf.rel, sf.rel, 1, lines, language="prisma")
     for number, raw in enumerate(sf.text.splitlines(), start=1):

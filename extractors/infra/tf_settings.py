@@ -193,7 +193,7 @@ def env_var(ctx: ComponentContext, state: TfSettings, name: str, rel: str, line:
     made gets `rel` in `declared_in`), DECLARES from the file."""
     node_id = ctx.node_id("env_var", name)
     if name not in state.env_nodes:
-        found = next((n for n in ctx.facts.nodes if n.id == node_id), None)
+        found = ctx.find_node(node_id)
         if found is None:
             ctx.add_node("env_var", name, name, rel, line, declared_in=[rel], public=False,
                          secret_like=bool(SECRETISH.search(name)))  # fmt: skip

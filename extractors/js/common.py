@@ -251,16 +251,18 @@ def owner_at(ctx: ComponentContext, rel: str, node: TsNode) -> str:
     mod = modules(ctx).get(rel)
     if mod is not None:
         return mod.enclosing(node.start_byte)
-    index = ctx.shared.symbols.lines
-    if index is None or index[0] != len(ctx.facts.nodes):
-        by_file: dict[str, list[tuple[int, int, str]]] = {}
-        files: set[str] = set()
-        for n in ctx.facts.nodes:
+    index, nodes = ctx.shared.symbols.lines, ctx.facts.nodes
+    if index is None or index[0] != len(nodes):
+        # nodes are only appended: index the new ones (all of them if the list shrank)
+        done = 0 if index is None or index[0] > len(nodes) else index[0]
+        by_file: dict[str, list[tuple[int, int, str]]] = index[1] if done else {}
+        files: set[str] = index[2] if done else set()
+        for n in nodes[done:] if done else nodes:
             if n.kind == "symbol" and n.file and n.line and not _content_type(n):
                 by_file.setdefault(n.file, []).append((n.line, n.end_line or n.line, n.id))
             elif n.kind == "code_file" and n.file:
                 files.add(n.file)
-        index = (len(ctx.facts.nodes), by_file, files)
+        index = (len(nodes), by_file, files)
         ctx.shared.symbols.lines = index
     line = node.start_point[0] + 1
     spans = [s for s in index[1].get(rel, []) if s[0] <= line <= s[1]]

@@ -273,7 +273,7 @@ def _firebase_json(ctx: ComponentContext, sf: SourceFile) -> None:
         "hosting_public": public,
         "functions_source": [s for s in sources if s],
     }
-    existing = next((n for n in ctx.facts.nodes if n.id == ctx.node_id("code_file", sf.rel)), None)
+    existing = ctx.find_node(ctx.node_id("code_file", sf.rel))
     if existing is not None:
         existing.attrs.update(attrs)
     else:

@@ -8,6 +8,7 @@ otherwise each recompute per call site (callee names, declaration scopes).
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from tree_sitter import Node as TsNode
@@ -48,14 +49,13 @@ def file_index(ctx: ComponentContext, sf: SourceFile) -> FileIndex:
         return index
     index = cache[sf.rel] = FileIndex()
     calls, functions, decls = index.calls, index.functions, index.decls
+    add_call, add_function = calls.append, functions.append
     data = sf.data
     # dispatch on the pattern index: 0-1 call, 2 declarator, 3 function, 4-5 process.env
     # read, 6 import.meta.env read, 7 env destructuring, 8 defaults.baseURL, 9 ERROR
     for pattern, m in matches(sf.language, _INDEX_QUERY, sf.tree.root_node):
         if pattern <= 1:
-            calls.append(m["call"][0])
-        elif pattern == 3:
-            functions.append(m["fn"][0])
+            add_call(m["call"][0])
         elif pattern == 2:
             name = m["n"][0]
             key = data[name.start_byte : name.end_byte].decode("utf-8", "replace")
@@ -64,6 +64,8 @@ def file_index(ctx: ComponentContext, sf: SourceFile) -> FileIndex:
                 decls[key] = [m["v"][0]]
             else:
                 found.append(m["v"][0])
+        elif pattern == 3:
+            add_function(m["fn"][0])
         elif pattern <= 5:
             index.env_reads.append((m["env_read"][0], m["name"][0], "process.env"))
         elif pattern == 6:
@@ -76,16 +78,15 @@ def file_index(ctx: ComponentContext, sf: SourceFile) -> FileIndex:
             index.defaults.append((m["l"][0], m["r"][0]))
         else:
             index.errors.append(m["error"][0])
-    index.calls.sort(key=_start)
-    index.functions.sort(key=_start)
+    calls.sort(key=_start)
+    functions.sort(key=_start)
     for values in decls.values():
         if len(values) > 1:
             values.sort(key=_start)
     return index
 
 
-def _start(node: TsNode) -> int:
-    return node.start_byte
+_start = attrgetter("start_byte")  # the sort key, called per node: a C getter
 
 
 def call_names(

@@ -303,7 +303,7 @@ def middleware_node(
     qualifier = symbol.split(":symbol:", 1)[1] if symbol else name
     if qualifier in cache:
         return cache[qualifier]
-    defined = next((n for n in ctx.facts.nodes if n.id == symbol), None) if symbol else None
+    defined = ctx.find_node(symbol) if symbol else None
     file, line = (defined.file, defined.line) if defined else (mod.rel, SourceFile.line(arg))
     attrs = {k: v for k, v in {"package": package, "symbol": symbol}.items() if v}
     cache[qualifier] = ctx.add_node("middleware", qualifier, name, file, line, role=kind, **attrs)

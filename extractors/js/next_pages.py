@@ -24,7 +24,7 @@ def pages_methods(
     """`if (req.method !== 'POST') return 405` → [POST]; `switch (req.method) { case 'GET' }`
     or `req.method === 'GET'` branches → those methods; otherwise [ALL]. With the guard as
     route attrs: `method_guard` (the line as written) and `method_guard_at` (`file:line`)."""
-    node = next((n for n in ctx.facts.nodes if n.id == handler), None) if handler else None
+    node = ctx.find_node(handler) if handler else None
     if node is None or not node.line:
         return ["ALL"], {}
     lines = mod.sf.text.splitlines()[node.line - 1 : node.end_line or node.line]
@@ -66,7 +66,7 @@ def default_expression(ctx: ComponentContext, mod: ModuleInfo) -> str | None:
 def node_line(ctx: ComponentContext, node_id: str | None) -> int | None:
     if node_id is None:
         return None
-    found = next((n for n in reversed(ctx.facts.nodes) if n.id == node_id), None)
+    found = ctx.find_node(node_id, last=True)
     return found.line if found is not None else None
 
 

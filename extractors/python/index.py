@@ -33,6 +33,12 @@ PARTS: tuple[tuple[str, str], ...] = (
     ),
     ("with", "(as_pattern (call) @value alias: (as_pattern_target (identifier) @name))"),
     ("http", "(call function: (attribute object: (_) @obj attribute: (identifier) @verb)) @call"),
+    (
+        "locals",  # python/scope.py: a function's own assignments, nested scopes to skip
+        "(assignment left: (identifier) @l right: (_) @r) @a\n"
+        "(named_expression name: (identifier) @l value: (_) @r) @a\n"
+        "[(function_definition) (class_definition) (lambda)] @d",
+    ),
 )
 _COMBINED = "\n".join(source for _, source in PARTS)
 _OWNER: list[str] = []  # pattern index -> part name, filled on first use

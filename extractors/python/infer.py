@@ -130,7 +130,7 @@ class Types(Classes):
                 and name not in self.defs(rel).assigns
             ):
                 return self.current_user()
-            local = self.local(fn, name, node.start_byte)
+            local = self.local(fn, name, node.start_byte, rel)
             if local is not None:
                 return self.type_of(rel, local, fn, depth + 1)
             param = self.parameter(fn, name) if fn is not None else None

@@ -33,17 +33,28 @@ class PyModule:
     consts: dict[str, str] = field(default_factory=dict)  # NAME = "literal"
     _ranges: list[tuple[int, int, str]] = field(default_factory=list)
     _starts: list[int] = field(default_factory=list)
+    _reach: list[int] = field(default_factory=list)  # max end of _ranges[: i + 1]
 
     def enclosing(self, byte: int) -> str:
-        """Innermost symbol whose span holds `byte`, else the code_file."""
-        if len(self._starts) != len(self._ranges):
-            self._starts = [r[0] for r in self._ranges]
-        i = bisect.bisect_right(self._starts, byte)
-        best = self.file_id
-        for start, end, node_id in self._ranges[:i]:
-            if start <= byte < end:
-                best = node_id
-        return best
+        """Innermost symbol whose span holds `byte` (the last such range in start order),
+        else the code_file. Scans back from the last range starting at or before `byte`
+        and stops where no earlier range reaches it, so a call costs the nesting depth,
+        not the number of symbols of the file."""
+        ranges = self._ranges
+        if len(self._starts) != len(ranges):
+            self._starts = [r[0] for r in ranges]
+            reach, top = [], -1
+            for r in ranges:
+                top = r[1] if r[1] > top else top
+                reach.append(top)
+            self._reach = reach
+        reach = self._reach
+        i = bisect.bisect_right(self._starts, byte) - 1
+        while i >= 0 and reach[i] > byte:
+            if byte < ranges[i][1]:
+                return ranges[i][2]
+            i -= 1
+        return self.file_id
 
 
 def module_names(rels: list[str]) -> dict[str, str]:
@@ -122,11 +133,26 @@ class Resolver:
 class PyIndex:
     """Matches of every part for one file, each list in document order."""
 
-    __slots__ = ("parts", "_assign_starts")
+    __slots__ = ("parts", "_assign_starts", "_locals", "_locals_starts")
 
     def __init__(self, parts: dict[str, list[Match]]):
         self.parts = parts
         self._assign_starts: list[int] | None = None
+        self._locals: list[tuple[TsNode, Match]] = []
+        self._locals_starts: list[int] | None = None
+
+    def locals_in(self, node: TsNode) -> list[Match]:
+        """`locals` matches inside `node` (what that part's query run on `node` gives), by
+        the start of their outer node."""
+        if self._locals_starts is None:
+            outer = [(m["a"][0] if "a" in m else m["d"][0], m) for m in self.parts["locals"]]
+            outer.sort(key=lambda row: row[0].start_byte)
+            self._locals = outer
+            self._locals_starts = [row[0].start_byte for row in outer]
+        lo = bisect.bisect_left(self._locals_starts, node.start_byte)
+        hi = bisect.bisect_left(self._locals_starts, node.end_byte)
+        end = node.end_byte
+        return [m for outer, m in self._locals[lo:hi] if outer.end_byte <= end]
 
     def assignments_in(self, node: TsNode) -> list[Match]:
         """`assign_calls` matches inside `node` (what the same query run on `node` gives)."""

@@ -3,10 +3,12 @@ and classes (`Defs`), and per-function locals and parameters (`Scope`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tree_sitter import Node as TsNode
 from tree_sitter import QueryCursor
 
-from extractors.python.model import PyModule, Resolver
+from extractors.python.model import PyIndex, PyModule, Resolver
 from extractors.source import compiled_query
 
 Cls = tuple[str, str]  # (rel, dotted class name)
@@ -122,6 +124,8 @@ class Scope:
         self._locals: dict[int, dict[str, list[tuple[int, TsNode]]]] = {}
         self.receivers: dict[tuple[str, int, bytes], Cls | None] = {}  # symbols' call cache
         self._types: dict[tuple[str, int, str], Cls | None] = {}
+        # rel -> its python.index.PyIndex (set by python.symbols): one walk per file
+        self.index_of: Callable[[str], PyIndex] | None = None
 
     def text(self, rel: str, node: TsNode | None) -> str:
         return self.mods[rel].sf.node_text(node) if node is not None else ""
@@ -146,7 +150,7 @@ class Scope:
         found = self.where(rel, dotted)
         return found if found and found[1] in self.defs(found[0]).classes else None
 
-    def locals_of(self, fn: TsNode) -> dict[str, list[tuple[int, TsNode]]]:
+    def locals_of(self, fn: TsNode, rel: str | None = None) -> dict[str, list[tuple[int, TsNode]]]:
         """name -> [(byte, value)] of the function's own assignments (nested defs skipped)."""
         found = self._locals.get(fn.id)
         if found is not None:
@@ -155,7 +159,7 @@ class Scope:
         body = fn.child_by_field_name("body")
         nested: list[tuple[int, int]] = []
         rows: list[tuple[int, str, TsNode]] = []
-        for _, m in QueryCursor(compiled_query("python", _LOCALS)).matches(body) if body else []:
+        for m in self._local_matches(rel, fn, body) if body else []:
             if "d" in m:
                 nested.append((m["d"][0].start_byte, m["d"][0].end_byte))
             else:
@@ -167,11 +171,24 @@ class Scope:
         self._locals[fn.id] = found
         return found
 
-    def local(self, fn: TsNode | None, name: str, before: int) -> TsNode | None:
+    def _local_matches(self, rel: str | None, fn: TsNode, body: TsNode) -> list:
+        """The `_LOCALS` matches under `body`: sliced from the file's one query walk
+        (`python.index`, part `locals`) when `fn` is a node of `rel`'s tree, else a query
+        on `body` itself."""
+        mod = self.mods.get(rel) if rel is not None and self.index_of is not None else None
+        if mod is not None:
+            same = mod.sf.tree.root_node.descendant_for_byte_range(fn.start_byte, fn.end_byte)
+            if same is not None and same.id == fn.id:
+                return self.index_of(rel).locals_in(body)
+        return [m for _, m in QueryCursor(compiled_query("python", _LOCALS)).matches(body)]
+
+    def local(self, fn: TsNode | None, name: str, before: int, rel: str | None = None):
+        """The last `name = value` of `fn`'s own body before byte `before` (`rel`: the file
+        of `fn`, so its matches come from the file's index)."""
         if fn is None:
             return None
         best = None
-        for start, value in self.locals_of(fn).get(name, []):
+        for start, value in self.locals_of(fn, rel).get(name, []):
             if start < before:
                 best = value
         return best

@@ -27,7 +27,7 @@ from __future__ import annotations
 from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext
-from extractors.python.index import py_captures
+from extractors.python.index import py_captures, py_index
 from extractors.python.model import Binding, PyModule, Resolver, module_names
 from extractors.python.values import Values, enclosing_function
 from extractors.shared import CodeSymbols, PyModules
@@ -73,6 +73,7 @@ def extract(ctx: ComponentContext) -> None:
                                 ctx.node_id("code_file", sf.rel))  # fmt: skip
     resolver = Resolver(mods)
     resolver.values = Values(mods, resolver)
+    resolver.values.index_of = lambda rel: py_index(ctx, mods[rel].sf)
     ctx.shared.py = PyModules(mods, resolver)
     for mod in mods.values():
         root = mod.sf.tree.root_node

@@ -92,7 +92,7 @@ class Values(Types):
             return None
         if node.type == "identifier":
             name = self.text(rel, node)
-            local = self.local(fn, name, node.start_byte)
+            local = self.local(fn, name, node.start_byte, rel)
             if local is not None:
                 return rel, local, fn
             if fn is not None and self.parameter(fn, name) is not None:
@@ -115,7 +115,7 @@ class Values(Types):
         )
         dotted = self.text(rel, node)
         if obj.type in {"identifier", "attribute"} and (
-            fn is None or self.local(fn, dotted.split(".")[0], node.start_byte) is None
+            fn is None or self.local(fn, dotted.split(".")[0], node.start_byte, rel) is None
         ):
             found = self.where(rel, dotted)
             if found and found[0] != rel or (found and "." not in found[1]):
