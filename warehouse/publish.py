@@ -26,7 +26,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from warehouse.integrity import file_records
+from warehouse.integrity import damaged_files, file_records
 from warehouse.reader import MANIFEST, parquet_view
 from warehouse.tables import TABLES, frame, validate
 
@@ -119,11 +119,16 @@ def _last_manifest(data_dir: Path) -> dict[str, Any]:
         return {}
 
 
-def _link_partition(last: dict[str, Any], data_dir: Path, name: str, signature: str | None):
+def _link_partition(
+    last: dict[str, Any], data_dir: Path, name: str, signature: str | None, damaged: list[str]
+):
     """The last build's folder of partition `name` and its table counts, when it was
-    published under the same signature (then its files are linked, not written)."""
+    published under the same signature and none of its files is damaged (then its
+    files are linked, not written)."""
     held = (last.get("partitions") or {}).get(name) or {}
     if signature is None or held.get("signature") != signature or not last.get("path"):
+        return None
+    if any(f"/partition={name}/" in line for line in damaged):
         return None
     folder = data_dir / last["path"] / f"partition={name}"
     return (folder, held["tables"]) if folder.is_dir() else None
@@ -164,11 +169,14 @@ def publish(
     tmp_dir.mkdir()
     written: dict[tuple[str, str], pl.DataFrame] = {}
     last, signatures = _last_manifest(data_dir), signatures or {}
+    damaged = damaged_files(data_dir, last) if last else []
+    if damaged:  # nothing is linked from a build with a damaged file
+        _LastBuild.frames, _LastBuild.folder = {}, None
     counts: dict[str, dict[str, int]] = {}
     try:
         for name, tables in sorted(partitions.items()):
             folder = tmp_dir / f"partition={name}"
-            held = _link_partition(last, data_dir, name, signatures.get(name))
+            held = _link_partition(last, data_dir, name, signatures.get(name), damaged)
             if held is not None and _link_files(held[0], folder):
                 counts[name] = dict(held[1])
             else:
