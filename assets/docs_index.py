@@ -11,7 +11,7 @@ from dagster import AssetExecutionContext
 from assets.automation import STALE_OR_MISSING, md_list
 from assets.code import component_versions
 from assets.code_versions import code_version
-from assets.knowledge import kb_docs
+from assets.knowledge import kb_indexes
 from assets.partitions import components_partitions
 from assets.resources import STAGING, KbResource
 from doc_context import ChunkSet, component_chunks, kb_chunks, repo_scopes
@@ -65,7 +65,7 @@ def doc_chunks(context: AssetExecutionContext, kb: KbResource) -> dg.Output[dict
 
 
 @dg.asset(
-    deps=[kb_docs],
+    deps=[kb_indexes],  # after kb_docs, and after index/decisions.md (chunked too) is written
     code_version=DOCS_CODE,
     automation_condition=STALE_OR_MISSING,
     group_name="docs",

@@ -6,68 +6,80 @@ Both receive `code_facts` as `{component key: tables}` through the staging IO ma
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from pathlib import Path
+
 import dagster as dg
 
 from assets.automation import STALE_OR_MISSING, md_list
 from assets.code import code_facts
 from assets.code_versions import code_version
 from assets.knowledge import kb_docs, knowledge_graph
-from assets.resources import STAGING, KbResource
+from assets.resources import SIGNATURE_META, STAGING, KbResource
 from kb.model import KnowledgeBase
 from warehouse.bridges import build_project_graph
 from warehouse.catalog import build_catalog, cross_project_edges
-from warehouse.staging import Tables
+from warehouse.code_stage import project_signature
+from warehouse.staging import Tables, read_stage, staged_signature
 
 GRAPH_CODE = code_version("graph")
+# Staged facts arrive as read-on-use mappings (`warehouse.staging.LazyTables`), not dicts.
+STAGED_FACTS = dg.AssetIn(code_facts.key, dagster_type=dg.Any)
 
 
-# project -> (KB hash, its components' input frames, its graph). In the refresh service
-# the staged frames of unchanged components are the same objects run after run
-# (`warehouse.staging.keep_in_memory`), so a project none of whose components changed
-# gets its graph back instead of a rebuild — and the IO manager, seeing the same frames,
-# does not rewrite it. A cold process never hits: its frames are always new objects.
-_graphs: dict[str, tuple[str, dict[str, Tables], Tables]] = {}
+# project -> (signature, its graph): in the refresh service a project none of whose
+# components changed gets its graph back instead of a rebuild. Across processes the
+# staged graph of a project carries the same signature (`warehouse.staging`), so a cold
+# `kb refresh` reads it back instead of rebuilding it.
+_graphs: dict[str, tuple[str, Tables]] = {}
 
 
-def _same(a: dict[str, Tables], b: dict[str, Tables]) -> bool:
-    return a.keys() == b.keys() and all(
-        a[k].keys() == b[k].keys() and all(a[k][t] is b[k][t] for t in a[k]) for k in a
-    )
-
-
-def project_graph_of(knowledge: KnowledgeBase, pid: str, tables: dict[str, Tables]) -> Tables:
-    mine = {k: v for k, v in tables.items() if k.split("/", 1)[0] == pid}
+def project_graph_of(
+    knowledge: KnowledgeBase, pid: str, tables: Mapping[str, Mapping], data_dir: Path
+) -> tuple[Tables, str]:
+    """`pid`'s graph and the signature of what it was built from (the KB, the staged
+    stamps of its components, the graph code): rebuilt only when that changed."""
+    keys = [c.key for c in knowledge.components() if c.project == pid]
+    signature = project_signature(knowledge, data_dir, keys, GRAPH_CODE)
     held = _graphs.get(pid)
-    if held is not None and held[0] == knowledge.content_hash and _same(held[1], mine):
-        return held[2]
-    graph = build_project_graph(knowledge, pid, mine)
-    _graphs[pid] = (knowledge.content_hash, mine, graph)
-    return graph
+    if held is not None and held[0] == signature:
+        return held[1], signature
+    if staged_signature(data_dir, project_graph.key.to_python_identifier(), pid) == signature:
+        graph = read_stage(data_dir, project_graph.key.to_python_identifier(), pid)
+    else:
+        graph = build_project_graph(knowledge, pid, {k: tables[k] for k in keys if k in tables})
+    _graphs[pid] = (signature, graph)
+    return graph, signature
 
 
-def _kb_components(knowledge: KnowledgeBase, facts: dict[str, Tables]) -> dict[str, Tables]:
+def _kb_components(knowledge: KnowledgeBase, facts: Mapping[str, Mapping]) -> dict[str, Mapping]:
     """The staged facts of the components the KB lists (a removed one drops out)."""
     return {c.key: facts.get(c.key, {}) for c in knowledge.components()}
 
 
 @dg.asset(
-    ins={"code_facts": dg.AssetIn(code_facts.key)},
+    ins={"code_facts": STAGED_FACTS},
     deps=[knowledge_graph],
     code_version=GRAPH_CODE,
     automation_condition=STALE_OR_MISSING,
     group_name="graph",
     io_manager_key=STAGING,
 )
-def project_graph(kb: KbResource, code_facts: dict[str, Tables]) -> dg.Output[dict[str, Tables]]:
-    """One graph per project: its components' code facts joined by bridge edges."""
+def project_graph(
+    kb: KbResource, code_facts: Mapping[str, Mapping]
+) -> dg.Output[dict[str, Tables]]:
+    """One graph per project: its components' code facts joined by bridge edges. A project
+    whose inputs did not change since its staged graph is read back, not rebuilt."""
     knowledge = kb.kb()
     tables = _kb_components(knowledge, code_facts)
-    graphs, counts = {}, {}
+    graphs, meta = {}, {}
     for pid in sorted(knowledge.projects):
-        graph = graphs[pid] = project_graph_of(knowledge, pid, tables)
+        graph, signature = project_graph_of(knowledge, pid, tables, kb.data_path())
+        graphs[pid] = graph
         calls = graph["edges"].filter(graph["edges"]["type"] == "CALLS").height
-        counts[pid] = f"{graph['nodes'].height} nodes, {graph['edges'].height} edges, {calls} CALLS"
-    return dg.Output(graphs, metadata=counts)
+        meta[pid] = f"{graph['nodes'].height} nodes, {graph['edges'].height} edges, {calls} CALLS"
+        meta[f"{SIGNATURE_META}{pid}"] = signature
+    return dg.Output(graphs, metadata=meta)
 
 
 @dg.asset_check(asset=project_graph, blocking=True, description="No edge may join two projects.")
@@ -83,14 +95,14 @@ def no_cross_project_edges(project_graph: dict[str, Tables]) -> dg.AssetCheckRes
 
 
 @dg.asset(
-    ins={"code_facts": dg.AssetIn(code_facts.key)},
+    ins={"code_facts": STAGED_FACTS},
     deps=[kb_docs],
     code_version=GRAPH_CODE,
     automation_condition=STALE_OR_MISSING,
     group_name="graph",
     io_manager_key=STAGING,
 )
-def catalog(kb: KbResource, code_facts: dict[str, Tables]) -> dg.Output[Tables]:
+def catalog(kb: KbResource, code_facts: Mapping[str, Mapping]) -> dg.Output[Tables]:
     """_global catalog: packages, middleware, hosts, Terraform types, env var names."""
     knowledge = kb.kb()
     out = build_catalog(knowledge, _kb_components(knowledge, code_facts))

@@ -7,13 +7,14 @@ import dagster as dg
 
 from assets.automation import STALE_OR_MISSING
 from assets.code_versions import code_version, current_code_versions
-from assets.docs_index import doc_chunks, kb_doc_chunks
-from assets.graph import catalog, project_graph
+from assets.docs_index import DOCS_CODE, doc_chunks, kb_doc_chunks
+from assets.graph import GRAPH_CODE, catalog, project_graph
 from assets.knowledge import kb_docs, kb_indexes, knowledge_graph
 from assets.resources import KbResource
 from assets.verification import verification_report
 from doc_context.index import persist_index
 from warehouse.assemble import BuildInputs, assemble_partitions
+from warehouse.code_stage import project_signature
 from warehouse.publish import publish
 from warehouse.staging import Tables
 
@@ -27,6 +28,13 @@ INPUTS = {
     "kb_chunks": kb_doc_chunks,
     "verification": verification_report,
 }
+
+
+def _component_keys(knowledge_base) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {pid: [] for pid in knowledge_base.projects}
+    for comp in knowledge_base.components():
+        out.setdefault(comp.project, []).append(comp.key)
+    return out
 
 
 @dg.asset(
@@ -51,7 +59,16 @@ def warehouse(
     data_dir = kb.data_path()
     inputs = BuildInputs(kb_docs, knowledge, graphs, catalog, repo_chunks, kb_chunks, verification)
     partitions, extra = assemble_partitions(knowledge_base, data_dir, inputs)
-    manifest = publish(data_dir, partitions, {**extra, "code_versions": current_code_versions()})
+    # a project partition is a function of the KB, its components' staged facts and
+    # doc chunks (both made from the stamped versions) and the code: same digest, same files
+    code = f"{GRAPH_CODE}:{DOCS_CODE}:{PUBLISH_CODE}"
+    signatures = {
+        pid: project_signature(knowledge_base, data_dir, keys, code)
+        for pid, keys in _component_keys(knowledge_base).items()
+        if pid in partitions
+    }
+    extra = {**extra, "code_versions": current_code_versions()}
+    manifest = publish(data_dir, partitions, extra, signatures=signatures)
     persist_index(data_dir)  # the doc search index, next to the Parquet it indexes
     return dg.MaterializeResult(
         metadata={

@@ -33,6 +33,9 @@ from warehouse.staging import (
 )
 
 STAGING = "staging"  # the IO manager's resource key; every asset with tables uses it
+# Output metadata `signature <key>`: what that key's tables were computed from, staged
+# with them (`warehouse.staging.write_stage`) so a later process can reuse them.
+SIGNATURE_META = "signature "
 
 
 class KbResource(dg.ConfigurableResource):
@@ -73,12 +76,14 @@ class StagingIOManager(dg.ConfigurableIOManager):
         elif obj and all(isinstance(v, pl.DataFrame) for v in obj.values()):
             write_stage(data_dir, asset, ALL, obj)
         else:  # tables per key (project); also drops keys no longer returned
-            write_keyed(data_dir, asset, obj)
+            write_keyed(data_dir, asset, obj, _signatures(context))
 
     def load_input(self, context: dg.InputContext):
         data_dir, asset = self.kb.data_path(), _asset(context)
         if context.has_asset_partitions:
-            return read_keyed(data_dir, asset, list(context.asset_partition_keys))
+            keys = list(context.asset_partition_keys)
+            # an input typed Any takes read-on-use tables (`assets.graph.STAGED_FACTS`)
+            return read_keyed(data_dir, asset, keys, lazy=context.dagster_type.is_any)
         return self.stored(asset)
 
     def stored(self, asset: str) -> Tables | dict[str, Tables]:
@@ -87,6 +92,18 @@ class StagingIOManager(dg.ConfigurableIOManager):
         if stage_dir(data_dir, asset, ALL).is_dir():
             return read_stage(data_dir, asset, ALL)
         return read_keyed(data_dir, asset)
+
+
+def _signatures(context: dg.OutputContext) -> dict[str, str]:
+    try:
+        meta = context.output_metadata or {}
+    except Exception:  # not available outside a step
+        return {}
+    return {
+        name[len(SIGNATURE_META) :]: str(getattr(value, "value", value))
+        for name, value in meta.items()
+        if name.startswith(SIGNATURE_META)
+    }
 
 
 def _asset(context: dg.OutputContext | dg.InputContext) -> str:

@@ -7,6 +7,9 @@ when its text changed) and returns the table for publish.
 
 from __future__ import annotations
 
+from dataclasses import asdict
+from functools import partial
+
 import dagster as dg
 
 from assets.automation import STALE_OR_MISSING, md_list
@@ -16,17 +19,21 @@ from assets.knowledge import kb_docs
 from assets.resources import STAGING, KbResource
 from kb.imports.store import read_sources
 from kb.model import KnowledgeBase
-from verification.drift import project_drifts
+from verification.drift import Drift, project_drifts
 from verification.report import build_verification
-from warehouse.staging import Tables
+from warehouse.staging import Tables, read_memo, staged_signature, write_memo
 
 REPORT = "verification-report.md"
+project_graph_asset = project_graph.key.to_python_identifier()
 
 # project -> (KB hash, its input frames, its drifts). As for `assets.graph._graphs`: in
 # the refresh service a project none of whose components changed hands over the very
 # same graph frames run after run, and its drifts (from those frames, the KB and the
-# git history of its unchanged folders) are the same; a cold process never hits.
+# git history of its unchanged folders) are the same. Across processes the drifts are
+# memoised in staging under the project graph's signature (same KB, same component
+# versions and extractor code) and this asset's code version.
 _drifts: dict[str, tuple[str, dict, tuple]] = {}
+VERIFICATION_CODE = code_version("verification")
 
 
 def _same_inputs(held: dict, tables: dict) -> bool:
@@ -38,11 +45,20 @@ def _same_inputs(held: dict, tables: dict) -> bool:
     return True
 
 
-def drifts_memo(knowledge: KnowledgeBase, project: str, tables: dict) -> tuple:
+def drifts_memo(knowledge: KnowledgeBase, project: str, tables: dict, data_dir=None) -> tuple:
     held = _drifts.get(project)
     if held is not None and held[0] == knowledge.content_hash and _same_inputs(held[1], tables):
         return held[2]
-    result = project_drifts(knowledge, project, tables)
+    graph_signature = data_dir and staged_signature(data_dir, project_graph_asset, project)
+    signature = f"{graph_signature}:{VERIFICATION_CODE}"
+    stored = read_memo(data_dir, "drifts", project, signature) if graph_signature else None
+    if isinstance(stored, dict):
+        result = ([Drift(**d) for d in stored["drifts"]], list(stored["unknown"]))
+    else:
+        result = project_drifts(knowledge, project, tables)
+        if graph_signature:
+            value = {"drifts": [asdict(d) for d in result[0]], "unknown": list(result[1])}
+            write_memo(data_dir, "drifts", project, signature, value)
     _drifts[project] = (knowledge.content_hash, dict(tables), result)
     return result
 
@@ -74,7 +90,7 @@ def write_report(kb_root, text: str) -> bool:
 @dg.asset(
     ins={"graphs": dg.AssetIn(project_graph.key), "catalog": dg.AssetIn(catalog.key)},
     deps=[kb_docs],
-    code_version=code_version("verification"),
+    code_version=VERIFICATION_CODE,
     automation_condition=STALE_OR_MISSING,
     group_name="verification",
     io_manager_key=STAGING,
@@ -88,7 +104,7 @@ def verification_report(
         knowledge,
         project_tables(knowledge, graphs, catalog),
         read_sources(knowledge.config.root),
-        drifts_of=drifts_memo,
+        drifts_of=partial(drifts_memo, data_dir=kb.data_path()),
     )
     changed = write_report(knowledge.config.root, text)
     counts = df.group_by("section").len().sort("section").rows()

@@ -17,14 +17,15 @@ OUR_CONFIG = "# written by kb-graph (kb refresh): edit freely, then remove this 
 
 def _instance_yaml(home: Path) -> str:
     """One SQLite file for the whole event log: Dagster's default shards it per run,
-    creating and migrating a new database for every run (a second per refresh here).
+    creating and migrating a new database for every run (a second per refresh here);
+    its connections pooled (`pipeline.event_log`).
     No stdout/stderr capture per step: it starts `tail` and a watcher process for each
     step's two streams; the assets report through `context.log` and metadata instead."""
     return (
         OUR_CONFIG + "telemetry:\n  enabled: false\n"
         "event_log_storage:\n"
-        "  module: dagster._core.storage.event_log\n"
-        "  class: ConsolidatedSqliteEventLogStorage\n"
+        "  module: pipeline.event_log\n"
+        "  class: PooledSqliteEventLogStorage\n"
         f"  config:\n    base_dir: {json.dumps(str(home / 'history'))}\n"
         "compute_logs:\n"
         "  module: dagster._core.storage.noop_compute_log_manager\n"

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import dagster as dg
 from dagster._core.definitions.data_version import DATA_VERSION_TAG
+from dagster._core.storage.asset_check_execution_record import AssetCheckExecutionRecordStatus
 from dagster._serdes import deserialize_value, serialize_value
 
 # Before the Definitions import below: their beta APIs warn at decoration time, and a
@@ -47,7 +48,8 @@ QUIET = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 CURSOR_FILE = "automation_cursor.json"
 # Present while a build's materializations have not been taken in by a tick yet.
 PENDING_FILE = "automation_cursor.pending"
-# Assets whose blocking checks must run in every build run that publishes.
+# Assets whose blocking checks must have passed on their current materialization in
+# every build run that publishes (re-run in the run when they did not).
 GUARDED = {dg.AssetKey("kb_docs"), dg.AssetKey("project_graph")}
 
 
@@ -270,6 +272,23 @@ class Refresher:
         say(f"{'stopped' if not outcome.ok else 'done'} in {phases.total():.1f}s")
         return outcome
 
+    def _checks_passed(self, key: dg.AssetKey) -> bool:
+        """Whether `key`'s checks all passed on its latest materialization. Then the asset is
+        not re-run only to re-check it: its content is unchanged (else the conditions
+        would have requested it), and re-running it would make everything downstream of
+        it newly updated for the next tick (the KB assets rebuilt on every refresh)."""
+        checks = list(self.graph.get(key).check_keys)
+        latest = self.instance.get_latest_materialization_event(key)
+        if latest is None or not checks:
+            return False
+        records = self.instance.event_log_storage.get_latest_asset_check_execution_by_key(checks)
+        return all(
+            (r := records.get(c)) is not None
+            and r.status == AssetCheckExecutionRecordStatus.SUCCEEDED
+            and r.run_id == latest.run_id
+            for c in checks
+        )
+
     def _plan(self, requested: dict[dg.AssetKey, set[str | None]], say: Callable[[str], None]):
         """One run: the stale partitions as a range, everything downstream, the guards."""
         position = {
@@ -283,8 +302,8 @@ class Refresher:
             for k in downstream
             if k not in self.partitioned and self.graph.get(k).is_materializable
         }
-        if unpartitioned:  # blocking checks guard only their own run: always re-check
-            unpartitioned |= GUARDED
+        if unpartitioned:  # blocking checks guard only their own run: re-check unless passed
+            unpartitioned |= {k for k in GUARDED if not self._checks_passed(k)}
         tags: dict[str, str] = {}
         if partitioned:
             keys = sorted(

@@ -9,6 +9,7 @@ themselves; the `code_facts` asset's IO manager reads the same folders
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -40,3 +41,13 @@ def restamp(data_dir: Path, key: str, stamp: dict) -> bool:
         return False
     path.write_text(json.dumps(stamp, sort_keys=True), encoding="utf-8")
     return True
+
+
+def project_signature(kb, data_dir: Path, keys: list[str], code_version: str) -> str:
+    """A digest of what a project's derived tables are computed from: the KB's content,
+    the stamps of its components' staged facts (version, extractor code, counts) and the
+    deriving code's version. Equal signatures mean equal inputs."""
+    parts = [kb.content_hash, code_version]
+    for key in sorted(keys):
+        parts.append(f"{key}={json.dumps(read_stamp(data_dir, key), sort_keys=True)}")
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:24]

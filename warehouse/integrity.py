@@ -26,14 +26,21 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def file_records(build_dir: Path) -> dict[str, dict[str, Any]]:
-    """`partition=<p>/<table>.parquet` -> {sha256, bytes, mtime_ns} for a finished build."""
+def file_records(
+    build_dir: Path, known: dict[str, dict[str, Any]] | None = None
+) -> dict[str, dict[str, Any]]:
+    """`partition=<p>/<table>.parquet` -> {sha256, bytes, mtime_ns} for a finished build.
+    A file `known` (the last build's records) with the same size and mtime — hard-linked
+    from that build — keeps its checksum instead of being hashed again."""
     out: dict[str, dict[str, Any]] = {}
     for path in sorted(Path(build_dir).rglob("*")):
         if path.is_file():
             stat = path.stat()
-            out[path.relative_to(build_dir).as_posix()] = {
-                "sha256": _sha256(path),
+            rel = path.relative_to(build_dir).as_posix()
+            was = (known or {}).get(rel) or {}
+            same = was.get("bytes") == stat.st_size and was.get("mtime_ns") == stat.st_mtime_ns
+            out[rel] = {
+                "sha256": was["sha256"] if same and "sha256" in was else _sha256(path),
                 "bytes": stat.st_size,
                 "mtime_ns": stat.st_mtime_ns,
             }

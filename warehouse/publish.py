@@ -26,7 +26,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from warehouse.integrity import file_records
+from warehouse.integrity import damaged_files, file_records
 from warehouse.reader import MANIFEST, parquet_view
 from warehouse.tables import TABLES, frame, validate
 
@@ -44,38 +44,49 @@ class _LastBuild:
 
     A long-lived process (the refresh service) hands publish the very same frame objects
     for what did not change; their files are hard-linked from the last build instead of
-    written again (the same frame writes the same bytes)."""
+    written again (the same frame writes the same bytes, and so does an equal one)."""
 
     frames: dict[tuple[str, str], pl.DataFrame] = {}
     folder: Path | None = None
 
 
-def _write_table(path: Path, source: pl.DataFrame, df: pl.DataFrame, written: dict) -> None:
+def _linked(path: Path, source: pl.DataFrame) -> bool:
+    """Hard-link `path` from the last build when `source` is the frame written there, or
+    an equal one (recomputed from unchanged inputs: a catalog, the knowledge layer)."""
     partition = path.parent.name
-    written[(partition, path.stem)] = source
-    if _LastBuild.folder is not None and _LastBuild.frames.get((partition, path.stem)) is source:
-        try:
-            os.link(_LastBuild.folder / partition / path.name, path)
-            return
-        except OSError:
-            pass
-    df.write_parquet(path, statistics=False)
+    last = _LastBuild.frames.get((partition, path.stem))
+    if _LastBuild.folder is None or last is None:
+        return False
+    if last is not source and not (last.schema == source.schema and last.equals(source)):
+        return False
+    try:
+        os.link(_LastBuild.folder / partition / path.name, path)
+    except OSError:
+        return False
+    return True
 
 
 def _write_partition(
     folder: Path, tables: Mapping[str, pl.DataFrame], written: dict
 ) -> dict[str, int]:
+    """Each table of a partition; one published last time as this very (or an equal)
+    frame is linked, not validated and written again (it was validated then)."""
     folder.mkdir(parents=True)
     counts: dict[str, int] = {}
-    for table in TABLES:
-        source = tables.get(table)
-        df = frame(table, []) if source is None else validate(table, source)
-        _write_table(folder / f"{table}.parquet", df if source is None else source, df, written)
+    names = [*TABLES, *(t for t in tables if t not in TABLES)]  # + doc index tables, ...
+    for table in names:
+        source, path = tables.get(table), folder / f"{table}.parquet"
+        if source is not None:
+            written[(folder.name, table)] = source
+            if _linked(path, source):
+                counts[table] = source.height
+                continue
+        if table in TABLES:
+            df = frame(table, []) if source is None else validate(table, source)
+        else:
+            df = source
+        df.write_parquet(path, statistics=False)
         counts[table] = df.height
-    for table, df in tables.items():  # tables registered elsewhere (doc index, ...)
-        if table not in TABLES:
-            _write_table(folder / f"{table}.parquet", df, df, written)
-            counts[table] = df.height
     return counts
 
 
@@ -101,16 +112,52 @@ def build_duckdb(data_dir: Path, build_dir: Path, table_names: list[str]) -> Non
     os.replace(tmp, target)
 
 
+def _last_manifest(data_dir: Path) -> dict[str, Any]:
+    try:
+        return json.loads((data_dir / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def _link_partition(
+    last: dict[str, Any], data_dir: Path, name: str, signature: str | None, damaged: list[str]
+):
+    """The last build's folder of partition `name` and its table counts, when it was
+    published under the same signature and none of its files is damaged (then its
+    files are linked, not written)."""
+    held = (last.get("partitions") or {}).get(name) or {}
+    if signature is None or held.get("signature") != signature or not last.get("path"):
+        return None
+    if any(f"/partition={name}/" in line for line in damaged):
+        return None
+    folder = data_dir / last["path"] / f"partition={name}"
+    return (folder, held["tables"]) if folder.is_dir() else None
+
+
+def _link_files(source: Path, target: Path) -> bool:
+    target.mkdir(parents=True)
+    try:
+        for path in source.iterdir():
+            os.link(path, target / path.name)
+    except OSError:
+        shutil.rmtree(target, ignore_errors=True)
+        return False
+    return True
+
+
 def publish(
     data_dir: Path,
     partitions: Mapping[str, Mapping[str, pl.DataFrame]],
     manifest_extra: Mapping[str, Any] | None = None,
     build_id: str | None = None,
+    signatures: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """Write every partition, then switch the manifest and kb.duckdb to the new build.
 
-    Returns the manifest written. Raises pandera's SchemaError (nothing switched) when a
-    table breaks its contract.
+    `signatures`: per partition, a digest of everything its tables are computed from; a
+    partition the last build published under the same signature is hard-linked from it
+    (its frames are not even read). Returns the manifest written. Raises pandera's
+    SchemaError (nothing switched) when a table breaks its contract.
     """
     data_dir.mkdir(parents=True, exist_ok=True)
     builds = data_dir / "builds"
@@ -121,11 +168,19 @@ def publish(
     shutil.rmtree(tmp_dir, ignore_errors=True)
     tmp_dir.mkdir()
     written: dict[tuple[str, str], pl.DataFrame] = {}
+    last, signatures = _last_manifest(data_dir), signatures or {}
+    damaged = damaged_files(data_dir, last) if last else []
+    if damaged:  # nothing is linked from a build with a damaged file
+        _LastBuild.frames, _LastBuild.folder = {}, None
+    counts: dict[str, dict[str, int]] = {}
     try:
-        counts = {
-            name: _write_partition(tmp_dir / f"partition={name}", tables, written)
-            for name, tables in sorted(partitions.items())
-        }
+        for name, tables in sorted(partitions.items()):
+            folder = tmp_dir / f"partition={name}"
+            held = _link_partition(last, data_dir, name, signatures.get(name), damaged)
+            if held is not None and _link_files(held[0], folder):
+                counts[name] = dict(held[1])
+            else:
+                counts[name] = _write_partition(folder, tables, written)
     except BaseException:
         shutil.rmtree(tmp_dir, ignore_errors=True)
         raise
@@ -133,12 +188,18 @@ def publish(
     _LastBuild.frames, _LastBuild.folder = written, final_dir
     table_names = sorted({t for c in counts.values() for t in c})
     build_duckdb(data_dir, final_dir, table_names)
+    records = last.get("files") if last.get("path") else None
+    if records:  # the last build's records, as paths relative to a build folder
+        records = {k: v for k, v in records.items() if isinstance(v, dict)}
     manifest = {
         "build_id": build_id,
         "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "path": f"builds/{build_id}",
-        "partitions": {name: {"tables": c} for name, c in counts.items()},
-        "files": file_records(final_dir),
+        "partitions": {
+            name: {"tables": c, **({"signature": signatures[name]} if name in signatures else {})}
+            for name, c in counts.items()
+        },
+        "files": file_records(final_dir, records),
         **dict(manifest_extra or {}),
     }
     _write_json_atomic(data_dir / MANIFEST, manifest)

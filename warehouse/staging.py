@@ -9,15 +9,18 @@ id for outputs kept per project, or `all`. Writes are atomic (temp folder + rena
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import polars as pl
 
 STAGING = "staging"
 ALL = "all"
+# In a staged folder: a digest of what its tables were computed from (`staged_signature`).
+SIGNATURE = "signature.txt"
 
 Tables = dict[str, pl.DataFrame]  # one output: table name -> frame
 
@@ -64,16 +67,30 @@ def stage_dir(data_dir: Path, asset: str, key: str = "all") -> Path:
     return data_dir / STAGING / asset / _safe(key)
 
 
-def write_stage(data_dir: Path, asset: str, key: str, tables: Mapping[str, pl.DataFrame]) -> Path:
-    """Replace the staged output of `asset` for partition `key` with `tables`."""
+def write_stage(
+    data_dir: Path,
+    asset: str,
+    key: str,
+    tables: Mapping[str, pl.DataFrame],
+    signature: str | None = None,
+) -> Path:
+    """Replace the staged output of `asset` for partition `key` with `tables`.
+
+    `signature`, a digest of everything `tables` were computed from, is kept with them:
+    a folder already staged under the same signature holds the same tables, and is
+    left as it is."""
     final = stage_dir(data_dir, asset, key)
     if _unchanged(final, tables):
+        return final
+    if signature is not None and staged_signature(data_dir, asset, key) == signature:
         return final
     tmp = final.with_name(final.name + f".tmp-{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     for table, df in tables.items():
         df.write_parquet(tmp / f"{table}.parquet", statistics=False)
+    if signature is not None:
+        (tmp / SIGNATURE).write_text(signature, encoding="utf-8")
     old = final.with_name(final.name + f".old-{os.getpid()}")
     if final.exists():
         os.replace(final, old)
@@ -82,6 +99,38 @@ def write_stage(data_dir: Path, asset: str, key: str, tables: Mapping[str, pl.Da
     if _memory is not None:
         _memory[final] = (_identity(final), dict(tables))
     return final
+
+
+def staged_signature(data_dir: Path, asset: str, key: str) -> str | None:
+    """The signature `asset`'s tables for `key` were staged under, if any."""
+    try:
+        return (stage_dir(data_dir, asset, key) / SIGNATURE).read_text(encoding="utf-8")
+    except OSError:
+        return None
+
+
+class LazyTables(Mapping[str, pl.DataFrame]):
+    """A staged folder's tables, each read from its Parquet file when first asked for:
+    a step that needs a few tables of every component (the catalog) or every table of a
+    few (a project graph rebuilt) reads only those."""
+
+    def __init__(self, folder: Path) -> None:
+        self._folder = folder
+        self._names = sorted(p.stem for p in folder.glob("*.parquet"))
+        self._read: dict[str, pl.DataFrame] = {}
+
+    def __getitem__(self, table: str) -> pl.DataFrame:
+        if table not in self._read:
+            if table not in self._names:
+                raise KeyError(table)
+            self._read[table] = pl.read_parquet(self._folder / f"{table}.parquet")
+        return self._read[table]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
 
 
 def read_stage(data_dir: Path, asset: str, key: str = "all") -> dict[str, pl.DataFrame]:
@@ -111,19 +160,49 @@ def staged_keys(data_dir: Path, asset: str) -> list[str]:
     )
 
 
-def write_keyed(data_dir: Path, asset: str, by_key: Mapping[str, Mapping[str, pl.DataFrame]]):
+def write_keyed(
+    data_dir: Path,
+    asset: str,
+    by_key: Mapping[str, Mapping[str, pl.DataFrame]],
+    signatures: Mapping[str, str] | None = None,
+):
     """Replace `asset`'s output kept per key (e.g. per project); keys gone are dropped."""
     for key, tables in by_key.items():
-        write_stage(data_dir, asset, key, tables)
+        write_stage(data_dir, asset, key, tables, (signatures or {}).get(key))
     for key in set(staged_keys(data_dir, asset)) - set(by_key):
         drop_stage(data_dir, asset, key)
 
 
-def read_keyed(data_dir: Path, asset: str, keys: list[str] | None = None) -> dict[str, Tables]:
-    """`asset`'s tables per key: the given keys (missing ones empty), or every staged key."""
+def read_keyed(
+    data_dir: Path, asset: str, keys: list[str] | None = None, lazy: bool = False
+) -> dict[str, Mapping[str, pl.DataFrame]]:
+    """`asset`'s tables per key: the given keys (missing ones empty), or every staged key.
+    `lazy`: each table read on first use (unless the refresh service keeps them in memory)."""
     wanted = staged_keys(data_dir, asset) if keys is None else keys
+    if lazy and _memory is None:
+        folders = {key: stage_dir(data_dir, asset, key) for key in wanted}
+        return {k: LazyTables(f) if f.is_dir() else {} for k, f in folders.items()}
     return {key: read_stage(data_dir, asset, key) for key in wanted}
 
 
 def drop_stage(data_dir: Path, asset: str, key: str) -> None:
     shutil.rmtree(stage_dir(data_dir, asset, key), ignore_errors=True)
+
+
+def read_memo(data_dir: Path, name: str, key: str, signature: str) -> object | None:
+    """A JSON value memoised for `key` under `signature` (None when absent or other)."""
+    path = data_dir / STAGING / "_memo" / name / f"{_safe(key)}.json"
+    try:
+        held = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return held.get("value") if held.get("signature") == signature else None
+
+
+def write_memo(data_dir: Path, name: str, key: str, signature: str, value: object) -> None:
+    """Memoise a JSON value computed from inputs whose digest is `signature`."""
+    folder = data_dir / STAGING / "_memo" / name
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp = folder / f"{_safe(key)}.json.tmp-{os.getpid()}"
+    tmp.write_text(json.dumps({"signature": signature, "value": value}), encoding="utf-8")
+    os.replace(tmp, folder / f"{_safe(key)}.json")

@@ -133,3 +133,71 @@ def test_refresh_handed_to_the_service_equals_a_from_scratch_build(tmp_path: Pat
     _commit(kb, "one", "export const five = 5;\n")
     fallback = _refresh(kb, data)
     assert "handing over" not in fallback.stdout and "done in" in fallback.stdout
+
+
+def _add_project(root: Path, kb: Path, project: str, component: str, code: str) -> None:
+    """A second project with one component, committed to the portfolio's repo."""
+    (root / "repos" / component).mkdir(parents=True)
+    (root / "repos" / component / "index.js").write_text(code)
+    folder = kb / "projects" / project
+    (folder / component).mkdir(parents=True)
+    (folder / "project.md").write_text(
+        f"---\nkind: project\nid: {project}\ntitle: {project}\n---\n# {project}\n"
+    )
+    (folder / component / "component.md").write_text(
+        f"---\nkind: component\nproject: {project}\nid: {component}\ntitle: {component}\n"
+        f"role: library\nrepo: {component}\n---\n# {component}\n"
+    )
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", f"add {project}")
+
+
+def _published(data: Path) -> tuple[Path, dict]:
+    manifest = json.loads((data / "manifest.json").read_text())
+    return data / manifest["path"], manifest
+
+
+def _tables(data: Path) -> dict[str, list]:
+    """Every published table's rows (the `builds` table's build times left out), but the
+    KB's doc chunks: they include verification-report.md, which each build rewrites."""
+    import polars as pl
+
+    build, _ = _published(data)
+    out = {}
+    for path in sorted(build.glob("*/*.parquet")):
+        if path.parent.name == "partition=_global" and path.stem == "doc_chunks":
+            continue
+        df = pl.read_parquet(path)
+        if path.stem == "builds":
+            df = df.drop("built_at")
+        out[f"{path.parent.name}/{path.name}"] = sorted(map(repr, df.rows()))
+    return out
+
+
+def test_an_unchanged_project_is_reused_and_the_result_equals_a_from_scratch_build(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "portfolio"
+    kb, data = _tiny_portfolio(root), tmp_path / "data"
+    _add_project(root, kb, "solo", "alone", "export function alone() { return 1; }\n")
+    _refresh(kb, data, "--no-service")
+    first, _ = _published(data)
+    solo = first / "partition=solo" / "nodes.parquet"
+    staged = data / "staging" / "project_graph" / "solo" / "nodes.parquet"
+    staged_inode = staged.stat().st_ino
+    _commit(kb, "one", "export const six = () => one() + 5;\n")
+    _refresh(kb, data, "--no-service")
+    second, manifest = _published(data)
+    assert second != first
+    # the untouched project: its graph not rebuilt, its published files linked, not written
+    assert staged.stat().st_ino == staged_inode
+    assert (second / "partition=solo" / "nodes.parquet").stat().st_ino == solo.stat().st_ino
+    assert (second / "partition=tiny" / "nodes.parquet").stat().st_ino != (
+        first / "partition=tiny" / "nodes.parquet"
+    ).stat().st_ino
+    assert manifest["partitions"]["solo"]["tables"]["nodes"] > 0
+    scratch = tmp_path / "scratch"
+    _refresh(kb, scratch, "--all", "--no-service")
+    assert _graph_files(data) == _graph_files(scratch)
+    assert _tables(data) == _tables(scratch)
+    assert any(b"six" in v for v in _graph_files(data).values())
