@@ -59,6 +59,11 @@ class SqlWorker:
             )
         return self._proc
 
+    def start(self) -> None:
+        """Start the child now (it imports DuckDB before its first query arrives)."""
+        with self._lock:
+            self._start()
+
     def stop(self) -> None:
         proc, self._proc = self._proc, None
         if proc is not None and proc.poll() is None:
@@ -194,4 +199,6 @@ def _serve() -> None:
 
 
 if __name__ == "__main__":
+    import duckdb  # noqa: F401 — imported while the parent is still idle
+
     _serve()
