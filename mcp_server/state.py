@@ -8,6 +8,7 @@ Parquet is read — kb.duckdb is never opened, so a running build is never block
 from __future__ import annotations
 
 import difflib
+import importlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -241,6 +242,7 @@ def prewarm(state: State) -> None:
     except Exception:  # noqa: BLE001 — a missing warehouse is reported per call
         return
     shared_worker().start()
+    importlib.import_module("doc_context.search")  # kb_context's (secret scanner: ~1 s)
     repos = {
         str(info["repo"])
         for info in (manifest.get("components") or {}).values()

@@ -199,6 +199,10 @@ def _serve() -> None:
 
 
 if __name__ == "__main__":
-    import duckdb  # noqa: F401 — imported while the parent is still idle
+    # imported now, while the parent is still idle, not at the first query
+    import duckdb  # noqa: F401
+
+    import warehouse.query_guard  # noqa: F401
+    import warehouse.reader  # noqa: F401
 
     _serve()
