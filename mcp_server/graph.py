@@ -33,10 +33,21 @@ class ProjectGraph:
     unresolved: list[dict[str, Any]] = field(default_factory=list)
     components: set[str] = field(default_factory=set)
     by_kind: dict[str, list[str]] = field(default_factory=dict)
+    _of_kind: dict[str, list[tuple[str, dict[str, Any]]]] | None = field(default=None, repr=False)
 
     def kind_index(self, kind: str) -> list[str]:
         """This project's nodes of one kind (ids)."""
         return self.by_kind.get(kind, [])
+
+    def of_kind(self, kind: str) -> list[tuple[str, dict[str, Any]]]:
+        """(id, data) of every node of one kind, shared ones too, in graph order — what
+        a scan of `g.nodes(data=True)` filtered on kind gives, indexed once."""
+        if self._of_kind is None:
+            index: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+            for n, d in self.g.nodes(data=True):
+                index.setdefault(str(d.get("kind")), []).append((n, d))
+            self._of_kind = index
+        return self._of_kind.get(kind, [])
 
     def node(self, node_id: str) -> dict[str, Any]:
         return self.g.nodes[node_id]
