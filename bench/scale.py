@@ -12,8 +12,12 @@ scaling by the measured byte ratio); peak ≤ 2 GB; no-op ≤ 1 s at 460; first 
 the largest partition ≤ 2 s; warm p95 ≤ 50 ms.
 
     uv run python bench/scale.py [--factors 1,3,10] [--calls 20]
+    uv run python bench/scale.py --factors 1 --mcp-only   # MCP goals only, existing build
 
-Writes bench/results/scale.json; prints PASS/MISS per goal.
+Writes bench/results/scale.json (--mcp-only: scale-mcp.json, with warm p95 per tool and
+the server's CPU for the first call); prints PASS/MISS per goal. The largest partition
+is the same at every factor (packages are replicated into more projects), so the MCP
+goals can be checked on the ×1 build in about a minute.
 """
 
 from __future__ import annotations
@@ -121,39 +125,54 @@ def build_size(packages: Path, factor: int) -> dict:
 
 
 def mcp_latency(kb_root: Path, data: Path, calls: int) -> dict:
-    """First call on the largest project partition (fresh server), then warm p95."""
-    from mcp_stdio import StdioClient
-
+    """First call on the largest project partition (fresh server), then warm p95 there."""
     from bench.mcp import _calls, _pct, _samples
+    from tests.support.mcp_stdio import StdioClient
 
     manifest = json.loads((data / "manifest.json").read_text())
     sizes = {p: v["tables"].get("nodes", 0) for p, v in manifest["partitions"].items()}
     samples = _samples(data)
     largest = max((p for p in samples if not p.startswith("_")), key=sizes.get)
     client = StdioClient(kb_root, data)
+    per_tool: dict[str, list[float]] = {}
     try:
         client.call("kb_status")  # spawn + initialize, no partition loaded yet
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), _server_cpu(client)
         text, err = client.call("kb_neighbors", node=samples[largest]["symbol"][0], project=largest)
         first = time.perf_counter() - start
+        first_cpu = _server_cpu(client) - cpu
         assert not err, text
-        projects = [p for p in samples if not p.startswith("_")]
-        for p in projects:  # warm every partition the warm calls touch
-            client.call("kb_neighbors", node=samples[p]["symbol"][0], project=p)
-        timings = []
-        for tool, args, _budget in _calls(random.Random(7), calls, samples):
+        only = {k: v for k, v in samples.items() if k == largest or k.startswith("_")}
+        for tool, args, _budget in _calls(random.Random(7), calls, only):
             t = time.perf_counter()
             client.call(tool, **args)
-            timings.append((time.perf_counter() - t) * 1000)
+            per_tool.setdefault(tool, []).append((time.perf_counter() - t) * 1000)
     finally:
         client.close()
+    timings = [t for ts in per_tool.values() for t in ts]
     return {
         "largest_partition": largest,
         "largest_partition_nodes": sizes[largest],
         "first_call_s": round(first, 2),
+        "first_call_server_cpu_s": None if first_cpu is None else round(first_cpu, 2),
         "warm_calls": len(timings),
         "warm_p95_ms": round(_pct(timings, 0.95), 1),
+        "warm_p95_ms_per_tool": {t: round(_pct(v, 0.95), 1) for t, v in sorted(per_tool.items())},
+        "loadavg_1m": round(os.getloadavg()[0], 1),
     }
+
+
+def _server_cpu(client) -> float | None:
+    """CPU seconds our MCP server child has used so far (Linux /proc), None elsewhere."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            cmd = (stat.parent / "cmdline").read_bytes()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == os.getpid() and b"mcp_server" in cmd:
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return None
 
 
 def goals(rows: list[dict], noop: float | None, mcp: dict | None) -> list[tuple[str, bool, str]]:
@@ -209,8 +228,15 @@ def main() -> int:
         action="store_true",
         help="keep sizes already built and recorded in scale.json (no rebuild)",
     )
+    ap.add_argument(
+        "--mcp-only",
+        action="store_true",
+        help="only the MCP goals, on the last factor's existing build; writes scale-mcp.json",
+    )
     args = ap.parse_args()
     os.environ.setdefault("KB_TODAY", "2026-11-29")
+    if args.mcp_only:
+        return mcp_only(int(args.factors.split(",")[-1]), args.calls)
     packages = fetch()
     rows, before = [], _previous() if args.reuse else {}
     for factor in map(int, args.factors.split(",")):
@@ -232,6 +258,31 @@ def main() -> int:
     }
     _write(result)
     print(f"wrote {RESULTS.relative_to(ROOT)}")
+    return 0
+
+
+def mcp_only(factor: int, calls: int) -> int:
+    """The two MCP goals on an already built size (a few minutes, no rebuild)."""
+    work = WORK / f"scale-x{factor}"
+    if not (work / "data" / "manifest.json").exists():
+        print(f"no build at {work}: run `bench/scale.py --factors {factor}` first")
+        return 2
+    mcp = mcp_latency(work / "portfolio" / "kb", work / "data", calls)
+    checks = [c for c in goals([{"factor": factor, "peak_rss_mb": 0}], None, mcp) if c[2] != "peak"]
+    for line, ok, _ in checks:
+        print(f"{'PASS' if ok else 'MISS'}  {line}")
+    print(
+        "warm p95 per tool (ms): "
+        + ", ".join(f"{t} {v}" for t, v in mcp["warm_p95_ms_per_tool"].items())
+    )
+    out = RESULTS.with_name("scale-mcp.json")
+    result = {
+        "factor": factor,
+        "mcp": mcp,
+        "goals": {k: {"pass": ok, "line": line} for line, ok, k in checks},
+    }
+    out.write_text(json.dumps(result, indent=2) + "\n")
+    print(f"wrote {out.relative_to(ROOT)}")
     return 0
 
 

@@ -112,11 +112,10 @@ def middleware_of_symbol(pg: ProjectGraph) -> dict[str, list[str]]:
     cached = getattr(pg, "_mw_by_symbol", None)
     if cached is None:
         cached = {}
-        for n, d in pg.g.nodes(data=True):
-            if d.get("kind") == "middleware":
-                sym = middleware_symbol(pg, n)
-                if sym:
-                    cached.setdefault(sym, []).append(n)
+        for n, _ in pg.of_kind("middleware"):
+            sym = middleware_symbol(pg, n)
+            if sym:
+                cached.setdefault(sym, []).append(n)
         pg._mw_by_symbol = cached  # type: ignore[attr-defined]
     return cached
 
@@ -227,9 +226,8 @@ def secret_payload(pg: ProjectGraph, secret: str) -> list[tuple[str, list[tuple[
         if pg.node(v).get("kind") == "tf_resource"
     } | {
         n
-        for n, d in pg.g.nodes(data=True)
-        if d.get("kind") == "tf_resource"
-        and label
+        for n, d in pg.of_kind("tf_resource")
+        if label
         and (pg.attrs(n).get("secret_id") == label or str(d.get("name")).lower() == label.lower())
     }
     out = []

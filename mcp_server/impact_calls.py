@@ -24,12 +24,12 @@ def base_call_sites(pg: ProjectGraph, seeds: list[str], skip: set[str]) -> list[
     envs = {str(pg.node(s).get("name")) for s, k in kinds.items() if k == "env_var"}
     bases = {s for s, k in kinds.items() if k == "setting"}
     names = envs | {str(pg.node(s).get("name")) for s in seeds}
-    for n, d in pg.g.nodes(data=True):  # base URL settings that refer to an env var seed
-        if d.get("kind") == "setting" and str(pg.attrs(n).get("refers_to")) in names:
+    for n, _ in pg.of_kind("setting"):  # base URL settings that refer to an env var seed
+        if str(pg.attrs(n).get("refers_to")) in names:
             bases.add(n)
     calls = {s for s, k in kinds.items() if k == "http_call"}
-    for n, d in pg.g.nodes(data=True):
-        if d.get("kind") != "http_call" or d.get("project") != pg.project:
+    for n, d in pg.of_kind("http_call"):
+        if d.get("project") != pg.project:
             continue
         a = pg.attrs(n)
         if a.get("env_var") in envs or a.get("base_setting") in bases:

@@ -51,8 +51,8 @@ def near_routes(
     """Routes that differ only by method, by one segment, or by a mount prefix."""
     want = _segments(path)
     scored: list[tuple[int, str]] = []
-    for n, d in pg.g.nodes(data=True):
-        if d.get("kind") != "route" or d.get("project") != pg.project:
+    for n, d in pg.of_kind("route"):
+        if d.get("project") != pg.project:
             continue
         parts = route_parts(str(d.get("name") or ""))
         if parts is None:
@@ -188,8 +188,8 @@ def unused_middleware(pg: ProjectGraph, ans: Answer, route: str) -> None:
     each with its usage line(s) — the nearest candidates for "does X run for this route?"."""
     comp = pg.node(route).get("component")
     users: dict[str, dict[tuple[str, int], int]] = {}
-    for n, d in pg.g.nodes(data=True):
-        if d.get("kind") != "middleware" or d.get("component") != comp:
+    for n, d in pg.of_kind("middleware"):
+        if d.get("component") != comp:
             continue
         for _, _, e in pg.g.in_edges(n, data=True):
             if e.get("type") == "USES_MIDDLEWARE":
@@ -225,8 +225,8 @@ def routes_at_folder(pg: ProjectGraph, path: str, component: str | None) -> list
     if not want:
         return []
     found = []
-    for n, d in pg.g.nodes(data=True):
-        if d.get("kind") != "route" or d.get("component") != component:
+    for n, d in pg.of_kind("route"):
+        if d.get("component") != component:
             continue
         parts = route_parts(str(d.get("name") or ""))
         if parts and _segments(parts[1]) == want and d.get("file") != path:

@@ -8,6 +8,7 @@ Parquet is read — kb.duckdb is never opened, so a running build is never block
 from __future__ import annotations
 
 import difflib
+import importlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ from mcp_server.staleness import VersionWatch
 from warehouse.integrity import damaged_files
 from warehouse.query_guard import sandbox
 from warehouse.reader import GLOBAL, Warehouse, WarehouseMissing
+from warehouse.sql_worker import shared_worker
 
 DEFAULT_BUDGET = 2000
 
@@ -224,10 +226,12 @@ class State:
 
 
 def prewarm(state: State) -> None:
-    """Load what every first answer needs (manifest, shared layer, catalog connection)."""
+    """Load what every first answer needs (manifest, shared layer, catalog connection),
+    start the kb_sql worker, then take each component's version once, so the first
+    answer on a big project neither starts git per component nor a DuckDB process."""
     try:
         with state.lock:
-            state.manifest()
+            manifest = state.manifest()
             state.shared()
             state.rows("docs")
             state.rows("adrs")
@@ -236,4 +240,13 @@ def prewarm(state: State) -> None:
             if len(projects) == 1:
                 state.graph(projects[0])
     except Exception:  # noqa: BLE001 — a missing warehouse is reported per call
-        pass
+        return
+    shared_worker().start()
+    importlib.import_module("doc_context.search")  # kb_context's (secret scanner: ~1 s)
+    repos = {
+        str(info["repo"])
+        for info in (manifest.get("components") or {}).values()
+        if isinstance(info, dict) and info.get("repo")
+    }
+    for repo in sorted(repos):
+        state.versions.current(repo)

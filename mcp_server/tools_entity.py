@@ -94,8 +94,8 @@ def _entry_points(pg: ProjectGraph, ans: Answer, comp: str) -> None:
     ans.touch(pg.project, comp)
     exported = []
     triggers = []
-    for n, d in pg.g.nodes(data=True):
-        if d.get("component") != comp or d.get("kind") != "symbol":
+    for n, d in pg.of_kind("symbol"):
+        if d.get("component") != comp:
             continue
         attrs = pg.attrs(n)
         if attrs.get("trigger") or attrs.get("triggers"):

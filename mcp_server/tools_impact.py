@@ -92,11 +92,7 @@ def impact(
         if pg.node(s).get("kind") == "component" and pg.node(s).get("project") == pg.project:
             comp = str(pg.node(s).get("name"))
             comps.add(comp)
-            code_seeds += [
-                n
-                for n, d in pg.g.nodes(data=True)
-                if d.get("kind") == "route" and d.get("component") == comp
-            ]
+            code_seeds += [n for n, d in pg.of_kind("route") if d.get("component") == comp]
     found: list[tuple[str, str, dict, int]] = []
     if code_seeds:
         _about(pg, ans, code_seeds)
@@ -244,8 +240,8 @@ def _terraform(pg: ProjectGraph, ans: Answer, seeds: list[str], text: str) -> No
     names = {text.lower()} | {str(pg.node(s).get("name")).lower() for s in seeds}
     names.discard("")
     hits = []
-    for n, d in pg.g.nodes(data=True):
-        if d.get("kind") != "tf_resource" or n in seeds:
+    for n, d in pg.of_kind("tf_resource"):
+        if n in seeds:
             continue
         blob = (str(d.get("name")) + " " + attrs_text(d)).lower()
         if any(name in blob for name in names if len(name) >= 3):

@@ -44,8 +44,8 @@ P_SETTING, P_ROUTE, P_ENV, P_OUT, P_IN, P_SECRET, P_RUNTIME, P_PKG = 9, 10, 12, 
 def _of_kind(pg: ProjectGraph, comp: str, kind: str) -> list[str]:
     nodes = [
         n
-        for n, d in pg.g.nodes(data=True)
-        if d.get("kind") == kind and d.get("component") == comp and d.get("project") == pg.project
+        for n, d in pg.of_kind(kind)
+        if d.get("component") == comp and d.get("project") == pg.project
     ]
     return sorted(nodes, key=lambda n: (pg.node(n).get("file") or "", pg.node(n).get("line") or 0))
 

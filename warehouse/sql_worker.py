@@ -59,6 +59,11 @@ class SqlWorker:
             )
         return self._proc
 
+    def start(self) -> None:
+        """Start the child now (it imports DuckDB before its first query arrives)."""
+        with self._lock:
+            self._start()
+
     def stop(self) -> None:
         proc, self._proc = self._proc, None
         if proc is not None and proc.poll() is None:
@@ -194,4 +199,10 @@ def _serve() -> None:
 
 
 if __name__ == "__main__":
+    # imported now, while the parent is still idle, not at the first query
+    import duckdb  # noqa: F401
+
+    import warehouse.query_guard  # noqa: F401
+    import warehouse.reader  # noqa: F401
+
     _serve()
