@@ -170,7 +170,10 @@ def publish(
     written: dict[tuple[str, str], pl.DataFrame] = {}
     last, signatures = _last_manifest(data_dir), signatures or {}
     damaged = damaged_files(data_dir, last) if last else []
-    if damaged:  # nothing is linked from a build with a damaged file
+    current = (data_dir / last["path"]).resolve() if last.get("path") else None
+    if damaged or _LastBuild.folder != current:
+        # Nothing is linked from a build with a damaged file, nor from what this process
+        # published elsewhere (another data dir) or before someone else published here.
         _LastBuild.frames, _LastBuild.folder = {}, None
     counts: dict[str, dict[str, int]] = {}
     try:
@@ -185,7 +188,7 @@ def publish(
         shutil.rmtree(tmp_dir, ignore_errors=True)
         raise
     os.replace(tmp_dir, final_dir)
-    _LastBuild.frames, _LastBuild.folder = written, final_dir
+    _LastBuild.frames, _LastBuild.folder = written, final_dir.resolve()
     table_names = sorted({t for c in counts.values() for t in c})
     build_duckdb(data_dir, final_dir, table_names)
     records = last.get("files") if last.get("path") else None

@@ -42,3 +42,17 @@ def test_same_signature_links_and_a_damaged_file_is_written_again(tmp_path: Path
     fourth = publish(data, _partitions(2), signatures={"p": "s2"})
     assert damaged_files(data, fourth) == []
     assert pl.read_parquet(_file(data, fourth))["line"].to_list() == [2]
+
+
+def test_a_frame_published_into_another_data_dir_is_written_not_linked(tmp_path: Path) -> None:
+    """One process publishing two warehouses (tests, a tool) must not share files: damage to
+    the first would break the second."""
+    tables = _partitions(3)
+    first = publish(tmp_path / "one", tables)
+    second = publish(tmp_path / "two", tables)
+    assert (
+        _file(tmp_path / "two", second).stat().st_ino
+        != _file(tmp_path / "one", first).stat().st_ino
+    )
+    _file(tmp_path / "one", first).write_bytes(b"broken")
+    assert pl.read_parquet(_file(tmp_path / "two", second))["line"].to_list() == [3]
