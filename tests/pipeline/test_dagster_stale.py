@@ -31,6 +31,8 @@ STOP = """mutation($id: String!) { stopSensor(id: $id) {
   ... on StopSensorMutationResult { instigationState { status } } } }"""
 CHECKS = """{ assetNodes(assetKeys: [{path: ["project_graph"]}]) { assetChecksOrError {
   ... on AssetChecks { checks { name executionForLatestMaterialization { status } } } } } }"""
+RUNS_IN_FLIGHT = """{ runsOrError(filter: {statuses: [QUEUED, NOT_STARTED, STARTING, STARTED]}) {
+  ... on Runs { results { runId } } } }"""
 
 
 def _stale_by_partition(port: int, asset: str) -> dict[str, str]:
@@ -45,14 +47,29 @@ def _instigators(port: int) -> tuple[dict, dict]:
     return sensors, schedules
 
 
-def _checks_done(port: int) -> dict[str, str] | None:
-    """project_graph's checks → status of their latest execution, once none is running."""
+def _check_statuses(port: int) -> dict[str, str | None]:
+    """project_graph's checks → status of their execution for its latest materialization.
+
+    None while Dagster has not linked an execution to that materialization yet (a run that
+    materialized it may still be starting its check step)."""
     node = graphql(port, CHECKS)["assetNodes"][0]
-    checks = {
+    return {
         c["name"]: (c["executionForLatestMaterialization"] or {}).get("status")
         for c in node["assetChecksOrError"]["checks"]
     }
-    return checks if checks and "IN_PROGRESS" not in checks.values() else None
+
+
+def _runs_in_flight(port: int) -> int:
+    return len(graphql(port, RUNS_IN_FLIGHT)["runsOrError"]["results"])
+
+
+def _checks_done(port: int, seen: dict) -> dict[str, str] | None:
+    """The checks' statuses once every one has finished for the latest materialization
+    and no run is queued or running (nothing can still change them)."""
+    seen["checks"] = checks = _check_statuses(port)
+    seen["runs in flight"] = in_flight = _runs_in_flight(port)
+    finished = checks and all(s not in (None, "IN_PROGRESS") for s in checks.values())
+    return checks if finished and not in_flight else None
 
 
 def _commit_to(kb_root: Path, component: str) -> None:
@@ -120,7 +137,9 @@ def test_commit_to_one_component_marks_only_its_partition_stale(
         ), causes
 
         # the run that built project_graph may still be finishing its check
-        checks = wait_for(lambda: _checks_done(port), timeout=300)
-        assert checks and all(status == "SUCCEEDED" for status in checks.values()), checks
+        seen: dict = {}
+        checks = wait_for(lambda: _checks_done(port, seen), timeout=300)
+        assert checks, f"project_graph's checks never finished for its latest build: {seen}"
+        assert all(status == "SUCCEEDED" for status in checks.values()), checks
         _screenshot(port)
     assert SCREENSHOT.stat().st_size > 10_000
