@@ -10,15 +10,25 @@ from dagster import AssetExecutionContext
 
 from assets.automation import STALE_OR_MISSING, md_list
 from assets.code import component_versions
-from assets.code_versions import code_version
+from assets.code_versions import code_version, source_version
 from assets.knowledge import kb_indexes
 from assets.partitions import components_partitions
-from assets.resources import STAGING, KbResource
-from doc_context import ChunkSet, component_chunks, kb_chunks, repo_scopes
+from assets.resources import SIGNATURE_META, STAGING, KbResource
+from doc_context import (
+    ChunkSet,
+    chunk_discovery,
+    component_discovery,
+    discovery_signature,
+    kb_chunks,
+    repo_scopes,
+)
+from doc_context.discovery import RepoScope
 from doc_context.index import chunk_frames
-from warehouse.staging import Tables
+from warehouse.staging import Tables, read_memo, read_stage, staged_signature, write_memo
 
 DOCS_CODE = code_version("docs")  # doc_context sources
+# what a component's chunks depend on besides its files: the chunking and the redaction
+CHUNKS_SALT = f"{DOCS_CODE}:{source_version('kb.secret_scan', 'kb.redaction', 'kb.tokens')}"
 KB_KEY = "_kb"
 
 
@@ -32,7 +42,7 @@ def _stats(key: str, chunk_set: ChunkSet) -> dict[str, object]:
     }
 
 
-def _output(value, stats: list[dict[str, object]]) -> dg.Output:
+def _output(value, stats: list[dict[str, object]], signatures: dict[str, str] | None = None):
     notes = [n for s in stats for n in (*s["skipped"], *s["warnings"])]
     return dg.Output(
         value,
@@ -41,6 +51,7 @@ def _output(value, stats: list[dict[str, object]]) -> dg.Output:
             "files": sum(s["files"] for s in stats),
             "tokens": sum(s["tokens"] for s in stats),
             "skipped / warnings": md_list(notes),
+            **{f"{SIGNATURE_META}{key}": sig for key, sig in (signatures or {}).items()},
         },
     )
 
@@ -55,13 +66,33 @@ def _output(value, stats: list[dict[str, object]]) -> dg.Output:
     io_manager_key=STAGING,
 )
 def doc_chunks(context: AssetExecutionContext, kb: KbResource) -> dg.Output[dict[str, Tables]]:
-    """Markdown chunks of each component's repo (root, docs/, skills/, subproject meta)."""
-    scopes = repo_scopes(kb.kb().components())
-    chunks = {key: component_chunks(scopes.get(key)) for key in context.partition_keys}
-    return _output(
-        {key: chunk_frames(c) for key, c in chunks.items()},
-        [_stats(key, c) for key, c in chunks.items()],
+    """Markdown chunks of each component's repo (root, docs/, skills/, subproject meta).
+    A component whose Markdown did not change gets its staged chunks back."""
+    scopes, data_dir = repo_scopes(kb.kb().components()), kb.data_path()
+    chunked = {k: _component_chunks(k, scopes.get(k), data_dir) for k in context.partition_keys}
+    out = _output(
+        {key: tables for key, (tables, _, _) in chunked.items()},
+        [stats for _, stats, _ in chunked.values()],
+        {key: signature for key, (_, _, signature) in chunked.items()},
     )
+    reused = sorted(key for key, (_, stats, _) in chunked.items() if stats.get("taken back"))
+    return out.with_metadata({**out.metadata, "docs taken back unchanged": md_list(reused)})
+
+
+def _component_chunks(key: str, scope: RepoScope | None, data_dir) -> tuple[Tables, dict, str]:
+    """One component's chunk tables, stats and signature: read back when its docs and the
+    chunking code are what its staged chunks were made from, else chunked afresh."""
+    disc = component_discovery(scope)
+    signature = discovery_signature(disc, scope, CHUNKS_SALT)
+    asset = doc_chunks.key.to_python_identifier()
+    stats = read_memo(data_dir, asset, key, signature)
+    staged = staged_signature(data_dir, asset, key) == signature
+    if stats is not None and staged and (tables := read_stage(data_dir, asset, key)):
+        return tables, {**stats, "taken back": True}, signature
+    chunk_set = chunk_discovery(disc, scope.project, scope.component) if scope else ChunkSet()
+    stats = _stats(key, chunk_set)
+    write_memo(data_dir, asset, key, signature, stats)
+    return chunk_frames(chunk_set), stats, signature
 
 
 @dg.asset(

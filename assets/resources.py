@@ -71,8 +71,9 @@ class StagingIOManager(dg.ConfigurableIOManager):
             return
         data_dir, asset = self.kb.data_path(), _asset(context)
         if context.has_asset_partitions:
+            signatures = _signatures(context)
             for key in context.asset_partition_keys:
-                write_stage(data_dir, asset, key, obj.get(key, {}))
+                write_stage(data_dir, asset, key, obj.get(key, {}), signatures.get(key))
         elif obj and all(isinstance(v, pl.DataFrame) for v in obj.values()):
             write_stage(data_dir, asset, ALL, obj)
         else:  # tables per key (project); also drops keys no longer returned

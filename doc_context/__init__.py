@@ -6,7 +6,15 @@ the SQLite FTS5 index over the published `doc_chunks`, `search` ranks (BM25) and
 fits the answer to a token budget. Imports `kb`, `warehouse` and `vocab`; never Dagster.
 """
 
-from doc_context.build import ChunkSet, colocation_edges, component_chunks, kb_chunks
+from doc_context.build import (
+    ChunkSet,
+    chunk_discovery,
+    colocation_edges,
+    component_chunks,
+    component_discovery,
+    discovery_signature,
+    kb_chunks,
+)
 from doc_context.chunking import Chunk, chunk_markdown
 from doc_context.discovery import BUCKETS, Discovery, discover_kb, discover_repo, repo_scopes
 
@@ -15,11 +23,14 @@ __all__ = [
     "Chunk",
     "ChunkSet",
     "Discovery",
+    "chunk_discovery",
     "chunk_markdown",
     "colocation_edges",
     "component_chunks",
+    "component_discovery",
     "discover_kb",
     "discover_repo",
+    "discovery_signature",
     "kb_chunks",
     "repo_scopes",
 ]

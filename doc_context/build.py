@@ -8,6 +8,7 @@ side by side says nothing.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import defaultdict
 from collections.abc import Iterable
@@ -141,12 +142,39 @@ def _owner(fm: dict[str, Any]) -> tuple[str | None, str | None]:
     return (str(project) if project else None, str(component) if component else None)
 
 
+def component_discovery(scope: RepoScope | None, exclude_buckets: Iterable[str] = ()) -> Discovery:
+    """The docs one component's repo folder holds; none when it owns no folder."""
+    if scope is None:
+        return Discovery()
+    return discover_repo(scope.root, exclude_buckets, scope.skip_rel)
+
+
 def component_chunks(scope: RepoScope | None, exclude_buckets: Iterable[str] = ()) -> ChunkSet:
     """Chunks of one component's repo folder; an empty set when it owns no folder."""
     if scope is None:
         return ChunkSet()
-    disc = discover_repo(scope.root, exclude_buckets, scope.skip_rel)
-    return chunk_discovery(disc, scope.project, scope.component)
+    return chunk_discovery(
+        component_discovery(scope, exclude_buckets), scope.project, scope.component
+    )
+
+
+def discovery_signature(disc: Discovery, scope: RepoScope | None, salt: str) -> str:
+    """Digest of everything `component_chunks` reads: the owner, each file's path, bucket
+    and bytes, what was skipped and why, and `salt` (the code that chunks and redacts).
+    A commit that leaves a component's Markdown alone leaves it unchanged, so its staged
+    chunks can be taken back instead of re-chunked and re-scanned for secrets."""
+    digest = hashlib.sha256(salt.encode())
+    if scope is not None:
+        digest.update(f"\0{scope.project}\0{scope.component}".encode())
+    for file in sorted(disc.files, key=lambda f: f.rel):
+        try:
+            body = hashlib.sha256(file.path.read_bytes()).hexdigest()
+        except OSError:
+            body = "unreadable"
+        digest.update(f"\0{file.rel}\0{file.bucket}\0{body}".encode())
+    for rel, reason in disc.skipped:
+        digest.update(f"\0skipped\0{rel}\0{reason}".encode())
+    return digest.hexdigest()[:24]
 
 
 def kb_chunks(kb_root: Path, exclude_buckets: Iterable[str] = ()) -> ChunkSet:

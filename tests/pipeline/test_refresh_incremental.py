@@ -201,3 +201,59 @@ def test_an_unchanged_project_is_reused_and_the_result_equals_a_from_scratch_bui
     assert _graph_files(data) == _graph_files(scratch)
     assert _tables(data) == _tables(scratch)
     assert any(b"six" in v for v in _graph_files(data).values())
+
+
+def _doc_chunks(data: Path) -> list:
+    """The published component doc chunks, row by row."""
+    import polars as pl
+
+    build, _ = _published(data)
+    return sorted(
+        repr(r) for r in pl.read_parquet(build / "partition=tiny" / "doc_chunks.parquet").rows()
+    )
+
+
+def _docs_taken_back(data: Path) -> str:
+    """What the last doc_chunks materialization says it took back unchanged (Dagster UI)."""
+    import dagster as dg
+
+    from pipeline.instance import open_instance
+
+    instance = open_instance(data)
+    try:
+        record = instance.fetch_materializations(dg.AssetKey("doc_chunks"), limit=1).records[0]
+        return record.asset_materialization.metadata["docs taken back unchanged"].value
+    finally:
+        instance.dispose()
+
+
+def test_a_code_commit_reuses_the_component_docs_and_a_doc_commit_rechunks_them(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "portfolio"
+    kb, data = _tiny_portfolio(root), tmp_path / "data"
+    readme = root / "repos" / "one" / "README.md"
+    readme.write_text("# One\n\n## Setup\n\nRun the harbour crane.\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "one: readme")
+    _refresh(kb, data, "--no-service")
+    staged = data / "staging" / "doc_chunks" / "tiny__one" / "doc_chunks.parquet"
+    inode = staged.stat().st_ino
+
+    _commit(kb, "one", "export const seven = 7;\n")  # code only: the docs are taken back
+    _refresh(kb, data, "--no-service")
+    assert _docs_taken_back(data) == "- tiny/one"
+    assert staged.stat().st_ino == inode
+    assert any("harbour crane" in row for row in _doc_chunks(data))
+
+    readme.write_text("# One\n\n## Setup\n\nRun the lighthouse lamp.\n")  # docs: re-chunked
+    git(root, "commit", "-qam", "one: readme edited")
+    _refresh(kb, data, "--no-service")
+    assert _docs_taken_back(data) == "none"
+    assert staged.stat().st_ino != inode
+    rows = _doc_chunks(data)
+    assert any("lighthouse lamp" in row for row in rows)
+    assert not any("harbour crane" in row for row in rows)
+    scratch = tmp_path / "scratch"
+    _refresh(kb, scratch, "--all", "--no-service")
+    assert rows == _doc_chunks(scratch)
