@@ -17,6 +17,7 @@ import polars as pl
 from extractors.facts import ComponentFacts, Edge, Node
 from kb.model import KnowledgeBase
 from warehouse.reader import dict_rows
+from warehouse.staging import one_table_of_each
 from warehouse.tables import TABLES, concat, frame
 
 # catalog row table → (catalog table, catalog node kind, edge type)
@@ -69,7 +70,9 @@ def build_catalog(
     """
     out: dict[str, pl.DataFrame] = {}
     for table in CATALOG_TABLES:
-        df = concat(table, [t.get(table) for _, t in sorted(component_tables.items())])
+        df = concat(
+            table, one_table_of_each([t for _, t in sorted(component_tables.items())], table)
+        )
         out[table] = df.sort(["project", "component", "name", "file", "line"], nulls_last=True)
     nodes: dict[str, Node] = {}
     edges: dict[tuple[str, str, str], Edge] = {}

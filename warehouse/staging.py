@@ -123,14 +123,38 @@ class LazyTables(Mapping[str, pl.DataFrame]):
         if table not in self._read:
             if table not in self._names:
                 raise KeyError(table)
-            self._read[table] = pl.read_parquet(self._folder / f"{table}.parquet")
+            self._read[table] = pl.read_parquet(self.path_of(table))
         return self._read[table]
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._names)
 
+    def __contains__(self, table: object) -> bool:
+        return table in self._names
+
+    def unread(self, table: str) -> bool:
+        return table in self._names and table not in self._read
+
+    def path_of(self, table: str) -> Path:
+        return self._folder / f"{table}.parquet"
+
     def __len__(self) -> int:
         return len(self._names)
+
+
+def one_table_of_each(tables: list[Mapping[str, pl.DataFrame]], table: str) -> list[pl.DataFrame]:
+    """`table` of each mapping that has it, in order (their rows in that order). When all
+    of them are staged folders not read yet and their files share a schema, one
+    multi-file Parquet read returns them as one frame: a cold catalog step reads one
+    table of every component, and one read of 46 small files is several times faster
+    than 46 reads."""
+    holding = [t for t in tables if table in t]
+    if len(holding) > 1 and all(isinstance(t, LazyTables) and t.unread(table) for t in holding):
+        try:
+            return [pl.read_parquet([t.path_of(table) for t in holding])]
+        except pl.exceptions.PolarsError:  # schemas differ: read them one by one
+            pass
+    return [t[table] for t in holding]
 
 
 def read_stage(data_dir: Path, asset: str, key: str = "all") -> dict[str, pl.DataFrame]:
