@@ -5,15 +5,18 @@ Plain Python (no Dagster): the `code_facts` asset calls it once per partition in
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from extractors import extract_component
+from extractors.base import LANGUAGE_BY_SUFFIX
 from kb import progress
 from kb.model import Component
 from kb.versions import component_version
+from vocab import CODE_SKIP_DIRS
 from warehouse.catalog import component_frames
 from warehouse.code_stage import read_stamp, restamp, write_component_facts
 from warehouse.fact_guard import guard_facts
@@ -71,9 +74,32 @@ def extract_many(
     progress.report("extract", total=len(jobs))
     if workers < 2 or len(comps) < PARALLEL_FROM:
         return dict(_reported(map(_extract_one, jobs)))
+    # Longest first: one component can be half the work (a bundled vendor folder); started
+    # last, it leaves the other workers idle while it runs alone.
+    jobs.sort(key=lambda job: source_bytes(job[1].repo_path), reverse=True)
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        return dict(_reported(pool.map(_extract_one, jobs, chunksize=1)))
+        futures = [pool.submit(_extract_one, job) for job in jobs]
+        return dict(_reported(future.result() for future in as_completed(futures)))
+
+
+def source_bytes(root: Path) -> int:
+    """Bytes of the source files under `root` (skipped folders left out): the estimate of
+    a component's extraction cost that orders the parallel work."""
+    total, stack = 0, [root]
+    while stack:
+        try:
+            entries = list(os.scandir(stack.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                if entry.name not in CODE_SKIP_DIRS:
+                    stack.append(Path(entry.path))
+            elif os.path.splitext(entry.name)[1].lower() in LANGUAGE_BY_SUFFIX:
+                with contextlib.suppress(OSError):
+                    total += entry.stat(follow_symlinks=False).st_size
+    return total
 
 
 def _reported(results):
