@@ -13,6 +13,7 @@ plain Parquet, never pickles.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 
@@ -85,14 +86,15 @@ class StagingIOManager(dg.ConfigurableIOManager):
             keys = list(context.asset_partition_keys)
             # an input typed Any takes read-on-use tables (`assets.graph.STAGED_FACTS`)
             return read_keyed(data_dir, asset, keys, lazy=context.dagster_type.is_any)
-        return self.stored(asset)
+        return self.stored(asset, lazy=context.dagster_type.is_any)
 
-    def stored(self, asset: str) -> Tables | dict[str, Tables]:
-        """The last staged output of `asset`, outside a run too (`kb refresh` reports)."""
+    def stored(self, asset: str, lazy: bool = False) -> Tables | dict[str, Mapping]:
+        """The last staged output of `asset`, outside a run too (`kb refresh` reports);
+        `lazy`: tables kept per key are read on use."""
         data_dir = self.kb.data_path()
         if stage_dir(data_dir, asset, ALL).is_dir():
             return read_stage(data_dir, asset, ALL)
-        return read_keyed(data_dir, asset)
+        return read_keyed(data_dir, asset, lazy=lazy)
 
 
 def _signatures(context: dg.OutputContext) -> dict[str, str]:

@@ -8,6 +8,7 @@ Only components the KB still lists are included, so a removed component disappea
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,7 +18,7 @@ import polars as pl
 
 from kb.model import KnowledgeBase
 from warehouse.code_stage import read_stamp
-from warehouse.staging import Tables
+from warehouse.staging import LazyTables, Tables
 from warehouse.tables import concat, frame
 
 GLOBAL = "_global"
@@ -29,11 +30,53 @@ class BuildInputs:
 
     kb_docs: Tables  # docs, adrs, problems (KB validation)
     knowledge: Tables  # knowledge-layer nodes, edges
-    graphs: dict[str, Tables]  # per project: code graph with bridges
+    graphs: Mapping[str, Mapping[str, pl.DataFrame]]  # per project: code graph with bridges
     catalog: Tables  # catalog_* tables, catalog nodes/edges
-    repo_chunks: dict[str, Tables]  # per component: its repo's doc chunks
+    repo_chunks: Mapping[str, Mapping[str, pl.DataFrame]]  # per component: its repo's doc chunks
     kb_chunks: Tables  # the KB's own doc chunks
     verification: Tables  # the verification table
+
+
+class ProjectPartition(Mapping[str, pl.DataFrame]):
+    """A project's tables as publish sees them: its graph's tables, and each doc table
+    stacked over its components, made when first asked for. Staged tables come as
+    read-on-use mappings in a cold process, so a partition that publish links from the
+    last build (same signature) is never read at all."""
+
+    def __init__(self, graph: Mapping[str, pl.DataFrame], chunks: list[Mapping]) -> None:
+        self._graph, self._chunks = graph, chunks
+        self._chunk_names = {t for c in chunks for t in c}
+        self._names = [
+            *(t for t in graph if t not in self._chunk_names),
+            *sorted(self._chunk_names),
+        ]
+        self._made: dict[str, pl.DataFrame] = {}
+
+    def __getitem__(self, table: str) -> pl.DataFrame:
+        if table not in self._chunk_names:
+            return self._graph[table]
+        if table not in self._made:
+            self._made[table] = concat(table, [c[table] for c in self._chunks if table in c])
+        return self._made[table]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def height(self, table: str) -> int:
+        if table not in self:
+            return 0
+        if table not in self._chunk_names and isinstance(self._graph, LazyTables):
+            return self._graph.height(table)
+        return self[table].height
+
+
+def _height(tables: Mapping[str, pl.DataFrame], table: str) -> int:
+    if isinstance(tables, ProjectPartition):
+        return tables.height(table)
+    return tables[table].height if table in tables else 0
 
 
 def _version_of(values: list[str]) -> str:
@@ -42,7 +85,7 @@ def _version_of(values: list[str]) -> str:
 
 def assemble_partitions(
     kb: KnowledgeBase, data_dir: Path, inputs: BuildInputs
-) -> tuple[dict[str, dict[str, pl.DataFrame]], dict[str, Any]]:
+) -> tuple[dict[str, Mapping[str, pl.DataFrame]], dict[str, Any]]:
     """Partitions to publish, and the manifest's extra fields (component stamps from
     `data_dir`'s staged code facts)."""
     knowledge, catalog, verification = inputs.knowledge, inputs.catalog, inputs.verification
@@ -57,12 +100,11 @@ def assemble_partitions(
         **{t: df for t, df in verification.items() if t != "problems"},
     }
     global_tables.update(inputs.kb_chunks)
-    partitions: dict[str, dict[str, pl.DataFrame]] = {GLOBAL: global_tables}
+    partitions: dict[str, Mapping[str, pl.DataFrame]] = {GLOBAL: global_tables}
     components: dict[str, Any] = {}
     versions_by_project: dict[str, list[str]] = {}
     for pid in sorted(kb.projects):
-        project_tables = dict(inputs.graphs.get(pid) or {})
-        chunk_frames: dict[str, list[pl.DataFrame]] = {}
+        chunks: list[Mapping] = []
         for comp in kb.components():
             if comp.project != pid:
                 continue
@@ -74,11 +116,8 @@ def assemble_partitions(
                 **{k: stamp[k] for k in ("kept_from", "unavailable") if k in stamp},
             }
             versions_by_project.setdefault(pid, []).append(f"{comp.key}@{stamp.get('version')}")
-            for table, df in (inputs.repo_chunks.get(comp.key) or {}).items():
-                chunk_frames.setdefault(table, []).append(df)
-        for table, frames in chunk_frames.items():
-            project_tables[table] = concat(table, frames)
-        partitions[pid] = project_tables
+            chunks.append(inputs.repo_chunks.get(comp.key) or {})
+        partitions[pid] = ProjectPartition(inputs.graphs.get(pid) or {}, chunks)
     built_at = datetime.now(UTC).isoformat(timespec="seconds")
     builds = []
     for name, tables in sorted(partitions.items()):
@@ -90,10 +129,7 @@ def assemble_partitions(
                 "partition": name,
                 "version": version,
                 "built_at": built_at,
-                **{
-                    t: tables[t].height if t in tables else 0
-                    for t in ("nodes", "edges", "unresolved", "problems")
-                },
+                **{t: _height(tables, t) for t in ("nodes", "edges", "unresolved", "problems")},
             }
         )
     global_tables["builds"] = frame("builds", builds)

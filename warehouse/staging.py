@@ -138,6 +138,12 @@ class LazyTables(Mapping[str, pl.DataFrame]):
     def path_of(self, table: str) -> Path:
         return self._folder / f"{table}.parquet"
 
+    def height(self, table: str) -> int:
+        """Rows of `table`, from the Parquet footer when it was not read."""
+        if table in self._read:
+            return self._read[table].height
+        return pl.scan_parquet(self.path_of(table)).select(pl.len()).collect().item()
+
     def __len__(self) -> int:
         return len(self._names)
 
