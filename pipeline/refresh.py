@@ -38,7 +38,13 @@ from kb.problems import Problem  # noqa: E402
 from pipeline.definitions import build_definitions  # noqa: E402
 from pipeline.distributed import run_partitions, selected_executor  # noqa: E402
 from pipeline.fastpath import staleness  # noqa: E402
-from pipeline.instance import dagster_home, open_instance, partitions_read_once  # noqa: E402
+from pipeline.instance import (  # noqa: E402
+    dagster_home,
+    load_reported,
+    open_instance,
+    partitions_read_once,
+    save_reported,
+)
 from pipeline.phases import Phases  # noqa: E402
 from pipeline.sensors import partition_requests  # noqa: E402
 
@@ -197,7 +203,8 @@ class Refresher:
         self.job = self.defs.resolve_implicit_global_asset_job_def()
         self.kb_yaml = _mtime(self.kb_root / "kb.yaml")
         self.carry: dict[dg.AssetKey, set[str | None]] = {}  # requests of `take_in`
-        self.reported: dict[str, str] = {}  # source versions observed (partition, "" = KB)
+        # source versions observed (partition, "" = KB), kept across processes
+        self.reported: dict[str, str] = load_reported(self.data_dir)
         phases.lap("definitions")
 
     def take_in(self) -> None:
@@ -226,6 +233,7 @@ class Refresher:
             self.reported.clear()
         phases.lap("sync partitions")
         requested = stale_selection(defs, instance, data_dir, phases, kb, self.reported)
+        save_reported(data_dir, self.reported)
         for key, parts in self.carry.items():
             requested.setdefault(key, set()).update(parts)
         self.carry = {}

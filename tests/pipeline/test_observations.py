@@ -1,0 +1,38 @@
+"""A cold `kb refresh` reports as observations only the source versions that moved since
+the last report to the same instance, as the warm refresh service does."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import dagster as dg
+
+from pipeline.instance import open_instance
+from tests.pipeline.test_refresh_incremental import _commit, _refresh, _tiny_portfolio
+
+
+def _observed(data: Path) -> list[str]:
+    """Partition of every component_versions observation in the instance, oldest first."""
+    instance = open_instance(data)
+    try:
+        records = instance.fetch_observations(dg.AssetKey("component_versions"), limit=1000)
+        return [r.partition_key for r in reversed(records.records)]
+    finally:
+        instance.dispose()
+
+
+def test_a_cold_refresh_reports_only_the_component_that_moved(tmp_path: Path) -> None:
+    kb, data = _tiny_portfolio(tmp_path / "portfolio"), tmp_path / "data"
+    _refresh(kb, data, "--no-service")
+    assert sorted(_observed(data)) == ["tiny/one", "tiny/two"]
+
+    _commit(kb, "two", "export const eight = 8;\n")
+    result = _refresh(kb, data, "--no-service")
+    assert "extracting 1 stale component(s): tiny/two" in result.stdout
+    assert _observed(data)[2:] == ["tiny/two"]
+
+    shutil.rmtree(data / "dagster" / "history")  # a new event log has seen nothing
+    _commit(kb, "one", "export const nine = 9;\n")
+    _refresh(kb, data, "--no-service")
+    assert sorted(_observed(data)) == ["tiny/one", "tiny/two"]
