@@ -8,7 +8,7 @@ workers) — and compares the published nodes/edges byte for byte (sorted dump).
     uv run python bench/celery.py              # the bundled example (examples/kb)
     uv run python bench/celery.py --portfolio  # bench/portfolio.py's 46 components
 
-Writes bench/results/celery.json.
+Writes bench/results/celery.json (`--portfolio`: celery-portfolio.json).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+sys.path.insert(0, str(ROOT))
 
 from bench.cluster import CeleryCluster, graph_dump, redis_available  # noqa: E402
 
@@ -62,21 +62,19 @@ def main() -> int:
 
             kb, label = write_portfolio(tmp / "portfolio", fetch()), "bench/portfolio.py (46)"
         else:
-            from portfolio import copy_example
+            from tests.support.portfolio import copy_example
 
             kb, label = copy_example(tmp / "example"), "examples/kb"
         os.environ.setdefault("KB_TODAY", "2026-11-29")
         local = refresh(kb, tmp / "data-local")
         print(f"in process: {local:.1f}s")
         with CeleryCluster(tmp / "data-celery" / "dagster", workers=args.workers) as cluster:
-            started = time.perf_counter()
             distributed = refresh(kb, tmp / "data-celery", cluster.env())
             print(f"celery executor, {args.workers} workers: {distributed:.1f}s")
             worker_steps = sum(
                 (cluster.work / f"worker{i}.log").read_text(errors="replace").count("succeeded")
                 for i in range(1, args.workers + 1)
             )
-            _ = started
         a, b = graph_dump(tmp / "data-local"), graph_dump(tmp / "data-celery")
         result = {
             "kb": label,
@@ -97,8 +95,9 @@ def main() -> int:
     print(
         f"{'PASS' if result['identical'] else 'MISS'}: celery warehouse equals the in-process one"
     )
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(result, indent=2) + "\n")
+    out = RESULTS.with_name("celery-portfolio.json") if args.portfolio else RESULTS
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2) + "\n")
     return 0 if result["identical"] else 1
 
 
