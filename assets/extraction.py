@@ -17,6 +17,7 @@ from kb import progress
 from kb.model import Component
 from kb.versions import component_version
 from vocab import CODE_SKIP_DIRS
+from vocab.memory import peak_rss_mb
 from warehouse.catalog import component_frames
 from warehouse.code_stage import read_stamp, restamp, write_component_facts
 from warehouse.fact_guard import guard_facts
@@ -59,9 +60,19 @@ def _missing(data_dir: Path, comp: Component, stamp: dict, old: dict | None) -> 
     return {**stamp, "unavailable": True, "reused": False}
 
 
+# The largest peak memory of an extraction worker process in this process's lifetime
+# (`kb refresh` prints it in its cost line).
+worker_peak_mb = 0.0
+
+
 def _extract_one(args: tuple[Path, Component, str]) -> tuple[str, dict]:
     data_dir, comp, code_version = args
     return comp.key, extract_to_stage(data_dir, comp, code_version)
+
+
+def _extract_in_worker(args: tuple[Path, Component, str]) -> tuple[str, dict, float]:
+    key, stamp = _extract_one(args)
+    return key, stamp, peak_rss_mb()
 
 
 def extract_many(
@@ -79,8 +90,15 @@ def extract_many(
     jobs.sort(key=lambda job: source_bytes(job[1].repo_path), reverse=True)
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = [pool.submit(_extract_one, job) for job in jobs]
-        return dict(_reported(future.result() for future in as_completed(futures)))
+        futures = [pool.submit(_extract_in_worker, job) for job in jobs]
+        return dict(_reported(_peak_noted(f.result()) for f in as_completed(futures)))
+
+
+def _peak_noted(result: tuple[str, dict, float]) -> tuple[str, dict]:
+    global worker_peak_mb
+    key, stamp, peak = result
+    worker_peak_mb = max(worker_peak_mb, peak)
+    return key, stamp
 
 
 def source_bytes(root: Path) -> int:

@@ -30,6 +30,7 @@ import traceback
 from pathlib import Path
 
 from pipeline.handoff import socket_path
+from vocab.memory import peak_rss_mb, reset_peak_rss
 
 LOCK = "refresh-service.lock"
 PACKAGES = (
@@ -54,24 +55,6 @@ def code_fingerprint() -> tuple:
                 st = path.stat()
                 entries.append((str(path), st.st_mtime_ns, st.st_size))
     return tuple(entries)
-
-
-def reset_peak_memory() -> None:
-    """Linux lets a process reset its peak RSS (VmHWM), so each request reports its own."""
-    with contextlib.suppress(OSError):
-        Path("/proc/self/clear_refs").write_text("5")
-
-
-def peak_memory_mb() -> float:
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    import resource
-
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 class _Conn:
@@ -171,7 +154,7 @@ def _serve_one(conn: _Conn, refresher, code: tuple, log):
         conn.send({"restart": "kb-graph's code changed since the service started"})
         log("code changed: exiting")
         return None
-    reset_peak_memory()
+    reset_peak_rss()
     data_dir = refresher.data_dir
     try:
         with build_lock(data_dir):
@@ -196,7 +179,7 @@ def _serve_one(conn: _Conn, refresher, code: tuple, log):
             "failed_checks": outcome.failed_checks,
             "validation": [p.render() for p in outcome.validation_errors],
             "phases": phases.as_dict(),
-            "peak_mb": round(peak_memory_mb()),
+            "peak_mb": round(peak_rss_mb()),
         }
     )
     log(f"refreshed in {phases.total():.2f}s: {phases.render()}")

@@ -10,11 +10,12 @@ peak memory.
 from __future__ import annotations
 
 import argparse
-import resource
+import sys
 import time
 
 from cli.common import UserError, add_kb_option, config_or_exit, load_kb_or_exit
 from cli.progress import add_quiet_option, shown
+from vocab.memory import peak_rss_mb
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -52,13 +53,14 @@ def handle(args: argparse.Namespace) -> int:
 
 
 def _cost_line(start: float, cost: dict) -> str:
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    own = peak_rss_mb()
     where = f"peak memory {own:.0f} MB"
+    extraction = sys.modules.get("assets.extraction")  # loaded only when Dagster ran here
+    workers = getattr(extraction, "worker_peak_mb", 0.0)
     if "service_peak_mb" in cost:
         where = f"refresh service, peak memory {cost['service_peak_mb']:.0f} MB (this client {own:.0f} MB)"
-    elif workers > 64:
-        where += f" (+ child processes, ≤ {workers:.0f} MB each)"
+    elif workers:
+        where += f" (+ extraction workers, ≤ {workers:.0f} MB each)"
     return f"kb refresh: {time.perf_counter() - start:.2f}s wall, {where}"
 
 

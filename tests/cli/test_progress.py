@@ -58,6 +58,11 @@ def test_refresh_piped_or_quiet_draws_no_progress(example_kb: Path) -> None:
     assert piped.returncode == 0, output(piped)
     assert "running the stale assets" in piped.stdout
     assert "━" not in piped.stdout and not re.search(r"\d+/\d+ ", piped.stdout)
+    cost = piped.stdout.strip().splitlines()[-1]  # the workers' own peak, not a parent's
+    assert re.fullmatch(
+        r"kb refresh: [\d.]+s wall, peak memory \d+ MB \(\+ extraction workers, ≤ \d+ MB each\)",
+        cost,
+    ), cost
     code, quiet = _on_a_terminal("refresh", "--kb", str(example_kb), "--all", "--quiet")
     assert code == 0, quiet
     assert "components" not in quiet and "running the stale assets" not in quiet
