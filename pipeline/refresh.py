@@ -232,7 +232,14 @@ class Refresher:
         if sync_partitions(instance, kb):
             self.reported.clear()
         phases.lap("sync partitions")
-        requested = stale_selection(defs, instance, data_dir, phases, kb, self.reported)
+        if force:
+            # Everything is rebuilt: no tick needed to decide what. The sources are still
+            # observed; the next tick takes in this build (PENDING_FILE) with them.
+            observe_sources(instance, kb, data_dir, self.reported)
+            phases.lap("observe sources")
+            requested = {}
+        else:
+            requested = stale_selection(defs, instance, data_dir, phases, kb, self.reported)
         save_reported(data_dir, self.reported)
         for key, parts in self.carry.items():
             requested.setdefault(key, set()).update(parts)

@@ -36,3 +36,24 @@ def test_a_cold_refresh_reports_only_the_component_that_moved(tmp_path: Path) ->
     _commit(kb, "one", "export const nine = 9;\n")
     _refresh(kb, data, "--no-service")
     assert sorted(_observed(data)) == ["tiny/one", "tiny/two"]
+
+
+def test_after_a_forced_rebuild_dagster_sees_nothing_stale(tmp_path: Path) -> None:
+    """`kb refresh --all` skips the automation ticks; the next tick must still take the
+    rebuild in, requesting nothing (the commit before it included)."""
+    from kb.loader import load_kb
+    from pipeline.definitions import build_definitions
+    from pipeline.refresh import stale_selection
+
+    kb, data = _tiny_portfolio(tmp_path / "portfolio"), tmp_path / "data"
+    _refresh(kb, data, "--no-service")
+    _commit(kb, "one", "export const ten = 10;\n")
+    forced = _refresh(kb, data, "--all", "--no-service")
+    assert "one run:" in forced.stdout
+    knowledge = load_kb(kb, data)
+    defs = build_definitions(str(kb), str(data))
+    instance = open_instance(data)
+    try:
+        assert stale_selection(defs, instance, data, kb=knowledge) == {}
+    finally:
+        instance.dispose()
