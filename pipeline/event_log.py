@@ -6,6 +6,7 @@ events and reads the log ~200 more times, and opening those ~300 connections was
 third of its Dagster bookkeeping. Here one engine per storage keeps its connections
 open (one per thread, SQLite's own rule); every transaction still begins and commits
 as before, so other processes (the UI, `dagster dev`) see each event when it is stored.
+The tables it has are remembered too (`has_table`).
 """
 
 from __future__ import annotations
@@ -46,6 +47,19 @@ class PooledSqliteEventLogStorage(ConsolidatedSqliteEventLogStorage):
     def _connect(self):
         with self._engine.connect() as conn, conn.begin():
             yield conn
+
+    def has_table(self, table_name: str) -> bool:
+        """Dagster asks before many reads (~40 times per refresh) and built a new engine and
+        connection for each answer. A table, once there, stays (migrations only add), so a
+        yes is remembered; a no is asked again."""
+        seen = self.__dict__.setdefault("_tables_seen", set())
+        if table_name in seen:
+            return True
+        with self._engine.connect() as conn:
+            found = bool(self._engine.dialect.has_table(conn, table_name))
+        if found:
+            seen.add(table_name)
+        return found
 
     def dispose(self):
         engine = self.__dict__.pop("_pooled_engine", None)
