@@ -12,7 +12,6 @@ from pathlib import Path
 
 import dagster as dg
 
-REPORTED_FILE = "observed_versions.json"
 OUR_CONFIG = "# written by kb-graph (kb refresh): edit freely, then remove this line\n"
 
 
@@ -96,34 +95,12 @@ def partitions_read_once(instance: dg.DagsterInstance):
         del instance.get_dynamic_partitions
 
 
-def _event_log_identity(data_dir: Path) -> list[int] | None:
-    """The event log database's (device, inode): a new or replaced instance has another,
-    and then nothing it has not seen may be skipped."""
+def event_log_identity(instance: dg.DagsterInstance) -> str | None:
+    """The event log database file's device and inode: another instance (or a replaced
+    one) has another. None for a storage that is not one SQLite file."""
+    get_db_path = getattr(instance.event_log_storage, "get_db_path", None)
     try:
-        stat = (dagster_home(data_dir) / "history" / "event_log.db").stat()
+        stat = os.stat(get_db_path()) if get_db_path else None
     except OSError:
         return None
-    return [stat.st_dev, stat.st_ino]
-
-
-def load_reported(data_dir: Path) -> dict[str, str]:
-    """The source versions last reported as observations to this data dir's instance, so
-    a cold `kb refresh` skips the ones already in its event log (as the refresh service
-    does in memory); empty when the event log is not the one they were reported to."""
-    try:
-        held = json.loads((dagster_home(data_dir) / REPORTED_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    identity = _event_log_identity(data_dir)
-    if identity is None or held.get("event_log") != identity:
-        return {}
-    return dict(held.get("versions") or {})
-
-
-def save_reported(data_dir: Path, reported: dict[str, str]) -> None:
-    path = dagster_home(data_dir) / REPORTED_FILE
-    tmp = path.with_name(f"{path.name}.tmp-{os.getpid()}")
-    record = {"event_log": _event_log_identity(data_dir), "versions": reported}
-    with contextlib.suppress(OSError):
-        tmp.write_text(json.dumps(record, sort_keys=True), encoding="utf-8")
-        os.replace(tmp, path)
+    return f"{stat.st_dev}:{stat.st_ino}" if stat else None

@@ -40,18 +40,22 @@ from pipeline.distributed import run_partitions, selected_executor  # noqa: E402
 from pipeline.fastpath import staleness  # noqa: E402
 from pipeline.instance import (  # noqa: E402
     dagster_home,
-    load_reported,
+    event_log_identity,
     open_instance,
     partitions_read_once,
-    save_reported,
 )
 from pipeline.phases import Phases  # noqa: E402
 from pipeline.sensors import partition_requests  # noqa: E402
+from warehouse.staging import read_memo, write_memo  # noqa: E402
 
 # Dagster's console logger prints step failures with stack traces; `run_refresh` reports
 # each failure as one line of its own instead.
 QUIET = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 CURSOR_FILE = "automation_cursor.json"
+# Memo (warehouse.staging) of the source versions reported as observations, under the
+# event log's identity: a cold `kb refresh` skips those already in that log, as the
+# refresh service does in memory.
+REPORTED_MEMO = "observed_versions"
 # Present while a build's materializations have not been taken in by a tick yet.
 PENDING_FILE = "automation_cursor.pending"
 # Assets whose blocking checks must have passed on their current materialization in
@@ -204,8 +208,18 @@ class Refresher:
         self.kb_yaml = _mtime(self.kb_root / "kb.yaml")
         self.carry: dict[dg.AssetKey, set[str | None]] = {}  # requests of `take_in`
         # source versions observed (partition, "" = KB), kept across processes
-        self.reported: dict[str, str] = load_reported(self.data_dir)
+        self.log_identity = event_log_identity(self.instance)
+        held = self.log_identity and read_memo(
+            self.data_dir, REPORTED_MEMO, "all", self.log_identity
+        )
+        self._saved: dict[str, str] = dict(held or {})  # as last written to the memo
+        self.reported: dict[str, str] = dict(self._saved)
         phases.lap("definitions")
+
+    def _keep_reported(self) -> None:
+        if self.log_identity is not None and self.reported != self._saved:
+            write_memo(self.data_dir, REPORTED_MEMO, "all", self.log_identity, self.reported)
+            self._saved = dict(self.reported)
 
     def take_in(self) -> None:
         """The tick that takes in the last build, run by the service between requests;
@@ -240,7 +254,7 @@ class Refresher:
             requested = {}
         else:
             requested = stale_selection(defs, instance, data_dir, phases, kb, self.reported)
-        save_reported(data_dir, self.reported)
+        self._keep_reported()
         for key, parts in self.carry.items():
             requested.setdefault(key, set()).update(parts)
         self.carry = {}
