@@ -5,6 +5,8 @@ partition, or for the KB) and publish lands them in the warehouse, where
 `doc_context.search` indexes them for `doc_context` and `kb context`.
 """
 
+from typing import NamedTuple
+
 import dagster as dg
 from dagster import AssetExecutionContext
 
@@ -42,7 +44,7 @@ def _stats(key: str, chunk_set: ChunkSet) -> dict[str, object]:
     }
 
 
-def _output(value, stats: list[dict[str, object]], signatures: dict[str, str] | None = None):
+def _output(value, stats: list[dict[str, object]], extra: dict | None = None) -> dg.Output:
     notes = [n for s in stats for n in (*s["skipped"], *s["warnings"])]
     return dg.Output(
         value,
@@ -51,9 +53,16 @@ def _output(value, stats: list[dict[str, object]], signatures: dict[str, str] | 
             "files": sum(s["files"] for s in stats),
             "tokens": sum(s["tokens"] for s in stats),
             "skipped / warnings": md_list(notes),
-            **{f"{SIGNATURE_META}{key}": sig for key, sig in (signatures or {}).items()},
+            **(extra or {}),
         },
     )
+
+
+class ComponentChunks(NamedTuple):
+    tables: Tables
+    stats: dict[str, object]
+    signature: str  # of what the tables were made from (`discovery_signature`)
+    taken_back: bool  # the staged tables, unchanged, instead of a new chunking
 
 
 @dg.asset(
@@ -70,29 +79,30 @@ def doc_chunks(context: AssetExecutionContext, kb: KbResource) -> dg.Output[dict
     A component whose Markdown did not change gets its staged chunks back."""
     scopes, data_dir = repo_scopes(kb.kb().components()), kb.data_path()
     chunked = {k: _component_chunks(k, scopes.get(k), data_dir) for k in context.partition_keys}
-    out = _output(
-        {key: tables for key, (tables, _, _) in chunked.items()},
-        [stats for _, stats, _ in chunked.values()],
-        {key: signature for key, (_, _, signature) in chunked.items()},
+    return _output(
+        {key: c.tables for key, c in chunked.items()},
+        [c.stats for c in chunked.values()],
+        {
+            "docs taken back unchanged": md_list(k for k, c in chunked.items() if c.taken_back),
+            **{f"{SIGNATURE_META}{key}": c.signature for key, c in chunked.items()},
+        },
     )
-    reused = sorted(key for key, (_, stats, _) in chunked.items() if stats.get("taken back"))
-    return out.with_metadata({**out.metadata, "docs taken back unchanged": md_list(reused)})
 
 
-def _component_chunks(key: str, scope: RepoScope | None, data_dir) -> tuple[Tables, dict, str]:
-    """One component's chunk tables, stats and signature: read back when its docs and the
-    chunking code are what its staged chunks were made from, else chunked afresh."""
+def _component_chunks(key: str, scope: RepoScope | None, data_dir) -> ComponentChunks:
+    """One component's chunks: read back when its docs and the chunking code are what its
+    staged chunks were made from, else chunked afresh."""
     disc = component_discovery(scope)
     signature = discovery_signature(disc, scope, CHUNKS_SALT)
     asset = doc_chunks.key.to_python_identifier()
     stats = read_memo(data_dir, asset, key, signature)
     staged = staged_signature(data_dir, asset, key) == signature
     if stats is not None and staged and (tables := read_stage(data_dir, asset, key)):
-        return tables, {**stats, "taken back": True}, signature
+        return ComponentChunks(tables, stats, signature, taken_back=True)
     chunk_set = chunk_discovery(disc, scope.project, scope.component) if scope else ChunkSet()
     stats = _stats(key, chunk_set)
     write_memo(data_dir, asset, key, signature, stats)
-    return chunk_frames(chunk_set), stats, signature
+    return ComponentChunks(chunk_frames(chunk_set), stats, signature, taken_back=False)
 
 
 @dg.asset(
