@@ -269,8 +269,7 @@ def main() -> None:
     # load factor is the mean of both (one slow sample once doubled it).
     again = parse_floor(kb_root)
     print(f"parse floor again: {again['seconds']:.2f}s CPU, {again['wall']:.2f}s wall")
-    floor = {**floor, "wall": (floor["wall"] + again["wall"]) / 2}
-    floor["seconds"] = (floor["seconds"] + again["seconds"]) / 2
+    floor |= {k: (floor[k] + again[k]) / 2 for k in ("wall", "seconds")}
     load = max(1.0, floor["wall"] / REFERENCE_FLOOR_S)
     # One clock for the ratio: on a quiet machine the floor's wall time is its CPU time.
     full_ratio = full / (floor["wall"] + fixed)
