@@ -111,6 +111,20 @@ _KEY_BODY_LINE = re.compile(r"^[A-Za-z0-9+/=:\- ]+$")
 
 _GENERIC = {"keyword", "token-in-url", "bearer-auth"}
 
+# Every rule above needs one of these in the text it matches: a vendor prefix (as cased
+# as the rule) or, case-folded, a word of the keyword, URL, header and key-block rules.
+# Most strings of a code graph (ids, paths, names) have none and skip the ~45 regexes of
+# a scan. tests/hardening/test_secret_anchor.py holds every rule to it.
+_ANCHOR_CASED = re.compile(
+    r"A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA|[MNO][a-zA-Z\d_-]{23,25}\.|gh[pousr]_|GR1348941"
+    r"|gl(?:pat|dt|ft|soat|rt|cbt|imt|ptt|agent|oas)-|-us\d|T3BlbkFJ|pypi-|SG\.|sq0csp-"
+    r"|k_live_|\d{8,10}:|AC[a-z0-9]{32}|SK[a-z0-9]{32}|AIza|github_pat_|eyJ|://"
+)
+_ANCHOR_FOLDED = re.compile(
+    r"key|pass|pwd|secret|token|auth|bearer|basic|credential|contrase|aws|xox|slack|sig="
+    r"|-----begin|putty"
+)
+
 
 def _sha8(value: str) -> str:
     return hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:8]
@@ -229,8 +243,17 @@ def _key_blocks(text: str) -> list[tuple[int, int, str, str]]:
     return out
 
 
+def may_hold_secret(text: str) -> bool:
+    """False when no rule can match anywhere in `text` (then `scan_text` finds nothing)."""
+    return bool(_ANCHOR_CASED.search(text) or _ANCHOR_FOLDED.search(text.casefold()))
+
+
 def scan_text(text: str) -> list[SecretFinding]:
     """Every credential-looking value in `text`, by location; overlapping hits merged."""
+    return _scan(text) if may_hold_secret(text) else []
+
+
+def _scan(text: str) -> list[SecretFinding]:
     starts = _line_starts(text)
     raw: list[tuple[int, int, str, str]] = _key_blocks(text)
     for index, offset in enumerate(starts):

@@ -16,19 +16,13 @@ staging (and so to the warehouse and every MCP answer):
 from __future__ import annotations
 
 import dataclasses
-import re
 from pathlib import Path
 from typing import Any
 
 from extractors.facts import ComponentFacts, ExtractProblem
 from kb.redaction import Redactor
 from kb.repo_paths import inside
-
-# a string can hold a credential only if it has a token-like run or a telling word
-_MAYBE = re.compile(
-    r"[A-Za-z0-9_+/=.-]{16,}|://[^\s/]*@|pass|secret|key|token|bearer|basic|auth|pwd|credential",
-    re.IGNORECASE,
-)
+from kb.secret_scan import may_hold_secret
 
 
 def _escaping_files(facts: ComponentFacts, root: Path) -> set[str]:
@@ -81,20 +75,22 @@ def redact_facts(facts: ComponentFacts) -> ComponentFacts:
     """`facts` with every credential in any string replaced by its redaction marker."""
     rows = [*facts.nodes, *facts.edges, *facts.unresolved, *facts.catalog, *facts.problems]
     strings: set[str] = set()
-    for row in rows:
-        _strings(dataclasses.astuple(row), strings)
+    for row in rows:  # the fields as they are (`astuple` deep-copied every row)
+        _strings(list(vars(row).values()), strings)
     redactor = Redactor()
     for text in strings:
-        if _MAYBE.search(text):
+        if may_hold_secret(text):
             redactor.learn(text)
     if not redactor.found:
         return facts
     cache: dict[str, str] = {}
+    known = list(redactor.known)
 
     def clean(value: Any) -> Any:
         if isinstance(value, str):
             if value not in cache:
-                cache[value] = redactor.text(value)[0] if _MAYBE.search(value) else value
+                telling = may_hold_secret(value) or any(k in value for k in known)
+                cache[value] = redactor.text(value)[0] if telling else value
             return cache[value]
         if isinstance(value, dict):
             return {clean(k): clean(v) for k, v in value.items()}
