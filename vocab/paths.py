@@ -12,6 +12,9 @@ from pathlib import Path
 
 def inside(root: Path | str, path: Path | str) -> bool:
     """True when `path`, with every symlink followed, is `root` or below it."""
-    real_root = os.path.realpath(root)
-    real = os.path.realpath(path)
+    return below(os.path.realpath(root), os.path.realpath(path))
+
+
+def below(real_root: str, real: str) -> bool:
+    """`inside` for paths already resolved (`os.path.realpath`)."""
     return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)

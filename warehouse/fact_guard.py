@@ -16,19 +16,35 @@ staging (and so to the warehouse and every MCP answer):
 from __future__ import annotations
 
 import dataclasses
+import os
 from pathlib import Path
 from typing import Any
 
 from extractors.facts import ComponentFacts, ExtractProblem
 from kb.redaction import Redactor
-from kb.repo_paths import inside
 from kb.secret_scan import may_hold_secret
+from vocab.paths import below
 
 
 def _escaping_files(facts: ComponentFacts, root: Path) -> set[str]:
     files = {f.file for f in (*facts.nodes, *facts.edges, *facts.unresolved, *facts.catalog)}
     files |= {p.path for p in facts.problems}
-    return {rel for rel in files if rel and not inside(root, root / rel)}
+    real_root = os.path.realpath(root)
+    folders: dict[str, str] = {}  # a folder's real path, resolved once for all its files
+    bad = set()
+    for rel in files:
+        if not rel:
+            continue
+        path = os.path.join(root, rel)
+        folder, name = os.path.split(path)
+        if folder not in folders:
+            folders[folder] = os.path.realpath(folder)
+        real = os.path.join(folders[folder], name)
+        if os.path.islink(real) or name in ("..", "."):  # the file itself: follow it fully
+            real = os.path.realpath(real)
+        if not below(real_root, real):
+            bad.add(rel)
+    return bad
 
 
 def drop_outside_links(facts: ComponentFacts, root: Path) -> ComponentFacts:
@@ -76,7 +92,11 @@ def redact_facts(facts: ComponentFacts) -> ComponentFacts:
     rows = [*facts.nodes, *facts.edges, *facts.unresolved, *facts.catalog, *facts.problems]
     strings: set[str] = set()
     for row in rows:  # the fields as they are (`astuple` deep-copied every row)
-        _strings(list(vars(row).values()), strings)
+        for value in vars(row).values():
+            if isinstance(value, str):
+                strings.add(value)
+            elif value is not None and not isinstance(value, int):
+                _strings(value, strings)
     redactor = Redactor()
     for text in strings:
         if may_hold_secret(text):
