@@ -46,6 +46,7 @@ from pipeline.instance import (  # noqa: E402
 )
 from pipeline.phases import Phases  # noqa: E402
 from pipeline.sensors import partition_requests  # noqa: E402
+from vocab.memory import imports_without_gc  # noqa: E402
 from warehouse.staging import read_memo, write_memo  # noqa: E402
 
 # Dagster's console logger prints step failures with stack traces; `run_refresh` reports
@@ -199,9 +200,10 @@ class Refresher:
     def __init__(self, kb_root: Path, data_dir: Path, phases: Phases | None = None) -> None:
         phases = phases or Phases()
         self.kb_root, self.data_dir = Path(kb_root), Path(data_dir)
-        self.instance = open_instance(self.data_dir)
-        phases.lap("open instance")
-        self.defs = build_definitions(str(self.kb_root), str(self.data_dir))
+        with imports_without_gc():  # opening storage imports SQLAlchemy, Alembic, …
+            self.instance = open_instance(self.data_dir)
+            phases.lap("open instance")
+            self.defs = build_definitions(str(self.kb_root), str(self.data_dir))
         self.graph = self.defs.resolve_asset_graph()
         self.partitioned = {s.key for s in self.defs.resolve_all_asset_specs() if s.partitions_def}
         self.job = self.defs.resolve_implicit_global_asset_job_def()

@@ -30,7 +30,7 @@ import traceback
 from pathlib import Path
 
 from pipeline.handoff import socket_path
-from vocab.memory import peak_rss_mb, reset_peak_rss
+from vocab.memory import imports_without_gc, peak_rss_mb, reset_peak_rss
 
 LOCK = "refresh-service.lock"
 PACKAGES = (
@@ -106,7 +106,8 @@ def serve(kb_root: Path, data_dir: Path, idle_timeout: float = 1800.0, log=print
 
 
 def _loop(server, kb_root: Path, data_dir: Path, idle_timeout: float, log) -> int:
-    from pipeline.refresh import Refresher  # Dagster: after the socket is up
+    with imports_without_gc():
+        from pipeline.refresh import Refresher  # Dagster: after the socket is up
     from warehouse.staging import keep_in_memory
 
     keep_in_memory()

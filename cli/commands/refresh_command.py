@@ -15,7 +15,7 @@ import time
 
 from cli.common import UserError, add_kb_option, config_or_exit, load_kb_or_exit
 from cli.progress import add_quiet_option, shown
-from vocab.memory import peak_rss_mb
+from vocab.memory import imports_without_gc, peak_rss_mb
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -120,7 +120,8 @@ def _refresh(args: argparse.Namespace, start: float, cost: dict) -> int:
             kb = kb or load_kb_or_exit(args)
             display.say("loading the Dagster pipeline …")
             with build_lock(data_dir):
-                from pipeline.refresh import run_refresh
+                with imports_without_gc():
+                    from pipeline.refresh import run_refresh
 
                 phases.lap("import Dagster + pipeline")
                 display.say("running the stale assets through Dagster …")

@@ -12,12 +12,13 @@ from pathlib import Path
 
 import duckdb
 import pandera.errors
+import polars as pl
 import pytest
 
 from tests.support.checks import assert_one_line_failure, output, warehouse_snapshot
 from tests.support.portfolio import TODAY, build, built_copy, kb_cli
 from warehouse.publish import publish
-from warehouse.tables import TABLES, frame
+from warehouse.tables import TABLES, frame, validate
 
 
 @pytest.fixture(scope="module")
@@ -70,6 +71,15 @@ def test_pandera_rejects_a_bad_table_and_nothing_switches(kb: Path, rows: list[d
     assert sorted(p.name for p in (data_dir / "builds").iterdir()) == builds_before
     assert (data_dir / "kb.duckdb").read_bytes() == duckdb_before
     _assert_complete(kb)
+
+
+def test_an_empty_table_passes_only_with_the_contract_dtypes() -> None:
+    assert validate("nodes", frame("nodes", [])).is_empty()
+    wrong = frame("nodes", []).with_columns(pl.col("line").cast(pl.Utf8))
+    with pytest.raises(pandera.errors.SchemaError):
+        validate("nodes", wrong)
+    with pytest.raises(pandera.errors.SchemaError):  # a contract column missing
+        validate("nodes", frame("nodes", []).drop("kind"))
 
 
 def _start_refresh_all(kb_root: Path) -> subprocess.Popen:
