@@ -4,7 +4,10 @@ Layout under the data dir (default `<kb-root>/.kb/`):
 
     builds/<build_id>/partition=<name>/<table>.parquet
     manifest.json        -> names the current build; replaced atomically (os.replace)
-    kb.duckdb            -> views over the current build; built aside, then swapped
+    current              -> symlink to builds/<build_id>, switched atomically too
+    kb.duckdb            -> views over current/*/<table>.parquet; rebuilt (aside, then
+                            swapped) only when the tables, their contract or the data
+                            dir's place change, so a session open on it sees each build
 
 A build is written to `builds/<build_id>.tmp` and renamed into place before the
 manifest points at it, so a reader never sees a half-written partition and a killed
@@ -14,6 +17,7 @@ so readers holding the previous manifest finish their query.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import secrets
@@ -31,6 +35,7 @@ from warehouse.reader import MANIFEST, parquet_view
 from warehouse.tables import TABLES, frame, validate
 
 DUCKDB_FILE = "kb.duckdb"
+CURRENT = "current"
 KEEP_BUILDS = 3
 
 
@@ -96,17 +101,35 @@ def _write_json_atomic(path: Path, payload: Any) -> None:
     os.replace(tmp, path)
 
 
-def build_duckdb(data_dir: Path, build_dir: Path, table_names: list[str]) -> None:
-    """Views for analysts over every partition; `partition` is a column (hive layout)."""
+def _point_current(data_dir: Path, build_dir: Path) -> Path:
+    """Switch the `current` symlink to `build_dir` (relative: the data dir can move)."""
+    link, tmp = data_dir / CURRENT, data_dir / f"{CURRENT}.tmp-{os.getpid()}"
+    tmp.unlink(missing_ok=True)
+    if link.is_dir() and not link.is_symlink():  # a copy made without symlinks
+        shutil.rmtree(link)
+    os.symlink(os.path.relpath(build_dir, data_dir), tmp)
+    os.replace(tmp, link)
+    return link.absolute()
+
+
+def views_signature(current: Path, table_names: list[str]) -> str:
+    """What kb.duckdb's views depend on: where they read, which tables, their contract."""
+    contract = {t: {c: str(d) for c, d in TABLES[t].items()} for t in table_names if t in TABLES}
+    text = json.dumps([current.as_posix(), table_names, contract], sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def build_duckdb(data_dir: Path, current: Path, table_names: list[str]) -> None:
+    """Views for analysts over every partition of the current build (through the `current`
+    link, resolved at each query); `partition` is a column (hive layout)."""
     target = data_dir / DUCKDB_FILE
     tmp = data_dir / f"{DUCKDB_FILE}.tmp-{os.getpid()}"
     tmp.unlink(missing_ok=True)
     con = duckdb.connect(str(tmp))
     try:
         for table in table_names:
-            paths = sorted(p.as_posix() for p in build_dir.glob(f"*/{table}.parquet"))
-            if paths:
-                parquet_view(con, table, paths)
+            if any(current.glob(f"*/{table}.parquet")):
+                parquet_view(con, table, [(current / "*" / f"{table}.parquet").as_posix()])
     finally:
         con.close()
     os.replace(tmp, target)
@@ -190,7 +213,10 @@ def publish(
     os.replace(tmp_dir, final_dir)
     _LastBuild.frames, _LastBuild.folder = written, final_dir.resolve()
     table_names = sorted({t for c in counts.values() for t in c})
-    build_duckdb(data_dir, final_dir, table_names)
+    current = _point_current(data_dir, final_dir)
+    views = views_signature(current, table_names)
+    if last.get("duckdb_views") != views or not (data_dir / DUCKDB_FILE).is_file():
+        build_duckdb(data_dir, current, table_names)
     records = last.get("files") if last.get("path") else None
     if records:  # the last build's records, as paths relative to a build folder
         records = {k: v for k, v in records.items() if isinstance(v, dict)}
@@ -203,6 +229,7 @@ def publish(
             for name, c in counts.items()
         },
         "files": file_records(final_dir, records),
+        "duckdb_views": views,
         **dict(manifest_extra or {}),
     }
     _write_json_atomic(data_dir / MANIFEST, manifest)

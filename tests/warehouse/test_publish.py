@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -183,6 +184,27 @@ def test_kb_duckdb_opens_read_only_for_analysts(kb: Path) -> None:
         pytest.raises(duckdb.Error),
     ):
         con.execute("create table x as select 1")
+
+
+def test_kb_duckdb_follows_each_build_and_the_data_dir_moving(tmp_path: Path) -> None:
+    """An analyst's open session sees the next build; the file is rewritten only when the
+    views must change (here: the data dir moved, its old place gone)."""
+    data = tmp_path / "data"
+    publish(data, {"_global": {"nodes": frame("nodes", [_node("p:route:a")])}})
+    db = data / "kb.duckdb"
+    made = (db.stat().st_ino, db.stat().st_mtime_ns)
+    two = [_node("p:route:a"), _node("p:route:b")]
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert con.execute("select count(*) from nodes").fetchone() == (1,)
+        publish(data, {"_global": {"nodes": frame("nodes", two)}})
+        assert con.execute("select count(*) from nodes").fetchone() == (2,)
+    assert (db.stat().st_ino, db.stat().st_mtime_ns) == made
+    moved = tmp_path / "moved"
+    shutil.copytree(data, moved, symlinks=True)
+    shutil.rmtree(data)
+    publish(moved, {"_global": {"nodes": frame("nodes", [*two, _node("p:route:c")])}})
+    with duckdb.connect(str(moved / "kb.duckdb"), read_only=True) as con:
+        assert con.execute("select count(*) from nodes").fetchone() == (3,)
 
 
 def test_kb_sql_json_is_an_array_of_row_objects(kb: Path) -> None:
