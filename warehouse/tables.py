@@ -216,8 +216,11 @@ def concat(table: str | None, frames: Iterable[pl.DataFrame | None]) -> pl.DataF
     if table not in TABLES:
         return pl.concat(parts, how="diagonal_relaxed") if parts else pl.DataFrame()
     columns = TABLES[table]
+    contract = list(columns.items())
     typed = [
-        f.select(
+        f  # most frames were made by `frame` for this table: nothing to recast
+        if list(f.schema.items()) == contract
+        else f.select(
             [
                 pl.col(c).cast(t) if c in f.columns else pl.lit(None, t).alias(c)
                 for c, t in columns.items()
