@@ -129,7 +129,9 @@ def build_duckdb(data_dir: Path, current: Path, table_names: list[str]) -> None:
     try:
         for table in table_names:
             if any(current.glob(f"*/{table}.parquet")):
-                parquet_view(con, table, [(current / "*" / f"{table}.parquet").as_posix()])
+                glob = (current / "*" / f"{table}.parquet").as_posix()
+                own = "partition" in TABLES[table] if table in TABLES else None
+                parquet_view(con, table, [glob], own)
     finally:
         con.close()
     os.replace(tmp, target)

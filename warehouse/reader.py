@@ -20,13 +20,19 @@ from warehouse.integrity import MANIFEST
 GLOBAL = "_global"
 
 
-def parquet_view(con: duckdb.DuckDBPyConnection, table: str, paths: list[str]) -> None:
+def parquet_view(
+    con: duckdb.DuckDBPyConnection,
+    table: str,
+    paths: list[str],
+    own_partition: bool | None = None,
+) -> None:
     """`CREATE VIEW table` over `paths`; `partition` is the hive folder's unless the table
-    has a `partition` column of its own (`builds`), which the folder name must not overwrite."""
-    columns = {
-        r[0] for r in con.execute("SELECT name FROM parquet_schema(?)", [paths[0]]).fetchall()
-    }
-    hive = "false" if "partition" in columns else "true"
+    has a `partition` column of its own (`builds`), which the folder name must not overwrite.
+    `own_partition` says so when the caller knows the table's columns (else they are read)."""
+    if own_partition is None:
+        query = "SELECT name FROM parquet_schema(?)"
+        own_partition = "partition" in {r[0] for r in con.execute(query, [paths[0]]).fetchall()}
+    hive = "false" if own_partition else "true"
     quoted = ", ".join("'" + p.replace("'", "''") + "'" for p in paths)
     con.execute(
         f"CREATE VIEW {table} AS SELECT * FROM read_parquet([{quoted}], "
