@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import dagster as dg
 import polars as pl
 
@@ -40,14 +42,25 @@ def kb_source(kb: KbResource) -> dg.DataVersion:
     return dg.DataVersion(kb.kb().content_hash)
 
 
+# Judged in the asset's own step, right after the tables are staged (a check of its own
+# cost a step and a reload of them).
+KB_VALIDATION = dg.AssetCheckSpec(
+    "kb_validation",
+    asset="kb_docs",
+    blocking=True,
+    description="Vocabulary, schema, references, scope and secrets.",
+)
+
+
 @dg.asset(
     deps=[kb_source],
     code_version=KB_CODE,
     automation_condition=STALE_OR_MISSING,
     group_name="knowledge",
     io_manager_key=STAGING,
+    check_specs=[KB_VALIDATION],
 )
-def kb_docs(kb: KbResource) -> dg.Output[Tables]:
+def kb_docs(kb: KbResource) -> Iterator:
     """Every KB Markdown file parsed: the `docs` and `adrs` tables, and the KB's `problems`
     (validation), which the blocking `kb_validation` check judges."""
     knowledge = kb.kb()
@@ -55,7 +68,7 @@ def kb_docs(kb: KbResource) -> dg.Output[Tables]:
     staged = {t: _redacted(tables[t]) for t in ("docs", "adrs")}
     problems = validate_kb(knowledge, kb_today(), extra=import_problems(knowledge.config.root))
     staged["problems"] = frame("problems", problems)
-    return dg.Output(
+    yield dg.Output(
         staged,
         metadata={
             "docs": len(knowledge.docs),
@@ -64,6 +77,7 @@ def kb_docs(kb: KbResource) -> dg.Output[Tables]:
         },
         data_version=dg.DataVersion(knowledge.content_hash),
     )
+    yield kb_validation(problems)
 
 
 def problems_of(tables: Tables) -> list[Problem]:
@@ -73,13 +87,10 @@ def problems_of(tables: Tables) -> list[Problem]:
     return [Problem(r["path"], r["line"], r["severity"], r["rule"], r["message"]) for r in rows]
 
 
-@dg.asset_check(
-    asset=kb_docs, blocking=True, description="Vocabulary, schema, references, scope and secrets."
-)
-def kb_validation(kb_docs: Tables) -> dg.AssetCheckResult:
-    problems = problems_of(kb_docs)
+def kb_validation(problems: list[Problem]) -> dg.AssetCheckResult:
     errors = [p for p in problems if p.severity == "error"]
     return dg.AssetCheckResult(
+        check_name=KB_VALIDATION.name,
         passed=not has_errors(problems),
         metadata={
             "errors": len(errors),

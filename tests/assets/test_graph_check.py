@@ -17,7 +17,7 @@ def _edges(dst: str) -> pl.DataFrame:
 
 
 def _check(graphs: dict) -> dg.AssetCheckResult:
-    return no_cross_project_edges(dg.build_asset_check_context(), graphs)
+    return no_cross_project_edges(graphs)
 
 
 def test_a_cross_project_edge_fails_the_check_every_time_it_is_judged() -> None:

@@ -92,7 +92,7 @@ def test_every_asset_is_versioned_and_automated() -> None:
         assert spec.code_version, f"{name} has no code_version"
         if spec.key not in scheduled:
             assert spec.automation_condition is not None, f"{name} has no automation condition"
-    checks = {s.key.name: s for c in defs.asset_checks or [] for s in c.check_specs}
+    checks = {k.name: graph.get_check_spec(k) for k in graph.asset_check_keys}
     assert checks["kb_validation"].blocking
     assert checks["kb_validation"].asset_key == dg.AssetKey("kb_docs")
     assert checks["no_cross_project_edges"].blocking
