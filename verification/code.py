@@ -115,8 +115,19 @@ def component_code(
     """Facts per component of `project` from its graph frames and its repo folder."""
     nodes = tables.get("nodes")
     edges = tables.get("edges")
-    node_rows = dict_rows(nodes)
-    by_id = {n["id"]: n for n in node_rows}
+    # Only env vars and routes are read in full (their attrs parsed); of every other node,
+    # its component and kind, for the edges' ends. A big project has ~100k rows.
+    node_rows = (
+        dict_rows(nodes.filter(pl.col("kind").is_in(["env_var", "route"])))
+        if (nodes is not None and not nodes.is_empty())
+        else []
+    )
+    env_rows = {n["id"]: n for n in node_rows if n["kind"] == "env_var"}
+    by_id: dict[str, tuple[str | None, str]] = (
+        dict(zip(nodes["id"], zip(nodes["component"], nodes["kind"], strict=True), strict=True))
+        if nodes is not None
+        else {}
+    )
     out: dict[str, ComponentCode] = {}
     proj = kb.projects.get(project)
     for cid, comp in sorted(proj.components.items()) if proj else []:
@@ -134,18 +145,21 @@ def component_code(
         elif n["kind"] == "route":
             method, path = route_of(n["name"], attrs)
             code.routes.append(RouteRef(n["id"], code.component.id, method, path, n.get("file")))
-    for e in edges.to_dicts() if edges is not None else []:
+    read = ["READS_ENV", "CALLS", "USES_PACKAGE"]
+    kept = edges.filter(pl.col("type").is_in(read)) if edges is not None else None
+    for e in kept.select("src", "dst", "type").to_dicts() if kept is not None else []:
         src, dst = by_id.get(e["src"]), by_id.get(e["dst"])
         if e["type"] == "READS_ENV" and dst is not None and src is not None:
-            if dst.get("kind") != "env_var":
+            if dst[1] != "env_var":
                 continue  # a config constant read (infra/constants.py), not an env var
-            code = out.get(src.get("component") or "")
+            code = out.get(src[0] or "")
             if code is not None:
-                code.env_names.add(str((dst.get("attrs") or {}).get("name") or dst["name"]))
+                var = env_rows[e["dst"]]
+                code.env_names.add(str((var.get("attrs") or {}).get("name") or var["name"]))
         elif e["type"] == "CALLS" and src is not None and dst is not None:
-            code = out.get(src.get("component") or "")
-            if code is not None and dst.get("component"):
-                code.calls_to.add(str(dst["component"]))
+            code = out.get(src[0] or "")
+            if code is not None and dst[0]:
+                code.calls_to.add(str(dst[0]))
         elif e["type"] == "USES_PACKAGE" and e["src"].startswith(f"{project}:component:"):
             code = out.get(e["src"].rsplit(":", 1)[1])
             if code is not None:
