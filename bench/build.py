@@ -7,12 +7,10 @@ handed to a running refresh service (`kb serve-refresh`, as the post-commit hook
 with the phase breakdown of each — nodes/edges and peak memory. Every goal of issue 17
 is printed with its target and PASS/MISS and written to bench/results/build.json.
 
-Times are wall clock. The machine is shared and its speed drifts within a run, so each
-time is also shown at reference speed: divided by the load factor measured right next to
-it (`SpeedProbe`: an eighth of the parse floor's files parsed just before and just after,
-calibrated against the floor; the floor over the quiet machine's 3.76 s, at least 1).
-PASS/MISS is judged on that same-moment ratio; the run's overall factor (the floor at
-its start and end, averaged) is printed too.
+Times are wall clock. The machine is shared, so each time is also shown at reference
+speed: divided by the load factor (this run's parse-floor wall time, taken at its start
+and end and averaged, over the quiet machine's 3.76 s, at least 1); PASS/MISS is judged
+on that same-run ratio.
 
     uv run python bench/build.py                 # the 46-component portfolio
     uv run python bench/build.py --scale 138     # ×3: every package replicated (bench/scale.py)
@@ -68,46 +66,6 @@ def parse_floor(kb_root: Path) -> dict:
         "files": files,
         "bytes": size,
     }
-
-
-class SpeedProbe:
-    """The machine's speed right next to a measurement: parsing every 8th file the parse
-    floor parses (read once, ~1/8 of its time), scaled to a whole floor by a calibration
-    taken with the floor itself. Its speed drifts within one run by more than the goals'
-    margins, so each goal is judged at the speed measured just before and after it."""
-
-    def __init__(self, kb_root: Path, floor_wall: float) -> None:
-        from extractors.source import parser_for
-
-        self.parser_for = parser_for
-        kb = load_kb(kb_root)
-        sources = []
-        for comp in kb.components():
-            ctx = ComponentContext(comp.project, comp.id, comp.repo_path)
-            collect_files(ctx)
-            sources += [
-                (s.language, s.data)
-                for s in ctx.files.values()
-                if s.language in {"typescript", "tsx", "javascript", "python", "hcl"}
-            ]
-        self.sample = sources[::8]
-        self.unit = floor_wall / self._parse()
-
-    def _parse(self) -> float:
-        start = time.perf_counter()
-        for language, data in self.sample:
-            self.parser_for(language).parse(data)
-        return time.perf_counter() - start
-
-    def load(self) -> float:
-        """This moment's load factor: the estimated floor over the quiet machine's, ≥ 1."""
-        return max(1.0, self.unit * self._parse() / REFERENCE_FLOOR_S)
-
-    def around(self, measure):
-        """(measure(), the load factor averaged from just before and just after it)."""
-        before = self.load()
-        value = measure()
-        return value, (before + self.load()) / 2
 
 
 def timed(*args: str, env: dict | None = None) -> tuple[float, subprocess.CompletedProcess]:
@@ -224,8 +182,7 @@ def mcp_goals(kb_root: Path, data: Path, load: float) -> list[dict]:
 
 def print_goals(goals: list[dict], load: float) -> None:
     print(
-        f"\nload factor of the run {load:.2f} (parse floor wall time / {REFERENCE_FLOOR_S} s, "
-        "quiet machine); each time is judged at the factor measured next to it"
+        f"\nload factor {load:.2f} (parse floor wall time / {REFERENCE_FLOOR_S} s, quiet machine)"
     )
     print(f"{'goal':58} {'raw':>9} {'at ref':>9} {'target':>8}  result")
     for g in goals:
@@ -255,46 +212,33 @@ def main() -> None:
         f"parse floor: {floor['files']} files, {floor['bytes'] / 1e6:.1f} MB in {floor['seconds']:.2f}s CPU, "
         f"{floor['wall']:.2f}s wall"
     )
-    probe = SpeedProbe(kb_root, floor["wall"])
-    loads: dict[str, float] = {}
-    fixed, loads["fixed"] = probe.around(lambda: fixed_cost(WORK))
+    fixed = fixed_cost(WORK)
     print(f"Dagster fixed cost (one-file KB, first full build, median of 3): {fixed:.2f}s")
-    (full, _), loads["full"] = probe.around(
-        lambda: timed(
-            "refresh", "--all", "--no-service", "--kb", str(kb_root), "--data-dir", str(data)
-        )
+    full, _ = timed(
+        "refresh", "--all", "--no-service", "--kb", str(kb_root), "--data-dir", str(data)
     )
     peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     print(f"full build: {full:.2f}s, peak RSS {peak_mb:.0f} MB")
-    noops, loads["noop"] = probe.around(
-        lambda: [
-            timed("refresh", "--kb", str(kb_root), "--data-dir", str(data))[0] for _ in range(3)
-        ]
-    )
+    noops = [timed("refresh", "--kb", str(kb_root), "--data-dir", str(data))[0] for _ in range(3)]
     noop = statistics.median(noops)
     comps = len(load_kb(kb_root).components())
     print(f"no-op refresh at {comps} components: {noop:.2f}s (median of 3)")
     comp = next(c for c in load_kb(kb_root).components() if c.id.startswith("express"))
     target = next(p for p in sorted(comp.repo_path.rglob("*.js")))
-
-    def cold_refreshes() -> list:
-        colds = []
-        for n in range(1, 4):  # a single cold run moves by ±0.4 s on this machine: median of 3
-            commit_change(portfolio, target, n)
-            colds.append(
-                timed(
-                    "refresh",
-                    "--no-service",
-                    "--profile",
-                    "--kb",
-                    str(kb_root),
-                    "--data-dir",
-                    str(data),
-                )  # fmt: skip
+    colds = []
+    for n in range(1, 4):  # a single cold run moves by ±0.4 s on this machine: median of 3
+        commit_change(portfolio, target, n)
+        colds.append(
+            timed(
+                "refresh",
+                "--no-service",
+                "--profile",
+                "--kb",
+                str(kb_root),
+                "--data-dir",
+                str(data),
             )
-        return colds
-
-    colds, loads["cold"] = probe.around(cold_refreshes)
+        )
     one, proc = sorted(colds, key=lambda run: run[0])[1]
     cold_phases, cost_line = phases_of(proc.stdout), proc.stdout.strip().splitlines()[-1]
     print(
@@ -303,7 +247,7 @@ def main() -> None:
         + ")"
     )
     print(f"  {cost_line}\n  phases: {cold_phases}")
-    warm, loads["service"] = probe.around(lambda: warm_refreshes(kb_root, data, portfolio, target))
+    warm = warm_refreshes(kb_root, data, portfolio, target)
     print(f"same, handed to the running refresh service: {warm['seconds']:.2f}s (median of 3)")
     print(f"  {warm['cost_line']}\n  phases (service): {warm['phases']}")
     _, counts = timed(
@@ -326,34 +270,20 @@ def main() -> None:
     print(f"parse floor again: {again['seconds']:.2f}s CPU, {again['wall']:.2f}s wall")
     floor |= {k: (floor[k] + again[k]) / 2 for k in ("wall", "seconds")}
     load = max(1.0, floor["wall"] / REFERENCE_FLOOR_S)
-    print(
-        "load factor next to each measurement: "
-        + ", ".join(f"{k} {v:.2f}" for k, v in loads.items())
-    )
-    # One clock for the ratio: on a quiet machine the floor's wall time is its CPU time. The
-    # floor and the fixed cost are brought to the full build's moment by their loads.
-    floor_then = floor["wall"] * loads["full"] / load
-    full_ratio = full / (floor_then + fixed * loads["full"] / loads["fixed"])
+    # One clock for the ratio: on a quiet machine the floor's wall time is its CPU time.
+    full_ratio = full / (floor["wall"] + fixed)
     goals = [
-        goal("one changed component, cold `kb refresh`", one, 3.0, load=loads["cold"]),
+        goal("one changed component, cold `kb refresh`", one, 3.0, load=load),
         goal(
-            "one changed component, handed to the refresh service",
-            warm["seconds"],
-            0.75,
-            load=loads["service"],
+            "one changed component, handed to the refresh service", warm["seconds"], 0.75, load=load
         ),
-        goal("Dagster fixed cost (full build of a one-file KB)", fixed, 2.0, load=loads["fixed"]),
+        goal("Dagster fixed cost (full build of a one-file KB)", fixed, 2.0, load=load),
         goal("full build / (parse floor + fixed cost), all wall", full_ratio, 2.0, "x"),
-        goal(
-            f"no-op refresh at {comps} components",
-            noop,
-            0.3 if comps <= 46 else 1.0,
-            load=loads["noop"],
-        ),
+        goal(f"no-op refresh at {comps} components", noop, 0.3 if comps <= 46 else 1.0, load=load),
         goal("peak memory of the full build", peak_mb, 1024 if comps <= 46 else 2048, "MB"),
     ]
     if factor > 1:
-        goals += mcp_goals(kb_root, data, probe.load())
+        goals += mcp_goals(kb_root, data, load)
     goals.append(
         {"goal": "refresh prints one line: wall time + peak memory", "value": int(shows_cost)}
         | {"at_reference_speed": int(shows_cost), "target": 1, "unit": "#", "pass": shows_cost}
@@ -365,7 +295,6 @@ def main() -> None:
         "parse_floor_s": round(floor["seconds"], 3),
         "parse_floor_wall_s": round(floor["wall"], 3),
         "load_factor": round(load, 2),
-        "load_factor_per_measurement": {k: round(v, 2) for k, v in loads.items()},
         "files": floor["files"],
         "megabytes": round(floor["bytes"] / 1e6, 2),
         "dagster_fixed_s": round(fixed, 3),
