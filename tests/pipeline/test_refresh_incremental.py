@@ -118,6 +118,9 @@ def test_refresh_handed_to_the_service_equals_a_from_scratch_build(tmp_path: Pat
         first = _refresh(kb, data, "--service")  # waits for the service to listen
         assert "handing over to the refresh service" in first.stdout, first.stdout
         before = _stamps(data)
+        same = _refresh(kb, data)  # nothing changed: the running service answers that too
+        assert "handing over" in same.stdout and "nothing stale" in same.stdout, same.stdout
+        assert _stamps(data) == before
         _commit(kb, "two", "export function four() { return two(); }\n")
         result = _refresh(kb, data)
         assert "handing over to the refresh service" in result.stdout, result.stdout
