@@ -74,6 +74,28 @@ def _stop(_signum, _frame) -> None:
     sys.exit(0)
 
 
+class StopSignals:
+    """`kill <pid>` noticed even when it lands inside a Dagster run or tick.
+
+    Dagster's `capture_interrupts` swaps in its own SIGINT/SIGTERM handler for a run and
+    drops what it caught when the run ends, so a SIGTERM sent meanwhile was lost and the
+    service served on. The interpreter also writes every caught signal's number to the
+    wakeup fd, whoever's handler runs: checked after each piece of Dagster work."""
+
+    def __init__(self) -> None:
+        self._read, write = os.pipe()
+        os.set_blocking(self._read, False)
+        os.set_blocking(write, False)
+        signal.set_wakeup_fd(write)
+
+    def received(self) -> bool:
+        try:
+            numbers = os.read(self._read, 512)
+        except BlockingIOError:
+            return False
+        return any(n in (signal.SIGINT, signal.SIGTERM) for n in numbers)
+
+
 def serve(kb_root: Path, data_dir: Path, idle_timeout: float = 1800.0, log=print) -> int:
     data_dir = Path(data_dir).resolve()
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -97,15 +119,18 @@ def serve(kb_root: Path, data_dir: Path, idle_timeout: float = 1800.0, log=print
     # to SIGINT's handler: set both, so `kill <pid>` stops the service and removes the socket.
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, _stop)
+    stops = StopSignals()
     try:
-        return _loop(server, Path(kb_root).resolve(), data_dir, idle_timeout, log)
+        return _loop(server, Path(kb_root).resolve(), data_dir, idle_timeout, log, stops)
     finally:
         server.close()
         path.unlink(missing_ok=True)
         lock.close()
 
 
-def _loop(server, kb_root: Path, data_dir: Path, idle_timeout: float, log) -> int:
+def _loop(
+    server, kb_root: Path, data_dir: Path, idle_timeout: float, log, stops: StopSignals
+) -> int:
     with imports_without_gc():
         from pipeline.refresh import Refresher  # Dagster: after the socket is up
     from warehouse.staging import keep_in_memory
@@ -127,13 +152,16 @@ def _loop(server, kb_root: Path, data_dir: Path, idle_timeout: float, log) -> in
         conn.settimeout(None)
         with conn:
             keep = _serve_one(_Conn(conn), refresher, code, log)
-        if keep is None:
+        if keep is None or stops.received():
             return 0
         refresher = keep
         try:
             refresher.take_in()
         except Exception:  # noqa: BLE001 - the next request re-runs it on its own
             log(traceback.format_exc())
+        if stops.received():
+            log("stopped by a signal received during the last request")
+            return 0
 
 
 def _serve_one(conn: _Conn, refresher, code: tuple, log):
