@@ -22,6 +22,7 @@ import contextlib
 import fcntl
 import json
 import os
+import select
 import signal
 import socket
 import sys
@@ -75,18 +76,25 @@ def _stop(_signum, _frame) -> None:
 
 
 class StopSignals:
-    """`kill <pid>` noticed even when it lands inside a Dagster run or tick.
+    """`kill <pid>` noticed wherever it lands.
 
-    Dagster's `capture_interrupts` swaps in its own SIGINT/SIGTERM handler for a run and
-    drops what it caught when the run ends, so a SIGTERM sent meanwhile was lost and the
-    service served on. The interpreter also writes every caught signal's number to the
-    wakeup fd, whoever's handler runs: checked after each piece of Dagster work."""
+    Two ways it was lost: Dagster's `capture_interrupts` swaps in its own SIGINT/SIGTERM
+    handler for a run and drops what it caught when the run ends; and once Dagster has
+    started its threads, the kernel may hand the signal to one of them, which does not
+    wake the main thread from its idle wait (so the handler ran only when a request came).
+    The interpreter writes every caught signal's number to the wakeup fd whoever catches
+    it: the idle wait selects on it, and it is checked after each piece of Dagster work."""
 
     def __init__(self) -> None:
         self._read, write = os.pipe()
         os.set_blocking(self._read, False)
         os.set_blocking(write, False)
         signal.set_wakeup_fd(write)
+
+    def fileno(self) -> int:
+        """Readable when a signal came: the idle wait selects on it beside the socket (a
+        signal handled by one of Dagster's threads would not wake the main thread)."""
+        return self._read
 
     def received(self) -> bool:
         try:
@@ -142,13 +150,17 @@ def _loop(
     log(
         f"refresh service for {kb_root} -> {data_dir}: warm in {time.perf_counter() - started:.1f}s"
     )
-    server.settimeout(idle_timeout)
     while True:
-        try:
-            conn, _ = server.accept()
-        except TimeoutError:
+        ready, _, _ = select.select([server, stops], [], [], idle_timeout)
+        if not ready:
             log(f"idle for {idle_timeout:.0f}s: exiting")
             return 0
+        if stops in ready and stops.received():
+            log("stopped by a signal")
+            return 0
+        if server not in ready:
+            continue
+        conn, _ = server.accept()
         conn.settimeout(None)
         with conn:
             keep = _serve_one(_Conn(conn), refresher, code, log)
