@@ -1,6 +1,7 @@
 """Extract one component into staging unless its staged facts are already current.
 
-Plain Python (no Dagster): the `code_facts` asset calls it once per partition in its run.
+Plain Python (no Dagster): the `code_facts` asset calls it for the partitions of its
+run; a cold `kb refresh` may start it earlier (`extract_ahead`).
 """
 
 from __future__ import annotations
@@ -8,14 +9,16 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Iterator
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
 from pathlib import Path
 
 from extractors import extract_component
 from extractors.base import LANGUAGE_BY_SUFFIX
 from kb import progress
 from kb.model import Component
-from kb.versions import component_version
+from kb.versions import VERSIONS_CACHE, component_version, component_versions
 from vocab import CODE_SKIP_DIRS
 from vocab.memory import peak_rss_mb
 from warehouse.catalog import component_frames
@@ -24,13 +27,21 @@ from warehouse.fact_guard import guard_facts
 
 # Below this many components a worker's start-up (imports) costs more than it saves.
 PARALLEL_FROM = 4
+# Fewer components are worth extracting ahead of the run (`extract_ahead`) from this much
+# source (~0.5 s of parsing): a worker's start-up then hides behind Dagster's.
+AHEAD_FROM_BYTES = 4_000_000
 
 
 def extract_to_stage(
-    data_dir: Path, comp: Component, code_version: str, force: bool = False
+    data_dir: Path,
+    comp: Component,
+    code_version: str,
+    force: bool = False,
+    version: str | None = None,
 ) -> dict:
-    """Returns the component's stamp, with `reused` telling whether extraction was skipped."""
-    version = component_version(comp.repo_path)
+    """Returns the component's stamp, with `reused` telling whether extraction was skipped.
+    `version` is the component's version when the caller already knows it."""
+    version = version or component_version(comp.repo_path)
     stamp = {"version": version, "code_version": code_version, "repo": str(comp.repo_path)}
     old = read_stamp(data_dir, comp.key)
     if version == "missing":
@@ -65,12 +76,15 @@ def _missing(data_dir: Path, comp: Component, stamp: dict, old: dict | None) -> 
 worker_peak_mb = 0.0
 
 
-def _extract_one(args: tuple[Path, Component, str]) -> tuple[str, dict]:
-    data_dir, comp, code_version = args
-    return comp.key, extract_to_stage(data_dir, comp, code_version)
+Job = tuple[Path, Component, str, str]  # data dir, component, extractors' code, its version
 
 
-def _extract_in_worker(args: tuple[Path, Component, str]) -> tuple[str, dict, float]:
+def _extract_one(args: Job) -> tuple[str, dict]:
+    data_dir, comp, code_version, version = args
+    return comp.key, extract_to_stage(data_dir, comp, code_version, version=version)
+
+
+def _extract_in_worker(args: Job) -> tuple[str, dict, float]:
     key, stamp = _extract_one(args)
     return key, stamp, peak_rss_mb()
 
@@ -79,19 +93,127 @@ def extract_many(
     data_dir: Path, comps: list[Component], code_version: str, workers: int | None = None
 ) -> dict[str, dict]:
     """Stamps of many components. Components are independent, so several stale ones are
-    extracted in parallel worker processes (spawned: the caller may hold threads)."""
-    workers = min(workers or os.cpu_count() or 1, len(comps))
-    jobs = [(data_dir, c, code_version) for c in comps]
-    progress.report("extract", total=len(jobs))
-    if workers < 2 or len(comps) < PARALLEL_FROM:
-        return dict(_reported(map(_extract_one, jobs)))
-    # Longest first: one component can be half the work (a bundled vendor folder); started
-    # last, it leaves the other workers idle while it runs alone.
-    jobs.sort(key=lambda job: source_bytes(job[1].repo_path), reverse=True)
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = [pool.submit(_extract_in_worker, job) for job in jobs]
-        return dict(_reported(_peak_noted(f.result()) for f in as_completed(futures)))
+    extracted in parallel worker processes (spawned: the caller may hold threads).
+
+    Their versions are read here in one batch (a few git calls per repo, through the
+    cache the observation just filled), not per component (three git processes each).
+    Components whose staged facts are current are not sent to a worker; those extracted
+    ahead of the run (`extract_ahead`) are taken from there."""
+    folders = {c.key: c.repo_path for c in comps}
+    versions = component_versions(folders, data_dir / VERSIONS_CACHE)
+    progress.report("extract", total=len(comps))
+    done = dict(_reported(_taken_from_ahead(data_dir, code_version, comps, versions)))
+    for comp in comps:
+        old = read_stamp(data_dir, comp.key)
+        if comp.key not in done and _current(old, versions[comp.key], code_version):
+            done.update(_reported([(comp.key, {**old, "reused": True})]))
+    jobs = [(data_dir, c, code_version, versions[c.key]) for c in comps if c.key not in done]
+    workers = min(workers or os.cpu_count() or 1, len(jobs))
+    if workers < 2 or len(jobs) < PARALLEL_FROM:
+        return done | dict(_reported(map(_extract_one, jobs)))
+    with _pool(workers) as pool:
+        futures = [pool.submit(_extract_in_worker, job) for job in _longest_first(jobs)]
+        return done | dict(_reported(_peak_noted(f.result()) for f in as_completed(futures)))
+
+
+def _current(stamp: dict | None, version: str | None, code_version: str) -> bool:
+    return bool(
+        stamp
+        and version
+        and stamp.get("version") == version
+        and stamp.get("code_version") == code_version
+    )
+
+
+def _pool(workers: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+
+
+def _longest_first(jobs: list[Job]) -> list[Job]:
+    """Longest first: one component can be half the work (a bundled vendor folder); started
+    last, it leaves the other workers idle while it runs alone."""
+    return sorted(jobs, key=lambda job: source_bytes(job[1].repo_path), reverse=True)
+
+
+@dataclass
+class _Ahead:
+    data_dir: Path
+    code_version: str
+    pool: ProcessPoolExecutor
+    futures: dict[str, Future]
+
+
+# The extraction a cold `kb refresh` started before loading Dagster (`extract_ahead`).
+_ahead: _Ahead | None = None
+
+
+def extract_ahead(data_dir: Path, comps: list[Component], code_version: str) -> list[str]:
+    """Start extracting, in worker processes, the components whose staged facts are not
+    current, and return their keys. A cold `kb refresh` calls this before it spends ~1.5 s
+    of one core loading Dagster, opening the instance and evaluating the conditions; the
+    `code_facts` step of its run then takes the results (`extract_many`), checking each
+    against the version it sees then. Dagster still decides what is stale: a component
+    it does not ask for was only staged early, as the run would have staged it.
+
+    Worth it from `PARALLEL_FROM` components or `AHEAD_FROM_BYTES` of source; less is
+    extracted in the run itself, in process."""
+    global _ahead
+    if _ahead is not None:
+        return []
+    stamps = {c.key: read_stamp(data_dir, c.key) for c in comps}
+    known = {c.key: c.repo_path for c in comps if stamps[c.key]}
+    # A component never staged needs extracting whatever its version: its worker reads it
+    # (in parallel), sparing a first build ~15 ms of git per component here.
+    versions = component_versions(known, data_dir / VERSIONS_CACHE) if known else {}
+    jobs: list[Job] = [
+        (data_dir, c, code_version, versions.get(c.key))
+        for c in comps
+        if c.repo_path is not None
+        and c.repo_path.is_dir()
+        and not _current(stamps[c.key], versions.get(c.key), code_version)
+    ]
+    if not jobs:
+        return []
+    jobs = _longest_first(jobs)
+    if (
+        len(jobs) < PARALLEL_FROM
+        and sum(source_bytes(j[1].repo_path) for j in jobs) < AHEAD_FROM_BYTES
+    ):
+        return []
+    pool = _pool(min(os.cpu_count() or 1, len(jobs)))
+    futures = {job[1].key: pool.submit(_extract_in_worker, job) for job in jobs}
+    _ahead = _Ahead(data_dir.resolve(), code_version, pool, futures)
+    return list(futures)
+
+
+def _taken_from_ahead(
+    data_dir: Path, code_version: str, comps: list[Component], versions: dict[str, str]
+) -> Iterator[tuple[str, dict]]:
+    """The stamps of `comps` extracted ahead, as they finish, of the version seen now. A
+    component committed to since, or whose worker failed, is left to the run."""
+    global _ahead
+    ahead = _ahead
+    if ahead is None or ahead.data_dir != data_dir.resolve() or ahead.code_version != code_version:
+        return
+    wanted = {f: c.key for c in comps if (f := ahead.futures.pop(c.key, None)) is not None}
+    for future in as_completed(wanted):
+        try:
+            key, stamp = _peak_noted(future.result())
+        except Exception:  # raised again, as a step failure, when the run extracts it
+            continue
+        if stamp.get("version") == versions[key]:
+            yield key, stamp
+    if not ahead.futures:
+        settle_ahead()
+
+
+def settle_ahead() -> None:
+    """Wait for the extraction started ahead (what it has not begun is dropped) and stop
+    its workers: staged folders are only ever replaced whole."""
+    global _ahead
+    if _ahead is not None:
+        ahead, _ahead = _ahead, None
+        ahead.pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _peak_noted(result: tuple[str, dict, float]) -> tuple[str, dict]:

@@ -15,6 +15,9 @@ from pathlib import Path
 from kb.repo_paths import inside
 from vocab import CODE_SKIP_DIRS
 
+# In the data dir: the last commit per component folder, against each repo's HEAD.
+VERSIONS_CACHE = "versions-cache.json"
+
 
 def _git(folder: Path, *args: str) -> str | None:
     try:

@@ -28,7 +28,7 @@ from assets.code_versions import current_code_versions
 from kb.loader import iter_markdown
 from kb.model import KbConfig, KnowledgeBase
 from kb.repo_paths import resolve_repo
-from kb.versions import component_versions
+from kb.versions import VERSIONS_CACHE, component_versions
 from warehouse.integrity import MANIFEST, damaged_files
 
 KB_FINGERPRINT = "kb-fingerprint.json"
@@ -62,7 +62,7 @@ def build_lock(data_dir: Path) -> Iterator[None]:
 
 def versions_cache(data_dir: Path) -> Path:
     """Where the last commit per component folder is remembered between runs."""
-    return data_dir / "versions-cache.json"
+    return data_dir / VERSIONS_CACHE
 
 
 @dataclass

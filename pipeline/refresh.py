@@ -36,7 +36,7 @@ from assets.partitions import components_partitions  # noqa: E402
 from kb.model import KnowledgeBase  # noqa: E402
 from kb.problems import Problem  # noqa: E402
 from pipeline.definitions import build_definitions  # noqa: E402
-from pipeline.distributed import run_partitions, selected_executor  # noqa: E402
+from pipeline.distributed import run_partitions  # noqa: E402
 from pipeline.fastpath import staleness  # noqa: E402
 from pipeline.instance import (  # noqa: E402
     dagster_home,
@@ -46,6 +46,7 @@ from pipeline.instance import (  # noqa: E402
 )
 from pipeline.phases import Phases  # noqa: E402
 from pipeline.sensors import partition_requests  # noqa: E402
+from pipeline.settings import selected_executor  # noqa: E402
 from vocab.memory import imports_without_gc  # noqa: E402
 from warehouse.staging import read_memo, write_memo  # noqa: E402
 

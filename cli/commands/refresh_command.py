@@ -66,6 +66,7 @@ def _cost_line(start: float, cost: dict) -> str:
 
 
 def _refresh(args: argparse.Namespace, start: float, cost: dict) -> int:
+    from pipeline.ahead import extraction_ahead
     from pipeline.fastpath import build_lock, kb_fingerprint, quick_staleness, staleness
     from pipeline.handoff import connect
     from pipeline.phases import Phases
@@ -117,8 +118,13 @@ def _refresh(args: argparse.Namespace, start: float, cost: dict) -> int:
         answer = None if args.no_service else _via_service(args, config, phases, display)
         if answer is None:
             kb = kb or load_kb_or_exit(args)
-            display.say("loading the Dagster pipeline …")
-            with build_lock(data_dir):
+            with build_lock(data_dir), extraction_ahead(kb, data_dir) as ahead:
+                phases.lap("extraction ahead")
+                if ahead:
+                    display.say(
+                        f"parsing {len(ahead)} component(s) in worker processes while Dagster loads …"
+                    )
+                display.say("loading the Dagster pipeline …")
                 with imports_without_gc():
                     from pipeline.refresh import run_refresh
 
