@@ -76,7 +76,7 @@ def _missing(data_dir: Path, comp: Component, stamp: dict, old: dict | None) -> 
 worker_peak_mb = 0.0
 
 
-Job = tuple[Path, Component, str, str]  # data dir, component, extractors' code, its version
+Job = tuple[Path, Component, str, str | None]  # data dir, component, code, version (None: read it)
 
 
 def _extract_one(args: Job) -> tuple[str, dict]:
@@ -172,15 +172,14 @@ def extract_ahead(data_dir: Path, comps: list[Component], code_version: str) -> 
         and c.repo_path.is_dir()
         and not _current(stamps[c.key], versions.get(c.key), code_version)
     ]
-    if not jobs:
+    cores = os.cpu_count() or 1
+    if not jobs or cores < 2:  # one core: nothing for the workers to overlap with
         return []
-    jobs = _longest_first(jobs)
-    if (
-        len(jobs) < PARALLEL_FROM
-        and sum(source_bytes(j[1].repo_path) for j in jobs) < AHEAD_FROM_BYTES
-    ):
+    sizes = {job[1].key: source_bytes(job[1].repo_path) for job in jobs}
+    if len(jobs) < PARALLEL_FROM and sum(sizes.values()) < AHEAD_FROM_BYTES:
         return []
-    pool = _pool(min(os.cpu_count() or 1, len(jobs)))
+    jobs.sort(key=lambda job: sizes[job[1].key], reverse=True)  # longest first
+    pool = _pool(min(cores, len(jobs)))
     futures = {job[1].key: pool.submit(_extract_in_worker, job) for job in jobs}
     _ahead = _Ahead(data_dir.resolve(), code_version, pool, futures)
     return list(futures)
