@@ -116,10 +116,15 @@ def _runs(data_dir: Path) -> set[tuple[str, int]]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("moment", ["0.5s", "2s", "in-the-dagster-run", "while-publishing"])
+@pytest.mark.parametrize(
+    "moment", ["0.5s", "while-extracting", "in-the-dagster-run", "while-publishing"]
+)
 def test_killed_build_leaves_the_last_good_warehouse(own_kb: Path, moment: str) -> None:
     before = warehouse_snapshot(own_kb)
     runs = _runs(own_kb / ".kb")
+    staged_facts = own_kb / ".kb" / "staging" / "code_facts"
+    if moment == "while-extracting":  # every component is extracted again, in workers
+        shutil.rmtree(staged_facts)
     proc = _start_refresh_all(own_kb)
     try:
         if moment.endswith("s"):
@@ -128,6 +133,7 @@ def test_killed_build_leaves_the_last_good_warehouse(own_kb: Path, moment: str) 
             ready = {
                 "while-publishing": lambda: _publishing(own_kb / ".kb"),
                 "in-the-dagster-run": lambda: _runs(own_kb / ".kb") - runs,
+                "while-extracting": lambda: any(staged_facts.glob("*/stamp.json")),
             }[moment]
             deadline = time.monotonic() + 120
             while not ready() and proc.poll() is None:
