@@ -10,12 +10,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import duckdb
 import polars as pl
 
 from warehouse.integrity import MANIFEST
+
+if TYPE_CHECKING:  # imported where a connection is made: the extraction workers never do
+    import duckdb
 
 GLOBAL = "_global"
 
@@ -130,6 +132,8 @@ class Warehouse:
 
     def connect(self, partitions: list[str]) -> duckdb.DuckDBPyConnection:
         """In-memory DuckDB with one view per table over the given partitions' Parquet."""
+        import duckdb
+
         con = duckdb.connect(":memory:")
         tables: dict[str, list[str]] = {}
         for partition in partitions:
