@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import polars as pl
@@ -140,3 +144,42 @@ def test_a_cold_refresh_parses_while_dagster_loads(tmp_path: Path) -> None:
     )  # fmt: skip
     assert handlers.returncode == 0, handlers.stderr
     assert [row["name"] for row in json.loads(handlers.stdout)] == [f"{n}Handler" for n in NAMES]
+
+
+KILLED_REFRESH = """
+import multiprocessing, os, signal, sys
+from pathlib import Path
+from assets.extraction import extract_ahead
+from kb.loader import load_kb
+extract_ahead(Path(sys.argv[2]), load_kb(Path(sys.argv[1])).components(), "v1")
+print(" ".join(str(p.pid) for p in multiprocessing.active_children()), flush=True)
+os.kill(os.getpid(), signal.SIGKILL)  # as a cancelled CI job or a killed hook would
+"""
+
+
+def _running(pid: int) -> bool:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "\nState:\tZ" not in status  # a zombie has ended; only its exit is unreaped
+
+
+def test_workers_end_when_the_refresh_that_started_them_is_killed(tmp_path: Path) -> None:
+    kb, _ = _portfolio(tmp_path / "portfolio")
+    said = tmp_path / "workers.txt"
+    with said.open("w") as out:  # a file, not a pipe: orphans would hold a pipe open
+        killed = subprocess.run(
+            [sys.executable, "-c", KILLED_REFRESH, str(kb), str(tmp_path / "data")],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            cwd=Path(__file__).resolve().parents[2],
+            timeout=120,
+        )
+    assert killed.returncode == -signal.SIGKILL, said.read_text()
+    workers = [int(pid) for pid in said.read_text().split()]
+    assert workers, said.read_text()
+    deadline = time.monotonic() + 30
+    while any(_running(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in workers if _running(pid)], "orphaned extraction workers"
