@@ -11,8 +11,8 @@ from assets.partitions import components_partitions
 from assets.resources import STAGING, KbResource
 from extractors import extractors_code_version
 from kb.model import KnowledgeBase
-from kb.versions import VERSIONS_CACHE
 from kb.versions import component_versions as versions_of
+from kb.versions import versions_cache
 
 EXTRACTORS_VERSION = extractors_code_version()
 
@@ -32,7 +32,7 @@ def observed_versions(knowledge: KnowledgeBase, keys: list[str], data_dir: Path)
     """The data version of each component partition: what `component_versions` observes
     (and what `kb refresh` reports as the same observations, without a run)."""
     folders = {key: (c.repo_path if (c := knowledge.component(key)) else None) for key in keys}
-    return versions_of(folders, data_dir / VERSIONS_CACHE)
+    return versions_of(folders, versions_cache(data_dir))
 
 
 @dg.asset(

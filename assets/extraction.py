@@ -20,7 +20,7 @@ from extractors import extract_component
 from extractors.base import LANGUAGE_BY_SUFFIX
 from kb import progress
 from kb.model import Component
-from kb.versions import VERSIONS_CACHE, component_version, component_versions
+from kb.versions import component_version, component_versions, versions_cache
 from vocab import CODE_SKIP_DIRS
 from vocab.memory import peak_rss_mb
 from warehouse.catalog import component_frames
@@ -48,12 +48,7 @@ def extract_to_stage(
     old = read_stamp(data_dir, comp.key)
     if version == "missing":
         return _missing(data_dir, comp, stamp, old)
-    if (
-        not force
-        and old
-        and old.get("version") == version
-        and old.get("code_version") == code_version
-    ):
+    if not force and _current(old, version, code_version):
         return {**old, "reused": True}
     facts = extract_component(comp.project, comp.id, comp.repo_path) if comp.repo_path else None
     facts = guard_facts(facts, comp.repo_path) if facts is not None else None
@@ -102,13 +97,12 @@ def extract_many(
     Components whose staged facts are current are not sent to a worker; those extracted
     ahead of the run (`extract_ahead`) are taken from there."""
     folders = {c.key: c.repo_path for c in comps}
-    versions = component_versions(folders, data_dir / VERSIONS_CACHE)
+    versions = component_versions(folders, versions_cache(data_dir))
     progress.report("extract", total=len(comps))
     done = dict(_reported(_taken_from_ahead(data_dir, code_version, comps, versions)))
-    for comp in comps:
-        old = read_stamp(data_dir, comp.key)
-        if comp.key not in done and _current(old, versions[comp.key], code_version):
-            done.update(_reported([(comp.key, {**old, "reused": True})]))
+    stamps = {c.key: read_stamp(data_dir, c.key) for c in comps if c.key not in done}
+    current = [k for k, old in stamps.items() if _current(old, versions[k], code_version)]
+    done |= dict(_reported((k, {**stamps[k], "reused": True}) for k in current))
     jobs = [(data_dir, c, code_version, versions[c.key]) for c in comps if c.key not in done]
     workers = min(workers or os.cpu_count() or 1, len(jobs))
     if workers < 2 or len(jobs) < PARALLEL_FROM:
@@ -149,10 +143,12 @@ def _exit_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
-def _longest_first(jobs: list[Job]) -> list[Job]:
+def _longest_first(jobs: list[Job], sizes: dict[str, int] | None = None) -> list[Job]:
     """Longest first: one component can be half the work (a bundled vendor folder); started
-    last, it leaves the other workers idle while it runs alone."""
-    return sorted(jobs, key=lambda job: source_bytes(job[1].repo_path), reverse=True)
+    last, it leaves the other workers idle while it runs alone. `sizes`: source bytes by
+    component key, when the caller has read them already."""
+    sizes = sizes or {job[1].key: source_bytes(job[1].repo_path) for job in jobs}
+    return sorted(jobs, key=lambda job: sizes[job[1].key], reverse=True)
 
 
 @dataclass
@@ -184,7 +180,7 @@ def extract_ahead(data_dir: Path, comps: list[Component], code_version: str) -> 
     known = {c.key: c.repo_path for c in comps if stamps[c.key]}
     # A component never staged needs extracting whatever its version: its worker reads it
     # (in parallel), sparing a first build ~15 ms of git per component here.
-    versions = component_versions(known, data_dir / VERSIONS_CACHE) if known else {}
+    versions = component_versions(known, versions_cache(data_dir)) if known else {}
     jobs: list[Job] = [
         (data_dir, c, code_version, versions.get(c.key))
         for c in comps
@@ -198,9 +194,8 @@ def extract_ahead(data_dir: Path, comps: list[Component], code_version: str) -> 
     sizes = {job[1].key: source_bytes(job[1].repo_path) for job in jobs}
     if len(jobs) < PARALLEL_FROM and sum(sizes.values()) < AHEAD_FROM_BYTES:
         return []
-    jobs.sort(key=lambda job: sizes[job[1].key], reverse=True)  # longest first
     pool = _pool(min(cores, len(jobs)))
-    futures = {job[1].key: pool.submit(_extract_in_worker, job) for job in jobs}
+    futures = {j[1].key: pool.submit(_extract_in_worker, j) for j in _longest_first(jobs, sizes)}
     _ahead = _Ahead(data_dir.resolve(), code_version, pool, futures)
     return list(futures)
 

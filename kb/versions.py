@@ -15,8 +15,11 @@ from pathlib import Path
 from kb.repo_paths import inside
 from vocab import CODE_SKIP_DIRS
 
-# In the data dir: the last commit per component folder, against each repo's HEAD.
-VERSIONS_CACHE = "versions-cache.json"
+
+def versions_cache(data_dir: Path) -> Path:
+    """Where the last commit per component folder is remembered between runs (against each
+    repo's HEAD): the observation, the no-op check and the extraction share it."""
+    return data_dir / "versions-cache.json"
 
 
 def _git(folder: Path, *args: str) -> str | None:

@@ -28,7 +28,7 @@ from assets.code_versions import current_code_versions
 from kb.loader import iter_markdown
 from kb.model import KbConfig, KnowledgeBase
 from kb.repo_paths import resolve_repo
-from kb.versions import VERSIONS_CACHE, component_versions
+from kb.versions import component_versions, versions_cache
 from warehouse.integrity import MANIFEST, damaged_files
 
 KB_FINGERPRINT = "kb-fingerprint.json"
@@ -58,11 +58,6 @@ def build_lock(data_dir: Path) -> Iterator[None]:
             print("waiting for another kb refresh on this warehouse …", flush=True)
             fcntl.flock(handle, fcntl.LOCK_EX)
         yield
-
-
-def versions_cache(data_dir: Path) -> Path:
-    """Where the last commit per component folder is remembered between runs."""
-    return data_dir / VERSIONS_CACHE
 
 
 @dataclass
