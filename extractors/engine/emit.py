@@ -13,7 +13,7 @@ from tree_sitter import Node as TsNode
 from extractors.base import ComponentContext
 from extractors.engine.evaluate import Evaluator
 from extractors.engine.mounts import NamedRoute
-from extractors.engine.paths import holes_of, options, path_text, segments
+from extractors.engine.paths import compatible, condition_text, holes_of, options, path_text, segments
 from extractors.engine.recognize import Found, site_line
 from extractors.engine.values import (
     ArrLit,
@@ -90,21 +90,22 @@ class Emitter:
     def routes(self, named: list[NamedRoute]) -> None:
         for route in named:
             event = route.event
-            for method, condition in self._methods(event.method, event.model):
-                for path, path_condition in options(route.path):
-                    self._route(route, method, path, condition or path_condition)
+            for method, m_choices in self._methods(event.method, event.model):
+                for path, p_choices in options(route.path):
+                    if compatible(m_choices, p_choices):
+                        self._route(route, method, path, condition_text(m_choices + p_choices))
 
     def _methods(self, value: Value, model: str) -> list[tuple[str, str | None]]:
         aliases = self.ev.library.by_id[model].aliases if model in self.ev.library.by_id else {}
         out = []
         items = value.items if isinstance(value, ArrLit) else (value,)
         for item in items:
-            for option, condition in options(item):
+            for option, choices in options(item):
                 if isinstance(option, Lit) and isinstance(option.value, str):
                     raw = option.value
                     name = aliases.get(raw, aliases.get(raw.lower(), raw)).upper()
                     if name in HTTP_METHODS:
-                        out.append((name, condition))
+                        out.append((name, choices))
         return out
 
     def _route(self, route: NamedRoute, method: str, path: Value, condition: str | None) -> None:
@@ -213,18 +214,16 @@ class Emitter:
             if event.base is not None and not _absolute(url):
                 url = Concat((event.base, url)) if not isinstance(event.base, Lit) or event.base.value else url
             methods = self._request_methods(event.method)
-            urls = options(url)
-            candidate = len(methods) * len(urls) > 1
-            for method, m_cond in methods:
-                for option, u_cond in urls:
-                    self._call(event, site, hops, method, option, candidate, m_cond or u_cond)
+            pairs = [(m, u, mc + uc) for m, mc in methods for u, uc in options(url) if compatible(mc, uc)]
+            for method, option, choices in pairs:
+                self._call(event, site, hops, method, option, len(pairs) > 1, condition_text(choices))
 
-    def _request_methods(self, value: Value) -> list[tuple[str, str | None]]:
+    def _request_methods(self, value: Value) -> list[tuple[str, tuple]]:
         out = []
-        for option, condition in options(value):
+        for option, choices in options(value):
             if isinstance(option, Lit) and isinstance(option.value, str) and option.value.upper() in HTTP_METHODS:
-                out.append((option.value.upper(), condition))
-        return out or [("GET", None)]
+                out.append((option.value.upper(), choices))
+        return out or [("GET", ())]
 
     def _call(self, event, site: Site, hops: list[str], method: str, url: Value, candidate: bool,
               condition: str | None) -> None:  # fmt: skip

@@ -168,6 +168,11 @@ class Evaluator:
             index = self.eval(rel, view.index, act, d)
             if isinstance(index, Lit) and isinstance(index.value, (str, int)):
                 return self.member(target, str(index.value), rel, node, d)
+            if isinstance(index, Choice) and all(isinstance(o, Lit) for o in index.options):
+                return choice([self.member(target, str(o.value), rel, node, d) for o in index.options],
+                              index.condition)  # `axios[cond ? 'delete' : 'post']`
+            if isinstance(target, ObjLit):  # `urls[kind]`: one of the object's values
+                return self.any_member(target, a.text(view.index), d)
             return Unknown(a.text(node)[:80], "computed member")
         if isinstance(view, ECall):
             return self.call(rel, a, node, view, act, d)
@@ -268,9 +273,9 @@ class Evaluator:
             if owner is not None:
                 klass = Klass(a.site(owner), a.klass(owner).name)  # type: ignore[union-attr]
                 return Instance(klass) if b.name == "self" else klass
-        if b.type is not None:
+        if b.type is not None:  # a parameter a model knows by its type (`http: HttpClient`)
             typed = self._typed(rel, a, b.type, depth)
-            if typed is not None:
+            if isinstance(typed, Obj):
                 return typed
         return Param(b.name, scope)
 
@@ -338,6 +343,8 @@ class Evaluator:
             return found
         if isinstance(target, Choice):
             return choice([self.member(o, name, rel, at, depth + 1) for o in target.options])
+        if isinstance(target, Param):  # still a wrapper's input: `options.url`
+            return Param(f"{target.name}.{name}", target.scope)
         if isinstance(target, ObjLit):
             return self.object_member(target, name, depth)
         if isinstance(target, ArrLit):
@@ -378,6 +385,20 @@ class Evaluator:
                 if not isinstance(found, (Unknown, Method)):
                     return found
         return Method(obj, name)
+
+    def any_member(self, obj: ObjLit, key_text: str, depth: int) -> Value:
+        """A member of an object literal read with a key not known statically: each of its
+        values, the condition saying which key."""
+        a = self.program.adapter(obj.site.rel)
+        node = a.node_at(obj.site) if a is not None else None
+        view = a.view(node) if node is not None else None
+        if not isinstance(view, EObject):
+            return Unknown(key_text, "computed member")
+        keys = [e.key for e in view.entries if e.key is not None and e.kind != "spread"]
+        values = [self.object_member(obj, k, depth + 1) for k in keys[:16]]
+        if not values:
+            return Unknown(key_text, "computed member of an empty object")
+        return Choice(tuple(values), f"{key_text} in {{{', '.join(keys[:16])}}}")
 
     def instance_member(self, inst: Instance, name: str, depth: int) -> Value:
         found = self.class_member(inst.klass, name, depth, instance=inst)

@@ -37,6 +37,7 @@ from extractors.engine.values import (
 )
 from extractors.lang.base import FileAdapter
 from extractors.lang.expr import ECall, EName
+from extractors.models.hooks import HOOKS
 from extractors.models.runtime import CallSource, Library
 from extractors.models.schema import Operation
 from extractors.models.selectors import Selector, first_free
@@ -63,11 +64,15 @@ class Interpreter:
             if callee.name in self.lib.vocabulary:
                 return [], {callee.target.scope}
             return [], set()
-        target, name = self._target(callee)
         events: list[Event] = []
-        if target is not None:
+        callees = callee.options if isinstance(callee, Choice) else (callee,)
+        for option in callees:  # `client[cond ? 'delete' : 'post'](url)`: each method
+            target, name = self._target(option)
+            if target is None:
+                continue
+            one = Call(self.ev, rel, node, view, act, option, target, call.depth, call._args)
             for op in self.lib.operations(target, name):
-                events += self.operation(op, target, call, decorated)
+                events += self.operation(op, target, one, decorated)
         made = self.ev.eval(rel, node, act) if self._makes(callee) else None
         if isinstance(made, Obj) and made.origin == call.site:
             for op in self.lib.operations(made, "<init>"):
@@ -83,6 +88,10 @@ class Interpreter:
             obj = self.lib.claim(callee)
             if obj is not None:
                 return obj, "()"
+            if callee.path:  # `import { useQuery } from 'react-query'`: the module's function
+                owner = self.lib.claim(Ext(callee.package, callee.path[:-1]))
+                if owner is not None:
+                    return owner, callee.path[-1]
         return None, ""
 
     def _makes(self, callee: Value) -> bool:
@@ -96,12 +105,14 @@ class Interpreter:
         spec = op.spec
         model = obj.model
         site = call.site
+        if op.hook:
+            return HOOKS[op.hook](self, op, obj, call, src)
         if op.action == "request":
-            url = src.select(spec.get("url"))
+            url = src.select(spec.get("url"), STRINGISH)
             if url is None:
                 return []
-            method = src.select(spec.get("method")) or Lit("GET")
-            base = src.select(spec.get("base"))
+            method = src.select(spec.get("method"), STRINGISH) or Lit("GET")
+            base = src.select(spec.get("base"), STRINGISH)
             return [RequestEvent(model, obj, method, url, base, site)]
         if op.action == "route":
             return self._routes(op, obj, call, src, decorated)
@@ -111,9 +122,9 @@ class Interpreter:
             path = src.select(spec.get("path"))
             return [PrefixEvent(model, obj, path, site)] if path is not None else []
         if op.action == "invoke":
-            fn = src.select(spec.get("fn"))
+            fn = src.select(spec.get("fn"), (Func,))
             args = tuple(v for key in ("arg0", "arg1", "arg2") if (v := src.select(spec.get(key))) is not None)
-            return [InvokeEvent(model, fn, args, site)] if isinstance(fn, Func) else []
+            return [InvokeEvent(model, fn, args, site)] if fn is not None else []
         return []
 
     def _routes(self, op: Operation, obj: Obj, call: Call, src: CallSource,

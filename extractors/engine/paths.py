@@ -52,20 +52,40 @@ class Part:
         return out
 
 
-def options(value: Value, limit: int = MAX_OPTIONS) -> list[tuple[Value, str | None]]:
-    """The alternatives of a value chosen at run time, each with its condition."""
+Choices = tuple[tuple[str, int], ...]  # (condition, branch taken) per choice made
+
+
+def options(value: Value, limit: int = MAX_OPTIONS) -> list[tuple[Value, Choices]]:
+    """The alternatives of a value chosen at run time, each with the choices that lead to
+    it (a ternary's condition and which branch), so that two values chosen by the same
+    condition can be paired branch by branch (`slug ? 'PUT' : 'POST'` with `slug ? u1 : u2`)."""
     if isinstance(value, Choice):
-        out = []
-        for option in value.options[:limit]:
-            out += [(v, cond or value.condition) for v, cond in options(option, limit)]
+        out: list[tuple[Value, Choices]] = []
+        for branch, option in enumerate(value.options[:limit]):
+            mine = ((value.condition, branch),) if value.condition else ()
+            out += [(v, mine + c) for v, c in options(option, limit)]
         return out[:limit]
     if isinstance(value, Concat):
-        alternatives: list[tuple[list[Value], str | None]] = [([], None)]
+        alternatives: list[tuple[list[Value], Choices]] = [([], ())]
         for part in value.parts:
-            opts = options(part, limit) if isinstance(part, Choice) else [(part, None)]
-            alternatives = [(prefix + [opt], cond or c) for prefix, c in alternatives for opt, cond in opts][:limit]
-        return [(concat(*parts), cond) for parts, cond in alternatives]
-    return [(value, None)]
+            opts = options(part, limit) if isinstance(part, Choice) else [(part, ())]
+            alternatives = [(prefix + [opt], c + oc) for prefix, c in alternatives for opt, oc in opts
+                            if compatible(c, oc)][:limit]  # fmt: skip
+        return [(concat(*parts), c) for parts, c in alternatives]
+    return [(value, ())]
+
+
+def compatible(a: Choices, b: Choices) -> bool:
+    """Two sets of choices can hold at once: no condition taken both ways."""
+    taken = dict(a)
+    return all(taken.get(cond, branch) == branch for cond, branch in b)
+
+
+def condition_text(choices: Choices) -> str | None:
+    if not choices:
+        return None
+    unique = dict.fromkeys(c if branch == 0 else f"not ({c})" for c, branch in choices)
+    return " and ".join(unique)
 
 
 def hole_name(value: Value) -> tuple[str, str, str | None]:

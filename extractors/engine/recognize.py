@@ -38,6 +38,7 @@ from extractors.engine.values import (
     Func,
     Lit,
     Method,
+    Obj,
     Param,
     Scope,
     Site,
@@ -72,26 +73,53 @@ class Recognizer:
 
     # --- the pass -------------------------------------------------------------------
     def run(self) -> list[Found]:
+        """Every site once with nothing bound, then every open event at its callers (by
+        then every library invocation is known, wherever it is written)."""
         vocabulary = self.interp.lib.vocabulary
+        self._opened: list[tuple[str, TsNode, Value | None, Event, Scope | None, set]] = []
+        self._first_pass = True
+        self._make_objects()
         for rel in self.program.rels():
             a = self.program.adapter(rel)
             if a is None:
                 continue
-            decorated = {id(expr): target for expr, target in a.decorated()}
+            pairs = a.decorated()
+            decorated = {(expr.start_byte, expr.end_byte) for expr, _ in pairs}
             for node in a.calls():
+                if (node.start_byte, node.end_byte) in decorated:
+                    continue  # read below with what it decorates
                 view = a.call_view(node)
                 if view is None:
                     continue
-                target = decorated.get(id(node))
-                if target is not None:
-                    continue  # read below with what it decorates
                 name = a.terminal(view.callee)
-                if name is None or (name not in vocabulary and not self._maybe_client(a, view)):
+                if name is None:
+                    if view.callee.type not in {"subscript_expression", "subscript", "call_expression", "call"}:
+                        continue  # `client[method](url)`, `factory()(url)`: read them
+                elif name not in vocabulary and not self._maybe_client(a, view):
                     continue
                 self.site(rel, node, None)
-            for expr, target in a.decorated():
+            for expr, target in pairs:
                 self.decorator(rel, expr, target)
+        self._first_pass = False
+        for rel, node, decorated, event, opened, waits in self._opened:
+            if event is None:
+                self._wait(rel, node, decorated, (), waits)
+            else:
+                self._settle(rel, node, decorated, (), event, opened)
         return self.found
+
+    def _make_objects(self) -> None:
+        """Every call that makes a library object, first: a default a query hook or a
+        client reads (`new QueryClient({defaultOptions})`) is known wherever it is written."""
+        makers = self.interp.lib.maker_names
+        for rel in self.program.rels():
+            a = self.program.adapter(rel)
+            for node in a.calls() if a is not None else []:
+                view = a.call_view(node)
+                if view is not None and a.terminal(view.callee) in makers:
+                    made = self.ev.eval(rel, node, None)
+                    if isinstance(made, Obj) and made.origin == a.site(node):
+                        self.interp.lib.made.setdefault((made.model, made.role), []).append(made)
 
     def _maybe_client(self, a, view: ECall) -> bool:
         """A plain name called (`api(config)`, `http(url)`): possibly a client object."""
@@ -105,15 +133,25 @@ class Recognizer:
         events, waits = self.interp.at_call(rel, a, node, act, decorated)
         for event in events:
             if isinstance(event, InvokeEvent):
-                self.invokes.append(event)
+                if not chain:
+                    self.invokes.append(event)
                 continue
             opened = self.open_scope(event, rel, node, waits)
-            self._settle(rel, node, decorated, chain, event, opened)
+            if self._first_pass and opened is not None:
+                self._opened.append((rel, node, decorated, event, opened, waits))
+            else:
+                self._settle(rel, node, decorated, chain, event, opened)
         if not events and waits:
-            scope = self._innermost(waits, node)
-            if scope is not None and len(chain) < MAX_CHAIN:
-                for caller in self.callers(scope)[:MAX_CALLERS]:
-                    self.site(rel, node, decorated, chain + ((scope, caller),))
+            if self._first_pass:
+                self._opened.append((rel, node, decorated, None, None, waits))
+            else:
+                self._wait(rel, node, decorated, chain, waits)
+
+    def _wait(self, rel, node, decorated, chain, waits: set) -> None:
+        scope = self._innermost(waits, node)
+        if scope is not None and len(chain) < MAX_CHAIN:
+            for caller in self.callers(scope)[:MAX_CALLERS]:
+                self.site(rel, node, decorated, chain + ((scope, caller),))
 
     def _settle(self, rel, node, decorated, chain, event: Event, opened: Scope | None) -> None:
         if opened is not None and len(chain) < MAX_CHAIN:
@@ -332,23 +370,35 @@ def _func_in(callee: Value, target: Site) -> Func | None:
 def shape_params(url: Value) -> tuple[set[Scope], set[Scope]]:
     """(scopes of parameters that shape the URL, scopes of parameters that only fill a path
     segment): `base + path` is shaped by `path`; `/articles/${slug}` is not by `slug`."""
+    if isinstance(url, Choice):
+        shape, values = set(), set()
+        for option in url.options:
+            s, v = shape_params(option)
+            shape |= s
+            values |= v
+        return shape, values - shape
     parts = list(url.parts) if isinstance(url, Concat) else [url]
     shape: set[Scope] = set()
     values: set[Scope] = set()
+    in_query = False
     for i, part in enumerate(parts):
         inner = params_in(part)
         if not inner:
+            if isinstance(part, Lit) and "?" in str(part.value or ""):
+                in_query = True
             continue
         before = parts[i - 1] if i > 0 else None
         after = parts[i + 1] if i + 1 < len(parts) else None
         prev = before.value if isinstance(before, Lit) and isinstance(before.value, str) else None
         nxt = after.value if isinstance(after, Lit) and isinstance(after.value, str) else None
-        segment = (
-            isinstance(part, Param)
-            and prev is not None
-            and (prev.endswith("/") or prev.endswith("=") and "?" in prev)
-            and len(prev.strip("/")) > 0
-            and (nxt is None or nxt.startswith(("/", "?", "&", ".")))
+        segment = isinstance(part, Param) and (
+            in_query  # a query parameter's value
+            or (
+                prev is not None
+                and prev.endswith("/")
+                and len(prev.strip("/")) > 0
+                and (nxt is None or nxt.startswith(("/", "?", "&", ".")))
+            )
         )
         (values if segment else shape).update(inner)
     return shape, values

@@ -59,6 +59,8 @@ class Library:
     vocabulary: set[str] = field(default_factory=set)
     by_id: dict[str, Model] = field(default_factory=dict)
     _holders: dict[tuple[str, str], bool] = field(default_factory=dict)
+    made: dict[tuple[str, str], list[Obj]] = field(default_factory=dict)  # objects made, by role
+    maker_names: set[str] = field(default_factory=set)  # last names of what makes objects
 
     def __post_init__(self) -> None:
         for model in self.models:
@@ -75,6 +77,8 @@ class Library:
                         if table is not None:
                             table.setdefault(name, []).append(claim)
                         self.vocabulary.add(name.rsplit(".", 1)[-1])
+                        if maker.how in ("call", "new"):
+                            self.maker_names.add(name.rsplit(".", 1)[-1])
             for op in model.operations:
                 for role in op.on:
                     for name in op.calls:
@@ -141,6 +145,10 @@ class Library:
             obj = self.claim(callee)
             if obj is not None:
                 return self._returned(ev, obj, "()", call)
+            if callee.path:
+                owner = self.claim(Ext(callee.package, callee.path[:-1]))
+                if owner is not None:
+                    return self._returned(ev, owner, callee.path[-1], call)
             return None
         if isinstance(callee, Method) and isinstance(callee.target, Obj):
             return self._returned(ev, callee.target, callee.name, call)
@@ -226,10 +234,10 @@ class CallSource:
         self.ev, self.call, self._receiver = ev, call, receiver
         self._decorated, self._item = decorated, item
 
-    def select(self, selector) -> Value | None:
+    def select(self, selector, want: tuple | None = None) -> Value | None:
         from extractors.models.selectors import select
 
-        return select(selector, self)
+        return select(selector, self, want)
 
     def arg(self, i: int) -> Value | None:
         return self.call.arg(i)

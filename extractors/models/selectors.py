@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Protocol
 
-from extractors.engine.values import STRINGISH, Choice, Lit, Obj, Param, Unknown, Value
+from extractors.engine.values import STRINGISH, Choice, Lit, Method, Obj, Param, Unknown, Value
 
 _TERM = re.compile(
     r"^(?:(?P<lit>'[^']*'|\"[^\"]*\")|(?P<arg>arg(?P<n>\d+)(?P<opt>\?)?)|kw\.(?P<kw>[A-Za-z_]\w*)"
@@ -93,8 +93,9 @@ class Source(Protocol):
     def member(self, value: Value, name: str) -> Value: ...
 
 
-def select(selector: Selector | None, src: Source) -> Value | None:
-    """The first term of the selector that is present, its member path applied."""
+def select(selector: Selector | None, src: Source, want: tuple | None = None) -> Value | None:
+    """The first term of the selector that is present (and, with `want`, of one of those
+    value types), its member path applied."""
     if selector is None:
         return None
     for term in selector.terms:
@@ -103,6 +104,10 @@ def select(selector: Selector | None, src: Source) -> Value | None:
             continue
         for step in term.path:
             value = src.member(value, step)
+        if term.path and isinstance(value, (Method, Unknown)):
+            continue  # no such member: the next alternative
+        if want is not None and not isinstance(value, want):
+            continue
         return value
     return None
 
