@@ -65,7 +65,7 @@ class Decorators:
         site = a.site(expr)
         if deco.action == "route":
             return self._route(rel, a, expr, target, decorated, model_id, deco, src, site)
-        if deco.action == "use" and deco.on == "class" and target.type in {"class_declaration", "class_definition", "class"}:
+        if deco.action == "use" and target.type in {"class_declaration", "class_definition", "class"}:
             owner = self.class_object(rel, a, target)
             items = self._items(src, deco)
             if owner is not None and items:

@@ -60,9 +60,9 @@ class Interpreter:
         callee = self.ev.eval(rel, view.callee, act)
         receiver = callee.target if isinstance(callee, Method) else None
         call = Call(self.ev, rel, node, view, act, callee, receiver)
-        if isinstance(callee, Method) and isinstance(callee.target, Param):
-            if callee.name in self.lib.vocabulary:
-                return [], {callee.target.scope}
+        if isinstance(callee, Param) and "." in callee.name:  # `server.route(…)`, server a parameter
+            if callee.name.rsplit(".", 1)[1] in self.lib.vocabulary:
+                return [], {callee.scope}
             return [], set()
         events: list[Event] = []
         callees = callee.options if isinstance(callee, Choice) else (callee,)
@@ -145,7 +145,9 @@ class Interpreter:
                 handler = decorated
             method = s.select(spec.get("method")) or Lit(s.method_name())
             router = s.select(spec.get("router")) or obj
-            events.append(RouteEvent(obj.model, router, method, path, handler, middleware, call.site,
+            item = s.item()
+            site = item.site if isinstance(item, ObjLit) else call.site  # a route object: its own line
+            events.append(RouteEvent(obj.model, router, method, path, handler, middleware, site,
                                      decorated.site if isinstance(decorated, Func) else None))  # fmt: skip
         return events
 

@@ -44,3 +44,39 @@ def query_function(interp: Interpreter, op: Operation, obj: Obj, call: Call, src
 
 
 HOOKS = {"query_function": query_function}
+
+
+def plugin_register(interp: Interpreter, op: Operation, obj: Obj, call: Call, src: CallSource) -> list[Event]:
+    """A plugin registered on a server: the server calls the plugin's function with an
+    instance of its own, whose routes take the registration's prefix (Fastify
+    `register(plugin, { prefix })`, Hapi `server.register({ plugin, options, routes: { prefix } })`).
+    `plugin`: the plugin(s); `fn`: where a plugin object keeps its function (`register`);
+    `options`, `prefix`: read off each registration (`item.x`) or the call."""
+    from extractors.engine.events import MountEvent
+    from extractors.engine.values import Lit, Site
+    from extractors.models.runtime import CallSource as Source
+
+    spec = op.spec
+    if op.returns and op.returns != "self":  # the call makes the server (hapi glue's compose)
+        obj = Obj(obj.model, op.returns, call.site)
+    plugins = src.select(spec.get("plugin"))
+    items = plugins.items if isinstance(plugins, ArrLit) else (plugins,) if plugins is not None else ()
+    events: list[Event] = []
+    for i, item in enumerate(items):
+        each = Source(interp.ev, call, obj, None, item)
+        fn = item if isinstance(item, Func) else each.select(spec.get("fn"), (Func,))
+        if fn is None:
+            continue
+        options = each.select(spec.get("options"))
+        prefix = each.select(spec.get("prefix"), STRINGISH)
+        site = call.site
+        origin = Site(site.rel, site.line, site.end_line, site.col, site.start, site.end + i + 1)
+        child = Obj(obj.model, obj.role, origin)
+        if options is None:
+            options = Lit(None)
+        events.append(InvokeEvent(obj.model, fn, (child, options), call.site))
+        events.append(MountEvent(obj.model, obj, child, prefix, (), call.site))
+    return events
+
+
+HOOKS["plugin_register"] = plugin_register
