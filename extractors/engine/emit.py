@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext
+from extractors.engine.config_sources import with_env_defaults
 from extractors.engine.evaluate import Evaluator
 from extractors.engine.mounts import NamedRoute
 from extractors.engine.paths import compatible, condition_text, holes_of, options, path_text, segments
@@ -49,6 +50,7 @@ class Emitter:
     _calls_seen: set[str] = field(default_factory=set)
     _middleware: dict[str, str] = field(default_factory=dict)
     _hosts: set[tuple[str, str, int]] = field(default_factory=set)
+    env_files: dict[str, tuple[str, int, str]] = field(default_factory=dict)
 
     # --- symbols --------------------------------------------------------------------
     def symbol_for(self, fn: Func) -> str:
@@ -90,8 +92,9 @@ class Emitter:
     def routes(self, named: list[NamedRoute]) -> None:
         for route in named:
             event = route.event
+            full = with_env_defaults(route.path, self.env_files)
             for method, m_choices in self._methods(event.method, event.model):
-                for path, p_choices in options(route.path):
+                for path, p_choices in options(full):
                     if compatible(m_choices, p_choices):
                         self._route(route, method, path, condition_text(m_choices + p_choices))
 

@@ -217,6 +217,10 @@ class Evaluator:
                 const = self.program.js[rel].consts.get(name)
                 if const is not None:
                     return self.eval(rel, const, None, depth)
+                if name in ("__dirname", "__filename"):  # CommonJS: where this file is
+                    return Lit(rel.rsplit("/", 1)[0] if name == "__dirname" and "/" in rel else "" if name == "__dirname" else rel)
+            if binding is None and name == "__file__" and a.family == "py":
+                return Lit(rel)
             return Ext("<global>", (name,))
         return self.binding_value(rel, a, binding, act, at, depth)
 
@@ -507,6 +511,8 @@ class Evaluator:
             return found
         if isinstance(callee, Func):
             return self.returns(callee, call)
+        if isinstance(callee, Param):  # a parameter called: still the caller's to know
+            return Param(f"{callee.name}()", callee.scope)
         if isinstance(callee, Klass):
             kwargs = tuple((k, call.kwarg(k)) for k in view.kwargs)
             return Instance(callee, tuple(call.args()), kwargs)  # type: ignore[arg-type]

@@ -50,6 +50,7 @@ from extractors.lang.expr import ECall
 MAX_CHAIN = 6  # wrapper levels followed
 MAX_CALLERS = 200  # callers of one function read
 MAX_EVENTS_PER_SITE = 400
+MAX_ROUNDS = 4  # re-reads of open events while library invocations keep appearing
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,7 @@ class Recognizer:
         self._by_name: dict[str, list[tuple[str, TsNode]]] | None = None
         self._callers: dict[Scope, list[tuple[str, TsNode | None, tuple]]] = {}
         self.invokes: list[InvokeEvent] = []
+        self._invoked: set = set()
         self.found: list[Found] = []
 
     # --- the pass -------------------------------------------------------------------
@@ -101,11 +103,18 @@ class Recognizer:
             for expr, target in pairs:
                 self.decorator(rel, expr, target)
         self._first_pass = False
-        for rel, node, decorated, event, opened, waits in self._opened:
-            if event is None:
-                self._wait(rel, node, decorated, (), waits)
-            else:
-                self._settle(rel, node, decorated, (), event, opened)
+        settled = len(self.found)
+        for _ in range(MAX_ROUNDS):  # a plugin registered inside a plugin: more invocations
+            known = len(self.invokes)
+            for rel, node, decorated, event, opened, waits in self._opened:
+                if event is None:
+                    self._wait(rel, node, decorated, (), waits)
+                else:
+                    self._settle(rel, node, decorated, (), event, opened)
+            if len(self.invokes) == known:
+                break
+            del self.found[settled:]
+            self._callers.clear()
         return self.found
 
     def _make_objects(self) -> None:
@@ -133,7 +142,9 @@ class Recognizer:
         events, waits = self.interp.at_call(rel, a, node, act, decorated)
         for event in events:
             if isinstance(event, InvokeEvent):
-                if not chain:
+                key = (event.fn.site if isinstance(event.fn, Func) else None, event.site, event.args)
+                if key not in self._invoked:
+                    self._invoked.add(key)
                     self.invokes.append(event)
                 continue
             opened = self.open_scope(event, rel, node, waits)

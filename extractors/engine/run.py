@@ -4,6 +4,7 @@ languages, from the models."""
 from __future__ import annotations
 
 from extractors.base import ComponentContext
+from extractors.engine.config_sources import env_file_values
 from extractors.engine.decorators import Decorators
 from extractors.engine.emit import Emitter
 from extractors.engine.evaluate import Evaluator
@@ -34,7 +35,7 @@ def extract(ctx: ComponentContext) -> None:
     for item in found:
         if isinstance(item.event, (RouteEvent, MountEvent, UseEvent, PrefixEvent)):
             tree.add(item.event)
-    emitter = Emitter(ctx, ev)
+    emitter = Emitter(ctx, ev, env_files=env_file_values(ctx))
     emitter.routes(tree.routes())
     emitter.requests(found)
     emitter.catalog()

@@ -155,6 +155,7 @@ class Func(Value):
     act: Activation | None = None  # what it closes over
     this: Value | None = None  # bound receiver (a method read off an object)
     name: str = ""
+    via: str = ""  # the library helper that handed it over (`fp(plugin)`: fastify-plugin)
 
 
 @dataclass(frozen=True, slots=True)

@@ -193,6 +193,12 @@ class Library:
                 key = src.select(op.spec.get("key"))
                 if isinstance(key, Lit) and isinstance(key.value, str):
                     return Config(key.value, obj.model, src.select(op.spec.get("default")))
+            if op.yields is not None:
+                found = src.select(op.yields)
+                if isinstance(found, Func):
+                    return Func(found.site, found.act, found.this, found.name, obj.model)
+                if found is not None:
+                    return found
             if op.returns == "self":
                 return obj
             if op.returns:

@@ -59,6 +59,7 @@ class Operation:
     returns: str | None = None  # role of the object the call returns ("self": the receiver)
     returns_props: dict[str, Selector] = field(default_factory=dict)
     hook: str | None = None
+    yields: Selector | None = None  # the call's value is one of its arguments (`fp(plugin)`)
 
 
 @dataclass(frozen=True)
@@ -150,7 +151,7 @@ def _operations(raw, path: Path) -> tuple[Operation, ...]:
             raise _fail(path, f"`operations[{i}]` must be a mapping")
         action = next((k for k in ACTIONS if k in item and k != "returns"), None)
         returns = item.get("returns")
-        if action is None and returns is None:
+        if action is None and returns is None and "yields" not in item:
             raise _fail(path, f"`operations[{i}]` needs one of {', '.join(ACTIONS)}")
         spec = item.get(action) if action else None
         if spec is not None and not isinstance(spec, dict):
@@ -164,7 +165,8 @@ def _operations(raw, path: Path) -> tuple[Operation, ...]:
         out.append(Operation(_names(item.get("of"), path, "of"), _names(item.get("call"), path, "call"),
                              action or "returns",
                              _selectors(spec, path, f"operations[{i}].{action}"),
-                             returns_role, returns_props, item.get("hook")))  # fmt: skip
+                             returns_role, returns_props, item.get("hook"),
+                             parse_selector(item["yields"]) if "yields" in item else None))  # fmt: skip
     return tuple(out)
 
 

@@ -104,7 +104,7 @@ def select(selector: Selector | None, src: Source, want: tuple | None = None) ->
             continue
         for step in term.path:
             value = src.member(value, step)
-        if term.path and isinstance(value, (Method, Unknown)):
+        if isinstance(value, Method) or (term.path and isinstance(value, Unknown)):
             continue  # no such member: the next alternative
         if want is not None and not isinstance(value, want):
             continue
