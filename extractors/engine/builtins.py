@@ -56,7 +56,11 @@ def logical(op: str, left: Value, right: Value) -> Value:
     sure = truthy(left)
     if sure is True or (op == "??" and isinstance(left, Lit) and left.value is not None):
         return left
-    if sure is False and op == "or" or (op == "??" and isinstance(left, Lit) and left.value is None):
+    if (
+        sure is False
+        and op == "or"
+        or (op == "??" and isinstance(left, Lit) and left.value is None)
+    ):
         return right
     if isinstance(left, Env) and left.default is None:
         return Env(left.name, right, left.via)  # `process.env.X || 'default'`
@@ -89,7 +93,9 @@ def join_paths(parts: list[Value]) -> Value:
         text = part.value if isinstance(part, Lit) and isinstance(part.value, str) else None
         if out:
             prev = out[-1]
-            prev_text = prev.value if isinstance(prev, Lit) and isinstance(prev.value, str) else None
+            prev_text = (
+                prev.value if isinstance(prev, Lit) and isinstance(prev.value, str) else None
+            )
             if text is not None:
                 text = text.lstrip("/")
                 if prev_text is not None and not prev_text.endswith("/"):

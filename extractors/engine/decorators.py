@@ -25,7 +25,9 @@ class Decorators:
                 for name in deco.names:
                     self._by_name.setdefault(name, []).append((model.id, deco))
 
-    def lookup(self, rel: str, a: FileAdapter, expr: TsNode) -> tuple[str, Decorator, Call | None] | None:
+    def lookup(
+        self, rel: str, a: FileAdapter, expr: TsNode
+    ) -> tuple[str, Decorator, Call | None] | None:
         """(model id, decorator, its call) for a decorator expression a model names."""
         view = a.call_view(expr)
         callee_node = view.callee if view is not None else expr
@@ -34,7 +36,11 @@ class Decorators:
             return None
         name = callee.path[-1]
         for model_id, deco in self._by_name.get(name, ()):
-            if deco.module is None or callee.package == deco.module or callee.package.startswith(deco.module + "/"):
+            if (
+                deco.module is None
+                or callee.package == deco.module
+                or callee.package.startswith(deco.module + "/")
+            ):
                 call = Call(self.ev, rel, expr, view, None, callee) if view is not None else None
                 return model_id, deco, call
         return None
@@ -65,11 +71,15 @@ class Decorators:
         site = a.site(expr)
         if deco.action == "route":
             return self._route(rel, a, expr, target, decorated, model_id, deco, src, site)
-        if deco.action == "use" and target.type in {"class_declaration", "class_definition", "class"}:
+        if deco.action == "use" and target.type in {
+            "class_declaration",
+            "class_definition",
+            "class",
+        }:
             owner = self.class_object(rel, a, target)
             items = self._items(src, deco)
             if owner is not None and items:
-                return [UseEvent(model_id, owner, None, tuple((v, site) for v in items), site)]
+                return [UseEvent(model_id, owner, None, tuple(items), site)]
         return []
 
     def _route(self, rel, a, expr, target, decorated, model_id, deco, src, site) -> list[Event]:
@@ -93,17 +103,21 @@ class Decorators:
         callee = view.callee if view is not None else expr
         return a.terminal(callee) or ""
 
-    def _items(self, src: CallSource | None, deco: Decorator) -> list[Value]:
+    def _items(self, src: CallSource | None, deco: Decorator) -> list[tuple[Value, Site]]:
+        """Each argument of a middleware decorator with the site it is written at."""
         if src is None:
             return []
+        a = self.ev.program.adapter(src.call.rel)
         items = []
-        for i in range(src.arg_count()):
+        for i, node in enumerate(src.call.view.args):
             value = src.arg(i)
-            if value is not None:
-                items.append(value)
+            if value is not None and a is not None:
+                items.append((value, a.site(node)))
         return items
 
-    def _method_middleware(self, rel, a: FileAdapter, method: TsNode, cls) -> list[tuple[Value, Site]]:
+    def _method_middleware(
+        self, rel, a: FileAdapter, method: TsNode, cls
+    ) -> list[tuple[Value, Site]]:
         """Middleware decorators of the method itself (the class's come through its UseEvent)."""
         out: list[tuple[Value, Site]] = []
         exprs = []
@@ -119,8 +133,7 @@ class Decorators:
                 continue
             _, deco, call = found
             src = CallSource(self.ev, call, None) if call is not None else None
-            for value in self._items(src, deco):
-                out.append((value, a.site(expr)))
+            out += self._items(src, deco)
         return out
 
 

@@ -14,7 +14,14 @@ from extractors.base import ComponentContext
 from extractors.engine.config_sources import with_env_defaults
 from extractors.engine.evaluate import Evaluator
 from extractors.engine.mounts import NamedRoute
-from extractors.engine.paths import compatible, condition_text, holes_of, options, path_text, segments
+from extractors.engine.paths import (
+    compatible,
+    condition_text,
+    holes_of,
+    options,
+    path_text,
+    segments,
+)
 from extractors.engine.recognize import Found, site_line
 from extractors.engine.values import (
     ArrLit,
@@ -60,7 +67,9 @@ class Emitter:
             index: dict[tuple[str, int], list[tuple[int, str]]] = {}
             for node in self.ctx.facts.nodes:
                 if node.kind == "symbol" and node.file and node.line:
-                    index.setdefault((node.file, node.line), []).append((node.end_line or node.line, node.id))
+                    index.setdefault((node.file, node.line), []).append(
+                        (node.end_line or node.line, node.id)
+                    )
             self._symbols = index
         site = fn.site
         found = self._symbols.get((site.rel, site.line))
@@ -72,7 +81,9 @@ class Emitter:
         if self.ctx.find_node(node_id) is None:
             self.ctx.add_node("symbol", qualifier, fn.name or "<anonymous>", site.rel, site.line,
                               site.end_line, exported=False, symbol_kind="anonymous")  # fmt: skip
-            self.ctx.add_edge(self.ctx.node_id("code_file", site.rel), node_id, "DEFINES", site.rel, site.line)
+            self.ctx.add_edge(
+                self.ctx.node_id("code_file", site.rel), node_id, "DEFINES", site.rel, site.line
+            )
             self._symbols.setdefault((site.rel, site.line), []).append((site.end_line, node_id))
         return node_id
 
@@ -129,14 +140,18 @@ class Emitter:
             attrs["mounts"] = [m.where for m in route.mounts]
         if condition:
             attrs["condition"] = condition
-        node_id = self.ctx.add_node("route", qualifier, name, site.rel, site.line, site.line, **attrs)
+        node_id = self.ctx.add_node(
+            "route", qualifier, name, site.rel, site.line, site.line, **attrs
+        )
         handler = self.handler_of(event.handler)
         if handler is not None:
             self.ctx.add_edge(node_id, self.symbol_for(handler), "ROUTES_TO", site.rel, site.line)
         for order, (value, where) in enumerate(route.middleware, start=1):
             mw, expr = self._middleware_node(value, where)
             if mw is not None:
-                self.ctx.add_edge(node_id, mw, "USES_MIDDLEWARE", where.rel, where.line, order=order, expr=expr)
+                self.ctx.add_edge(
+                    node_id, mw, "USES_MIDDLEWARE", where.rel, where.line, order=order, expr=expr
+                )
         for hole in holes:
             if "default" not in hole and hole["source"] != "param":
                 self.ctx.unresolved(site.rel, site.line, "route_prefix", name,
@@ -154,7 +169,11 @@ class Emitter:
     def _middleware_node(self, value: Value, where: Site) -> tuple[str | None, str]:
         a = self.ev.program.adapter(where.rel)
         node = a.node_at(where) if a is not None else None
-        expr = " ".join(a.text(node).split())[:MAX_EXPR] if a is not None and node is not None else describe(value)
+        expr = (
+            " ".join(a.text(node).split())[:MAX_EXPR]
+            if a is not None and node is not None
+            else describe(value)
+        )
         fn = value if isinstance(value, Func) else None
         callee_text, package = expr, None
         if node is not None and a is not None:
@@ -166,18 +185,30 @@ class Emitter:
                 fn = callee
             elif isinstance(callee, Ext) and not callee.package.startswith("<"):
                 package = package_name(callee.package)
-                if view is not None and view.args and all(isinstance(self.ev.eval(where.rel, x, None), Lit) for x in view.args):
+                if (
+                    view is not None
+                    and view.args
+                    and all(isinstance(self.ev.eval(where.rel, x, None), Lit) for x in view.args)
+                ):
                     callee_text = expr  # `AuthGuard('jwt')` and `AuthGuard('jwt-refresh')` differ
-            elif isinstance(callee, (Obj, Method)) and isinstance(getattr(callee, "target", callee), Obj):
+            elif isinstance(callee, (Obj, Method)) and isinstance(
+                getattr(callee, "target", callee), Obj
+            ):
                 package = self._package_of(callee)
         if fn is not None:
             symbol = self.symbol_for(self.handler_of(fn) or fn)
             found = self.ctx.find_node(symbol)
             anonymous = found is not None and found.name == "<anonymous>"
-            qualifier = f"<anonymous>@{where.rel}:{where.line}" if anonymous else symbol.split(":symbol:", 1)[1]
+            qualifier = (
+                f"<anonymous>@{where.rel}:{where.line}"
+                if anonymous
+                else symbol.split(":symbol:", 1)[1]
+            )
             label = "<anonymous>" if anonymous else found.name if found is not None else callee_text
             file, line = (found.file, found.line) if found is not None else (where.rel, where.line)
-            return self._mw(qualifier, label, file, line, None, symbol), ("<anonymous>" if anonymous else expr)
+            return self._mw(qualifier, label, file, line, None, symbol), (
+                "<anonymous>" if anonymous else expr
+            )
         if not callee_text:
             return None, expr
         return self._mw(callee_text, callee_text, where.rel, where.line, package, None), expr
@@ -212,19 +243,33 @@ class Emitter:
             if not isinstance(event, RequestEvent):
                 continue
             site = item.chain[-1] if item.chain else self._display_site(event.site)
-            hops = [s.where for s in reversed(item.chain[:-1])] + ([self._display_site(event.site).where] if item.chain else [])
+            hops = [s.where for s in reversed(item.chain[:-1])] + (
+                [self._display_site(event.site).where] if item.chain else []
+            )
             url = event.url
             if event.base is not None and not _absolute(url):
-                url = Concat((event.base, url)) if not isinstance(event.base, Lit) or event.base.value else url
+                url = (
+                    Concat((event.base, url))
+                    if not isinstance(event.base, Lit) or event.base.value
+                    else url
+                )
             methods = self._request_methods(event.method)
-            pairs = [(m, u, mc + uc) for m, mc in methods for u, uc in options(url) if compatible(mc, uc)]
+            pairs = [
+                (m, u, mc + uc) for m, mc in methods for u, uc in options(url) if compatible(mc, uc)
+            ]
             for method, option, choices in pairs:
-                self._call(event, site, hops, method, option, len(pairs) > 1, condition_text(choices))
+                self._call(
+                    event, site, hops, method, option, len(pairs) > 1, condition_text(choices)
+                )
 
     def _request_methods(self, value: Value) -> list[tuple[str, tuple]]:
         out = []
         for option, choices in options(value):
-            if isinstance(option, Lit) and isinstance(option.value, str) and option.value.upper() in HTTP_METHODS:
+            if (
+                isinstance(option, Lit)
+                and isinstance(option.value, str)
+                and option.value.upper() in HTTP_METHODS
+            ):
                 out.append((option.value.upper(), choices))
         return out or [("GET", ())]
 
@@ -260,7 +305,9 @@ class Emitter:
         if qualifier in self._calls_seen:
             return
         self._calls_seen.add(qualifier)
-        node_id = self.ctx.add_node("http_call", qualifier, name, site.rel, site.line, site.end_line, **attrs)
+        node_id = self.ctx.add_node(
+            "http_call", qualifier, name, site.rel, site.line, site.end_line, **attrs
+        )
         owner = self._owner(site)
         self.ctx.add_edge(owner, node_id, "CALLS_HTTP", site.rel, site.line)
         if base and "://" in base:
@@ -280,7 +327,9 @@ class Emitter:
 
     def catalog(self) -> None:
         for host, rel, line in sorted(self._hosts):
-            self.ctx.facts.catalog.append(CatalogRow("hosts", self.ctx.project, self.ctx.component, host, rel, line))
+            self.ctx.facts.catalog.append(
+                CatalogRow("hosts", self.ctx.project, self.ctx.component, host, rel, line)
+            )
 
 
 def _absolute(url: Value) -> bool:
@@ -311,7 +360,11 @@ def split_base(url: Value, template: str) -> tuple[str | None, str]:
     """(literal origin or None, the path after the base / env var)."""
     parts = url.parts if isinstance(url, Concat) else (url,)
     if parts and isinstance(parts[0], Env):
-        rest = Concat(tuple(parts[1:])) if len(parts) > 2 else (parts[1] if len(parts) == 2 else Lit(""))
+        rest = (
+            Concat(tuple(parts[1:]))
+            if len(parts) > 2
+            else (parts[1] if len(parts) == 2 else Lit(""))
+        )
         return None, url_template(rest)[0] or "/"
     if "://" in template:
         scheme, _, rest = template.partition("://")
@@ -324,7 +377,12 @@ def _path_value(url: Value) -> Value:
     parts = list(url.parts) if isinstance(url, Concat) else [url]
     if parts and isinstance(parts[0], (Env, Config)):
         parts = parts[1:]
-    elif parts and isinstance(parts[0], Lit) and isinstance(parts[0].value, str) and "://" in parts[0].value:
+    elif (
+        parts
+        and isinstance(parts[0], Lit)
+        and isinstance(parts[0].value, str)
+        and "://" in parts[0].value
+    ):
         scheme, _, rest = parts[0].value.partition("://")
         _, slash, path = rest.partition("/")
         parts[0] = Lit("/" + path if slash else "")

@@ -169,8 +169,10 @@ class Evaluator:
             if isinstance(index, Lit) and isinstance(index.value, (str, int)):
                 return self.member(target, str(index.value), rel, node, d)
             if isinstance(index, Choice) and all(isinstance(o, Lit) for o in index.options):
-                return choice([self.member(target, str(o.value), rel, node, d) for o in index.options],
-                              index.condition)  # `axios[cond ? 'delete' : 'post']`
+                return choice(
+                    [self.member(target, str(o.value), rel, node, d) for o in index.options],
+                    index.condition,
+                )  # `axios[cond ? 'delete' : 'post']`
             if isinstance(target, ObjLit):  # `urls[kind]`: one of the object's values
                 return self.any_member(target, a.text(view.index), d)
             return Unknown(a.text(node)[:80], "computed member")
@@ -213,12 +215,21 @@ class Evaluator:
             found = self.program.imported(self, rel, name)
             if found is not None:
                 return found
+            if binding is not None and binding.path and not binding.path[0].startswith("."):
+                module, imported = binding.path  # a package import the module tables skip
+                return Ext(module, (imported,)) if imported else Ext(module)
             if binding is None and rel in self.program.js:
                 const = self.program.js[rel].consts.get(name)
                 if const is not None:
                     return self.eval(rel, const, None, depth)
                 if name in ("__dirname", "__filename"):  # CommonJS: where this file is
-                    return Lit(rel.rsplit("/", 1)[0] if name == "__dirname" and "/" in rel else "" if name == "__dirname" else rel)
+                    return Lit(
+                        rel.rsplit("/", 1)[0]
+                        if name == "__dirname" and "/" in rel
+                        else ""
+                        if name == "__dirname"
+                        else rel
+                    )
             if binding is None and name == "__file__" and a.family == "py":
                 return Lit(rel)
             return Ext("<global>", (name,))
@@ -288,7 +299,12 @@ class Evaluator:
         node = annotation
         while node.named_children and node.type in {"type_annotation", "type", "generic_type"}:
             node = node.named_children[0]
-        if node.type not in {"type_identifier", "identifier", "nested_type_identifier", "attribute"}:
+        if node.type not in {
+            "type_identifier",
+            "identifier",
+            "nested_type_identifier",
+            "attribute",
+        }:
             return None
         name = a.text(node)
         head = name.split(".")[0]
@@ -440,7 +456,9 @@ class Evaluator:
                 return self.library.member(self, Instance(klass), name) or Method(this, name)
         return Method(this, name)
 
-    def _ctor_activation(self, a: FileAdapter, info, instance: Instance | None) -> Activation | None:
+    def _ctor_activation(
+        self, a: FileAdapter, info, instance: Instance | None
+    ) -> Activation | None:
         ctor = info.methods.get("constructor") or info.methods.get("__init__")
         if ctor is None or instance is None or not (instance.args or instance.kwargs):
             return None
@@ -486,7 +504,9 @@ class Evaluator:
                     if not isinstance(view, EMember):
                         continue
                     obj = a.view(view.obj)
-                    if isinstance(obj, EThis) or (isinstance(obj, EName) and obj.name in ("self", "exports", "module")):
+                    if isinstance(obj, EThis) or (
+                        isinstance(obj, EName) and obj.name in ("self", "exports", "module")
+                    ):
                         continue
                     owner = self.eval(rel, view.obj, None)
                     if isinstance(owner, (ObjLit, Ext, Obj, Module, Klass)):

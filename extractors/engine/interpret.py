@@ -60,7 +60,9 @@ class Interpreter:
         callee = self.ev.eval(rel, view.callee, act)
         receiver = callee.target if isinstance(callee, Method) else None
         call = Call(self.ev, rel, node, view, act, callee, receiver)
-        if isinstance(callee, Param) and "." in callee.name:  # `server.route(…)`, server a parameter
+        if (
+            isinstance(callee, Param) and "." in callee.name
+        ):  # `server.route(…)`, server a parameter
             if callee.name.rsplit(".", 1)[1] in self.lib.vocabulary:
                 return [], {callee.scope}
             return [], set()
@@ -100,7 +102,9 @@ class Interpreter:
         )
 
     # --- one operation --------------------------------------------------------------
-    def operation(self, op: Operation, obj: Obj, call: Call, decorated: Value | None) -> list[Event]:
+    def operation(
+        self, op: Operation, obj: Obj, call: Call, decorated: Value | None
+    ) -> list[Event]:
         src = CallSource(self.ev, call, obj, decorated)
         spec = op.spec
         model = obj.model
@@ -123,7 +127,11 @@ class Interpreter:
             return [PrefixEvent(model, obj, path, site)] if path is not None else []
         if op.action == "invoke":
             fn = src.select(spec.get("fn"), (Func,))
-            args = tuple(v for key in ("arg0", "arg1", "arg2") if (v := src.select(spec.get(key))) is not None)
+            args = tuple(
+                v
+                for key in ("arg0", "arg1", "arg2")
+                if (v := src.select(spec.get(key))) is not None
+            )
             return [InvokeEvent(model, fn, args, site)] if fn is not None else []
         return []
 
@@ -146,7 +154,9 @@ class Interpreter:
             method = s.select(spec.get("method")) or Lit(s.method_name())
             router = s.select(spec.get("router")) or obj
             item = s.item()
-            site = item.site if isinstance(item, ObjLit) else call.site  # a route object: its own line
+            site = (
+                item.site if isinstance(item, ObjLit) else call.site
+            )  # a route object: its own line
             events.append(RouteEvent(obj.model, router, method, path, handler, middleware, site,
                                      decorated.site if isinstance(decorated, Func) else None))  # fmt: skip
         return events
@@ -174,7 +184,11 @@ class Interpreter:
         a = self.ev.program.adapter(call.rel)
 
         def site(i: int) -> Site:
-            return a.site(call.view.args[i]) if a is not None and i < len(call.view.args) else call.site
+            return (
+                a.site(call.view.args[i])
+                if a is not None and i < len(call.view.args)
+                else call.site
+            )
 
         return site
 
@@ -197,7 +211,9 @@ class Interpreter:
                 value = call.arg(i)
                 for item in _as_list(value):
                     items.append((item, site_of(i)))
-        middleware = tuple((v, s) for v in _as_list(src.select(spec.get("middleware"))) for s in [call.site])
+        middleware = tuple(
+            (v, s) for v in _as_list(src.select(spec.get("middleware"))) for s in [call.site]
+        )
         events: list[Event] = []
         uses: list[tuple[Value, Site]] = []
         for value, where in items:
@@ -225,7 +241,9 @@ class Interpreter:
 
 def key_is_child(spec: dict, value: Value) -> bool:
     """An explicitly named child (`include_router(router)`) is mounted whatever it is."""
-    return ("child" in spec or "children" in spec) and isinstance(value, (Obj, Func, Klass, Instance, Param))
+    return ("child" in spec or "children" in spec) and isinstance(
+        value, (Obj, Func, Klass, Instance, Param)
+    )
 
 
 def _as_list(value: Value | None) -> list[Value]:

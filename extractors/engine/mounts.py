@@ -107,7 +107,16 @@ class MountTree:
                 for parent in parents:
                     for child in children:
                         if not child.mounted or parent.value.role == parent_role:
-                            parent.mounts.append(MountEvent(model.id, parent.value, child.value, None, (), parent.value.origin))  # type: ignore[union-attr]
+                            parent.mounts.append(
+                                MountEvent(
+                                    model.id,
+                                    parent.value,
+                                    child.value,
+                                    None,
+                                    (),
+                                    parent.value.origin,
+                                )
+                            )  # type: ignore[union-attr]
                             child.mounted = True
 
     def own_prefix(self, node: TreeNode) -> Value | None:
@@ -120,6 +129,12 @@ class MountTree:
             return None
         return select(selector, _PropSource(value))
 
+    def overridden(self, node: TreeNode) -> bool:
+        """A router whose own prefix a mount's path replaces (Flask's url_prefix)."""
+        value = node.value
+        model = self.lib.by_id.get(value.model) if isinstance(value, Obj) else None
+        return model is not None and "overridden_by_mount" in model.router
+
     def routes(self) -> list[NamedRoute]:
         self.implicit()
         out: list[NamedRoute] = []
@@ -129,12 +144,13 @@ class MountTree:
         return out
 
     def _walk(self, node: TreeNode, prefix: Value | None, inherited: list, mounts: list,
-              root: Value, stack: tuple, depth: int, out: list[NamedRoute]) -> None:  # fmt: skip
+              root: Value, stack: tuple, depth: int, out: list[NamedRoute],
+              replaced: bool = False) -> None:  # fmt: skip
         if depth > MAX_DEPTH:
             return
         for event in node.prefixes:
             prefix = join(prefix, event.path)
-        own = self.own_prefix(node)
+        own = None if replaced and self.overridden(node) else self.own_prefix(node)
         if own is not None:
             prefix = join(prefix, own)
         for route in node.routes:
@@ -154,9 +170,12 @@ class MountTree:
                     chain += list(use.middleware)
             chain += list(mount.middleware)
             here = list(mounts)
-            if mount.path is not None and not (isinstance(mount.path, Lit) and str(mount.path.value or "").strip("/") == ""):
+            if mount.path is not None and not (
+                isinstance(mount.path, Lit) and str(mount.path.value or "").strip("/") == ""
+            ):
                 here.append(mount.site)
-            self._walk(child, join(prefix, mount.path), chain, here, root, (*stack, id(child)), depth + 1, out)
+            self._walk(child, join(prefix, mount.path), chain, here, root, (*stack, id(child)),
+                       depth + 1, out, mount.path is not None)  # fmt: skip
 
 
 def _covers(scope: Value | None, path: Value) -> bool:

@@ -174,8 +174,8 @@ def join(prefix: Value | None, path: Value | None) -> Value:
     """A mount prefix and a path below it: one slash between, none doubled or lost."""
     if prefix is None:
         return path if path is not None else Lit("")
-    if path is None:
-        return prefix
+    if path is None or (isinstance(path, Lit) and path.value in ("", "/", None)):
+        return prefix  # the mount's own path (`router.get('/')`, `@router.get("")`)
     return concat(prefix, Lit("/"), path)
 
 

@@ -25,6 +25,7 @@ class Program:
         self.js = ctx.shared.js.modules
         self.py = ctx.shared.py.modules
         self._adapters: dict[str, FileAdapter] = {}
+        self._resolver = None
 
     def rels(self) -> list[str]:
         return sorted(set(self.js) | set(self.py))
@@ -84,14 +85,42 @@ class Program:
         """`require(spec)` in `rel`: the module's `module.exports` (a package: the package)."""
         mod = self.js.get(rel)
         binding = next((b for b in mod.imports.values() if b.spec == spec), None) if mod else None
-        if binding is None:
-            return Ext(spec) if not spec.startswith(".") else Unknown(spec, "require of a file not in the component")
-        if binding.target is None:
-            return Ext(spec)
-        target = self.js.get(binding.target)
+        target_rel = binding.target if binding is not None else self._resolve(rel, spec)
+        if target_rel is None:
+            if binding is not None or not spec.startswith("."):
+                return Ext(spec)
+            return Unknown(spec, "require of a file not in the component")
+        assigned = self.module_exports(ev, target_rel)
+        if assigned is not None:
+            return assigned
+        target = self.js.get(target_rel)
         if target is not None and "default" in target.exports:
-            return self.exported(ev, binding.target, "default")
-        return Module(binding.target)
+            return self.exported(ev, target_rel, "default")
+        return Module(target_rel)
+
+    def module_exports(self, ev: Evaluator, rel: str) -> Value | None:
+        """What `module.exports = …` makes a CommonJS module (the last such assignment)."""
+        adapter = self.adapter(rel)
+        if adapter is None or rel not in self.js:
+            return None
+        found = None
+        for target, value in adapter.member_assignments():
+            if (
+                adapter.text(target).replace(" ", "") == "module.exports"
+                and adapter.function_at(target) is None
+            ):
+                found = value
+        return ev.eval(rel, found, None) if found is not None else None
+
+    def _resolve(self, rel: str, spec: str) -> str | None:
+        """A module spec written inline (`register(require('./books'))`) to its file."""
+        if self._resolver is None:
+            from extractors.js.resolve import Resolver
+
+            configs = {r: f.data for r, f in self.ctx.files.items() if r.endswith("config.json")}
+            self._resolver = Resolver(set(self.js), configs)
+        target, _, _ = self._resolver.resolve(rel, spec)
+        return target
 
     def exported(self, ev: Evaluator, rel: str, name: str, depth: int = 0) -> Value:
         """What `name` exported from `rel` is (a Python module's top-level name)."""

@@ -95,7 +95,12 @@ class Recognizer:
                     continue
                 name = a.terminal(view.callee)
                 if name is None:
-                    if view.callee.type not in {"subscript_expression", "subscript", "call_expression", "call"}:
+                    if view.callee.type not in {
+                        "subscript_expression",
+                        "subscript",
+                        "call_expression",
+                        "call",
+                    }:
                         continue  # `client[method](url)`, `factory()(url)`: read them
                 elif name not in vocabulary and not self._maybe_client(a, view):
                     continue
@@ -142,7 +147,11 @@ class Recognizer:
         events, waits = self.interp.at_call(rel, a, node, act, decorated)
         for event in events:
             if isinstance(event, InvokeEvent):
-                key = (event.fn.site if isinstance(event.fn, Func) else None, event.site, event.args)
+                key = (
+                    event.fn.site if isinstance(event.fn, Func) else None,
+                    event.site,
+                    event.args,
+                )
                 if key not in self._invoked:
                     self._invoked.add(key)
                     self.invokes.append(event)
@@ -255,7 +264,11 @@ class Recognizer:
                 if _is(callee, target):
                     out.append((rel, call, ()))
             for event in self.invokes:
-                if isinstance(event.fn, Func) and (event.fn.site.start, event.fn.site.end) == (scope.start, scope.end) and event.fn.site.rel == scope.rel:
+                if (
+                    isinstance(event.fn, Func)
+                    and (event.fn.site.start, event.fn.site.end) == (scope.start, scope.end)
+                    and event.fn.site.rel == scope.rel
+                ):
                     out.append((event.site.rel, None, (event,)))
         self._callers[scope] = out
         return out
@@ -266,11 +279,18 @@ class Recognizer:
         mod = self.program.js.get(rel)
         if mod is not None:
             exported = {e for e, local in mod.exports.items() if local in names}
-            if mod.consts.get("default") is not None and mod.consts["default"].start_byte <= fn.start_byte < mod.consts["default"].end_byte:
+            if (
+                mod.consts.get("default") is not None
+                and mod.consts["default"].start_byte
+                <= fn.start_byte
+                < mod.consts["default"].end_byte
+            ):
                 exported.add("default")
             for other in self.program.js.values():
                 for local, binding in other.imports.items():
-                    if binding.target == rel and (binding.imported in exported or binding.imported == "*"):
+                    if binding.target == rel and (
+                        binding.imported in exported or binding.imported == "*"
+                    ):
                         names.add(local)
         holder = a.function_at(fn) if a is not None else None
         if holder is not None:  # a function returned by a factory: the factory's results
@@ -283,7 +303,11 @@ class Recognizer:
         out: set[str] = set()
         for rel, call in self._candidates({factory}):
             parent = call.parent
-            while parent is not None and parent.type in {"await_expression", "await", "parenthesized_expression"}:
+            while parent is not None and parent.type in {
+                "await_expression",
+                "await",
+                "parenthesized_expression",
+            }:
                 parent = parent.parent
             if parent is None:
                 continue
@@ -353,7 +377,9 @@ def site_line(a, node: TsNode) -> Site:
     site = a.site(node)
     view = a.call_view(node)
     if view is not None and view.callee.type in {"member_expression", "attribute"}:
-        prop = view.callee.child_by_field_name("property") or view.callee.child_by_field_name("attribute")
+        prop = view.callee.child_by_field_name("property") or view.callee.child_by_field_name(
+            "attribute"
+        )
         if prop is not None and prop.start_point[0] + 1 != site.line:
             return Site(site.rel, prop.start_point[0] + 1, site.end_line, prop.start_point[1],
                         site.start, site.end)  # fmt: skip

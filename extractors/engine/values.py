@@ -281,7 +281,9 @@ def describe(value: Value, limit: int = 80) -> str:
     if isinstance(value, Lit):
         return repr(value.value)
     if isinstance(value, Env):
-        return f"env {value.name}" + (f" (default {describe(value.default)})" if value.default else "")
+        return f"env {value.name}" + (
+            f" (default {describe(value.default)})" if value.default else ""
+        )
     if isinstance(value, Config):
         return f"config {value.key}"
     if isinstance(value, Param):

@@ -124,7 +124,10 @@ class JsFile(FileAdapter):
                 return ELogical(LOGICAL[op], left, right)
             return EBinary(op, left, right)
         if kind == "ternary_expression":
-            test, then = node.child_by_field_name("condition"), node.child_by_field_name("consequence")
+            test, then = (
+                node.child_by_field_name("condition"),
+                node.child_by_field_name("consequence"),
+            )
             other = node.child_by_field_name("alternative")
             if test is None or then is None or other is None:
                 return EUnknown("ternary")
@@ -304,13 +307,22 @@ class JsFile(FileAdapter):
                 if child.type == "shorthand_property_identifier_pattern":
                     out.append((self.text(child), path + (self.text(child),), None))
                 elif child.type == "pair_pattern":
-                    key, value = child.child_by_field_name("key"), child.child_by_field_name("value")
+                    key, value = (
+                        child.child_by_field_name("key"),
+                        child.child_by_field_name("value"),
+                    )
                     if key is not None and value is not None:
                         out += self._pattern(value, path + (self._key(key),))
                 elif child.type == "object_assignment_pattern":
-                    left, right = child.child_by_field_name("left"), child.child_by_field_name("right")
+                    left, right = (
+                        child.child_by_field_name("left"),
+                        child.child_by_field_name("right"),
+                    )
                     if left is not None:
-                        out += [(n, p + (self.text(left),), right) for n, p, _ in self._pattern(left, path)]
+                        out += [
+                            (n, p + (self.text(left),), right)
+                            for n, p, _ in self._pattern(left, path)
+                        ]
                 elif child.type == "rest_pattern" and child.named_children:
                     out += self._pattern(child.named_children[0], path + ("...",))
         elif kind == "array_pattern":
@@ -436,7 +448,9 @@ class JsFile(FileAdapter):
                 info._returns = [body]  # an arrow function's expression body
             else:
                 found = []
-                for _, m in matches(self.sf.language or "typescript", "(return_statement) @r", body):
+                for _, m in matches(
+                    self.sf.language or "typescript", "(return_statement) @r", body
+                ):
                     ret = m["r"][0]
                     if self.function_at(ret) == info.node and ret.named_children:
                         found.append(ret.named_children[0])
@@ -456,12 +470,16 @@ class JsFile(FileAdapter):
                         bases += [c for c in clause.named_children if c.type != "type_arguments"]
         decorators = [d for d in node.named_children if d.type == "decorator"]
         if node.parent is not None and node.parent.type == "export_statement":
-            decorators = [d for d in node.parent.named_children if d.type == "decorator"] + decorators
+            decorators = [
+                d for d in node.parent.named_children if d.type == "decorator"
+            ] + decorators
         methods, fields, types, method_decorators = {}, {}, {}, {}
         pending: list[TsNode] = []
         for child in body.named_children if body is not None else []:
             if child.type == "decorator":
                 pending.append(child)
+                continue
+            if child.type == "comment":
                 continue
             key = child.child_by_field_name("name") or child.child_by_field_name("property")
             label = self._key(key) if key is not None else None
@@ -486,7 +504,11 @@ class JsFile(FileAdapter):
                 if any(c.type == "accessibility_modifier" for c in child.named_children):
                     pattern = child.child_by_field_name("pattern")
                     annotation = child.child_by_field_name("type")
-                    if pattern is not None and pattern.type == "identifier" and annotation is not None:
+                    if (
+                        pattern is not None
+                        and pattern.type == "identifier"
+                        and annotation is not None
+                    ):
                         types.setdefault(self.text(pattern), annotation)
         return ClassInfo(node, self.text(name) if name is not None else "", bases,
                          [self._decorator_expr(d) for d in decorators], methods, fields, types,
@@ -499,8 +521,9 @@ class JsFile(FileAdapter):
     def _member_decorators(self, method: TsNode) -> list[TsNode]:
         out: list[TsNode] = []
         sibling = method.prev_named_sibling
-        while sibling is not None and sibling.type == "decorator":
-            out.insert(0, self._decorator_expr(sibling))
+        while sibling is not None and sibling.type in ("decorator", "comment"):
+            if sibling.type == "decorator":
+                out.insert(0, self._decorator_expr(sibling))
             sibling = sibling.prev_named_sibling
         return out
 
@@ -526,7 +549,7 @@ class JsFile(FileAdapter):
                 target = target.child_by_field_name("declaration") or target
             elif target.type == "class_body":
                 target = decorator.next_named_sibling
-                while target is not None and target.type == "decorator":
+                while target is not None and target.type in ("decorator", "comment"):
                     target = target.next_named_sibling
             if target is not None:
                 out.append((self._decorator_expr(decorator), target))

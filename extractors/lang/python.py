@@ -15,6 +15,7 @@ from extractors.lang.expr import (
     EBinary,
     ECall,
     ECond,
+    EClass,
     EConst,
     EFunc,
     EIndex,
@@ -107,10 +108,15 @@ class PyFile(FileAdapter):
             entries = []
             for child in node.named_children:
                 if child.type == "pair":
-                    key, value = child.child_by_field_name("key"), child.child_by_field_name("value")
+                    key, value = (
+                        child.child_by_field_name("key"),
+                        child.child_by_field_name("value"),
+                    )
                     if key is not None and value is not None:
                         label = self.view(key)
-                        entries.append(Entry(label.value if isinstance(label, EStr) else None, value))
+                        entries.append(
+                            Entry(label.value if isinstance(label, EStr) else None, value)
+                        )
                 elif child.type == "dictionary_splat" and child.named_children:
                     entries.append(Entry(None, child.named_children[0], "spread"))
             return EObject(entries)
@@ -122,8 +128,13 @@ class PyFile(FileAdapter):
                 elif child.type != "comment":
                     items.append(child)
             return EArray(items, spreads)
-        if kind == "lambda":
+        if kind in ("lambda", "function_definition"):
             return EFunc(node)
+        if kind == "class_definition":
+            return EClass(node)
+        if kind == "decorated_definition":
+            inner = node.child_by_field_name("definition")
+            return self.view(inner) if inner is not None else EUnknown(kind)
         return EUnknown(kind)
 
     def _string_parts(self, node: TsNode) -> list:
@@ -222,21 +233,35 @@ class PyFile(FileAdapter):
             add(Binding(self.text(left), "decl", self._scope_above(left), left, value))
         for stmt in index["import"]:
             scope = self._scope_above(stmt)
-            for name in self._imported_names(stmt):
-                add(Binding(name, "import", scope, stmt))
+            for name, module, imported in self._imported_names(stmt):
+                add(Binding(name, "import", scope, stmt, None, (module, imported)))
         return tables
 
-    def _imported_names(self, stmt: TsNode) -> list[str]:
+    def _imported_names(self, stmt: TsNode) -> list[tuple[str, str, str | None]]:
+        """(local name, module, imported name or None for the module itself)."""
         out = []
+        source = (
+            stmt.child_by_field_name("module_name")
+            if stmt.type == "import_from_statement"
+            else None
+        )
+        module = self.text(source) if source is not None else ""
         for child in stmt.named_children:
-            if stmt.type == "import_from_statement" and child == stmt.child_by_field_name("module_name"):
+            if child == source:
                 continue
             if child.type == "aliased_import":
-                alias = child.child_by_field_name("alias")
-                if alias is not None:
-                    out.append(self.text(alias))
+                alias, real = child.child_by_field_name("alias"), child.child_by_field_name("name")
+                if alias is not None and real is not None:
+                    if source is None:
+                        out.append((self.text(alias), self.text(real), None))
+                    else:
+                        out.append((self.text(alias), module, self.text(real)))
             elif child.type == "dotted_name":
-                out.append(self.text(child).split(".")[0])
+                if source is None:  # `import a.b` binds `a`
+                    head = self.text(child).split(".")[0]
+                    out.append((head, head, None))
+                else:
+                    out.append((self.text(child), module, self.text(child)))
         return out
 
     def _scope_above(self, node: TsNode) -> TsNode:
@@ -308,7 +333,9 @@ class PyFile(FileAdapter):
             elif kind == "typed_parameter":
                 name_node = next((c for c in child.named_children if c.type == "identifier"), child)
                 annotation = child.child_by_field_name("type")
-            elif kind in {"list_splat_pattern", "dictionary_splat_pattern"} and child.named_children:
+            elif (
+                kind in {"list_splat_pattern", "dictionary_splat_pattern"} and child.named_children
+            ):
                 name_node = child.named_children[0]
             if name_node.type == "identifier":
                 bindings.append(Binding(self.text(name_node), "param", node, child, None, (),
@@ -317,7 +344,9 @@ class PyFile(FileAdapter):
         decorators = []
         parent = node.parent
         if parent is not None and parent.type == "decorated_definition":
-            decorators = [self._decorator_expr(d) for d in parent.named_children if d.type == "decorator"]
+            decorators = [
+                self._decorator_expr(d) for d in parent.named_children if d.type == "decorator"
+            ]
         name = node.child_by_field_name("name")
         is_method = self.class_of_method(node) is not None
         return FunctionInfo(node, self.text(name) if name is not None else "", bindings,
@@ -352,14 +381,18 @@ class PyFile(FileAdapter):
         parent = node.parent
         decorators = []
         if parent is not None and parent.type == "decorated_definition":
-            decorators = [self._decorator_expr(d) for d in parent.named_children if d.type == "decorator"]
+            decorators = [
+                self._decorator_expr(d) for d in parent.named_children if d.type == "decorator"
+            ]
         methods, fields, types, method_decorators = {}, {}, {}, {}
         body = node.child_by_field_name("body")
         for stmt in body.named_children if body is not None else []:
             target = stmt
             decos: list[TsNode] = []
             if stmt.type == "decorated_definition":
-                decos = [self._decorator_expr(d) for d in stmt.named_children if d.type == "decorator"]
+                decos = [
+                    self._decorator_expr(d) for d in stmt.named_children if d.type == "decorator"
+                ]
                 target = stmt.child_by_field_name("definition") or stmt
             if target.type == "function_definition":
                 label = target.child_by_field_name("name")

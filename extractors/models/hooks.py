@@ -17,14 +17,18 @@ if TYPE_CHECKING:
     from extractors.models.schema import Operation
 
 
-def query_function(interp: Interpreter, op: Operation, obj: Obj, call: Call, src: CallSource) -> list[Event]:
+def query_function(
+    interp: Interpreter, op: Operation, obj: Obj, call: Call, src: CallSource
+) -> list[Event]:
     """A query library calls its query function with a context holding the key
     (TanStack Query: `queryFn({ queryKey })`; SWR: `fetcher(...key)`). The function is the
     operation's `fn`, else the `default` a client object was made with; the key is `key`."""
     key = src.select(op.spec.get("key"))
     fn = src.select(op.spec.get("fn"), (Func,))
     if fn is None and (default := op.spec.get("default")) is not None:
-        role, _, prop = default.terms[0].key.partition(".") if default.terms[0].kind == "lit" else ("", "", "")
+        role, _, prop = (
+            default.terms[0].key.partition(".") if default.terms[0].kind == "lit" else ("", "", "")
+        )
         for made in interp.lib.made.get((obj.model, role), ()):
             value = made.prop(prop)
             if isinstance(value, Func):
@@ -46,7 +50,9 @@ def query_function(interp: Interpreter, op: Operation, obj: Obj, call: Call, src
 HOOKS = {"query_function": query_function}
 
 
-def plugin_register(interp: Interpreter, op: Operation, obj: Obj, call: Call, src: CallSource) -> list[Event]:
+def plugin_register(
+    interp: Interpreter, op: Operation, obj: Obj, call: Call, src: CallSource
+) -> list[Event]:
     """A plugin registered on a server: the server calls the plugin's function with an
     instance of its own, whose routes take the registration's prefix (Fastify
     `register(plugin, { prefix })`, Hapi `server.register({ plugin, options, routes: { prefix } })`).
@@ -57,10 +63,15 @@ def plugin_register(interp: Interpreter, op: Operation, obj: Obj, call: Call, sr
     from extractors.models.runtime import CallSource as Source
 
     spec = op.spec
-    if op.returns and op.returns not in ("self", obj.role):  # the call makes the server (glue's compose)
+    if op.returns and op.returns not in (
+        "self",
+        obj.role,
+    ):  # the call makes the server (glue's compose)
         obj = Obj(obj.model, op.returns, call.site)
     plugins = src.select(spec.get("plugin"))
-    items = plugins.items if isinstance(plugins, ArrLit) else (plugins,) if plugins is not None else ()
+    items = (
+        plugins.items if isinstance(plugins, ArrLit) else (plugins,) if plugins is not None else ()
+    )
     events: list[Event] = []
     for i, item in enumerate(items):
         item = interp.lib.claim(item) or item
@@ -85,7 +96,9 @@ def plugin_register(interp: Interpreter, op: Operation, obj: Obj, call: Call, sr
     return events
 
 
-def autoload(interp: Interpreter, op: Operation, server: Obj, call: Call, src: CallSource) -> list[Event]:
+def autoload(
+    interp: Interpreter, op: Operation, server: Obj, call: Call, src: CallSource
+) -> list[Event]:
     """Every plugin file under a folder, registered on the server (`dir`): a folder's index
     file, else each file; each invoked with the server's child and `options` whose `prefix`
     is the options' prefix + '/' + the folder path (`folder_prefix` false: no folder path).
@@ -101,7 +114,10 @@ def autoload(interp: Interpreter, op: Operation, server: Obj, call: Call, src: C
     options = src.select(spec.get("options"))
     base = src.member(options, "prefix") if options is not None else None
     base = base if isinstance(base, STRINGISH) else Lit("")
-    with_folder = text_of(src.select(spec.get("folder_prefix")) or Lit(True)) not in ("False", "false")
+    with_folder = text_of(src.select(spec.get("folder_prefix")) or Lit(True)) not in (
+        "False",
+        "false",
+    )
     program = interp.ev.program
     files = sorted(r for r in program.js if r.startswith(folder + "/"))
     chosen = []
@@ -119,11 +135,16 @@ def autoload(interp: Interpreter, op: Operation, server: Obj, call: Call, src: C
         if not isinstance(fn, Func):
             continue
         prefix = concat(base, Lit("/"), Lit(sub if with_folder else ""))
-        opts = ObjLit(options.site, options.act, options.extra + (("prefix", prefix),)) if isinstance(options, ObjLit) \
+        opts = (
+            ObjLit(options.site, options.act, options.extra + (("prefix", prefix),))
+            if isinstance(options, ObjLit)
             else Obj(server.model, "options", Site(rel, 1, 1), (("prefix", prefix),))
+        )
         child = Obj(server.model, server.role, Site(rel, 1, 1, 0, 0, 0))
         events.append(InvokeEvent(server.model, fn, (child, opts), call.site))
-        events.append(MountEvent(server.model, server, child, None if fn.via else prefix, (), call.site))
+        events.append(
+            MountEvent(server.model, server, child, None if fn.via else prefix, (), call.site)
+        )
     return events
 
 

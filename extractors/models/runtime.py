@@ -162,7 +162,9 @@ class Library:
 
     def make(self, ev: Evaluator, claim: Claim, call: Call) -> Obj:
         src = CallSource(ev, call, None)
-        props = tuple((k, v) for k, sel in claim.maker.props.items() if (v := src.select(sel)) is not None)
+        props = tuple(
+            (k, v) for k, sel in claim.maker.props.items() if (v := src.select(sel)) is not None
+        )
         return Obj(claim.model.id, claim.role, call.site, props)
 
     def subclass(self, ev: Evaluator, klass: Klass) -> Obj | None:

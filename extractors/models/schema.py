@@ -134,7 +134,9 @@ def _makers(raw, path: Path) -> dict[str, tuple[Maker, ...]]:
         found = []
         for item in items:
             if not isinstance(item, dict):
-                raise _fail(path, f"`objects.{role}`: each maker is a mapping like {{call: pkg.fn}}")
+                raise _fail(
+                    path, f"`objects.{role}`: each maker is a mapping like {{call: pkg.fn}}"
+                )
             how = next((k for k in MAKERS if k in item), None)
             if how is None:
                 raise _fail(path, f"`objects.{role}`: a maker needs one of {', '.join(MAKERS)}")

@@ -55,7 +55,10 @@ def parse_selector(raw) -> Selector:
             raise ValueError(f"cannot read selector {part!r}")
         path = tuple(p for p in (m.group("path") or "").split(".") if p)
         if m.group("lit"):
-            terms.append(Term("lit", m.group("lit")[1:-1]))
+            text = m.group("lit")[1:-1]
+            if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+                text = text[1:-1]  # `"'GET'"` written inside YAML's own quotes
+            terms.append(Term("lit", text))
         elif m.group("arg"):
             terms.append(Term("arg", m.group("n"), bool(m.group("opt")), path))
         elif m.group("kw"):
