@@ -71,15 +71,15 @@ def logical(op: str, left: Value, right: Value) -> Value:
 
 def binary(op: str, left: Value, right: Value, expr: str) -> Value:
     if op == "+":
-        if isinstance(left, Lit) and isinstance(right, Lit):
-            if isinstance(left.value, (int, float)) and isinstance(right.value, (int, float)):
-                return Lit(left.value + right.value)
+        numbers = isinstance(left, Lit) and isinstance(right, Lit)
+        if numbers and all(isinstance(v.value, (int, float)) for v in (left, right)):
+            return Lit(left.value + right.value)  # type: ignore[union-attr]
         if isinstance(left, STRINGISH) and isinstance(right, STRINGISH):
             return concat(left, right)
         return Unknown(expr[:120], "sum of values not known to be strings")
-    if op == "/" and isinstance(left, STRINGISH) and isinstance(right, STRINGISH):
-        if not (isinstance(left, Lit) and isinstance(left.value, (int, float))):
-            return join_paths([left, right])  # pathlib: Path(a) / "b"
+    numeric = isinstance(left, Lit) and isinstance(left.value, (int, float))
+    if op == "/" and isinstance(left, STRINGISH) and isinstance(right, STRINGISH) and not numeric:
+        return join_paths([left, right])  # pathlib: Path(a) / "b"
     if op == "%" and isinstance(left, Lit) and isinstance(left.value, str):
         items = list(right.items) if isinstance(right, ArrLit) else [right]
         return percent_format(left.value, items)
@@ -98,14 +98,10 @@ def join_paths(parts: list[Value]) -> Value:
             )
             if text is not None:
                 text = text.lstrip("/")
-                if prev_text is not None and not prev_text.endswith("/"):
-                    text = "/" + text
-                elif prev_text is None:
+                if prev_text is not None and not prev_text.endswith("/") or prev_text is None:
                     text = "/" + text
                 part = Lit(text)
-            elif prev_text is not None and not prev_text.endswith("/"):
-                out.append(Lit("/"))
-            elif prev_text is None:
+            elif prev_text is not None and not prev_text.endswith("/") or prev_text is None:
                 out.append(Lit("/"))
         out.append(part)
     return concat(*out)
@@ -210,10 +206,10 @@ def call(ev: Evaluator, c: Call) -> Value | None:
 
 def _replace(target: Value, c: Call) -> Value:
     old, new = c.arg(0), c.arg(1)
-    if isinstance(target, Lit) and isinstance(old, Lit) and isinstance(new, Lit):
-        if isinstance(target.value, str) and isinstance(old.value, str):
-            return Lit(target.value.replace(old.value, str(new.value), 1))
-    return target if isinstance(target, Choice) else target
+    literal = isinstance(target, Lit) and isinstance(old, Lit) and isinstance(new, Lit)
+    if literal and isinstance(target.value, str) and isinstance(old.value, str):  # type: ignore[union-attr]
+        return Lit(target.value.replace(old.value, str(new.value), 1))  # type: ignore[union-attr]
+    return target
 
 
 def object_items(ev: Evaluator, obj: Value | None, how: str) -> Value:

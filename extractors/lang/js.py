@@ -25,12 +25,12 @@ from extractors.lang.expr import (
     ELogical,
     EMember,
     EName,
+    Entry,
     EObject,
     EStr,
     ETemplate,
     EThis,
     EUnknown,
-    Entry,
     Expr,
 )
 from extractors.source import matches

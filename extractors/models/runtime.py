@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from extractors.engine.values import (
-    Env,
     Config,
+    Env,
     Ext,
     Func,
     Instance,
