@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 from extractors.engine.values import (
     STRINGISH,
     ArrLit,
-    Choice,
     Config,
     Env,
     Ext,
