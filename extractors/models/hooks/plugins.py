@@ -1,53 +1,18 @@
-"""Hooks: what a model cannot say as data, each with the same signature
-`hook(interpreter, operation, object, call, source) -> events`, named by a model's
-operation (`hook: query_function`). Keep them few and general: each covers a library's
-documented behaviour, never one application's habit."""
+"""Servers that call a plugin's function with an instance of their own (Fastify, hapi)
+and load plugin files from a folder (@fastify/autoload)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from extractors.engine.events import Event, InvokeEvent
-from extractors.engine.values import STRINGISH, ArrLit, Func, Obj, Value
+from extractors.engine.values import STRINGISH, ArrLit, Func, Obj
 
 if TYPE_CHECKING:
     from extractors.engine.evaluate import Call
     from extractors.engine.interpret import Interpreter
     from extractors.models.runtime import CallSource
     from extractors.models.schema import Operation
-
-
-def query_function(
-    interp: Interpreter, op: Operation, obj: Obj, call: Call, src: CallSource
-) -> list[Event]:
-    """A query library calls its query function with a context holding the key
-    (TanStack Query: `queryFn({ queryKey })`; SWR: `fetcher(...key)`). The function is the
-    operation's `fn`, else the `default` a client object was made with; the key is `key`."""
-    key = src.select(op.spec.get("key"))
-    fn = src.select(op.spec.get("fn"), (Func,))
-    if fn is None and (default := op.spec.get("default")) is not None:
-        role, _, prop = (
-            default.terms[0].key.partition(".") if default.terms[0].kind == "lit" else ("", "", "")
-        )
-        for made in interp.lib.made.get((obj.model, role), ()):
-            value = made.prop(prop)
-            if isinstance(value, Func):
-                fn = value
-                break
-    if fn is None or key is None:
-        return []
-    items = key.items if isinstance(key, ArrLit) else (key,)
-    if op.spec.get("spread") is not None:  # SWR: an array key is the fetcher's arguments
-        args: tuple[Value, ...] = tuple(items)
-    else:
-        context = Obj(obj.model, "query-context", call.site, (("queryKey", ArrLit(tuple(items))),))
-        args = (context,)
-    if not any(isinstance(i, STRINGISH) for i in items):
-        return []
-    return [InvokeEvent(obj.model, fn, args, call.site)]
-
-
-HOOKS = {"query_function": query_function}
 
 
 def plugin_register(
@@ -78,7 +43,7 @@ def plugin_register(
         if isinstance(item, Obj):  # a library's own plugin (autoload): what it registers
             for sub in interp.lib.operations(item, "<register>"):
                 if sub.hook:
-                    events += HOOKS[sub.hook](interp, sub, obj, call, Source(interp.ev, call, obj))
+                    events += _hook(sub.hook)(interp, sub, obj, call, Source(interp.ev, call, obj))
             continue
         each = Source(interp.ev, call, obj, None, item)
         fn = item if isinstance(item, Func) else each.select(spec.get("fn"), (Func,))
@@ -148,5 +113,10 @@ def autoload(
     return events
 
 
-HOOKS["plugin_register"] = plugin_register
-HOOKS["autoload"] = autoload
+HOOKS = {"plugin_register": plugin_register, "autoload": autoload}
+
+
+def _hook(name: str):
+    from extractors.models.hooks import HOOKS as ALL
+
+    return ALL[name]
