@@ -144,8 +144,9 @@ class Emitter:
             "route", qualifier, name, site.rel, site.line, site.line, **attrs
         )
         handler = self.handler_of(event.handler)
-        if handler is not None:
-            self.ctx.add_edge(node_id, self.symbol_for(handler), "ROUTES_TO", site.rel, site.line)
+        target = self.symbol_for(handler) if handler is not None else self._built_handler(event.handler_site)
+        if target is not None:
+            self.ctx.add_edge(node_id, target, "ROUTES_TO", site.rel, site.line)
         for order, (value, where) in enumerate(route.middleware, start=1):
             mw, expr = self._middleware_node(value, where)
             if mw is not None:
@@ -156,6 +157,30 @@ class Emitter:
             if "default" not in hole and hole["source"] != "param":
                 self.ctx.unresolved(site.rel, site.line, "route_prefix", name,
                                     f"path part {{{hole['name']}}} ({hole['source']}) has no value in the component")  # fmt: skip
+
+    def _built_handler(self, where: Site | None) -> str | None:
+        """A handler a call builds: the function a package wrapper wraps
+        (`asyncHandler(fn)`), else the expression itself (`swaggerUi.setup(spec)`)."""
+        a = self.ev.program.adapter(where.rel) if where is not None else None
+        node = a.node_at(where) if a is not None and where is not None else None
+        view = a.call_view(node) if node is not None and a is not None else None
+        if view is None or a is None or node is None:
+            return None
+        for arg in reversed(view.args):
+            value = self.handler_of(self.ev.eval(where.rel, arg, None))
+            if value is not None:
+                return self.symbol_for(value)
+        callee = self.ev.eval(where.rel, view.callee, None)
+        package = package_name(callee.package) if isinstance(callee, Ext) and not callee.package.startswith("<") else None
+        qualifier = f"{where.rel}#<handler>@{where.line}:{where.col + 1}"
+        node_id = self.ctx.node_id("symbol", qualifier)
+        if self.ctx.find_node(node_id) is None:
+            attrs = {"package": package} if package else {}
+            name = " ".join(a.text(view.callee).split())[:60]
+            self.ctx.add_node("symbol", qualifier, name, where.rel, where.line, where.end_line,
+                              exported=False, symbol_kind="expression", **attrs)  # fmt: skip
+            self.ctx.add_edge(self.ctx.node_id("code_file", where.rel), node_id, "DEFINES", where.rel, where.line)
+        return node_id
 
     def _display_site(self, site: Site) -> Site:
         a = self.ev.program.adapter(site.rel)

@@ -148,7 +148,7 @@ class Interpreter:
             path = s.select(spec.get("path"))
             if path is None:
                 path = Lit("")
-            handler, middleware = self._handlers(spec, s, call)
+            handler, where, middleware = self._handlers(spec, s, call)
             if decorated is not None and handler is None:
                 handler = decorated
             method = s.select(spec.get("method")) or Lit(s.method_name())
@@ -157,8 +157,9 @@ class Interpreter:
             site = (
                 item.site if isinstance(item, ObjLit) else call.site
             )  # a route object: its own line
-            events.append(RouteEvent(obj.model, router, method, path, handler, middleware, site,
-                                     decorated.site if isinstance(decorated, Func) else None))  # fmt: skip
+            if isinstance(decorated, Func):
+                where = decorated.site
+            events.append(RouteEvent(obj.model, router, method, path, handler, middleware, site, where))
         return events
 
     def _handlers(self, spec: dict[str, Selector], src: CallSource, call: Call):
@@ -169,16 +170,17 @@ class Interpreter:
         for value in _as_list(src.select(spec.get("middleware"))):
             middleware.append((value, call.site))
         handler = src.select(spec.get("handler"))
+        where = None
         chain = spec.get("handlers")
         if chain is not None and any(t.kind == "rest" for t in chain.terms):
             start = first_free([spec.get("path")], src)
             args = [(call.arg(i), site_of(i)) for i in range(start, len(call.view.args))]
             args = [(v, s) for v, s in args if v is not None]
             if args and handler is None:
-                handler = args[-1][0]
+                handler, where = args[-1]
                 args = args[:-1]
             middleware += args  # type: ignore[arg-type]
-        return handler, tuple(middleware)
+        return handler, where, tuple(middleware)
 
     def _arg_sites(self, call: Call):
         a = self.ev.program.adapter(call.rel)

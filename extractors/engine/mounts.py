@@ -154,12 +154,13 @@ class MountTree:
         if own is not None:
             prefix = join(prefix, own)
         for route in node.routes:
-            chain = list(inherited)
+            full = join(prefix, route.path)
+            chain = [(v, s) for v, s, scope in inherited if _covers(scope, full)]
             for use in node.uses:
-                if _before(use.site, route.site) and _covers(use.path, route.path):
+                if _before(use.site, route.site) and _covers(join(prefix, use.path), full):
                     chain += list(use.middleware)
             chain += list(route.middleware)
-            out.append(NamedRoute(route, join(prefix, route.path), chain, list(mounts), root))
+            out.append(NamedRoute(route, full, chain, list(mounts), root))
         for mount in node.mounts:
             child = self.node(mount.child)
             if child is None or id(child) in stack:
@@ -167,8 +168,9 @@ class MountTree:
             chain = list(inherited)
             for use in node.uses:
                 if _before(use.site, mount.site):
-                    chain += list(use.middleware)
-            chain += list(mount.middleware)
+                    scope = join(prefix, use.path) if use.path is not None else None
+                    chain += [(v, s, scope) for v, s in use.middleware]
+            chain += [(v, s, None) for v, s in mount.middleware]
             here = list(mounts)
             if mount.path is not None and not (
                 isinstance(mount.path, Lit) and str(mount.path.value or "").strip("/") == ""
@@ -179,14 +181,32 @@ class MountTree:
 
 
 def _covers(scope: Value | None, path: Value) -> bool:
-    """A path-scoped use (`app.use('/admin', auth)`) covers the routes under that path."""
-    if scope is None or not isinstance(scope, Lit):
+    """A path-scoped use (`app.use('/v1/auth', limiter)`) covers the routes under that path
+    (compared as text where both are known; what is not known is covered)."""
+    if scope is None:
         return True
-    text = str(scope.value or "").rstrip("/")
-    if not text:
+    want = _text(scope)
+    if want is None:
         return True
-    route = str(path.value or "") if isinstance(path, Lit) else ""
-    return route == text or route.startswith(text + "/")
+    want = "/" + want.strip("/")
+    if want == "/":
+        return True
+    have = _text(path)
+    if have is None:
+        return True
+    have = "/" + have.strip("/")
+    return have == want or have.startswith(want + "/")
+
+
+def _text(value: Value) -> str | None:
+    from extractors.engine.values import Concat
+
+    parts = value.parts if isinstance(value, Concat) else (value,)
+    if all(isinstance(p, Lit) for p in parts):
+        import re
+
+        return re.sub(r"/+", "/", "".join(str(p.value or "") for p in parts))  # type: ignore[union-attr]
+    return None
 
 
 class _PropSource:

@@ -33,6 +33,7 @@ from extractors.engine.events import (
 from extractors.engine.interpret import Interpreter
 from extractors.engine.values import (
     Activation,
+    ArrLit,
     Choice,
     Concat,
     Func,
@@ -143,7 +144,11 @@ class Recognizer:
         a = self.program.adapter(rel)
         if a is None:
             return
-        act = self.activation(chain)
+        base = self.activation(chain)
+        for act in unrolled(self.ev, rel, a, node, base):
+            self._site(rel, a, node, decorated, chain, act)
+
+    def _site(self, rel, a, node, decorated, chain, act) -> None:
         events, waits = self.interp.at_call(rel, a, node, act, decorated)
         for event in events:
             if isinstance(event, InvokeEvent):
@@ -370,6 +375,60 @@ class Recognizer:
             return extra[0].site
         a = self.program.adapter(rel)
         return site_line(a, node)
+
+
+MAX_UNROLL = 64  # bindings of the loops around one call
+
+
+def unrolled(ev: Evaluator, rel: str, a, node: TsNode, act: Activation | None) -> list[Activation | None]:
+    """One activation per element of every static list the call is looped over — a
+    `for…of` / `for … in` over a list, `list.forEach(cb)` / `.map(cb)` with the call in `cb`,
+    Python's `for x in LIST` — so that `[{ path, route }].forEach(r => app.use(r.path, r.route))`
+    registers each route at its own path. A loop over what is not known statically leaves
+    the call as it is (its variable reads as the choice of what it could be)."""
+    loops = _loops_around(a, node)
+    acts: list[Activation | None] = [act]
+    for loop, body_fn, bindings, iterable in reversed(loops):  # outermost first
+        grown: list[Activation | None] = []
+        for outer in acts:
+            items = ev.eval(rel, iterable, outer)
+            if not isinstance(items, ArrLit) or not items.items:
+                grown.append(outer)
+                continue
+            for item in items.items[:MAX_UNROLL]:
+                if body_fn is not None:  # a callback: its first parameter is the element
+                    values = (("#0", item),)
+                    scope = a.scope_of(body_fn)
+                else:
+                    values = tuple((b.name, ev.path_of(item, b.path, rel, node, 0)) for b in bindings)
+                    scope = a.scope_of(loop)
+                grown.append(Activation(scope, values, None, outer, outer.depth if outer else 0))
+        acts = grown[:MAX_UNROLL]
+    return acts
+
+
+def _loops_around(a, node: TsNode) -> list[tuple[TsNode, TsNode | None, list, TsNode]]:
+    """(loop node, callback function or None, loop variable bindings, iterable), innermost
+    first, for the loops whose variable the call can see."""
+    out = []
+    parent = node.parent
+    child = node
+    while parent is not None:
+        kind = parent.type
+        if kind in ("for_in_statement", "for_statement") and child == parent.child_by_field_name("body"):
+            left, right = parent.child_by_field_name("left"), parent.child_by_field_name("right")
+            if left is not None and right is not None:
+                names = [b for b in a.bindings_of_loop(parent)] if hasattr(a, "bindings_of_loop") else []
+                out.append((parent, None, names, right))
+        elif a.is_function(parent) and parent.parent is not None:
+            call = parent.parent.parent if parent.parent.type in ("arguments", "argument_list") else None
+            view = a.call_view(call) if call is not None else None
+            if view is not None and view.args and view.args[0] == parent:
+                callee = view.callee
+                if a.terminal(callee) in ("forEach", "map", "flatMap") and callee.type == "member_expression":
+                    out.append((parent, parent, [], callee.child_by_field_name("object")))
+        child, parent = parent, parent.parent
+    return out
 
 
 def site_line(a, node: TsNode) -> Site:

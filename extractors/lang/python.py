@@ -442,6 +442,11 @@ class PyFile(FileAdapter):
                 out.append((self._decorator_expr(decorator), target))
         return out
 
+    def bindings_of_loop(self, loop: TsNode) -> list[Binding]:
+        """The variables a loop binds (with their destructuring paths)."""
+        table = self._scopes.get((loop.start_byte, loop.end_byte), {})
+        return [b for found in table.values() for b in found if b.kind == "loop" and b.node == loop]
+
     def loop_binding(self, binding: Binding) -> tuple[TsNode, TsNode | None] | None:
         if binding.kind != "loop":
             return None
