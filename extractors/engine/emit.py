@@ -206,8 +206,8 @@ class Emitter:
             target = view.callee if view is not None else node
             callee_text = " ".join(a.text(target).split())[:MAX_EXPR]
             callee = self.ev.eval(where.rel, target, None)
-            if isinstance(callee, Func) and fn is None:
-                fn = callee
+            if isinstance(callee, Func) and view is not None:
+                fn = callee  # a factory called (`auth('admin')`): the middleware is the factory
             elif isinstance(callee, Ext) and not callee.package.startswith("<"):
                 package = package_name(callee.package)
                 if (

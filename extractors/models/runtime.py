@@ -61,6 +61,7 @@ class Library:
     _holders: dict[tuple[str, str], bool] = field(default_factory=dict)
     made: dict[tuple[str, str], list[Obj]] = field(default_factory=dict)  # objects made, by role
     maker_names: set[str] = field(default_factory=set)  # last names of what makes objects
+    injects: set[str] = field(default_factory=set)  # injection markers: `fastapi.Depends`
 
     def __post_init__(self) -> None:
         for model in self.models:
@@ -86,6 +87,8 @@ class Library:
                         self.vocabulary.add(name)
             for deco in model.decorators:
                 self.vocabulary.update(deco.names)
+            for marker in model.injects:
+                self.injects.update(self.full_names(model, Maker("call", marker)))
 
     @staticmethod
     def full_names(model: Model, maker: Maker) -> list[str]:
@@ -130,6 +133,34 @@ class Library:
         if prop is not None:
             return prop
         return Obj(obj.model, f"{obj.role}.{name}", obj.origin)  # a facet: `client.defaults`
+
+    def field(self, ev: Evaluator, klass: Klass, name: str, value: Value) -> Value | None:
+        """A class attribute a library reads from the environment: a field of a settings
+        class (pydantic's BaseSettings: the variable of the field's name, its default the
+        value written)."""
+        made = self._derived(ev, klass, 0)
+        model = self.by_id.get(made.model) if made is not None else None
+        if model is not None and model.reads.get(made.role) == "env-field":
+            return Env(name.upper(), value, made.model)
+        return None
+
+    def _derived(self, ev: Evaluator, klass: Klass, depth: int) -> Obj | None:
+        """The model object a class is by derivation, through component base classes."""
+        if depth > 6:
+            return None
+        made = self.subclass(ev, klass)
+        if made is not None:
+            return made
+        a = ev.program.adapter(klass.site.rel)
+        node = a.node_at(klass.site) if a is not None else None
+        info = a.klass(node) if node is not None else None
+        for base in info.bases if info is not None else []:
+            value = ev.eval(klass.site.rel, base, None)
+            if isinstance(value, Klass):
+                found = self._derived(ev, value, depth + 1)
+                if found is not None:
+                    return found
+        return None
 
     def typed(self, ev: Evaluator, type_value: Value) -> Value | None:
         if isinstance(type_value, Ext):
