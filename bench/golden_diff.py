@@ -50,8 +50,13 @@ def summarize(facts) -> dict[str, dict[str, dict]]:
     out: dict[str, dict[str, dict]] = {"route": {}, "http_call": {}}
     for n in facts.nodes:
         if n.kind == "route":
-            chain = sorted((e for e in edges[n.id] if e.type == "USES_MIDDLEWARE"), key=lambda e: e.attrs.get("order", 0))
-            handler = [by_id[e.dst].name for e in edges[n.id] if e.type == "ROUTES_TO" and e.dst in by_id]
+            chain = sorted(
+                (e for e in edges[n.id] if e.type == "USES_MIDDLEWARE"),
+                key=lambda e: e.attrs.get("order", 0),
+            )
+            handler = [
+                by_id[e.dst].name for e in edges[n.id] if e.type == "ROUTES_TO" and e.dst in by_id
+            ]
             key = f"{n.name} @{n.file}:{n.line}"
             out["route"][key] = {
                 "handler": handler[0] if handler else None,

@@ -144,7 +144,11 @@ class Emitter:
             "route", qualifier, name, site.rel, site.line, site.line, **attrs
         )
         handler = self.handler_of(event.handler)
-        target = self.symbol_for(handler) if handler is not None else self._built_handler(event.handler_site)
+        target = (
+            self.symbol_for(handler)
+            if handler is not None
+            else self._built_handler(event.handler_site)
+        )
         if target is not None:
             self.ctx.add_edge(node_id, target, "ROUTES_TO", site.rel, site.line)
         for order, (value, where) in enumerate(route.middleware, start=1):
@@ -171,7 +175,11 @@ class Emitter:
             if value is not None:
                 return self.symbol_for(value)
         callee = self.ev.eval(where.rel, view.callee, None)
-        package = package_name(callee.package) if isinstance(callee, Ext) and not callee.package.startswith("<") else None
+        package = (
+            package_name(callee.package)
+            if isinstance(callee, Ext) and not callee.package.startswith("<")
+            else None
+        )
         qualifier = f"{where.rel}#<handler>@{where.line}:{where.col + 1}"
         node_id = self.ctx.node_id("symbol", qualifier)
         if self.ctx.find_node(node_id) is None:
@@ -179,7 +187,9 @@ class Emitter:
             name = " ".join(a.text(view.callee).split())[:60]
             self.ctx.add_node("symbol", qualifier, name, where.rel, where.line, where.end_line,
                               exported=False, symbol_kind="expression", **attrs)  # fmt: skip
-            self.ctx.add_edge(self.ctx.node_id("code_file", where.rel), node_id, "DEFINES", where.rel, where.line)
+            self.ctx.add_edge(
+                self.ctx.node_id("code_file", where.rel), node_id, "DEFINES", where.rel, where.line
+            )
         return node_id
 
     def _display_site(self, site: Site) -> Site:
@@ -192,6 +202,13 @@ class Emitter:
         return site
 
     def _middleware_node(self, value: Value, where: Site) -> tuple[str | None, str]:
+        if isinstance(value, Obj) and not value.origin.rel.startswith("<"):
+            named = value.origin  # a library object applied as middleware: named as it was made
+            where = Site(named.rel, where.line, where.end_line, named.col, named.start, named.end)
+            if named.rel != where.rel:
+                where = Site(
+                    named.rel, named.line, named.end_line, named.col, named.start, named.end
+                )
         a = self.ev.program.adapter(where.rel)
         node = a.node_at(where) if a is not None else None
         expr = (

@@ -556,7 +556,17 @@ class Evaluator:
         if isinstance(callee, Klass):
             kwargs = tuple((k, call.kwarg(k)) for k in call.view.kwargs)
             return Instance(callee, tuple(call.args()), kwargs)  # type: ignore[arg-type]
-        one = Call(self, call.rel, call.node, call.view, call.act, callee, call.receiver, call.depth, call._args)
+        one = Call(
+            self,
+            call.rel,
+            call.node,
+            call.view,
+            call.act,
+            callee,
+            call.receiver,
+            call.depth,
+            call._args,
+        )
         return self.library.call(self, one) or Unknown("", "call of a choice")
 
     def bind_call(self, fn_value: Func, call: Call) -> Activation | None:

@@ -151,7 +151,12 @@ class Interpreter:
             handler, where, middleware = self._handlers(spec, s, call)
             if decorated is not None and handler is None:
                 handler = decorated
-            middleware = tuple(middleware + self.injected_params(handler))
+            guards = (
+                self.decorators.function_middleware(handler, call.node)
+                if decorated is not None
+                else []
+            )
+            middleware = tuple(middleware + guards + self.injected_params(handler))
             method = s.select(spec.get("method")) or Lit(s.method_name())
             router = s.select(spec.get("router")) or obj
             item = s.item()
@@ -160,7 +165,9 @@ class Interpreter:
             )  # a route object: its own line
             if isinstance(decorated, Func):
                 where = decorated.site
-            events.append(RouteEvent(obj.model, router, method, path, handler, middleware, site, where))
+            events.append(
+                RouteEvent(obj.model, router, method, path, handler, middleware, site, where)
+            )
         return events
 
     def _handlers(self, spec: dict[str, Selector], src: CallSource, call: Call):
@@ -209,7 +216,8 @@ class Interpreter:
             elif op.action == "use" or "items" in spec:
                 uses.append((value, _at_line(where, call.site)))  # used where the call is
         if uses and not any(isinstance(e, MountEvent) for e in events):
-            events.append(UseEvent(model, obj, path, tuple(uses), call.site))
+            target = src.select(spec.get("target")) or obj  # `cors.init_app(blueprint)`
+            events.append(UseEvent(model, target, path, tuple(uses), call.site))
         return events
 
     def selected(self, selector: Selector | None, call: Call, src: CallSource,
@@ -227,8 +235,13 @@ class Interpreter:
             if term.kind == "rest":
                 nodes = list(call.view.args[first_free([after], src) :])
                 break
-            node = call.view.args[int(term.key)] if term.kind == "arg" and int(term.key) < len(call.view.args) \
-                else call.view.kwargs.get(term.key) if term.kind == "kw" else None
+            node = (
+                call.view.args[int(term.key)]
+                if term.kind == "arg" and int(term.key) < len(call.view.args)
+                else call.view.kwargs.get(term.key)
+                if term.kind == "kw"
+                else None
+            )
             if node is not None:
                 view = a.view(node) if a is not None else None
                 nodes = list(view.items) if isinstance(view, EArray) else [node]
@@ -240,7 +253,9 @@ class Interpreter:
         for node in nodes:
             node = self.injected_node(call.rel, node) or node
             value = self.ev.eval(call.rel, node, call.act)
-            items = value.items if isinstance(value, ArrLit) else (value,)  # one use per written item
+            items = (
+                value.items if isinstance(value, ArrLit) else (value,)
+            )  # one use per written item
             out += [(v, a.site(node)) for v in items]
         return out
 
@@ -283,7 +298,9 @@ class Interpreter:
             found = self._marker_in(rel, a, child, depth + 1)
             if found is not None:
                 return found
-        if node.type in ("identifier", "type") and depth == 0:  # an alias: `CurrentUser = Annotated[...]`
+        if (
+            node.type in ("identifier", "type") and depth == 0
+        ):  # an alias: `CurrentUser = Annotated[...]`
             value_node = self._alias_node(rel, a, node)
             if value_node is not None:
                 return self._marker_in(*value_node, depth + 1)

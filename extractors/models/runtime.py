@@ -251,7 +251,7 @@ class Library:
         if found is None:
             model = self.by_id.get(obj.model)
             found = model is not None and (
-                any(obj.role in op.on and op.action in ("route", "mount", "use", "prefix")
+                any(obj.role in op.on and op.action in ("route", "mount", "prefix")
                     for op in model.operations)
                 or any(d.role == obj.role for d in model.decorators)
                 or any(obj.role in roles for roles in model.implicit.values())
