@@ -61,6 +61,15 @@ class Decorators:
             return Obj(model_id, deco.role or "controller", a.site(cls), props)
         return self.lib.subclass(self.ev, Klass(a.site(cls), info.name))
 
+    def class_object_of(self, klass: Klass) -> Obj | None:
+        a = self.ev.program.adapter(klass.site.rel)
+        node = a.node_at(klass.site) if a is not None else None
+        return (
+            self.class_object(klass.site.rel, a, node)
+            if a is not None and node is not None
+            else None
+        )
+
     def at(self, rel: str, a: FileAdapter, expr: TsNode, target: TsNode,
            decorated: Value | None) -> list[Event]:  # fmt: skip
         found = self.lookup(rel, a, expr)

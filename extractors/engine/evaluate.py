@@ -138,6 +138,7 @@ class Evaluator:
             return Unknown("", f"{rel} is not code")
         if depth > MAX_DEPTH:
             return Unknown(adapter.text(node)[:80], "evaluation too deep")
+        node = adapter.unwrap(node)  # one identity for `(x)`, `await x`, `x as T` and `x`
         key = (rel, node.start_byte, node.end_byte)
         if act is None and key in self._cache:
             return self._cache[key]

@@ -43,6 +43,8 @@ class UseEvent:
     path: Value | None
     middleware: tuple[tuple[Value, Site], ...]
     site: Site
+    methods: tuple[str, ...] = ()  # only routes of these HTTP methods (empty: all)
+    exact: bool = False  # the path names routes (NestJS forRoutes), not a prefix (app.use)
 
 
 @dataclass(frozen=True)

@@ -155,9 +155,15 @@ class MountTree:
             prefix = join(prefix, own)
         for route in node.routes:
             full = join(prefix, route.path)
-            chain = [(v, s) for v, s, scope in inherited if _covers(scope, full)]
+            verb = str(route.method.value).upper() if isinstance(route.method, Lit) else ""
+            chain = [(v, s) for v, s, scope, methods, exact in inherited
+                     if _covers(scope, full, exact) and (not methods or verb in methods)]  # fmt: skip
             for use in node.uses:
-                if _before(use.site, route.site) and _covers(join(prefix, use.path), full):
+                if (
+                    _before(use.site, route.site)
+                    and _covers(join(prefix, use.path), full, use.exact)
+                    and (not use.methods or verb in use.methods)
+                ):
                     chain += list(use.middleware)
             chain += list(route.middleware)
             out.append(NamedRoute(route, full, chain, list(mounts), root))
@@ -169,8 +175,8 @@ class MountTree:
             for use in node.uses:
                 if _before(use.site, mount.site):
                     scope = join(prefix, use.path) if use.path is not None else None
-                    chain += [(v, s, scope) for v, s in use.middleware]
-            chain += [(v, s, None) for v, s in mount.middleware]
+                    chain += [(v, s, scope, use.methods, use.exact) for v, s in use.middleware]
+            chain += [(v, s, None, (), False) for v, s in mount.middleware]
             here = list(mounts)
             if mount.path is not None and not (
                 isinstance(mount.path, Lit) and str(mount.path.value or "").strip("/") == ""
@@ -180,9 +186,10 @@ class MountTree:
                        depth + 1, out, mount.path is not None)  # fmt: skip
 
 
-def _covers(scope: Value | None, path: Value) -> bool:
-    """A path-scoped use (`app.use('/v1/auth', limiter)`) covers the routes under that path
-    (compared as text where both are known; what is not known is covered)."""
+def _covers(scope: Value | None, path: Value, exact: bool = False) -> bool:
+    """A path-scoped use (`app.use('/v1/auth', limiter)`) covers the routes under that path;
+    an exact one the route of that path (`*` a wildcard); compared as text where both are
+    known — what is not known is covered."""
     if scope is None:
         return True
     want = _text(scope)
@@ -195,6 +202,12 @@ def _covers(scope: Value | None, path: Value) -> bool:
     if have is None:
         return True
     have = "/" + have.strip("/")
+    if exact:
+        import fnmatch
+
+        return have == want or (
+            "*" in want and fnmatch.fnmatchcase(have, want.replace("(.*)", "*"))
+        )
     return have == want or have.startswith(want + "/")
 
 
