@@ -285,6 +285,10 @@ class Emitter:
             if not isinstance(event, RequestEvent):
                 continue
             site = item.chain[-1] if item.chain else self._display_site(event.site)
+            if item.uncalled and _shaped_by_parameter(event.url):
+                self.ctx.unresolved(site.rel, site.line, "http_call", describe(event.url, 200),
+                                    "dynamic URL: a wrapper's parameter, and nothing in the component calls the wrapper")  # fmt: skip
+                continue
             hops = [s.where for s in reversed(item.chain[:-1])] + (
                 [self._display_site(event.site).where] if item.chain else []
             )
@@ -372,6 +376,12 @@ class Emitter:
             self.ctx.facts.catalog.append(
                 CatalogRow("hosts", self.ctx.project, self.ctx.component, host, rel, line)
             )
+
+
+def _shaped_by_parameter(url: Value) -> bool:
+    """The URL's path (after its base) starts with a wrapper's parameter."""
+    parts = [p for p in (url.parts if isinstance(url, Concat) else (url,)) if not isinstance(p, (Env, Config))]
+    return bool(parts) and isinstance(parts[0], Param)
 
 
 def _absolute(url: Value) -> bool:

@@ -407,8 +407,10 @@ class Evaluator:
         for entry in reversed(view.entries):
             if entry.kind == "spread":
                 inner = self.eval(obj.site.rel, entry.value, obj.act, depth + 1)
+                if isinstance(inner, Param):
+                    continue  # `{ url, ...options }`: overrides a caller may pass, not known here
                 found = self.member(inner, name, obj.site.rel, entry.value, depth + 1)
-                if not isinstance(found, (Unknown, Method)):
+                if not isinstance(found, (Unknown, Method, Param)):
                     return found
         return Method(obj, name)
 

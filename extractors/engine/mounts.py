@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from extractors.engine.events import MountEvent, PrefixEvent, RouteEvent, UseEvent
 from extractors.engine.paths import join
-from extractors.engine.values import Func, Instance, Klass, Lit, Obj, Site, Value
+from extractors.engine.values import Func, Instance, Klass, Lit, Obj, Site, Value, concat
 from extractors.models.runtime import Library
 from extractors.models.selectors import select
 
@@ -129,6 +129,11 @@ class MountTree:
             return None
         return select(selector, _PropSource(value))
 
+    def _keeps_root(self, route: RouteEvent) -> bool:
+        model = self.lib.by_id.get(route.model)
+        return model is not None and model.router.get("root") is not None and \
+            select(model.router["root"], _PropSource(Obj("", "", route.site))) == Lit("keep")
+
     def overridden(self, node: TreeNode) -> bool:
         """A router whose own prefix a mount's path replaces (Flask's url_prefix)."""
         value = node.value
@@ -155,6 +160,8 @@ class MountTree:
             prefix = join(prefix, own)
         for route in node.routes:
             full = join(prefix, route.path)
+            if prefix is not None and self._keeps_root(route) and _text(route.path) == "/":
+                full = concat(prefix, Lit("/"))  # `@router.get("/")` under "/reports" is "/reports/"
             verb = str(route.method.value).upper() if isinstance(route.method, Lit) else ""
             chain = [(v, s) for v, s, scope, methods, exact in inherited
                      if _covers(scope, full, exact) and (not methods or verb in methods)]  # fmt: skip

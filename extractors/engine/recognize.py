@@ -60,6 +60,7 @@ class Found:
 
     event: Event
     chain: tuple[Site, ...] = ()
+    uncalled: bool = False  # open on a parameter of a function nobody in the component calls
 
 
 class Recognizer:
@@ -179,6 +180,8 @@ class Recognizer:
                 self.site(rel, node, decorated, chain + ((scope, caller),))
 
     def _settle(self, rel, node, decorated, chain, event: Event, opened: Scope | None) -> None:
+        if opened is None and isinstance(event, RequestEvent):
+            opened = self._generated_scope(rel, node, chain)
         if opened is not None and len(chain) < MAX_CHAIN:
             callers = self.callers(opened)[:MAX_CALLERS]
             if callers:
@@ -186,7 +189,8 @@ class Recognizer:
                     self.site(rel, node, decorated, chain + ((opened, caller),))
                 return
         if len(self.found) < 200_000:
-            self.found.append(Found(event, tuple(self._caller_site(c) for _, c in chain)))
+            sites = tuple(self._caller_site(c) for _, c in chain)
+            self.found.append(Found(event, sites, opened is not None and len(chain) < MAX_CHAIN))
 
     def decorator(self, rel: str, expr: TsNode, target: TsNode) -> None:
         a = self.program.adapter(rel)
@@ -226,6 +230,20 @@ class Recognizer:
         elif isinstance(event, UseEvent) and isinstance(event.target, Param):
             scopes.add(event.target.scope)
         return self._innermost(scopes, node)
+
+    def _generated_scope(self, rel: str, node: TsNode, chain: tuple) -> Scope | None:
+        """A request in generated client code is that code's: its caller is the call site
+        (the innermost function of the chain so far that is generated and called)."""
+        where = chain[-1][1][0] if chain else rel
+        if where not in self.generated:
+            return None
+        at = chain[-1][1][1] if chain else node
+        a = self.program.adapter(where)
+        fn = a.function_at(at) if a is not None and at is not None else None
+        if fn is None:
+            return None
+        scope = a.scope_of(fn)
+        return scope if self.callers(scope) else None
 
     def _wrapper_by_evidence(self, scope: Scope, rel: str) -> bool:
         """A function whose parameter fills a path segment is still a wrapper when it is

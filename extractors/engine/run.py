@@ -18,6 +18,19 @@ from extractors.models.runtime import Library
 from extractors.shared import CodeSymbols, JsSymbols, PyModules
 
 NAME = "engine"
+GENERATED = (b"generated", b"do not edit", b"@generated")
+
+
+def generated_files(program: Program) -> set[str]:
+    """Files a code generator wrote (their header says so): an SDK's functions are wrappers,
+    the application's calls of them the call sites."""
+    out = set()
+    for rel in program.rels():
+        a = program.adapter(rel)
+        head = a.sf.data[:600].lower() if a is not None else b""
+        if any(marker in head for marker in GENERATED):
+            out.add(rel)
+    return out
 PROVIDES = (CodeSymbols,)
 REQUIRES = (JsSymbols, PyModules)
 
@@ -30,7 +43,7 @@ def extract(ctx: ComponentContext) -> None:
     ev = Evaluator(program, library)
     interp = Interpreter(ev, library)
     interp.decorators = Decorators(ev, library)
-    found = Recognizer(ev, interp, generated=set()).run()
+    found = Recognizer(ev, interp, generated=generated_files(program)).run()
     tree = MountTree(library)
     for item in found:
         if isinstance(item.event, (RouteEvent, MountEvent, UseEvent, PrefixEvent)):
