@@ -163,7 +163,7 @@ class Emitter:
                 self.ctx.add_edge(
                     node_id, mw, "USES_MIDDLEWARE", where.rel, where.line, order=order, expr=expr
                 )
-        for hole in holes:
+        for hole in holes_of(with_env_defaults(event.path, self.env_files)):  # the route's own path
             if "default" not in hole and hole["source"] != "param":
                 expr = hole.get("expr") or name
                 self.ctx.unresolved(site.rel, site.line, "route", expr,
@@ -204,6 +204,11 @@ class Emitter:
                 continue
             where = event.path_site
             name = event.path_name or "prefix"
+            for hole in holes_of(value):
+                if "default" not in hole and hole["source"] != "param":
+                    self.ctx.unresolved(where.rel, where.line, "route", hole.get("expr") or text,
+                                        f"route prefix part {{{hole['name']}}} ({hole['source']}) has no value "
+                                        "in the component: the routes below are named with it")  # fmt: skip
             found = [(where, name)]
             origin = getattr(event.path, "site", None)
             if isinstance(event.path, (Env, Config)) and origin is not None:  # a settings field

@@ -58,7 +58,7 @@ def _before(a: Site, b: Site) -> bool:
     another file (an app configured elsewhere) counts as before."""
     if a.rel != b.rel:
         return True
-    return (a.line, a.col) < (b.line, b.col)
+    return a.end < b.end if a.end and b.end else (a.line, a.col) < (b.line, b.col)  # a chain's inner call ends first
 
 
 class MountTree:
@@ -155,6 +155,7 @@ class MountTree:
             return
         for event in node.prefixes:
             prefix = join(prefix, event.path)
+        node.uses.sort(key=lambda u: ((u.when or u.site).rel, (u.when or u.site).end, u.site.start))  # registration order
         own = None if replaced and self.overridden(node) else self.own_prefix(node)
         if own is not None:
             prefix = join(prefix, own)
@@ -167,7 +168,7 @@ class MountTree:
                      if _covers(scope, full, exact) and (not methods or verb in methods)]  # fmt: skip
             for use in node.uses:
                 if (
-                    _before(use.site, route.site)
+                    _before(use.when or use.site, route.when or route.site)
                     and _covers(join(prefix, use.path), full, use.exact)
                     and (not use.methods or verb in use.methods)
                 ):
@@ -180,7 +181,7 @@ class MountTree:
                 continue
             chain = list(inherited)
             for use in node.uses:
-                if _before(use.site, mount.site):
+                if _before(use.when or use.site, mount.when or mount.site):
                     scope = join(prefix, use.path) if use.path is not None else None
                     chain += [(v, s, scope, use.methods, use.exact) for v, s in use.middleware]
             chain += [(v, s, None, (), False) for v, s in mount.middleware]

@@ -244,6 +244,20 @@ class Library:
     def operations(self, obj: Obj, name: str) -> list[Operation]:
         return self.ops.get((obj.model, obj.role, name), [])
 
+    def unbound_router(self, program, method: str, where: Site) -> Obj | None:
+        """A router of the server library the component imports whose routers have `method`
+        (for routes registered on a parameter nobody passes), else None."""
+        used = set()
+        for mod in program.js.values():
+            used |= {b.package or b.spec for b in mod.imports.values() if b.target is None}
+        for model in self.models:
+            if model.kind != "server" or not (set(model.modules) & used):
+                continue
+            for op in model.operations:
+                if op.action == "route" and method in op.calls and op.on:
+                    return Obj(model.id, op.on[-1], where)
+        return None
+
     def holds_routes(self, obj: Obj) -> bool:
         """Whether routes can hang off an object of this role (a router, app, controller)."""
         key = (obj.model, obj.role)
