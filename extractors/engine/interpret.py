@@ -33,6 +33,7 @@ from extractors.engine.values import (
     ObjLit,
     Param,
     Site,
+    UseSite,
     Value,
 )
 from extractors.lang.base import FileAdapter
@@ -208,7 +209,9 @@ class Interpreter:
         for key in ("child", "children", "items"):
             items += self.selected(spec.get(key), call, src, spec.get("path"))
         middleware = tuple(self.selected(spec.get("middleware"), call, src))
-        path_site, path_name = self.written(spec.get("path"), call, src) if path is not None else (None, "")
+        path_site, path_name = (
+            self.written(spec.get("path"), call, src) if path is not None else (None, "")
+        )
         events: list[Event] = []
         uses: list[tuple[Value, Site]] = []
         for value, where in items:
@@ -266,7 +269,9 @@ class Interpreter:
             out += [(v, a.site(node)) for v in items]
         return out
 
-    def written(self, selector: Selector | None, call: Call, src: CallSource) -> tuple[Site | None, str]:
+    def written(
+        self, selector: Selector | None, call: Call, src: CallSource
+    ) -> tuple[Site | None, str]:
         """Where the value a selector takes is written, and what the code calls it: a
         keyword argument by its keyword (`prefix`), a positional one by the call (`app.use`,
         `setGlobalPrefix`)."""
@@ -308,18 +313,24 @@ class Interpreter:
         out = []
         for param in a.function(node).params:
             for candidate in (param.default, param.type):
-                marker = self._marker_in(handler.site.rel, a, candidate)
-                if marker is not None:
-                    out.append((self.ev.eval(handler.site.rel, marker, None), a.site(marker)))
+                found = self._marker_in(handler.site.rel, a, candidate)
+                if found is not None:
+                    where, marker = found  # the marker may sit in an alias declared elsewhere
+                    value = self.ev.eval(where, marker, None)
+                    named = self.ev.program.adapter(where).site(marker)  # type: ignore[union-attr]
+                    line = a.site(param.node).line  # used on the parameter's line
+                    out.append((value, UseSite(named.rel, named.line, named.end_line, named.col,
+                                               named.start, named.end, handler.site.rel, line)))  # fmt: skip
                     break
         return out
 
     def _marker_in(self, rel: str, a, node, depth: int = 0):
+        """(file, node) of what an annotation or default injects, through an alias."""
         if node is None or depth > 4:
             return None
         found = self.injected_node(rel, node)
         if found is not None:
-            return found
+            return rel, found
         for child in node.named_children:  # `Annotated[T, Depends(fn)]`, a type alias's value
             found = self._marker_in(rel, a, child, depth + 1)
             if found is not None:
@@ -333,14 +344,15 @@ class Interpreter:
         return None
 
     def _alias_node(self, rel: str, a, node):
+        """An annotation that is a name (`CurrentUser`): the alias's value, where declared."""
         name_node = node.named_children[0] if node.type == "type" and node.named_children else node
         if name_node.type != "identifier":
             return None
-        binding = a.resolve(a.text(name_node), name_node)
-        if binding is not None and binding.value is not None:
-            return rel, a, binding.value
-        value = self.ev.program.imported(self.ev, rel, a.text(name_node))
-        return None if value is None else None
+        found = self.ev.program.declaration(rel, a.text(name_node), name_node)
+        if found is None or found[1].value is None:
+            return None
+        where, binding = found
+        return where, self.ev.program.adapter(where), binding.value
 
     def _mountable(self, value: Value, op: Operation) -> bool:
         """A router-like value: a model object that can hold routes or mounts, a class the

@@ -43,7 +43,8 @@ def middleware_use(ev: Evaluator, value: Value, where: Site) -> MiddlewareUse | 
     if isinstance(callee, Func) and view is not None:
         return MiddlewareUse(written, expr, callee)  # a factory called: the factory
     if isinstance(value, Func):
-        return MiddlewareUse(written, expr, value)
+        named_here = node.type in ("identifier", "member_expression", "attribute")
+        return MiddlewareUse(written if named_here else value.name or written, expr, value)
     if isinstance(callee, Func):
         return MiddlewareUse(written, expr, callee)
     package = _package(ev, callee)
