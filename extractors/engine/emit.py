@@ -33,7 +33,6 @@ from extractors.engine.values import (
     Ext,
     Func,
     Lit,
-    Method,
     Obj,
     Param,
     Site,
