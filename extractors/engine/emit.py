@@ -77,7 +77,7 @@ class Emitter:
         if found:
             exact = [i for end, i in found if end == site.end_line]
             return (exact or [found[0][1]])[0]
-        qualifier = f"{site.rel}#<anonymous>@{site.line}:{site.col + 1}"
+        qualifier = self._nested_name(fn) or f"{site.rel}#<anonymous>@{site.line}:{site.col + 1}"
         node_id = self.ctx.node_id("symbol", qualifier)
         if self.ctx.find_node(node_id) is None:
             self.ctx.add_node("symbol", qualifier, fn.name or "<anonymous>", site.rel, site.line,
@@ -87,6 +87,22 @@ class Emitter:
             )
             self._symbols.setdefault((site.rel, site.line), []).append((site.end_line, node_id))
         return node_id
+
+    def _nested_name(self, fn: Func) -> str | None:
+        """`<rel>#outer.<locals>.inner` for a named function inside another one."""
+        a = self.ev.program.adapter(fn.site.rel)
+        node = a.node_at(fn.site) if a is not None else None
+        if a is None or node is None or not fn.name:
+            return None
+        names = [fn.name]
+        outer = a.function_at(node)
+        while outer is not None:
+            name = a.function(outer).name
+            if not name:
+                return None
+            names.insert(0, name + ".<locals>")
+            outer = a.function_at(outer)
+        return f"{fn.site.rel}#{'.'.join(names)}" if len(names) > 1 else None
 
     def handler_of(self, value: Value | None) -> Func | None:
         """The function a route runs: a wrapper's argument (`catchAsync(fn)`) unwrapped."""
@@ -150,6 +166,8 @@ class Emitter:
             attrs["mounts"] = [self._mount_text(at, value) for at, value in route.mounts]
         if condition:
             attrs["condition"] = condition
+        if not self._served(route.root):
+            attrs["mounted"] = False  # no app serves this router: its path may lack a prefix
         node_id = self.ctx.add_node(
             "route", qualifier, name, site.rel, site.line, site.line, **attrs
         )
@@ -360,6 +378,12 @@ class Emitter:
             tagged.append((rank, -i if reverse else i, (value, where)))
         return [item for _, _, item in sorted(tagged, key=lambda t: (t[0], t[1]))]
 
+    def _served(self, root: Value) -> bool:
+        if not isinstance(root, Obj):
+            return True
+        model = self.ev.library.by_id.get(root.model)
+        return model is None or root.role in model.roots
+
     def _display_site(self, site: Site) -> Site:
         a = self.ev.program.adapter(site.rel)
         node = a.node_at(site) if a is not None else None
@@ -413,10 +437,10 @@ class Emitter:
         attrs = {k: v for k, v in {"package": package, "symbol": symbol}.items() if v}
         node_id = self.ctx.add_node("middleware", qualifier, name, file, line, **attrs)
         self._middleware[qualifier] = node_id
-        if package:
-            label = name if package in {"express", "koa", "fastify"} else package
-            self.ctx.facts.catalog.append(CatalogRow("middleware", self.ctx.project, self.ctx.component,
-                                                     label, file, line, {"middleware": name, "package": package}))  # fmt: skip
+        label = name if not package or package in {"express", "koa", "fastify"} else package
+        extra = {"middleware": name, "package": package} if package else {"middleware": name}
+        self.ctx.facts.catalog.append(CatalogRow("middleware", self.ctx.project, self.ctx.component,
+                                                 label, file, line, extra))  # fmt: skip
         return node_id
 
     # --- requests -------------------------------------------------------------------

@@ -46,6 +46,13 @@ from extractors.models.selectors import Selector, first_free
 Pending = Param  # an event that waits for a parameter's argument
 
 
+class DecoratorCall(Call):
+    """The call a decorator reference stands for: its one argument is what it decorates."""
+
+    def arg(self, i: int) -> Value | None:
+        return self._args.get(i)
+
+
 class Interpreter:
     def __init__(self, ev: Evaluator, library: Library):
         self.ev = ev
@@ -81,6 +88,21 @@ class Interpreter:
             for op in self.lib.operations(made, "<init>"):
                 events += self.operation(op, made, call, decorated)
         return events, set()
+
+    def at_reference(self, rel: str, a: FileAdapter, expr, decorated: Value) -> list[Event]:
+        """A decorator that is a method of a model object, not a call of one
+        (`@bp.before_request`, `@app.errorhandler`): that method called with the function."""
+        callee = self.ev.eval(rel, expr, None)
+        target, name = self._target(callee)
+        if target is None:
+            return []
+        call = DecoratorCall(
+            self.ev, rel, expr, ECall(expr, []), None, callee, target, 0, {0: decorated}
+        )
+        events: list[Event] = []
+        for op in self.lib.operations(target, name):
+            events += self.operation(op, target, call, None)
+        return events
 
     def _target(self, callee: Value) -> tuple[Obj | None, str]:
         if isinstance(callee, Method) and isinstance(callee.target, Obj):
@@ -167,10 +189,32 @@ class Interpreter:
             )  # a route object: its own line
             if isinstance(decorated, Func):
                 where = decorated.site
-            events.append(
-                RouteEvent(obj.model, router, method, path, handler, middleware, site, where)
-            )
+            for verb, view in self.class_view(handler) or [(method, handler)]:
+                events.append(
+                    RouteEvent(obj.model, router, verb, path, view, middleware, site, where)
+                )
         return events
+
+    def class_view(self, handler: Value | None) -> list[tuple[Value, Value]] | None:
+        """A class-based view (`PlantView.as_view()`: a model's `class_views` role) as one
+        route per HTTP-method method its class defines or inherits: (method, handler)."""
+        if not isinstance(handler, Obj):
+            return None
+        model = self.lib.by_id.get(handler.model)
+        spec = model.class_views if model is not None else None
+        if not spec or handler.role != spec.get("role"):
+            return None
+        klass = handler.prop("class")
+        if isinstance(klass, Obj):  # the subclass object: its class
+            klass = Klass(klass.origin, "")
+        if not isinstance(klass, Klass):
+            return None
+        out = []
+        for verb in spec.get("methods", ()):
+            found = self.ev.class_member(klass, verb, 1)
+            if isinstance(found, Func):
+                out.append((Lit(verb.upper()), found))
+        return out or None
 
     def _handlers(self, spec: dict[str, Selector], src: CallSource, call: Call):
         """(handler, its site, middleware with sites): `handler` names it, else the last of
@@ -220,10 +264,17 @@ class Interpreter:
                 events.append(MountEvent(model, obj, value, path, middleware + before, call.site,
                                          path_site, path_name))  # fmt: skip
             elif op.action == "use" or "items" in spec:
-                uses.append((value, _at_line(where, call.site)))  # used where the call is
+                # used where the call is (a decorator reference: where the function is)
+                uses.append(
+                    (
+                        value,
+                        where if isinstance(call, DecoratorCall) else _at_line(where, call.site),
+                    )
+                )
         if uses and not any(isinstance(e, MountEvent) for e in events):
             target = src.select(spec.get("target")) or obj  # `cors.init_app(blueprint)`
-            events.append(UseEvent(model, target, path, tuple(uses), call.site))
+            ordered = src.select(spec.get("ordered")) != Lit("no")
+            events.append(UseEvent(model, target, path, tuple(uses), call.site, ordered=ordered))
         return events
 
     def selected(self, selector: Selector | None, call: Call, src: CallSource,
@@ -254,6 +305,8 @@ class Interpreter:
                 break
         if not nodes or a is None:
             value = src.select(selector)
+            if isinstance(call, DecoratorCall):  # the decorated function, where it is defined
+                return [(v, v.site if isinstance(v, Func) else call.site) for v in _as_list(value)]
             return [(v, call.site) for v in _as_list(value)]
         flat = []
         for node in nodes:  # `[auth, validate]` passed as one argument: each element

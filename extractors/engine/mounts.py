@@ -53,6 +53,18 @@ class NamedRoute:
     root: Value
 
 
+def _earlier(a, b) -> bool:
+    """Event `a` registered before event `b`: by the calls that register them (`when`),
+    by their own sites when the same call registers both; a use that applies whenever it
+    is registered is always earlier."""
+    if not getattr(a, "ordered", True):
+        return True
+    wa, wb = a.when or a.site, b.when or b.site
+    if wa == wb:
+        return _before(a.site, b.site)
+    return _before(wa, wb)
+
+
 def _before(a: Site, b: Site) -> bool:
     """Registered before, as far as the source says: earlier in the same file; a use in
     another file (an app configured elsewhere) counts as before."""
@@ -180,7 +192,7 @@ class MountTree:
                      if _covers(scope, full, exact) and (not methods or verb in methods)]  # fmt: skip
             for use in node.uses:
                 if (
-                    _before(use.when or use.site, route.when or route.site)
+                    _earlier(use, route)
                     and _covers(join(prefix, use.path), full, use.exact)
                     and (not use.methods or verb in use.methods)
                 ):
@@ -193,7 +205,7 @@ class MountTree:
                 continue
             chain = list(inherited)
             for use in node.uses:
-                if _before(use.when or use.site, mount.when or mount.site):
+                if _earlier(use, mount):
                     scope = join(prefix, use.path) if use.path is not None else None
                     chain += [(v, s, scope, use.methods, use.exact) for v, s in use.middleware]
             chain += [(v, s, None, (), False) for v, s in mount.middleware]

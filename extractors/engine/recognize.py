@@ -248,6 +248,9 @@ class Recognizer:
             decorated = self.ev.eval(rel, target, None)
         if expr.type in {"call_expression", "call"}:
             self.site(rel, expr, decorated)
+        elif decorated is not None:  # `@bp.before_request`: the method called with the function
+            for event in self.interp.at_reference(rel, a, expr, decorated):
+                self.found.append(Found(event))
         for event in self.interp.decorators.at(rel, a, expr, target, decorated):
             self.found.append(Found(event))
 

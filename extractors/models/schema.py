@@ -95,6 +95,7 @@ class Model:
     injects: tuple[str, ...] = ()  # markers a handler's parameters inject through (`Depends`)
     phases: tuple[tuple[str, bool], ...] = ()  # (phase, registration order reversed), run order
     roots: tuple[str, ...] = ("app",)  # roles that are served as they are (not mounted by anyone)
+    class_views: dict = field(default_factory=dict)  # {role, methods}: a class view's routes
     default_phase: str = ""
     notes: str = ""
 
@@ -259,6 +260,7 @@ def load_model(path: Path) -> Model:
         injects=_names(raw.get("injects"), path, "injects"),
         phases=_phases(raw.get("phases"), path),
         roots=_names(raw.get("roots"), path, "roots") or ("app",),
+        class_views=dict(raw.get("class_views") or {}),
         default_phase=str(raw.get("default_phase") or ""),
         notes=str(raw.get("notes") or ""),
     )
