@@ -1,0 +1,73 @@
+"""What every family is: a number, a name, and a planner that turns one component into a
+`Plan` (edits, new files, sites, skips). Planning never writes; the runner renders."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tree_sitter import Node
+
+from bench.metamorphic.component import Component
+from bench.metamorphic.edits import Edit, Plan
+from bench.metamorphic.syntax import Source
+
+
+@dataclass(frozen=True)
+class Family:
+    number: int
+    key: str
+    title: str
+    plan_component: Callable[[Component, Plan], None]
+
+    def plan(self, comp: Component) -> Plan:
+        plan = Plan()
+        self.plan_component(comp, plan)
+        return plan
+
+
+def replace(plan: Plan, src: Source, node: Node | tuple[int, int], text: str) -> bool:
+    """Plan replacing a node's bytes (or a byte range); False when it overlaps a planned edit."""
+    start, end = (node.start_byte, node.end_byte) if isinstance(node, Node) else node
+    if plan.taken(src.rel, start, end):
+        return False
+    plan.edits.append(Edit(src.rel, start, end, [text]))
+    return True
+
+
+def insert(plan: Plan, src: Source, offset: int, text: str) -> bool:
+    if any(e.file == src.rel and e.start < offset < e.end for e in plan.edits):
+        return False
+    plan.edits.append(Edit(src.rel, offset, offset, [text]))
+    return True
+
+
+def line_start(src: Source, offset: int) -> int:
+    return src.data.rfind(b"\n", 0, offset) + 1
+
+
+def js_insert_point(src: Source) -> int:
+    """After the directives ('use client'), imports and requires at the top of a JS module:
+    where a new top-level declaration can go without running before what it needs."""
+    pos = 0
+    for child in src.root.named_children:
+        t = child.type
+        if t == "comment" or (t == "expression_statement" and child.named_children and child.named_children[0].type == "string"):
+            pos = child.end_byte
+            continue
+        if t == "import_statement" or (t in ("lexical_declaration", "variable_declaration") and _is_require(src, child)):
+            pos = child.end_byte
+            continue
+        break
+    return pos
+
+
+def _is_require(src: Source, decl: Node) -> bool:
+    for d in decl.named_children:
+        value = d.child_by_field_name("value")
+        if value is None:
+            return False
+        fn = value.child_by_field_name("function") if value.type == "call_expression" else None
+        if fn is None or src.text(fn) != "require":
+            return False
+    return bool(decl.named_children)

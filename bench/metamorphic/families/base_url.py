@@ -1,0 +1,353 @@
+"""Family 2: move a base URL into a config object, a `defaults.baseURL =` statement, or an
+env var with a default.
+
+Sites: a module-level constant holding a URL (absolute, or a path under a URL-ish name),
+an `axios.create({ baseURL })` option, a `baseURL`/`BASE` property that ends an object
+literal, a Python module constant or `base_url=` keyword. The env variants read a fresh
+name nothing sets (`KB_META_<NAME>`, with the bundler's public prefix), so the default is
+what runs: `process.env.X || '…'`, `import.meta.env.VITE_X || '…'`, `os.getenv("X", "…")`.
+The `defaults.baseURL =` form is axios' documented instance default (same merged config);
+a property moved to an assignment after the literal must be its last one (key order
+kept), on an object nobody freezes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tree_sitter import Node
+
+from bench.metamorphic.component import Component
+from bench.metamorphic.edits import Plan
+from bench.metamorphic.families.base import Family, insert, js_insert_point, replace
+from bench.metamorphic.syntax import Source, fresh, indent_of, module_kind, of_type, py_expr, py_import_end, string_value
+
+ABSOLUTE = re.compile(r"^https?://[^\s'\"`?#]+$")
+URLISH_NAME = re.compile(r"(url|uri|base|root|host|endpoint|api)", re.I)
+BASE_KEYS = {"baseURL", "baseUrl", "BASE", "base_url", "apiUrl", "apiURL"}
+
+
+def is_base(name: str, value: str) -> bool:
+    if ABSOLUTE.match(value):
+        return True
+    return bool(URLISH_NAME.search(name)) and value.startswith("/") and " " not in value and "?" not in value
+
+
+def env_name(name: str) -> str:
+    return "KB_META_" + re.sub(r"[^A-Za-z0-9]+", "_", re.sub(r"([a-z])([A-Z])", r"\1_\2", name)).upper().strip("_")
+
+
+def _quote(src: Source, lit: Node) -> str:
+    return src.text(lit)
+
+
+# --- JavaScript ---------------------------------------------------------------------------
+
+def _js_const(comp: Component, src: Source, plan: Plan, decl: Node, i: int) -> None:
+    name_node = decl.child_by_field_name("name")
+    value = decl.child_by_field_name("value")
+    if name_node is None or value is None or name_node.type != "identifier":
+        return
+    lit = string_value(src, value)
+    name = src.text(name_node)
+    if lit is None:
+        if URLISH_NAME.search(name) and value.type != "string" and pure(src, value) and _mentions_env(src, value):
+            _into_config(src, plan, decl, value, name)
+        return
+    if not is_base(name, lit):
+        return
+    env = comp.env_expression(env_name(name))
+    if env is not None and env.startswith("import.meta") and module_kind(src) != "esm":
+        env = None
+    if env is not None and i % 2 == 0:
+        if replace(plan, src, value, f"{env} || {_quote(src, value)}"):
+            plan.equivalent_bases[env.rsplit(".", 1)[-1].lower()] = lit
+            plan.site(src.rel, src.data, value.start_byte, f"{name}: env var {env.rsplit('.', 1)[-1]} with default")
+        return
+    _into_config(src, plan, decl, value, name)
+
+
+def _into_config(src: Source, plan: Plan, decl: Node, value: Node, name: str) -> None:
+    cfg = fresh(src, "kbConfig")
+    stmt = decl.parent
+    if cfg is None or stmt.parent is None or stmt.parent.type not in ("program", "export_statement"):
+        plan.skip("no place for a config object")
+        return
+    top = stmt if stmt.parent.type == "program" else stmt.parent
+    if not replace(plan, src, value, f"{cfg}.baseURL"):
+        return
+    insert(plan, src, top.start_byte, f"const {cfg} = {{ baseURL: {_quote(src, value)} }};\n{indent_of(src, top)}")
+    plan.site(src.rel, src.data, value.start_byte, f"{name}: into config object {cfg}")
+
+
+PURE = {
+    "string", "template_string", "identifier", "member_expression", "binary_expression",
+    "parenthesized_expression", "meta_property", "number", "property_identifier",
+    "string_fragment", "template_substitution", "import", "null", "undefined",
+}  # fmt: skip
+
+
+def pure(src: Source, node: Node) -> bool:
+    """Literals, names, member reads and ||/??/+ of them: evaluating it earlier or later
+    reads the same values and runs no code."""
+    for n in _named(node):
+        if n.type not in PURE:
+            return False
+        if n.type == "binary_expression" and src.text(n.child_by_field_name("operator")) not in ("||", "??", "+"):
+            return False
+    return True
+
+
+def _named(node: Node) -> list[Node]:
+    out, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        out.append(n)
+        stack.extend(c for c in n.children if c.is_named)
+    return out
+
+
+def _mentions_env(src: Source, node: Node) -> bool:
+    text = src.text(node)
+    return "process.env" in text or "import.meta.env" in text
+
+
+def _axios_create(src: Source, plan: Plan, call: Node) -> None:
+    """`const api = axios.create({ baseURL: X, ... })` -> without it, then
+    `api.defaults.baseURL = X;`."""
+    fn = call.child_by_field_name("function")
+    if fn is None or fn.type != "member_expression" or src.text(fn.child_by_field_name("property")) != "create":
+        return
+    args = call.child_by_field_name("arguments")
+    obj = args.named_children[0] if args is not None and args.named_child_count == 1 else None
+    decl = call.parent
+    if obj is None or obj.type != "object" or decl.type != "variable_declarator":
+        return
+    pairs = obj.named_children
+    idx = next((k for k, p in enumerate(pairs) if p.type == "pair" and src.text(p.child_by_field_name("key")) == "baseURL"), None)
+    if idx is None:
+        return
+    if any(p.type == "spread_element" for p in pairs[idx + 1 :]):
+        plan.skip("a spread after baseURL may override it")
+        return
+    stmt = decl.parent
+    name = decl.child_by_field_name("name")
+    if stmt.type != "lexical_declaration" or name is None or name.type != "identifier" or stmt.named_child_count != 1:
+        plan.skip("axios.create not a single declaration")
+        return
+    pair = pairs[idx]
+    value = src.text(pair.child_by_field_name("value"))
+    start = pairs[idx - 1].end_byte if idx > 0 else pair.start_byte
+    end = pair.end_byte if idx > 0 else (pairs[1].start_byte if len(pairs) > 1 else pair.end_byte)
+    if not replace(plan, src, (start, end), ""):
+        return
+    host = stmt.parent if stmt.parent.type == "export_statement" else stmt
+    insert(plan, src, host.end_byte, f"\n{indent_of(src, host)}{src.text(name)}.defaults.baseURL = {value};")
+    plan.site(src.rel, src.data, pair.start_byte, "axios.create baseURL -> instance defaults.baseURL =")
+
+
+def _last_property(src: Source, plan: Plan, decl: Node) -> None:
+    """`const C = { ..., baseURL: 'x' }` -> `const C = { ... }; C.baseURL = 'x';`."""
+    name = decl.child_by_field_name("name")
+    obj = decl.child_by_field_name("value")
+    if name is None or obj is None or obj.type != "object" or name.type != "identifier" or obj.named_child_count < 2:
+        return
+    last = obj.named_children[-1]
+    if last.type != "pair" or src.text(last.child_by_field_name("key")) not in BASE_KEYS:
+        return
+    value = last.child_by_field_name("value")
+    lit = string_value(src, value)
+    if lit is None or not is_base("base", lit):
+        return
+    if decl.child_by_field_name("type") is not None or b"freeze" in src.data or b"as const" in src.data:
+        plan.skip("typed or frozen config object")
+        return
+    stmt = decl.parent
+    host = stmt.parent if stmt.parent.type == "export_statement" else stmt
+    if host.parent is None or host.parent.type != "program" or stmt.named_child_count != 1:
+        return
+    prev = obj.named_children[-2]
+    if not replace(plan, src, (prev.end_byte, last.end_byte), ""):
+        return
+    key = src.text(last.child_by_field_name("key"))
+    insert(plan, src, host.end_byte, f"\n{src.text(name)}.{key} = {src.text(value)};")
+    plan.site(src.rel, src.data, last.start_byte, f"{src.text(name)}.{key}: property -> assignment statement")
+
+
+HEAD = re.compile(r"^https?://[^/${}\s'\"`]+(/[^${}\s?#'\"`\\]*)?")
+FUNCTIONS = {"function_declaration", "function_expression", "arrow_function", "method_definition", "function", "class_body"}
+
+
+class _Config:
+    """One `kbConfig` object per file: literal bases go after the imports."""
+
+    def __init__(self, src: Source, plan: Plan):
+        self.src, self.plan = src, plan
+        self.name = fresh(src, "kbConfig")
+        self.keys: list[tuple[str, str]] = []
+
+    def key_for(self, literal_text: str) -> str | None:
+        if self.name is None:
+            return None
+        for k, v in self.keys:
+            if v == literal_text:
+                return f"{self.name}.{k}"
+        k = "baseURL" if not self.keys else f"baseURL{len(self.keys) + 1}"
+        self.keys.append((k, literal_text))
+        return f"{self.name}.{k}"
+
+    def flush(self) -> None:
+        if self.keys and self.name is not None:
+            body = ", ".join(f"{k}: {v}" for k, v in self.keys)
+            at = js_insert_point(self.src)
+            insert(self.plan, self.src, at, ("\n" if at else "") + f"const {self.name} = {{ {body} }};\n")
+
+
+def _inside_function(node: Node) -> bool:
+    p = node.parent
+    while p is not None:
+        if p.type in FUNCTIONS:
+            return True
+        p = p.parent
+    return False
+
+
+def _top_statement(node: Node) -> Node:
+    n = node
+    while n.parent is not None and n.parent.type != "program":
+        n = n.parent
+    return n
+
+
+def _option_value(src: Source, plan: Plan, cfg: _Config, pair: Node) -> None:
+    """`new Api({ baseUrl: <expr> })` -> `baseUrl: kbConfig.baseURL`, the value moved out."""
+    value = pair.child_by_field_name("value")
+    if value is None or not pure(src, value) or pair.parent.parent.type != "arguments":
+        return
+    if plan.taken(src.rel, value.start_byte, value.end_byte):
+        return
+    if string_value(src, value) is not None:
+        key = cfg.key_for(src.text(value))
+        if key and replace(plan, src, value, key):
+            plan.site(src.rel, src.data, value.start_byte, f"{src.text(pair.child_by_field_name('key'))} option: into config object")
+        return
+    top = _top_statement(pair)
+    if _inside_function(pair):
+        plan.skip("base expression evaluated inside a function")
+        return
+    name = fresh(src, "kbBase")
+    if name and replace(plan, src, value, f"{name}.baseURL"):
+        insert(plan, src, top.start_byte, f"const {name} = {{ baseURL: {src.text(value)} }};\n")
+        plan.site(src.rel, src.data, value.start_byte, f"{src.text(pair.child_by_field_name('key'))} option: into config object {name}")
+
+
+def _inline_head(src: Source, plan: Plan, cfg: _Config, lit: Node) -> None:
+    """A URL literal starting with scheme://host: the head moves into the config object."""
+    text = src.text(lit)
+    body = text[1:-1]
+    m = HEAD.match(body)
+    if m is None or plan.taken(src.rel, lit.start_byte, lit.end_byte):
+        return
+    head, rest = m.group(0), body[m.end() :]
+    if lit.type == "string" and any(c in rest for c in "`$\\"):
+        return
+    key = cfg.key_for(repr_js(head))
+    if key and replace(plan, src, lit, "`${" + key + "}" + rest + "`" if rest else key):
+        plan.site(src.rel, src.data, lit.start_byte, f"URL head {head} into config object")
+
+
+def repr_js(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def plan_js(comp: Component, src: Source, plan: Plan) -> None:
+    count = 0
+    for stmt in src.root.named_children:
+        decls = stmt.named_children if stmt.type == "lexical_declaration" else []
+        if stmt.type == "export_statement":
+            inner = stmt.child_by_field_name("declaration")
+            decls = inner.named_children if inner is not None and inner.type == "lexical_declaration" else []
+        for decl in decls:
+            if decl.type == "variable_declarator":
+                _js_const(comp, src, plan, decl, count)
+                _last_property(src, plan, decl)
+                count += 1
+    for call in of_type(src.root, "call_expression"):
+        _axios_create(src, plan, call)
+    cfg = _Config(src, plan)
+    for pair in of_type(src.root, "pair"):
+        key = pair.child_by_field_name("key")
+        if key is not None and src.text(key) in BASE_KEYS and pair.parent.type == "object":
+            _option_value(src, plan, cfg, pair)
+    for lit in of_type(src.root, "string", "template_string"):
+        if lit.parent is not None and lit.parent.type != "import_statement":
+            _inline_head(src, plan, cfg, lit)
+    cfg.flush()
+
+
+# --- Python -------------------------------------------------------------------------------
+
+def _py_os(src: Source, plan: Plan) -> str | None:
+    """The name `os` is bound to at module level (adding `import os` when needed)."""
+    for stmt in src.root.named_children:
+        if stmt.type == "import_statement" and src.text(stmt).strip() == "import os":
+            return "os"
+    alias = "os" if not src.has_word("os") else fresh(src, "_kb_os")
+    if alias is None:
+        return None
+    at = py_import_end(src)
+    line = "import os" if alias == "os" else f"import os as {alias}"
+    insert(plan, src, at, ("\n" if at else "") + line + ("\n" if not at else ""))
+    return alias
+
+
+def plan_py(src: Source, plan: Plan) -> None:
+    targets: list[tuple[str, Node]] = []
+    for stmt in src.root.named_children:
+        expr = py_expr(stmt)
+        if expr is not None and expr.type == "assignment":
+            left, right = expr.child_by_field_name("left"), expr.child_by_field_name("right")
+            if left is not None and right is not None and left.type == "identifier" and right.type == "string":
+                targets.append((src.text(left), right))
+    for kw in of_type(src.root, "keyword_argument"):
+        name, value = kw.child_by_field_name("name"), kw.child_by_field_name("value")
+        if src.text(name) in ("base_url", "baseurl", "base") and value is not None and value.type == "string":
+            targets.append((src.text(name), value))
+    os_name: str | None = None
+    for i, (name, value) in enumerate(targets):
+        lit = _py_string(src, value)
+        if lit is None or not is_base(name, lit):
+            continue
+        if i % 2 == 1 and value.parent.type == "assignment":
+            cls = fresh(src, "KbConfig")
+            stmt = value.parent if value.parent.parent.type == "module" else value.parent.parent
+            if cls and replace(plan, src, value, f"{cls}.base_url"):
+                insert(plan, src, stmt.start_byte, f"class {cls}:\n    base_url = {src.text(value)}\n\n\n")
+                plan.site(src.rel, src.data, value.start_byte, f"{name}: into config class {cls}")
+            continue
+        os_name = os_name or _py_os(src, plan)
+        if os_name is None:
+            plan.skip("no name for os")
+            return
+        env = env_name(name)
+        if replace(plan, src, value, f'{os_name}.getenv("{env}", {src.text(value)})'):
+            plan.equivalent_bases[env.lower()] = lit
+            plan.site(src.rel, src.data, value.start_byte, f"{name}: os.getenv({env}, default)")
+
+
+def _py_string(src: Source, node: Node) -> str | None:
+    text = src.text(node)
+    if any(c.type == "interpolation" for c in node.children) or text[:1] not in "'\"" or text[:3] in ('"""', "'''"):
+        return None
+    raw = text[1:-1]
+    return None if "\\" in raw else raw
+
+
+def plan(comp: Component, plan_: Plan) -> None:
+    for src in comp.sources("js"):
+        plan_js(comp, src, plan_)
+    for src in comp.sources("python"):
+        plan_py(src, plan_)
+
+
+FAMILY = Family(2, "base_url", "move a base URL into config, a defaults statement or an env var", plan)
