@@ -83,6 +83,8 @@ class Plan:
     alternatives: list[Alternative] = field(default_factory=list)
     # placeholder name (lower case) -> literal it stands for, for URL templates
     equivalent_bases: dict[str, str] = field(default_factory=dict)
+    # names this plan introduced, per file (a fresh name must be fresh among them too)
+    claimed: dict[str, set[str]] = field(default_factory=dict)
 
     def skip(self, reason: str) -> None:
         self.skips[reason] += 1

@@ -294,11 +294,16 @@ def py_name_nodes(src: Source, name: str) -> list[Node]:
 
 
 def py_is_parameter(node: Node) -> bool:
-    for a in ancestors(node):
-        if a.type in ("parameters", "lambda_parameters"):
-            return True
-        if a.type in ("function_definition", "lambda", "module", "block"):
-            return False
+    """Whether this identifier names a parameter (not a name used in an annotation or a
+    default value)."""
+    p = node.parent
+    if p is None:
+        return False
+    if p.type in ("parameters", "lambda_parameters", "list_splat_pattern", "dictionary_splat_pattern"):
+        return True
+    if p.type in ("typed_parameter", "default_parameter", "typed_default_parameter"):
+        first = p.child_by_field_name("name") or (p.named_children[0] if p.named_children else None)
+        return first == node
     return False
 
 

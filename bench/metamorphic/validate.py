@@ -12,7 +12,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.metamorphic.syntax import load
+from bench.metamorphic.syntax import load, module_kind
 
 NODE_CHECKED = (".js", ".cjs", ".mjs")
 
@@ -40,7 +40,9 @@ def node_check(paths: list[tuple[Path, str]]) -> dict[Path, str | None]:
     return {Path(p): err for p, err in json.loads(done.stdout)}
 
 
-def _module_kind(rel: str, package: bytes | None) -> str:
+def _module_kind(rel: str, data: bytes, package: bytes | None) -> str:
+    """The parse goal: .mjs/.cjs, else package.json "type", else what the file's top level
+    says (import/export statements: a module, as every bundler reads it)."""
     if rel.endswith(".mjs"):
         return "esm"
     if rel.endswith(".cjs"):
@@ -49,7 +51,10 @@ def _module_kind(rel: str, package: bytes | None) -> str:
         kind = json.loads(package).get("type") if package else None
     except ValueError:
         kind = None
-    return "esm" if kind == "module" else "cjs"
+    if kind == "module":
+        return "esm"
+    src = load(rel, data)
+    return module_kind(src) if src is not None else "cjs"
 
 
 def check_files(originals: dict[str, bytes], rewritten: dict[str, bytes], node: bool = True) -> list[Invalid]:
@@ -84,9 +89,9 @@ def _node_check(originals: dict[str, bytes], rewritten: dict[str, bytes], rels: 
     with tempfile.TemporaryDirectory(prefix="kb-meta-node-") as tmp:
         jobs: list[tuple[Path, str]] = []
         for rel in rels:
-            kind = _module_kind(rel, package)
             for tag, data in (("before", originals.get(rel)), ("after", rewritten[rel])):
                 if data is not None:
+                    kind = _module_kind(rel, data, package)
                     path = Path(tmp) / tag / rel
                     path.parent.mkdir(parents=True, exist_ok=True)
                     path.write_bytes(data)

@@ -10,7 +10,7 @@ from tree_sitter import Node
 
 from bench.metamorphic.component import Component
 from bench.metamorphic.edits import Edit, Plan
-from bench.metamorphic.syntax import Source
+from bench.metamorphic.syntax import Source, fresh
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,15 @@ class Family:
         plan = Plan()
         self.plan_component(comp, plan)
         return plan
+
+
+def claim(plan: Plan, src: Source, wanted: str) -> str | None:
+    """A name that is no word of the file and not yet introduced in it by this plan."""
+    taken = plan.claimed.setdefault(src.rel, set())
+    name = fresh(src, wanted, taken)
+    if name is not None:
+        taken.add(name)
+    return name
 
 
 def replace(plan: Plan, src: Source, node: Node | tuple[int, int], text: str) -> bool:

@@ -19,8 +19,8 @@ from tree_sitter import Node
 
 from bench.metamorphic.component import Component
 from bench.metamorphic.edits import Plan
-from bench.metamorphic.families.base import Family, insert, js_insert_point, replace
-from bench.metamorphic.syntax import Source, fresh, indent_of, module_kind, of_type, py_expr, py_import_end, string_value
+from bench.metamorphic.families.base import Family, claim, insert, js_insert_point, replace
+from bench.metamorphic.syntax import Source, indent_of, module_kind, of_type, py_expr, py_import_end, string_value
 
 ABSOLUTE = re.compile(r"^https?://[^\s'\"`?#]+$")
 URLISH_NAME = re.compile(r"(url|uri|base|root|host|endpoint|api)", re.I)
@@ -68,7 +68,7 @@ def _js_const(comp: Component, src: Source, plan: Plan, decl: Node, i: int) -> N
 
 
 def _into_config(src: Source, plan: Plan, decl: Node, value: Node, name: str) -> None:
-    cfg = fresh(src, "kbConfig")
+    cfg = claim(plan, src, "kbConfig")
     stmt = decl.parent
     if cfg is None or stmt.parent is None or stmt.parent.type not in ("program", "export_statement"):
         plan.skip("no place for a config object")
@@ -183,7 +183,7 @@ class _Config:
 
     def __init__(self, src: Source, plan: Plan):
         self.src, self.plan = src, plan
-        self.name = fresh(src, "kbConfig")
+        self.name = claim(plan, src, "kbConfig")
         self.keys: list[tuple[str, str]] = []
 
     def key_for(self, literal_text: str) -> str | None:
@@ -235,7 +235,7 @@ def _option_value(src: Source, plan: Plan, cfg: _Config, pair: Node) -> None:
     if _inside_function(pair):
         plan.skip("base expression evaluated inside a function")
         return
-    name = fresh(src, "kbBase")
+    name = claim(plan, src, "kbBase")
     if name and replace(plan, src, value, f"{name}.baseURL"):
         insert(plan, src, top.start_byte, f"const {name} = {{ baseURL: {src.text(value)} }};\n")
         plan.site(src.rel, src.data, value.start_byte, f"{src.text(pair.child_by_field_name('key'))} option: into config object {name}")
@@ -280,7 +280,7 @@ def plan_js(comp: Component, src: Source, plan: Plan) -> None:
         if key is not None and src.text(key) in BASE_KEYS and pair.parent.type == "object":
             _option_value(src, plan, cfg, pair)
     for lit in of_type(src.root, "string", "template_string"):
-        if lit.parent is not None and lit.parent.type != "import_statement":
+        if lit.parent is not None and lit.parent.type not in ("import_statement", "jsx_attribute", "export_statement"):
             _inline_head(src, plan, cfg, lit)
     cfg.flush()
 
@@ -292,7 +292,7 @@ def _py_os(src: Source, plan: Plan) -> str | None:
     for stmt in src.root.named_children:
         if stmt.type == "import_statement" and src.text(stmt).strip() == "import os":
             return "os"
-    alias = "os" if not src.has_word("os") else fresh(src, "_kb_os")
+    alias = "os" if not src.has_word("os") else claim(plan, src, "_kb_os")
     if alias is None:
         return None
     at = py_import_end(src)
@@ -319,7 +319,7 @@ def plan_py(src: Source, plan: Plan) -> None:
         if lit is None or not is_base(name, lit):
             continue
         if i % 2 == 1 and value.parent.type == "assignment":
-            cls = fresh(src, "KbConfig")
+            cls = claim(plan, src, "KbConfig")
             stmt = value.parent if value.parent.parent.type == "module" else value.parent.parent
             if cls and replace(plan, src, value, f"{cls}.base_url"):
                 insert(plan, src, stmt.start_byte, f"class {cls}:\n    base_url = {src.text(value)}\n\n\n")

@@ -16,8 +16,8 @@ from tree_sitter import Node
 
 from bench.metamorphic.component import SERVER_PACKAGES, Component
 from bench.metamorphic.edits import Edit, Piece, Plan
-from bench.metamorphic.families.base import Family
-from bench.metamorphic.syntax import Source, fresh, indent_of, of_type, py_expr, string_value
+from bench.metamorphic.families.base import Family, claim
+from bench.metamorphic.syntax import Source, indent_of, of_type, py_expr, string_value
 
 JS_METHODS = {"get", "post", "put", "patch", "delete", "del", "head", "options", "all", "use"}
 PY_METHODS = {"include_router", "register_blueprint", "add_url_rule", "add_api_route", "mount", "add_route", "register"}
@@ -86,7 +86,7 @@ def plan_js(src: Source, plan: Plan, counter: list[int]) -> None:
             plan.skip("comment inside arguments")
             continue
         start, end = run[0][0].start_byte, run[-1][0].end_byte
-        var = fresh(src, "kbRoute")
+        var = claim(plan, src, "kbRoute")
         if var is None or plan.taken(src.rel, start, end):
             continue
         receiver = run[0][1]
@@ -176,7 +176,7 @@ def _py_args(src: Source, args: Node) -> tuple[list, list]:
 
 def _py_loop(src: Source, plan: Plan, run: list[tuple[Node, str, Node]]) -> None:
     start, end = run[0][0].start_byte, run[-1][0].end_byte
-    a, k, t = fresh(src, "_kb_args"), fresh(src, "_kb_kwargs"), fresh(src, "_kb_thunk")
+    a, k, t = claim(plan, src, "_kb_args"), claim(plan, src, "_kb_kwargs"), claim(plan, src, "_kb_thunk")
     if a is None or k is None or t is None or plan.taken(src.rel, start, end):
         return
     thunk = not all(_py_pure(x) for _, _, args in run for x in args.named_children)
@@ -213,7 +213,7 @@ def _py_urlpatterns(src: Source, plan: Plan) -> None:
         if not ok:
             plan.skip("urlpatterns element that is not a path() call")
             continue
-        f, a, k = fresh(src, "_kb_path"), fresh(src, "_kb_args"), fresh(src, "_kb_kwargs")
+        f, a, k = claim(plan, src, "_kb_path"), claim(plan, src, "_kb_args"), claim(plan, src, "_kb_kwargs")
         if None in (f, a, k) or plan.taken(src.rel, stmt.start_byte, stmt.end_byte):
             continue
         parts: list = [f"urlpatterns = []\nfor {f}, {a}, {k} in [\n"]

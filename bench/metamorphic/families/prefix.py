@@ -18,8 +18,8 @@ from tree_sitter import Node
 
 from bench.metamorphic.component import Component
 from bench.metamorphic.edits import NewFile, Plan
-from bench.metamorphic.families.base import Family, insert, js_insert_point, replace
-from bench.metamorphic.syntax import Source, fresh, indent_of, module_kind, of_type, py_import_end, string_value
+from bench.metamorphic.families.base import Family, claim, insert, js_insert_point, replace
+from bench.metamorphic.syntax import Source, indent_of, module_kind, of_type, py_import_end, string_value
 
 PREFIX_METHODS = {"use", "setGlobalPrefix", "register", "prefix", "mount", "route"}
 
@@ -31,6 +31,7 @@ class _JsConfig:
         self.comp, self.plan = comp, plan
         self.values: list[str] = []
         self.users: dict[str, Source] = {}
+        self.names: dict[str, str | None] = {}
         base = "src" if any(k.startswith("src/") for k in comp.originals) else ""
         self.nest = "@nestjs/config" in comp.dependencies()
         self.stem = posixpath.join(base, "kb-meta-app.config" if self.nest else "kb-meta-config")
@@ -48,7 +49,8 @@ class _JsConfig:
     def binding(self, src: Source) -> str | None:
         if src.rel not in self.users:
             self.users[src.rel] = src
-        return fresh(src, "kbMetaAppConfig" if self.nest else "kbMetaConfig")
+            self.names[src.rel] = claim(self.plan, src, "kbMetaAppConfig" if self.nest else "kbMetaConfig")
+        return self.names[src.rel]
 
     def flush(self) -> None:
         if not self.values:
@@ -135,7 +137,7 @@ def _py_fastapi(comp: Component, src: Source, plan: Plan) -> None:
             sites.append(value)
     if not sites:
         return
-    cls, inst = fresh(src, "KbMetaSettings"), fresh(src, "kb_meta_settings")
+    cls, inst = claim(plan, src, "KbMetaSettings"), claim(plan, src, "kb_meta_settings")
     if cls is None or inst is None:
         plan.skip("no fresh settings name")
         return
@@ -170,7 +172,7 @@ def _py_flask(src: Source, plan: Plan) -> None:
                 insert(plan, src, stmt.start_byte, f'{app}.config["{key}"] = {src.text(value)}\n{indent_of(src, stmt)}')
                 plan.site(src.rel, src.data, value.start_byte, "url_prefix -> app.config entry")
             continue
-        cls = fresh(src, "KbMetaConfig")
+        cls = claim(plan, src, "KbMetaConfig")
         if cls and replace(plan, src, value, f"{cls}.URL_PREFIX"):
             insert(plan, src, py_import_end(src), f"\n\nclass {cls}:\n    URL_PREFIX = {src.text(value)}\n")
             plan.site(src.rel, src.data, value.start_byte, "url_prefix -> config class attribute")
@@ -188,6 +190,7 @@ def _django_settings(comp: Component) -> str | None:
 
 
 def _py_django(comp: Component, src: Source, plan: Plan, settings: list) -> None:
+    alias: str | None = None
     for call in of_type(src.root, "call"):
         fn = call.child_by_field_name("function")
         args = call.child_by_field_name("arguments")
@@ -198,11 +201,12 @@ def _py_django(comp: Component, src: Source, plan: Plan, settings: list) -> None
             continue
         if not src.text(first)[1:-1]:
             continue
-        alias = fresh(src, "kb_meta_settings")
+        first_use = alias is None
+        alias = alias or claim(plan, src, "kb_meta_settings")
         key = f"KB_META_PREFIX_{len(settings) + 1}"
         if alias and replace(plan, src, first, f"{alias}.{key}"):
             settings.append((key, src.text(first)))
-            if not any(e.file == src.rel and "django.conf" in "".join(p for p in e.parts if isinstance(p, str)) for e in plan.edits):
+            if first_use:
                 at = py_import_end(src)
                 insert(plan, src, at, ("\n" if at else "") + f"from django.conf import settings as {alias}\n")
             plan.site(src.rel, src.data, first.start_byte, f"path({src.text(first)}, include) -> Django setting {key}")
