@@ -43,6 +43,7 @@ class Edit:
 class NewFile:
     rel: str
     parts: list[Part]
+    origin: str = ""  # the file a Piece without `file` comes from
 
 
 @dataclass(frozen=True)
@@ -212,7 +213,7 @@ def render(plan: Plan, originals: dict[str, bytes]) -> Rendered:
             raise ValueError(f"{nf.rel}: a new file would overwrite an existing one")
         out = bytearray()
         placed = []
-        _render_parts("", nf.parts, originals, out, nf.rel, placed, [])
+        _render_parts(nf.origin, nf.parts, originals, out, nf.rel, placed, [])
         for src, s, t, at in placed:
             placements.append((src, nf.rel, s, t, at, 2))
         result.files[nf.rel] = bytes(out)

@@ -57,9 +57,14 @@ def _module_kind(rel: str, data: bytes, package: bytes | None) -> str:
     return module_kind(src) if src is not None else "cjs"
 
 
-def check_files(originals: dict[str, bytes], rewritten: dict[str, bytes], node: bool = True) -> list[Invalid]:
-    """Problems of the rewritten files (changed and new); node checks run in a temporary
-    folder, each file under the component's package.json "type"."""
+def check_files(
+    originals: dict[str, bytes], rewritten: dict[str, bytes], origins: dict[str, str] | None = None,
+    node: bool = True,
+) -> list[Invalid]:
+    """Problems of the rewritten files (changed and new). A new file carved out of an
+    original (`origins`) is held to the standard the original meets (a .js file with JSX
+    fails `node --check` before and after)."""
+    origins = origins or {}
     bad: list[Invalid] = []
     use_node = node and shutil.which("node") is not None
     node_files: list[str] = []
@@ -80,16 +85,19 @@ def check_files(originals: dict[str, bytes], rewritten: dict[str, bytes], node: 
         elif rel.endswith(NODE_CHECKED):
             node_files.append(rel)
     if use_node and node_files:
-        bad.extend(_node_check(originals, rewritten, node_files))
+        bad.extend(_node_check(originals, rewritten, node_files, origins))
     return bad
 
 
-def _node_check(originals: dict[str, bytes], rewritten: dict[str, bytes], rels: list[str]) -> list[Invalid]:
+def _node_check(
+    originals: dict[str, bytes], rewritten: dict[str, bytes], rels: list[str], origins: dict[str, str]
+) -> list[Invalid]:
     package = originals.get("package.json")
     with tempfile.TemporaryDirectory(prefix="kb-meta-node-") as tmp:
         jobs: list[tuple[Path, str]] = []
         for rel in rels:
-            for tag, data in (("before", originals.get(rel)), ("after", rewritten[rel])):
+            before_data = originals.get(rel, originals.get(origins.get(rel, "")))
+            for tag, data in (("before", before_data), ("after", rewritten[rel])):
                 if data is not None:
                     kind = _module_kind(rel, data, package)
                     path = Path(tmp) / tag / rel
@@ -99,7 +107,8 @@ def _node_check(originals: dict[str, bytes], rewritten: dict[str, bytes], rels: 
         errors = node_check(jobs)
     bad = []
     for rel in rels:
-        before = errors.get(Path(tmp) / "before" / rel) if rel in originals else None
+        known = rel in originals or origins.get(rel) in originals
+        before = errors.get(Path(tmp) / "before" / rel) if known else None
         after = errors.get(Path(tmp) / "after" / rel)
         if after is not None and before is None:
             bad.append(Invalid(rel, f"node --check: {after}"))

@@ -61,7 +61,7 @@ def js_insert_point(src: Source) -> int:
     pos = 0
     for child in src.root.named_children:
         t = child.type
-        if t == "comment" or (t == "expression_statement" and child.named_children and child.named_children[0].type == "string"):
+        if t in ("comment", "hash_bang_line") or (t == "expression_statement" and child.named_children and child.named_children[0].type == "string"):
             pos = child.end_byte
             continue
         if t == "import_statement" or (t in ("lexical_declaration", "variable_declaration") and _is_require(src, child)):
