@@ -51,6 +51,25 @@ def insert(plan: Plan, src: Source, offset: int, text: str) -> bool:
     return True
 
 
+def commit(plan: Plan, edits: list[Edit]) -> bool:
+    """Add these edits only if none collides with one already planned (all or nothing:
+    a rewrite half applied is a different program)."""
+    def clash(a: Edit, b: Edit) -> bool:
+        if a.file != b.file:
+            return False
+        if a.start == a.end or b.start == b.end:  # an insertion clashes strictly inside
+            point, other = (a, b) if a.start == a.end else (b, a)
+            return other.start < point.start < other.end
+        return a.start < b.end and b.start < a.end
+
+    if any(clash(a, b) for a in edits for b in plan.edits) or any(
+        clash(a, b) for i, a in enumerate(edits) for b in edits[i + 1 :]
+    ):
+        return False
+    plan.edits.extend(edits)
+    return True
+
+
 def line_start(src: Source, offset: int) -> int:
     return src.data.rfind(b"\n", 0, offset) + 1
 

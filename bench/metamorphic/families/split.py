@@ -100,8 +100,8 @@ def plan_js(comp: Component, src: Source, plan: Plan) -> None:
         if found is None:
             continue
         name, decl, exported, default = found
-        used = {src.text(n) for n in walk(decl) if n.type in ("identifier", "type_identifier", "shorthand_property_identifier")}
-        if used & JS_FILE_RELATIVE or any(n.type == "meta_property" for n in walk(decl)):
+        used = {src.text(n) for n in walk(stmt) if n.type in ("identifier", "type_identifier", "shorthand_property_identifier")}
+        if used & JS_FILE_RELATIVE or any(n.type == "meta_property" for n in walk(stmt)):
             plan.skip("file-relative name in moved code")
             continue
         assigned = [n for n in src.name_tokens(name) if n.parent.type in ("assignment_expression", "augmented_assignment_expression") and n.parent.child_by_field_name("left") == n]
@@ -135,6 +135,8 @@ def plan_js(comp: Component, src: Source, plan: Plan) -> None:
     for name in names:
         stmt, decl, exported, default, _ = cands[name]
         parts.append("\n")
+        for dec in (c for c in stmt.children if c.type == "decorator" and stmt != decl):
+            parts += [Piece(dec.start_byte, dec.end_byte), "\n"]
         if esm:
             parts += ["export default " if default else "export ", Piece(decl.start_byte, decl.end_byte), "\n"]
         else:
