@@ -63,14 +63,16 @@ class Site:
 
 @dataclass
 class Alternative:
-    """Family 12: a literal that now has a second value chosen at run time (file:line is
-    original; `what` is "method" or "path")."""
+    """Family 12: a literal that now has a second value chosen at run time. Original
+    lines `line`..`end_line` (the registration or call, to the literal); `what` is
+    "method" or "path"."""
 
     file: str
     line: int
     what: str
     old: str
     new: str
+    end_line: int
 
 
 @dataclass
@@ -86,6 +88,7 @@ class Plan:
     equivalent_bases: dict[str, str] = field(default_factory=dict)
     # names this plan introduced, per file (a fresh name must be fresh among them too)
     claimed: dict[str, set[str]] = field(default_factory=dict)
+    memo: dict[tuple[str, str], str | None] = field(default_factory=dict)  # (file, what) -> name
 
     def skip(self, reason: str) -> None:
         self.skips[reason] += 1

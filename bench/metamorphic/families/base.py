@@ -10,7 +10,7 @@ from tree_sitter import Node
 
 from bench.metamorphic.component import Component
 from bench.metamorphic.edits import Edit, Plan
-from bench.metamorphic.syntax import Source, fresh
+from bench.metamorphic.syntax import Source, fresh, py_import_end
 
 
 @dataclass(frozen=True)
@@ -99,3 +99,24 @@ def _is_require(src: Source, decl: Node) -> bool:
         if fn is None or src.text(fn) != "require":
             return False
     return bool(decl.named_children)
+
+
+def py_os_name(src: Source, plan: Plan) -> str | None:
+    """The name `os` is bound to at module level (adding `import os` once when needed)."""
+    if (src.rel, "os") in plan.memo:
+        return plan.memo[(src.rel, "os")]
+    plan.memo[(src.rel, "os")] = _bind_os(src, plan)
+    return plan.memo[(src.rel, "os")]
+
+
+def _bind_os(src: Source, plan: Plan) -> str | None:
+    for stmt in src.root.named_children:
+        if stmt.type == "import_statement" and src.text(stmt).strip() == "import os":
+            return "os"
+    alias = "os" if not src.has_word("os") else claim(plan, src, "_kb_os")
+    if alias is None:
+        return None
+    at = py_import_end(src)
+    line = "import os" if alias == "os" else f"import os as {alias}"
+    insert(plan, src, at, ("\n" if at else "") + line + ("\n" if not at else ""))
+    return alias

@@ -19,8 +19,8 @@ from tree_sitter import Node
 
 from bench.metamorphic.component import Component
 from bench.metamorphic.edits import Plan
-from bench.metamorphic.families.base import Family, claim, insert, js_insert_point, replace
-from bench.metamorphic.syntax import Source, indent_of, module_kind, of_type, py_expr, py_import_end, string_value
+from bench.metamorphic.families.base import py_os_name, Family, claim, insert, js_insert_point, replace
+from bench.metamorphic.syntax import Source, indent_of, module_kind, of_type, py_expr, string_value
 
 ABSOLUTE = re.compile(r"^https?://[^\s'\"`?#]+$")
 URLISH_NAME = re.compile(r"(url|uri|base|root|host|endpoint|api)", re.I)
@@ -287,20 +287,6 @@ def plan_js(comp: Component, src: Source, plan: Plan) -> None:
 
 # --- Python -------------------------------------------------------------------------------
 
-def _py_os(src: Source, plan: Plan) -> str | None:
-    """The name `os` is bound to at module level (adding `import os` when needed)."""
-    for stmt in src.root.named_children:
-        if stmt.type == "import_statement" and src.text(stmt).strip() == "import os":
-            return "os"
-    alias = "os" if not src.has_word("os") else claim(plan, src, "_kb_os")
-    if alias is None:
-        return None
-    at = py_import_end(src)
-    line = "import os" if alias == "os" else f"import os as {alias}"
-    insert(plan, src, at, ("\n" if at else "") + line + ("\n" if not at else ""))
-    return alias
-
-
 def plan_py(src: Source, plan: Plan) -> None:
     targets: list[tuple[str, Node]] = []
     for stmt in src.root.named_children:
@@ -325,7 +311,7 @@ def plan_py(src: Source, plan: Plan) -> None:
                 insert(plan, src, stmt.start_byte, f"class {cls}:\n    base_url = {src.text(value)}\n\n\n")
                 plan.site(src.rel, src.data, value.start_byte, f"{name}: into config class {cls}")
             continue
-        os_name = os_name or _py_os(src, plan)
+        os_name = os_name or py_os_name(src, plan)
         if os_name is None:
             plan.skip("no name for os")
             return
