@@ -38,7 +38,9 @@ PORTFOLIOS = {
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--families", default="", help="comma-separated numbers or names (default: all)")
+    ap.add_argument(
+        "--families", default="", help="comma-separated numbers or names (default: all)"
+    )
     ap.add_argument("--portfolio", choices=["dev", "example", "all"], default="all")
     ap.add_argument("--jobs", type=int, default=2, help="builds at a time")
     ap.add_argument("--work", type=Path, default=ROOT / "bench" / "work" / "metamorphic")
@@ -46,10 +48,14 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     wanted = {w.strip() for w in args.families.split(",") if w.strip()}
     families = [f for f in FAMILIES if not wanted or str(f.number) in wanted or f.key in wanted]
-    portfolios = list(PORTFOLIOS.values()) if args.portfolio == "all" else [PORTFOLIOS[args.portfolio]]
+    portfolios = (
+        list(PORTFOLIOS.values()) if args.portfolio == "all" else [PORTFOLIOS[args.portfolio]]
+    )
     missing = [p for p in portfolios if not p.repos.is_dir() or not any(p.repos.iterdir())]
     if missing:
-        print(f"bench/metamorphic.py: {missing[0].repos} is empty — run `bash bench/corpus/materialize.sh` first")
+        print(
+            f"bench/metamorphic.py: {missing[0].repos} is empty — run `bash bench/corpus/materialize.sh` first"
+        )
         return 2
     t = time.perf_counter()
     summary, _ = run([IDENTITY, *families], portfolios, args.work, jobs=args.jobs)
@@ -57,13 +63,16 @@ def main(argv: list[str] | None = None) -> int:
     print("\n".join(render_table(summary)))
     print()
     extra = {
-        "command": "uv run python bench/metamorphic.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "command": "uv run python bench/metamorphic.py "
+        + " ".join(argv if argv is not None else sys.argv[1:]),
         "portfolios": [p.name for p in portfolios],
         "machine": {"cpus": __import__("os").cpu_count(), "python": platform.python_version()},
     }
     write_json(summary, args.out, extra)
     print("\n".join(family_lines(summary)))
-    print(f"wrote {args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out} in {time.perf_counter() - t:.0f}s")
+    print(
+        f"wrote {args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out} in {time.perf_counter() - t:.0f}s"
+    )
     print(last_line(summary))
     return 0
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,7 +16,12 @@ SKIP_DIRS = {
     ".venv", "venv", ".output", "vendor",
 }  # fmt: skip
 SERVER_PACKAGES = {"express", "koa", "@koa/router", "koa-router", "fastify", "@nestjs/core", "hapi", "@hapi/hapi", "firebase-functions"}  # fmt: skip
+BUNDLERS = {
+    "webpack", "rollup", "parcel", "esbuild", "vite", "next", "nuxt", "react-scripts", "@vue/cli-service",
+    "@web/dev-server", "@sveltejs/kit", "astro", "gatsby", "@angular-devkit/build-angular", "@angular/cli",
+}  # fmt: skip
 MAX_BYTES = 400_000
+_RELATIVE_IMPORT = re.compile(rb"""(?:from|import|require\()\s*['"](\.{1,2}/[^'"]+)['"]""")
 
 
 @dataclass
@@ -74,8 +80,16 @@ class Component:
         return deps
 
     def python_requirements(self) -> str:
-        names = ("requirements.txt", "pyproject.toml", "setup.py", "Pipfile", "requirements/prod.txt")
-        text = b"\n".join(v for k, v in self.originals.items() if k.split("/")[-1] in names or k in names)
+        names = (
+            "requirements.txt",
+            "pyproject.toml",
+            "setup.py",
+            "Pipfile",
+            "requirements/prod.txt",
+        )
+        text = b"\n".join(
+            v for k, v in self.originals.items() if k.split("/")[-1] in names or k in names
+        )
         return text.decode("utf-8", "replace").lower()
 
     def runtime(self) -> str:
@@ -92,6 +106,24 @@ class Component:
         if deps & SERVER_PACKAGES:
             return "node"
         return ""
+
+    def explicit_extensions(self, src: Source) -> bool:
+        """Whether a new relative import from `src` must name the file's extension (and a
+        folder its index file): Node's own ES module loader requires it, a bundler does
+        not. The file's own relative imports decide first; else ESM JS outside a bundler."""
+        specs = [m.group(1).decode() for m in _RELATIVE_IMPORT.finditer(src.data)]
+        if specs:
+            return any(
+                s.rsplit("/", 1)[-1].count(".") and s.endswith((".js", ".mjs", ".cjs", ".ts"))
+                for s in specs
+            )
+        from bench.metamorphic.syntax import module_kind
+
+        return (
+            src.language == "javascript"
+            and module_kind(src) == "esm"
+            and not (self.dependencies() & BUNDLERS)
+        )
 
     def env_expression(self, name: str) -> str | None:
         """A JS expression reading env var `name` (prefixed as the bundler requires)."""
@@ -111,7 +143,10 @@ def _is_test(rel: str) -> bool:
     parts = rel.lower().split("/")
     name = parts[-1]
     return (
-        any(p in ("test", "tests", "__tests__", "e2e", "cypress", "__mocks__", "migrations") for p in parts[:-1])
+        any(
+            p in ("test", "tests", "__tests__", "e2e", "cypress", "__mocks__", "migrations")
+            for p in parts[:-1]
+        )
         or ".spec." in name
         or ".test." in name
         or name.startswith("test_")

@@ -123,7 +123,9 @@ class Rendered:
 
     def _starts(self, file: str) -> list[int]:
         if file not in self._line_starts:
-            self._line_starts[file] = _line_starts(self.files.get(file, self.originals.get(file, b"")))
+            self._line_starts[file] = _line_starts(
+                self.files.get(file, self.originals.get(file, b""))
+            )
         return self._line_starts[file]
 
     def line_of(self, file: str, offset: int) -> int:

@@ -84,12 +84,22 @@ def parse_rows(rows: list[dict]) -> list[Fact]:
     for r in rows:
         out.append(
             Fact(
-                r["kind"], r["project"] or "", r["component"] or "", r["a"] or "", r["b"] or "",
-                r["file"] or "", int(r["line"] or 0), r["file2"] or "", int(r["line2"] or 0),
+                r["kind"],
+                r["project"] or "",
+                r["component"] or "",
+                r["a"] or "",
+                r["b"] or "",
+                r["file"] or "",
+                int(r["line"] or 0),
+                r["file2"] or "",
+                int(r["line2"] or 0),
                 r["attrs"] or "",
             )  # fmt: skip
         )
-    return sorted(set(out), key=lambda f: (f.kind, f.project, f.component, f.file, f.line, f.a, f.b, f.file2, f.line2))
+    return sorted(
+        set(out),
+        key=lambda f: (f.kind, f.project, f.component, f.file, f.line, f.a, f.b, f.file2, f.line2),
+    )
 
 
 def kb_exe() -> str:
@@ -103,5 +113,7 @@ def read_facts(kb: Path, data_dir: Path, timeout: int = 300) -> list[Fact]:
         capture_output=True, text=True, timeout=timeout,
     )  # fmt: skip
     if done.returncode != 0:
-        raise RuntimeError(f"kb sql failed on {data_dir}: {(done.stderr or done.stdout).strip()[-400:]}")
+        raise RuntimeError(
+            f"kb sql failed on {data_dir}: {(done.stderr or done.stdout).strip()[-400:]}"
+        )
     return parse_rows(json.loads(done.stdout or "[]"))

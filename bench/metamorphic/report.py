@@ -9,7 +9,13 @@ from typing import Any
 from bench.metamorphic.facts import KINDS
 from bench.metamorphic.runner import FamilyResult
 
-SHORT = {"routes": "routes", "http_calls": "calls", "calls": "bridges", "env_reads": "env", "handler_calls": "handler"}
+SHORT = {
+    "routes": "routes",
+    "http_calls": "calls",
+    "calls": "bridges",
+    "env_reads": "env",
+    "handler_calls": "handler",
+}
 
 
 def _cell(t: dict[str, Any]) -> str:
@@ -38,11 +44,17 @@ def family_json(r: FamilyResult, score: dict[str, Any]) -> dict[str, Any]:
 
 
 def render_table(summary: dict[str, Any]) -> list[str]:
-    lines = [f"{'family':24} {'sites':>6} {'skips':>6} " + " ".join(f"{SHORT[k]:>11}" for k in KINDS) + f" {'url tmpl':>11} {'invariance':>10}"]
+    lines = [
+        f"{'family':24} {'sites':>6} {'skips':>6} "
+        + " ".join(f"{SHORT[k]:>11}" for k in KINDS)
+        + f" {'url tmpl':>11} {'invariance':>10}"
+    ]
     for r, s in summary["scores"]:
         cells = " ".join(f"{_cell(s['kinds'][k]):>11}" for k in KINDS)
         name = f"{r.family.number:>2} {r.family.key}"
-        lines.append(f"{name:24} {sum(r.sites.values()):>6} {sum(r.skips.values()):>6} {cells} {_cell(s['side']['http_url']):>11} {_pct(s['invariance']):>10}")
+        lines.append(
+            f"{name:24} {sum(r.sites.values()):>6} {sum(r.skips.values()):>6} {cells} {_cell(s['side']['http_url']):>11} {_pct(s['invariance']):>10}"
+        )
     return lines
 
 
@@ -51,7 +63,11 @@ def family_lines(summary: dict[str, Any]) -> list[str]:
     for r, s in summary["scores"]:
         kinds = " ".join(f"{SHORT[k]}={_pct(s['kinds'][k]['ratio']).strip()}" for k in KINDS)
         alt = s["alternatives"]
-        extra = f" alternatives={alt['found']}/{alt['expected']} with_condition={alt['with_condition']}" if alt["expected"] else ""
+        extra = (
+            f" alternatives={alt['found']}/{alt['expected']} with_condition={alt['with_condition']}"
+            if alt["expected"]
+            else ""
+        )
         drift = s["control_drift"]["count"]
         errors = len(r.invalid)
         out.append(
@@ -62,7 +78,9 @@ def family_lines(summary: dict[str, Any]) -> list[str]:
 
 
 def last_line(summary: dict[str, Any]) -> str:
-    scored = [(r, s) for r, s in summary["scores"] if r.family.number > 0 and s["invariance"] is not None]
+    scored = [
+        (r, s) for r, s in summary["scores"] if r.family.number > 0 and s["invariance"] is not None
+    ]
     if not scored:
         return "metamorphic: invariance=n/a (no family rewrote anything)"
     worst_r, worst = min(scored, key=lambda rs: rs[1]["invariance"])

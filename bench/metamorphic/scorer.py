@@ -109,10 +109,14 @@ class After:
             self.index[(f.kind, f.project, f.component, key(f, equiv))].append(f)
             self.at[(f.project, f.component, f.file)].append(f)
 
-    def find(self, kind: str, project: str, component: str, k: tuple, wanted: list[set[Loc]]) -> Fact | None:
+    def find(
+        self, kind: str, project: str, component: str, k: tuple, wanted: list[set[Loc]]
+    ) -> Fact | None:
         for g in self.index.get((kind, project, component, k), []):
             got = locs(g)
-            if len(got) == len(wanted) and all(near(a, w) for a, w in zip(got, wanted, strict=True)):
+            if len(got) == len(wanted) and all(
+                near(a, w) for a, w in zip(got, wanted, strict=True)
+            ):
                 return g
         return None
 
@@ -128,7 +132,9 @@ class After:
 
 
 def mapped(fact: Fact, rw: ComponentRewrite | None) -> list[set[Loc]]:
-    return [rw.rendered.map_line(loc.file, loc.line) if rw is not None else {loc} for loc in locs(fact)]
+    return [
+        rw.rendered.map_line(loc.file, loc.line) if rw is not None else {loc} for loc in locs(fact)
+    ]
 
 
 def score_family(
@@ -155,7 +161,9 @@ def score_family(
                 drift.append(f.label())
             continue
         local = rw is not None and any(loc.file in rw.changed for loc in locs(f))
-        tallies[f.kind].add(found is not None, local, f, "" if found else index.nearby(f, wanted[0]))
+        tallies[f.kind].add(
+            found is not None, local, f, "" if found else index.nearby(f, wanted[0])
+        )
         if f.kind == "http_calls":
             g = found or _any_at(index, f, wanted)
             same = g is not None and http_parts(g, equiv.get(comp, {})) == http_parts(f, {})
@@ -202,13 +210,19 @@ def alternative_key(f: Fact, alt: Alternative) -> tuple | None:
     return None
 
 
-def _alternatives(before: list[Fact], index: After, rewrites: dict, tallies: dict[str, Tally]) -> dict[str, Any]:
+def _alternatives(
+    before: list[Fact], index: After, rewrites: dict, tallies: dict[str, Tally]
+) -> dict[str, Any]:
     expected = found = with_condition = 0
     misses: list[dict[str, str]] = []
     for (project, component), rw in rewrites.items():
         for alt in rw.alternatives:
             for f in before:
-                if (f.project, f.component, f.file) != (project, component, alt.file) or f.kind not in ("routes", "http_calls"):
+                if (f.project, f.component, f.file) != (
+                    project,
+                    component,
+                    alt.file,
+                ) or f.kind not in ("routes", "http_calls"):
                     continue
                 if not (alt.line - 1 <= f.line <= alt.end_line + 1):
                     continue
@@ -220,7 +234,19 @@ def _alternatives(before: list[Fact], index: After, rewrites: dict, tallies: dic
                 ok = g is not None
                 found += ok
                 with_condition += ok and "KB_META_ALT" in (g.attrs or "")
-                tallies[f.kind].add(ok, True, f, "" if ok else f"alternative {alt.what} {alt.old} -> {alt.new} not found")
+                tallies[f.kind].add(
+                    ok,
+                    True,
+                    f,
+                    "" if ok else f"alternative {alt.what} {alt.old} -> {alt.new} not found",
+                )
                 if not ok and len(misses) < MAX_MISSES:
-                    misses.append({"fact": f.label(), "why": f"no {alt.what} alternative {alt.new}"})
-    return {"expected": expected, "found": found, "with_condition": with_condition, "misses": misses}
+                    misses.append(
+                        {"fact": f.label(), "why": f"no {alt.what} alternative {alt.new}"}
+                    )
+    return {
+        "expected": expected,
+        "found": found,
+        "with_condition": with_condition,
+        "misses": misses,
+    }

@@ -172,6 +172,7 @@ def indent_of(src: Source, node: Node) -> str:
 
 # --- JavaScript / TypeScript -------------------------------------------------------------
 
+
 def string_value(src: Source, node: Node) -> str | None:
     """The value of a plain string literal (or a template literal without substitutions)."""
     if node.type == "string":
@@ -186,7 +187,7 @@ def string_value(src: Source, node: Node) -> str | None:
 
 
 def module_kind(src: Source) -> str:
-    """"esm" (import/export statements, or TypeScript/Vue) or "cjs"."""
+    """ "esm" (import/export statements, or TypeScript/Vue) or "cjs"."""
     if src.language in ("typescript", "tsx") or src.is_vue:
         return "esm"
     for child in src.root.children:
@@ -254,6 +255,22 @@ def js_name_nodes(src: Source, name: str, with_types: bool = False) -> list[Node
     return [n for n in src.name_tokens(name) if with_types or n.type != "type_identifier"]
 
 
+def js_import_locals(src: Source, stmt: Node) -> list[Node]:
+    """The identifiers an import statement binds in this module (default, namespace, and
+    each specifier's alias or name)."""
+    out = []
+    for n in walk(stmt):
+        if n.type != "identifier" or n.parent is None:
+            continue
+        p = n.parent
+        if p.type in ("import_clause", "namespace_import") or (
+            p.type == "import_specifier"
+            and (p.child_by_field_name("alias") or p.child_by_field_name("name")) == n
+        ):
+            out.append(n)
+    return out
+
+
 def top_level(src: Source) -> list[Node]:
     """Top-level statements, looking through `export` wrappers is left to the caller."""
     return list(src.root.named_children)
@@ -270,12 +287,17 @@ def top_declarator(node: Node) -> Node | None:
 def statement_of(node: Node) -> Node:
     """The statement enclosing an expression node."""
     n = node
-    while n.parent is not None and not n.type.endswith("statement") and n.type != "lexical_declaration":
+    while (
+        n.parent is not None
+        and not n.type.endswith("statement")
+        and n.type != "lexical_declaration"
+    ):
         n = n.parent
     return n
 
 
 # --- Python -------------------------------------------------------------------------------
+
 
 def py_name_nodes(src: Source, name: str) -> list[Node]:
     """Identifiers spelling `name` that are variables: not attribute names after a dot and not
@@ -299,7 +321,12 @@ def py_is_parameter(node: Node) -> bool:
     p = node.parent
     if p is None:
         return False
-    if p.type in ("parameters", "lambda_parameters", "list_splat_pattern", "dictionary_splat_pattern"):
+    if p.type in (
+        "parameters",
+        "lambda_parameters",
+        "list_splat_pattern",
+        "dictionary_splat_pattern",
+    ):
         return True
     if p.type in ("typed_parameter", "default_parameter", "typed_default_parameter"):
         first = p.child_by_field_name("name") or (p.named_children[0] if p.named_children else None)
@@ -322,7 +349,11 @@ def py_expr(stmt: Node) -> Node | None:
     module-level call or assignment is the statement node itself)."""
     if stmt.type == "expression_statement":
         return stmt.named_children[0] if stmt.named_children else None
-    return stmt if stmt.type in ("call", "assignment", "augmented_assignment", "string", "await") else None
+    return (
+        stmt
+        if stmt.type in ("call", "assignment", "augmented_assignment", "string", "await")
+        else None
+    )
 
 
 def py_import_end(src: Source) -> int:

@@ -58,7 +58,9 @@ def _module_kind(rel: str, data: bytes, package: bytes | None) -> str:
 
 
 def check_files(
-    originals: dict[str, bytes], rewritten: dict[str, bytes], origins: dict[str, str] | None = None,
+    originals: dict[str, bytes],
+    rewritten: dict[str, bytes],
+    origins: dict[str, str] | None = None,
     node: bool = True,
 ) -> list[Invalid]:
     """Problems of the rewritten files (changed and new). A new file carved out of an
@@ -90,7 +92,10 @@ def check_files(
 
 
 def _node_check(
-    originals: dict[str, bytes], rewritten: dict[str, bytes], rels: list[str], origins: dict[str, str]
+    originals: dict[str, bytes],
+    rewritten: dict[str, bytes],
+    rels: list[str],
+    origins: dict[str, str],
 ) -> list[Invalid]:
     package = originals.get("package.json")
     with tempfile.TemporaryDirectory(prefix="kb-meta-node-") as tmp:

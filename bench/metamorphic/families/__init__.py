@@ -26,9 +26,24 @@ def _identity(comp: Component, plan: Plan) -> None:
     del comp, plan
 
 
-IDENTITY = Family(0, "identity", "no rewrite (control: the copies rebuild to the same facts)", _identity)
+IDENTITY = Family(
+    0, "identity", "no rewrite (control: the copies rebuild to the same facts)", _identity
+)
 FAMILIES: list[Family] = [
     m.FAMILY
-    for m in (rename, base_url, prefix, loops, reexport, split, wrappers, client_property, strings, functions, chains, ternary)
+    for m in (
+        rename,
+        base_url,
+        prefix,
+        loops,
+        reexport,
+        split,
+        wrappers,
+        client_property,
+        strings,
+        functions,
+        chains,
+        ternary,
+    )
 ]
 BY_KEY = {f.key: f for f in [IDENTITY, *FAMILIES]}

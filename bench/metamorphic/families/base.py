@@ -54,6 +54,7 @@ def insert(plan: Plan, src: Source, offset: int, text: str) -> bool:
 def commit(plan: Plan, edits: list[Edit]) -> bool:
     """Add these edits only if none collides with one already planned (all or nothing:
     a rewrite half applied is a different program)."""
+
     def clash(a: Edit, b: Edit) -> bool:
         if a.file != b.file:
             return False
@@ -80,10 +81,16 @@ def js_insert_point(src: Source) -> int:
     pos = 0
     for child in src.root.named_children:
         t = child.type
-        if t in ("comment", "hash_bang_line") or (t == "expression_statement" and child.named_children and child.named_children[0].type == "string"):
+        if t in ("comment", "hash_bang_line") or (
+            t == "expression_statement"
+            and child.named_children
+            and child.named_children[0].type == "string"
+        ):
             pos = child.end_byte
             continue
-        if t == "import_statement" or (t in ("lexical_declaration", "variable_declaration") and _is_require(src, child)):
+        if t == "import_statement" or (
+            t in ("lexical_declaration", "variable_declaration") and _is_require(src, child)
+        ):
             pos = child.end_byte
             continue
         break

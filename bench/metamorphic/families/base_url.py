@@ -19,7 +19,14 @@ from tree_sitter import Node
 
 from bench.metamorphic.component import Component
 from bench.metamorphic.edits import Plan
-from bench.metamorphic.families.base import py_os_name, Family, claim, insert, js_insert_point, replace
+from bench.metamorphic.families.base import (
+    Family,
+    claim,
+    insert,
+    js_insert_point,
+    py_os_name,
+    replace,
+)
 from bench.metamorphic.syntax import Source, indent_of, module_kind, of_type, py_expr, string_value
 
 ABSOLUTE = re.compile(r"^https?://[^\s'\"`?#]+$")
@@ -30,11 +37,18 @@ BASE_KEYS = {"baseURL", "baseUrl", "BASE", "base_url", "apiUrl", "apiURL"}
 def is_base(name: str, value: str) -> bool:
     if ABSOLUTE.match(value):
         return True
-    return bool(URLISH_NAME.search(name)) and value.startswith("/") and " " not in value and "?" not in value
+    return (
+        bool(URLISH_NAME.search(name))
+        and value.startswith("/")
+        and " " not in value
+        and "?" not in value
+    )
 
 
 def env_name(name: str) -> str:
-    return "KB_META_" + re.sub(r"[^A-Za-z0-9]+", "_", re.sub(r"([a-z])([A-Z])", r"\1_\2", name)).upper().strip("_")
+    return "KB_META_" + re.sub(
+        r"[^A-Za-z0-9]+", "_", re.sub(r"([a-z])([A-Z])", r"\1_\2", name)
+    ).upper().strip("_")
 
 
 def _quote(src: Source, lit: Node) -> str:
@@ -42,6 +56,7 @@ def _quote(src: Source, lit: Node) -> str:
 
 
 # --- JavaScript ---------------------------------------------------------------------------
+
 
 def _js_const(comp: Component, src: Source, plan: Plan, decl: Node, i: int) -> None:
     name_node = decl.child_by_field_name("name")
@@ -51,7 +66,12 @@ def _js_const(comp: Component, src: Source, plan: Plan, decl: Node, i: int) -> N
     lit = string_value(src, value)
     name = src.text(name_node)
     if lit is None:
-        if URLISH_NAME.search(name) and value.type != "string" and pure(src, value) and _mentions_env(src, value):
+        if (
+            URLISH_NAME.search(name)
+            and value.type != "string"
+            and pure(src, value)
+            and _mentions_env(src, value)
+        ):
             _into_config(src, plan, decl, value, name)
         return
     if not is_base(name, lit):
@@ -62,7 +82,12 @@ def _js_const(comp: Component, src: Source, plan: Plan, decl: Node, i: int) -> N
     if env is not None and i % 2 == 0:
         if replace(plan, src, value, f"{env} || {_quote(src, value)}"):
             plan.equivalent_bases[env.rsplit(".", 1)[-1].lower()] = lit
-            plan.site(src.rel, src.data, value.start_byte, f"{name}: env var {env.rsplit('.', 1)[-1]} with default")
+            plan.site(
+                src.rel,
+                src.data,
+                value.start_byte,
+                f"{name}: env var {env.rsplit('.', 1)[-1]} with default",
+            )
         return
     _into_config(src, plan, decl, value, name)
 
@@ -70,13 +95,22 @@ def _js_const(comp: Component, src: Source, plan: Plan, decl: Node, i: int) -> N
 def _into_config(src: Source, plan: Plan, decl: Node, value: Node, name: str) -> None:
     cfg = claim(plan, src, "kbConfig")
     stmt = decl.parent
-    if cfg is None or stmt.parent is None or stmt.parent.type not in ("program", "export_statement"):
+    if (
+        cfg is None
+        or stmt.parent is None
+        or stmt.parent.type not in ("program", "export_statement")
+    ):
         plan.skip("no place for a config object")
         return
     top = stmt if stmt.parent.type == "program" else stmt.parent
     if not replace(plan, src, value, f"{cfg}.baseURL"):
         return
-    insert(plan, src, top.start_byte, f"const {cfg} = {{ baseURL: {_quote(src, value)} }};\n{indent_of(src, top)}")
+    insert(
+        plan,
+        src,
+        top.start_byte,
+        f"const {cfg} = {{ baseURL: {_quote(src, value)} }};\n{indent_of(src, top)}",
+    )
     plan.site(src.rel, src.data, value.start_byte, f"{name}: into config object {cfg}")
 
 
@@ -93,7 +127,11 @@ def pure(src: Source, node: Node) -> bool:
     for n in _named(node):
         if n.type not in PURE:
             return False
-        if n.type == "binary_expression" and src.text(n.child_by_field_name("operator")) not in ("||", "??", "+"):
+        if n.type == "binary_expression" and src.text(n.child_by_field_name("operator")) not in (
+            "||",
+            "??",
+            "+",
+        ):
             return False
     return True
 
@@ -116,7 +154,11 @@ def _axios_create(src: Source, plan: Plan, call: Node) -> None:
     """`const api = axios.create({ baseURL: X, ... })` -> without it, then
     `api.defaults.baseURL = X;`."""
     fn = call.child_by_field_name("function")
-    if fn is None or fn.type != "member_expression" or src.text(fn.child_by_field_name("property")) != "create":
+    if (
+        fn is None
+        or fn.type != "member_expression"
+        or src.text(fn.child_by_field_name("property")) != "create"
+    ):
         return
     args = call.child_by_field_name("arguments")
     obj = args.named_children[0] if args is not None and args.named_child_count == 1 else None
@@ -124,7 +166,14 @@ def _axios_create(src: Source, plan: Plan, call: Node) -> None:
     if obj is None or obj.type != "object" or decl.type != "variable_declarator":
         return
     pairs = obj.named_children
-    idx = next((k for k, p in enumerate(pairs) if p.type == "pair" and src.text(p.child_by_field_name("key")) == "baseURL"), None)
+    idx = next(
+        (
+            k
+            for k, p in enumerate(pairs)
+            if p.type == "pair" and src.text(p.child_by_field_name("key")) == "baseURL"
+        ),
+        None,
+    )
     if idx is None:
         return
     if any(p.type == "spread_element" for p in pairs[idx + 1 :]):
@@ -132,7 +181,12 @@ def _axios_create(src: Source, plan: Plan, call: Node) -> None:
         return
     stmt = decl.parent
     name = decl.child_by_field_name("name")
-    if stmt.type != "lexical_declaration" or name is None or name.type != "identifier" or stmt.named_child_count != 1:
+    if (
+        stmt.type != "lexical_declaration"
+        or name is None
+        or name.type != "identifier"
+        or stmt.named_child_count != 1
+    ):
         plan.skip("axios.create not a single declaration")
         return
     pair = pairs[idx]
@@ -142,15 +196,28 @@ def _axios_create(src: Source, plan: Plan, call: Node) -> None:
     if not replace(plan, src, (start, end), ""):
         return
     host = stmt.parent if stmt.parent.type == "export_statement" else stmt
-    insert(plan, src, host.end_byte, f"\n{indent_of(src, host)}{src.text(name)}.defaults.baseURL = {value};")
-    plan.site(src.rel, src.data, pair.start_byte, "axios.create baseURL -> instance defaults.baseURL =")
+    insert(
+        plan,
+        src,
+        host.end_byte,
+        f"\n{indent_of(src, host)}{src.text(name)}.defaults.baseURL = {value};",
+    )
+    plan.site(
+        src.rel, src.data, pair.start_byte, "axios.create baseURL -> instance defaults.baseURL ="
+    )
 
 
 def _last_property(src: Source, plan: Plan, decl: Node) -> None:
     """`const C = { ..., baseURL: 'x' }` -> `const C = { ... }; C.baseURL = 'x';`."""
     name = decl.child_by_field_name("name")
     obj = decl.child_by_field_name("value")
-    if name is None or obj is None or obj.type != "object" or name.type != "identifier" or obj.named_child_count < 2:
+    if (
+        name is None
+        or obj is None
+        or obj.type != "object"
+        or name.type != "identifier"
+        or obj.named_child_count < 2
+    ):
         return
     last = obj.named_children[-1]
     if last.type != "pair" or src.text(last.child_by_field_name("key")) not in BASE_KEYS:
@@ -159,7 +226,11 @@ def _last_property(src: Source, plan: Plan, decl: Node) -> None:
     lit = string_value(src, value)
     if lit is None or not is_base("base", lit):
         return
-    if decl.child_by_field_name("type") is not None or b"freeze" in src.data or b"as const" in src.data:
+    if (
+        decl.child_by_field_name("type") is not None
+        or b"freeze" in src.data
+        or b"as const" in src.data
+    ):
         plan.skip("typed or frozen config object")
         return
     stmt = decl.parent
@@ -171,11 +242,23 @@ def _last_property(src: Source, plan: Plan, decl: Node) -> None:
         return
     key = src.text(last.child_by_field_name("key"))
     insert(plan, src, host.end_byte, f"\n{src.text(name)}.{key} = {src.text(value)};")
-    plan.site(src.rel, src.data, last.start_byte, f"{src.text(name)}.{key}: property -> assignment statement")
+    plan.site(
+        src.rel,
+        src.data,
+        last.start_byte,
+        f"{src.text(name)}.{key}: property -> assignment statement",
+    )
 
 
 HEAD = re.compile(r"^https?://[^/${}\s'\"`]+(/[^${}\s?#'\"`\\]*)?")
-FUNCTIONS = {"function_declaration", "function_expression", "arrow_function", "method_definition", "function", "class_body"}
+FUNCTIONS = {
+    "function_declaration",
+    "function_expression",
+    "arrow_function",
+    "method_definition",
+    "function",
+    "class_body",
+}
 
 
 class _Config:
@@ -200,7 +283,12 @@ class _Config:
         if self.keys and self.name is not None:
             body = ", ".join(f"{k}: {v}" for k, v in self.keys)
             at = js_insert_point(self.src)
-            insert(self.plan, self.src, at, ("\n" if at else "") + f"const {self.name} = {{ {body} }};\n")
+            insert(
+                self.plan,
+                self.src,
+                at,
+                ("\n" if at else "") + f"const {self.name} = {{ {body} }};\n",
+            )
 
 
 def _inside_function(node: Node) -> bool:
@@ -229,7 +317,12 @@ def _option_value(src: Source, plan: Plan, cfg: _Config, pair: Node) -> None:
     if string_value(src, value) is not None:
         key = cfg.key_for(src.text(value))
         if key and replace(plan, src, value, key):
-            plan.site(src.rel, src.data, value.start_byte, f"{src.text(pair.child_by_field_name('key'))} option: into config object")
+            plan.site(
+                src.rel,
+                src.data,
+                value.start_byte,
+                f"{src.text(pair.child_by_field_name('key'))} option: into config object",
+            )
         return
     top = _top_statement(pair)
     if _inside_function(pair):
@@ -238,7 +331,12 @@ def _option_value(src: Source, plan: Plan, cfg: _Config, pair: Node) -> None:
     name = claim(plan, src, "kbBase")
     if name and replace(plan, src, value, f"{name}.baseURL"):
         insert(plan, src, top.start_byte, f"const {name} = {{ baseURL: {src.text(value)} }};\n")
-        plan.site(src.rel, src.data, value.start_byte, f"{src.text(pair.child_by_field_name('key'))} option: into config object {name}")
+        plan.site(
+            src.rel,
+            src.data,
+            value.start_byte,
+            f"{src.text(pair.child_by_field_name('key'))} option: into config object {name}",
+        )
 
 
 def _inline_head(src: Source, plan: Plan, cfg: _Config, lit: Node) -> None:
@@ -266,7 +364,11 @@ def plan_js(comp: Component, src: Source, plan: Plan) -> None:
         decls = stmt.named_children if stmt.type == "lexical_declaration" else []
         if stmt.type == "export_statement":
             inner = stmt.child_by_field_name("declaration")
-            decls = inner.named_children if inner is not None and inner.type == "lexical_declaration" else []
+            decls = (
+                inner.named_children
+                if inner is not None and inner.type == "lexical_declaration"
+                else []
+            )
         for decl in decls:
             if decl.type == "variable_declarator":
                 _js_const(comp, src, plan, decl, count)
@@ -280,12 +382,17 @@ def plan_js(comp: Component, src: Source, plan: Plan) -> None:
         if key is not None and src.text(key) in BASE_KEYS and pair.parent.type == "object":
             _option_value(src, plan, cfg, pair)
     for lit in of_type(src.root, "string", "template_string"):
-        if lit.parent is not None and lit.parent.type not in ("import_statement", "jsx_attribute", "export_statement"):
+        if lit.parent is not None and lit.parent.type not in (
+            "import_statement",
+            "jsx_attribute",
+            "export_statement",
+        ):
             _inline_head(src, plan, cfg, lit)
     cfg.flush()
 
 
 # --- Python -------------------------------------------------------------------------------
+
 
 def plan_py(src: Source, plan: Plan) -> None:
     targets: list[tuple[str, Node]] = []
@@ -293,11 +400,20 @@ def plan_py(src: Source, plan: Plan) -> None:
         expr = py_expr(stmt)
         if expr is not None and expr.type == "assignment":
             left, right = expr.child_by_field_name("left"), expr.child_by_field_name("right")
-            if left is not None and right is not None and left.type == "identifier" and right.type == "string":
+            if (
+                left is not None
+                and right is not None
+                and left.type == "identifier"
+                and right.type == "string"
+            ):
                 targets.append((src.text(left), right))
     for kw in of_type(src.root, "keyword_argument"):
         name, value = kw.child_by_field_name("name"), kw.child_by_field_name("value")
-        if src.text(name) in ("base_url", "baseurl", "base") and value is not None and value.type == "string":
+        if (
+            src.text(name) in ("base_url", "baseurl", "base")
+            and value is not None
+            and value.type == "string"
+        ):
             targets.append((src.text(name), value))
     os_name: str | None = None
     for i, (name, value) in enumerate(targets):
@@ -308,7 +424,12 @@ def plan_py(src: Source, plan: Plan) -> None:
             cls = claim(plan, src, "KbConfig")
             stmt = value.parent if value.parent.parent.type == "module" else value.parent.parent
             if cls and replace(plan, src, value, f"{cls}.base_url"):
-                insert(plan, src, stmt.start_byte, f"class {cls}:\n    base_url = {src.text(value)}\n\n\n")
+                insert(
+                    plan,
+                    src,
+                    stmt.start_byte,
+                    f"class {cls}:\n    base_url = {src.text(value)}\n\n\n",
+                )
                 plan.site(src.rel, src.data, value.start_byte, f"{name}: into config class {cls}")
             continue
         os_name = os_name or py_os_name(src, plan)
@@ -323,7 +444,11 @@ def plan_py(src: Source, plan: Plan) -> None:
 
 def _py_string(src: Source, node: Node) -> str | None:
     text = src.text(node)
-    if any(c.type == "interpolation" for c in node.children) or text[:1] not in "'\"" or text[:3] in ('"""', "'''"):
+    if (
+        any(c.type == "interpolation" for c in node.children)
+        or text[:1] not in "'\""
+        or text[:3] in ('"""', "'''")
+    ):
         return None
     raw = text[1:-1]
     return None if "\\" in raw else raw
@@ -336,4 +461,6 @@ def plan(comp: Component, plan_: Plan) -> None:
         plan_py(src, plan_)
 
 
-FAMILY = Family(2, "base_url", "move a base URL into config, a defaults statement or an env var", plan)
+FAMILY = Family(
+    2, "base_url", "move a base URL into config, a defaults statement or an env var", plan
+)

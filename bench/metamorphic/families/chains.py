@@ -29,7 +29,14 @@ FLUENT = {
     "express": VERBS | {"use", "param"},
     "koa": VERBS | {"use", "prefix", "param", "del"},
     "fastify": VERBS | {"addHook", "decorate", "route"},
-    "nest": {"setGlobalPrefix", "useGlobalPipes", "useGlobalFilters", "useGlobalGuards", "useGlobalInterceptors", "enableVersioning"},
+    "nest": {
+        "setGlobalPrefix",
+        "useGlobalPipes",
+        "useGlobalFilters",
+        "useGlobalGuards",
+        "useGlobalInterceptors",
+        "enableVersioning",
+    },
 }
 MAKERS = [
     (re.compile(r"^(express|express\.Router|Router|express\.default)\s*\("), "express"),
@@ -44,7 +51,12 @@ def _receivers(src: Source) -> dict[str, str]:
     out: dict[str, str] = {}
     for d in of_type(src.root, "variable_declarator"):
         name, value = d.child_by_field_name("name"), d.child_by_field_name("value")
-        if name is None or value is None or name.type != "identifier" or not src.text(d.parent).startswith("const"):
+        if (
+            name is None
+            or value is None
+            or name.type != "identifier"
+            or not src.text(d.parent).startswith("const")
+        ):
             continue
         for pattern, lib in MAKERS:
             if pattern.match(src.text(value)):
@@ -60,7 +72,9 @@ def _links(src: Source, expr: Node) -> tuple[Node, list[tuple[str, Node]]] | Non
         fn = node.child_by_field_name("function")
         if fn is None or fn.type != "member_expression":
             return None
-        links.append((src.text(fn.child_by_field_name("property")), node.child_by_field_name("arguments")))
+        links.append(
+            (src.text(fn.child_by_field_name("property")), node.child_by_field_name("arguments"))
+        )
         node = fn.child_by_field_name("object")
     links.reverse()
     return (node, links) if links else None
@@ -80,14 +94,23 @@ def _split(src: Source, plan: Plan, stmt: Node, recv: dict[str, str]) -> bool:
         var = claim(plan, src, "kbRoute")
         if var is None:
             return False
-        parts: list = [f"const {var} = {src.text(base)}.route", Piece(links[0][1].start_byte, links[0][1].end_byte), ";"]
+        parts: list = [
+            f"const {var} = {src.text(base)}.route",
+            Piece(links[0][1].start_byte, links[0][1].end_byte),
+            ";",
+        ]
         for m, args in links[1:]:
             parts += [f"\n{ind}{var}.{m}", Piece(args.start_byte, args.end_byte), ";"]
         note = "route() chain -> separate statements"
     elif all(m in FLUENT[lib] for m, _ in links[:-1]):
         parts = []
         for i, (m, args) in enumerate(links):
-            parts += [f"\n{ind}" if i else "", f"{src.text(base)}.{m}", Piece(args.start_byte, args.end_byte), ";"]
+            parts += [
+                f"\n{ind}" if i else "",
+                f"{src.text(base)}.{m}",
+                Piece(args.start_byte, args.end_byte),
+                ";",
+            ]
         note = "fluent chain -> separate statements"
     else:
         return False
@@ -124,10 +147,26 @@ def _join(src: Source, plan: Plan, block: Node, recv: dict[str, str]) -> None:
         )  # fmt: skip
         if same_path:
             p1, p2 = a[2].named_children, b[2].named_children
-            parts: list = [f"{a[0]}.route(", Piece(p1[0].start_byte, p1[0].end_byte), f").{a[1]}(", Piece(p1[1].start_byte, a[2].end_byte), f".{b[1]}(", Piece(p2[1].start_byte, b[2].end_byte), ";"]
+            parts: list = [
+                f"{a[0]}.route(",
+                Piece(p1[0].start_byte, p1[0].end_byte),
+                f").{a[1]}(",
+                Piece(p1[1].start_byte, a[2].end_byte),
+                f".{b[1]}(",
+                Piece(p2[1].start_byte, b[2].end_byte),
+                ";",
+            ]
             note = "two registrations of one path -> route() chain"
         elif a[1] in FLUENT[lib]:
-            parts = [Piece(stmts[i].start_byte, stmts[i].end_byte - (1 if src.text(stmts[i]).endswith(";") else 0)), f"\n{indent_of(src, stmts[i])}  .{b[1]}", Piece(b[2].start_byte, b[2].end_byte), ";"]
+            parts = [
+                Piece(
+                    stmts[i].start_byte,
+                    stmts[i].end_byte - (1 if src.text(stmts[i]).endswith(";") else 0),
+                ),
+                f"\n{indent_of(src, stmts[i])}  .{b[1]}",
+                Piece(b[2].start_byte, b[2].end_byte),
+                ";",
+            ]
             note = "separate statements -> fluent chain"
         else:
             i += 1
@@ -148,14 +187,32 @@ def _merge_declaration(src: Source, plan: Plan, block: Node, recv: dict[str, str
         d = decl.named_children[0]
         name, value = d.child_by_field_name("name"), d.child_by_field_name("value")
         call = _call_of(src, nxt)
-        if name is None or value is None or call is None or call[0] != src.text(name) or recv.get(call[0]) != "nest":
+        if (
+            name is None
+            or value is None
+            or call is None
+            or call[0] != src.text(name)
+            or recv.get(call[0]) != "nest"
+        ):
             continue
-        if call[1] not in FLUENT["nest"] or re.search(rf"\b{re.escape(call[0])}\b", src.text(call[2])):
+        if call[1] not in FLUENT["nest"] or re.search(
+            rf"\b{re.escape(call[0])}\b", src.text(call[2])
+        ):
             continue
-        parts = ["(", Piece(value.start_byte, value.end_byte), f").{call[1]}", Piece(call[2].start_byte, call[2].end_byte)]
-        edits = [Edit(src.rel, value.start_byte, value.end_byte, parts), Edit(src.rel, nxt.start_byte, nxt.end_byte, [""])]
+        parts = [
+            "(",
+            Piece(value.start_byte, value.end_byte),
+            f").{call[1]}",
+            Piece(call[2].start_byte, call[2].end_byte),
+        ]
+        edits = [
+            Edit(src.rel, value.start_byte, value.end_byte, parts),
+            Edit(src.rel, nxt.start_byte, nxt.end_byte, [""]),
+        ]
         if commit(plan, edits):
-            plan.site(src.rel, src.data, nxt.start_byte, f"{call[1]} merged into the declaration's chain")
+            plan.site(
+                src.rel, src.data, nxt.start_byte, f"{call[1]} merged into the declaration's chain"
+            )
 
 
 def plan(comp: Component, plan_: Plan) -> None:

@@ -15,7 +15,19 @@ from bench.metamorphic.edits import Edit, Plan
 from bench.metamorphic.families.base import Family, claim, commit, js_insert_point
 from bench.metamorphic.syntax import Source, is_js_binding, py_import_end, py_name_nodes, walk
 
-JS_CLIENTS = {"axios", "superagent", "ky", "ofetch", "got", "node-fetch", "cross-fetch", "isomorphic-fetch", "redaxios", "wretch", "superagent-promise"}
+JS_CLIENTS = {
+    "axios",
+    "superagent",
+    "ky",
+    "ofetch",
+    "got",
+    "node-fetch",
+    "cross-fetch",
+    "isomorphic-fetch",
+    "redaxios",
+    "wretch",
+    "superagent-promise",
+}
 PY_CLIENTS = {"requests", "httpx", "aiohttp", "urllib3"}
 
 
@@ -35,10 +47,19 @@ def _js_client_imports(src: Source) -> list[tuple[str, str]]:
         elif stmt.type in ("lexical_declaration", "variable_declaration"):
             for d in stmt.named_children:
                 name, value = d.child_by_field_name("name"), d.child_by_field_name("value")
-                if name is None or value is None or name.type != "identifier" or value.type != "call_expression":
+                if (
+                    name is None
+                    or value is None
+                    or name.type != "identifier"
+                    or value.type != "call_expression"
+                ):
                     continue
                 args = value.child_by_field_name("arguments")
-                if src.text(value.child_by_field_name("function")) == "require" and args.named_child_count == 1 and src.text(args.named_children[0])[1:-1] in JS_CLIENTS:
+                if (
+                    src.text(value.child_by_field_name("function")) == "require"
+                    and args.named_child_count == 1
+                    and src.text(args.named_children[0])[1:-1] in JS_CLIENTS
+                ):
                     out.append((src.text(name), src.text(args.named_children[0])[1:-1]))
     return out
 
@@ -49,7 +70,10 @@ def plan_js(src: Source, plan: Plan, counter: list[int]) -> None:
         if any(t.type != "identifier" or is_js_binding(t) for t in uses):
             plan.skip("client name rebound, typed or shorthand")
             continue
-        if any(t.parent.type == "call_expression" and t.parent.child_by_field_name("function") == t for t in uses):
+        if any(
+            t.parent.type == "call_expression" and t.parent.child_by_field_name("function") == t
+            for t in uses
+        ):
             plan.skip("client called directly (this would change)")
             continue
         if not uses:
@@ -72,13 +96,19 @@ def plan_js(src: Source, plan: Plan, counter: list[int]) -> None:
         edits += [Edit(src.rel, t.start_byte, t.end_byte, [f"{holder}.$http"]) for t in uses]
         if commit(plan, edits):
             how = "plugin object" if variant == 0 else "instance property (this.$http)"
-            plan.site(src.rel, src.data, uses[0].start_byte, f"{local} ({pkg}) -> {how} {holder}.$http")
+            plan.site(
+                src.rel, src.data, uses[0].start_byte, f"{local} ({pkg}) -> {how} {holder}.$http"
+            )
     _global_fetch(src, plan)
 
 
 def _global_fetch(src: Source, plan: Plan) -> None:
     toks = src.name_tokens("fetch")
-    calls = [t for t in toks if t.parent.type == "call_expression" and t.parent.child_by_field_name("function") == t]
+    calls = [
+        t
+        for t in toks
+        if t.parent.type == "call_expression" and t.parent.child_by_field_name("function") == t
+    ]
     if not calls or len(calls) != len(toks):
         return
     edits = [Edit(src.rel, t.start_byte, t.end_byte, ["globalThis.fetch"]) for t in calls]
@@ -105,8 +135,15 @@ def plan_py(src: Source, plan: Plan) -> None:
             if n.type != "dotted_name" or src.text(n) not in PY_CLIENTS:
                 continue
             name = src.text(n)
-            uses = [u for u in py_name_nodes(src, name) if not (stmt.start_byte <= u.start_byte < stmt.end_byte)]
-            if not uses or any(u.parent.type != "attribute" or u.parent.child_by_field_name("object") != u for u in uses):
+            uses = [
+                u
+                for u in py_name_nodes(src, name)
+                if not (stmt.start_byte <= u.start_byte < stmt.end_byte)
+            ]
+            if not uses or any(
+                u.parent.type != "attribute" or u.parent.child_by_field_name("object") != u
+                for u in uses
+            ):
                 if uses:
                     plan.skip("client module used other than as a.b")
                 continue
@@ -119,7 +156,12 @@ def plan_py(src: Source, plan: Plan) -> None:
             edits = [Edit(src.rel, at, at, [f"\n\n\nclass {holder}:\n    http = {name}\n"])]
             edits += [Edit(src.rel, u.start_byte, u.end_byte, [f"{holder}.http"]) for u in uses]
             if commit(plan, edits):
-                plan.site(src.rel, src.data, uses[0].start_byte, f"{name} -> class attribute {holder}.http")
+                plan.site(
+                    src.rel,
+                    src.data,
+                    uses[0].start_byte,
+                    f"{name} -> class attribute {holder}.http",
+                )
 
 
 def plan(comp: Component, plan_: Plan) -> None:
@@ -128,7 +170,6 @@ def plan(comp: Component, plan_: Plan) -> None:
         plan_js(src, plan_, counter)
     for src in comp.sources("python"):
         plan_py(src, plan_)
-
 
 
 FAMILY = Family(8, "client_property", "reach the client through a property or plugin", plan)

@@ -18,7 +18,13 @@ from bench.metamorphic.edits import Edit, Piece, Plan
 from bench.metamorphic.families.base import Family, commit
 from bench.metamorphic.syntax import Source, lexical_this, of_type, walk
 
-ASYNC_FUNCS = ("function_declaration", "function_expression", "arrow_function", "method_definition", "function")
+ASYNC_FUNCS = (
+    "function_declaration",
+    "function_expression",
+    "arrow_function",
+    "method_definition",
+    "function",
+)
 
 
 def _arrow_to_function(src: Source, plan: Plan, a: Node) -> bool:
@@ -34,7 +40,11 @@ def _arrow_to_function(src: Source, plan: Plan, a: Node) -> bool:
     parts: list = [head]
     if tparams is not None:
         parts.append(Piece(tparams.start_byte, tparams.end_byte))
-    parts += ["(", Piece(params.start_byte, params.end_byte), ")"] if params.type == "identifier" else [Piece(params.start_byte, params.end_byte)]
+    parts += (
+        ["(", Piece(params.start_byte, params.end_byte), ")"]
+        if params.type == "identifier"
+        else [Piece(params.start_byte, params.end_byte)]
+    )
     if ret is not None:
         parts.append(Piece(ret.start_byte, ret.end_byte))
     if body.type == "statement_block":
@@ -42,7 +52,8 @@ def _arrow_to_function(src: Source, plan: Plan, a: Node) -> bool:
     else:
         parts += [" { return ", Piece(body.start_byte, body.end_byte), "; }"]
     wrap = a.parent.type == "expression_statement" or (
-        a.parent.type in ("call_expression", "member_expression") and a.parent.child_by_field_name("function") in (a, None)
+        a.parent.type in ("call_expression", "member_expression")
+        and a.parent.child_by_field_name("function") in (a, None)
     )
     if wrap:
         parts = ["(", *parts, ")"]
@@ -86,13 +97,19 @@ def _is_async_body(src: Source, block: Node) -> Node | None:
         return None
     if any(c.type == "*" for c in fn.children):
         return None
-    return fn if src.text(fn).startswith("async") or any(c.type == "async" for c in fn.children) else None
+    return (
+        fn
+        if src.text(fn).startswith("async") or any(c.type == "async" for c in fn.children)
+        else None
+    )
 
 
 def _hoisting(rest: list[Node]) -> bool:
     """A `var` or function declaration (anywhere below: conservative) would hoist to a
     different function once REST moves into a callback."""
-    return any(n.type in ("function_declaration", "variable_declaration") for st in rest for n in walk(st))
+    return any(
+        n.type in ("function_declaration", "variable_declaration") for st in rest for n in walk(st)
+    )
 
 
 def _await_to_then(src: Source, plan: Plan, block: Node) -> None:
@@ -102,7 +119,12 @@ def _await_to_then(src: Source, plan: Plan, block: Node) -> None:
             continue
         d = st.named_children[0]
         name, value = d.child_by_field_name("name"), d.child_by_field_name("value")
-        if name is None or value is None or name.type != "identifier" or value.type != "await_expression":
+        if (
+            name is None
+            or value is None
+            or name.type != "identifier"
+            or value.type != "await_expression"
+        ):
             continue
         rest = stmts[i + 1 :]
         if _hoisting(rest):
@@ -112,7 +134,11 @@ def _await_to_then(src: Source, plan: Plan, block: Node) -> None:
         inner_async = any(n.type == "await_expression" for r in rest for n in walk(r))
         arrow = "async (" if inner_async else "("
         end = rest[-1].end_byte if rest else st.end_byte
-        parts: list = ["return Promise.resolve(", Piece(expr.start_byte, expr.end_byte), f").then({arrow}{src.text(name)}) => {{"]
+        parts: list = [
+            "return Promise.resolve(",
+            Piece(expr.start_byte, expr.end_byte),
+            f").then({arrow}{src.text(name)}) => {{",
+        ]
         if rest:
             parts.append(Piece(st.end_byte, end))
         parts.append("\n});")
@@ -126,7 +152,9 @@ def _declared(block: Node, src: Source) -> set[str]:
     for st in block.named_children:
         if st.type in ("lexical_declaration", "variable_declaration"):
             for d in st.named_children:
-                for n in walk(d.child_by_field_name("name")) if d.child_by_field_name("name") else []:
+                for n in (
+                    walk(d.child_by_field_name("name")) if d.child_by_field_name("name") else []
+                ):
                     if n.type in ("identifier", "shorthand_property_identifier_pattern"):
                         out.add(src.text(n))
     fn = block.parent
@@ -146,7 +174,11 @@ def _then_to_await(src: Source, plan: Plan, block: Node) -> None:
     if call.type != "call_expression":
         return
     fn, args = call.child_by_field_name("function"), call.child_by_field_name("arguments")
-    if fn.type != "member_expression" or src.text(fn.child_by_field_name("property")) != "then" or args.named_child_count != 1:
+    if (
+        fn.type != "member_expression"
+        or src.text(fn.child_by_field_name("property")) != "then"
+        or args.named_child_count != 1
+    ):
         return
     cb = args.named_children[0]
     if cb.type != "arrow_function" or src.text(cb).startswith("async"):
@@ -155,7 +187,17 @@ def _then_to_await(src: Source, plan: Plan, block: Node) -> None:
     names: list[str] = []
     if param is not None and param.type == "identifier":
         names = [src.text(param)]
-    elif param is not None and param.type == "formal_parameters" and all(p.type == "required_parameter" and p.child_by_field_name("pattern").type == "identifier" and p.child_by_field_name("type") is None for p in param.named_children) and param.named_child_count <= 1:
+    elif (
+        param is not None
+        and param.type == "formal_parameters"
+        and all(
+            p.type == "required_parameter"
+            and p.child_by_field_name("pattern").type == "identifier"
+            and p.child_by_field_name("type") is None
+            for p in param.named_children
+        )
+        and param.named_child_count <= 1
+    ):
         names = [src.text(p) for p in param.named_children]
     else:
         return

@@ -20,7 +20,15 @@ from bench.metamorphic.families.base import Family, claim
 from bench.metamorphic.syntax import Source, indent_of, of_type, py_expr, string_value
 
 JS_METHODS = {"get", "post", "put", "patch", "delete", "del", "head", "options", "all", "use"}
-PY_METHODS = {"include_router", "register_blueprint", "add_url_rule", "add_api_route", "mount", "add_route", "register"}
+PY_METHODS = {
+    "include_router",
+    "register_blueprint",
+    "add_url_rule",
+    "add_api_route",
+    "mount",
+    "add_route",
+    "register",
+}
 JS_PURE = {
     "identifier", "member_expression", "string", "template_string", "number", "arrow_function",
     "function_expression", "function", "property_identifier", "true", "false", "null", "undefined",
@@ -54,7 +62,9 @@ def _js_registration(src: Source, stmt: Node) -> tuple[str, str, Node] | None:
     if fn is None or fn.type != "member_expression" or args is None or args.type != "arguments":
         return None
     obj, prop = fn.child_by_field_name("object"), fn.child_by_field_name("property")
-    if obj.type not in ("identifier", "this", "member_expression") or any(n.type == "call_expression" for n in of_type(obj, "call_expression")):
+    if obj.type not in ("identifier", "this", "member_expression") or any(
+        n.type == "call_expression" for n in of_type(obj, "call_expression")
+    ):
         return None
     method = src.text(prop)
     if method not in JS_METHODS or not args.named_children:
@@ -118,11 +128,17 @@ def plan_js(src: Source, plan: Plan, counter: list[int]) -> None:
             parts.append(f"{ind}].forEach(({var}) => {{\n{ind}  {call_fn}({call_args});\n{ind}}});")
         alt = len([p for p in parts if isinstance(p, str)]) - 1
         plan.edits.append(Edit(src.rel, start, end, parts, alt_parts=(alt,)))
-        plan.site(src.rel, src.data, start, f"{len(run)} {receiver}.{'/'.join(methods)} registrations -> loop")
+        plan.site(
+            src.rel,
+            src.data,
+            start,
+            f"{len(run)} {receiver}.{'/'.join(methods)} registrations -> loop",
+        )
         counter[0] += 1
 
 
 # --- Python -------------------------------------------------------------------------------
+
 
 def _py_pure(node: Node) -> bool:
     if node.type == "lambda":
@@ -139,7 +155,9 @@ def _py_registration(src: Source, stmt: Node) -> tuple[str, Node] | None:
     fn, args = call.child_by_field_name("function"), call.child_by_field_name("arguments")
     if fn is None or fn.type != "attribute" or args is None or args.type != "argument_list":
         return None
-    if src.text(fn.child_by_field_name("attribute")) not in PY_METHODS or fn.child_by_field_name("object").type not in ("identifier", "attribute"):
+    if src.text(fn.child_by_field_name("attribute")) not in PY_METHODS or fn.child_by_field_name(
+        "object"
+    ).type not in ("identifier", "attribute"):
         return None
     if any(a.type in ("list_splat", "dictionary_splat", "comment") for a in args.children):
         return None
@@ -168,7 +186,14 @@ def _py_args(src: Source, args: Node) -> tuple[list, list]:
     kw: list = []
     for a in args.named_children:
         if a.type == "keyword_argument":
-            kw += [f'"{src.text(a.child_by_field_name("name"))}": ', Piece(a.child_by_field_name("value").start_byte, a.child_by_field_name("value").end_byte), ", "]
+            kw += [
+                f'"{src.text(a.child_by_field_name("name"))}": ',
+                Piece(
+                    a.child_by_field_name("value").start_byte,
+                    a.child_by_field_name("value").end_byte,
+                ),
+                ", ",
+            ]
         else:
             pos += [Piece(a.start_byte, a.end_byte), ", "]
     return pos, kw
@@ -176,7 +201,11 @@ def _py_args(src: Source, args: Node) -> tuple[list, list]:
 
 def _py_loop(src: Source, plan: Plan, run: list[tuple[Node, str, Node]]) -> None:
     start, end = run[0][0].start_byte, run[-1][0].end_byte
-    a, k, t = claim(plan, src, "_kb_args"), claim(plan, src, "_kb_kwargs"), claim(plan, src, "_kb_thunk")
+    a, k, t = (
+        claim(plan, src, "_kb_args"),
+        claim(plan, src, "_kb_kwargs"),
+        claim(plan, src, "_kb_thunk"),
+    )
     if a is None or k is None or t is None or plan.taken(src.rel, start, end):
         return
     thunk = not all(_py_pure(x) for _, _, args in run for x in args.named_children)
@@ -199,7 +228,11 @@ def _py_loop(src: Source, plan: Plan, run: list[tuple[Node, str, Node]]) -> None
 def _py_urlpatterns(src: Source, plan: Plan) -> None:
     for stmt in src.root.named_children:
         expr = py_expr(stmt)
-        if expr is None or expr.type != "assignment" or src.text(expr.child_by_field_name("left")) != "urlpatterns":
+        if (
+            expr is None
+            or expr.type != "assignment"
+            or src.text(expr.child_by_field_name("left")) != "urlpatterns"
+        ):
             continue
         lst = expr.child_by_field_name("right")
         if lst is None or lst.type != "list" or lst.named_child_count < 2:
@@ -213,13 +246,23 @@ def _py_urlpatterns(src: Source, plan: Plan) -> None:
         if not ok:
             plan.skip("urlpatterns element that is not a path() call")
             continue
-        f, a, k = claim(plan, src, "_kb_path"), claim(plan, src, "_kb_args"), claim(plan, src, "_kb_kwargs")
+        f, a, k = (
+            claim(plan, src, "_kb_path"),
+            claim(plan, src, "_kb_args"),
+            claim(plan, src, "_kb_kwargs"),
+        )
         if None in (f, a, k) or plan.taken(src.rel, stmt.start_byte, stmt.end_byte):
             continue
         parts: list = [f"urlpatterns = []\nfor {f}, {a}, {k} in [\n"]
         for c in items:
             pos, kw = _py_args(src, c.child_by_field_name("arguments"))
-            parts += [f"    ({src.text(c.child_by_field_name('function'))}, (", *pos, "), {", *kw, "}),\n"]
+            parts += [
+                f"    ({src.text(c.child_by_field_name('function'))}, (",
+                *pos,
+                "), {",
+                *kw,
+                "}),\n",
+            ]
         parts.append(f"]:\n    urlpatterns.append({f}(*{a}, **{k}))")
         alt = len([p for p in parts if isinstance(p, str)]) - 1
         plan.edits.append(Edit(src.rel, stmt.start_byte, stmt.end_byte, parts, alt_parts=(alt,)))

@@ -19,7 +19,14 @@ from tree_sitter import Node
 from bench.metamorphic.component import Component
 from bench.metamorphic.edits import NewFile, Plan
 from bench.metamorphic.families.base import Family, claim, insert, js_insert_point, replace
-from bench.metamorphic.syntax import Source, indent_of, module_kind, of_type, py_import_end, string_value
+from bench.metamorphic.syntax import (
+    Source,
+    indent_of,
+    module_kind,
+    of_type,
+    py_import_end,
+    string_value,
+)
 
 PREFIX_METHODS = {"use", "setGlobalPrefix", "register", "prefix", "mount", "route"}
 
@@ -44,12 +51,22 @@ class _JsConfig:
 
     def reader(self, src: Source, literal: str) -> str | None:
         name = self.binding(src)
-        return None if name is None else (f"{name}().{self.key(literal)}" if self.nest else f"{name}.get('{self.key(literal)}')")
+        return (
+            None
+            if name is None
+            else (
+                f"{name}().{self.key(literal)}"
+                if self.nest
+                else f"{name}.get('{self.key(literal)}')"
+            )
+        )
 
     def binding(self, src: Source) -> str | None:
         if src.rel not in self.users:
             self.users[src.rel] = src
-            self.names[src.rel] = claim(self.plan, src, "kbMetaAppConfig" if self.nest else "kbMetaConfig")
+            self.names[src.rel] = claim(
+                self.plan, src, "kbMetaAppConfig" if self.nest else "kbMetaConfig"
+            )
         return self.names[src.rel]
 
     def flush(self) -> None:
@@ -71,12 +88,16 @@ class _JsConfig:
             name = self.binding(src)
             spec = posixpath.relpath(self.stem, posixpath.dirname(rel) or ".")
             spec = spec if spec.startswith(".") else "./" + spec
-            if not ts and esm:
+            if not ts and esm and self.comp.explicit_extensions(src):
                 spec += ".js"
             if self.nest:
                 line = f"import {name} from '{spec}';\n"
             elif module_kind(src) == "esm":
-                line = f"import {{ kbMetaConfig as {name} }} from '{spec}';\n" if name != "kbMetaConfig" else f"import {{ kbMetaConfig }} from '{spec}';\n"
+                line = (
+                    f"import {{ kbMetaConfig as {name} }} from '{spec}';\n"
+                    if name != "kbMetaConfig"
+                    else f"import {{ kbMetaConfig }} from '{spec}';\n"
+                )
             else:
                 line = f"const {name} = require('{spec}');\n"
             at = js_insert_point(src)
@@ -85,7 +106,13 @@ class _JsConfig:
 
 def _prefix_literal(src: Source, node: Node) -> str | None:
     value = string_value(src, node)
-    return src.text(node) if value is not None and (value.startswith("/") or node.parent.type == "arguments") and " " not in value else None
+    return (
+        src.text(node)
+        if value is not None
+        and (value.startswith("/") or node.parent.type == "arguments")
+        and " " not in value
+        else None
+    )
 
 
 def plan_js(comp: Component, plan: Plan) -> None:
@@ -96,29 +123,52 @@ def plan_js(comp: Component, plan: Plan) -> None:
         for call in of_type(src.root, "call_expression"):
             fn = call.child_by_field_name("function")
             args = call.child_by_field_name("arguments")
-            if fn is None or fn.type != "member_expression" or args is None or not args.named_children:
+            if (
+                fn is None
+                or fn.type != "member_expression"
+                or args is None
+                or not args.named_children
+            ):
                 continue
             method = src.text(fn.child_by_field_name("property"))
             first = args.named_children[0]
             if method == "setGlobalPrefix" or (method == "use" and len(args.named_children) >= 2):
                 lit = _prefix_literal(src, first)
-                if lit is not None and (method == "setGlobalPrefix" or string_value(src, first).startswith("/")):
+                if lit is not None and (
+                    method == "setGlobalPrefix" or string_value(src, first).startswith("/")
+                ):
                     reader = cfg.reader(src, lit)
                     if reader and replace(plan, src, first, reader):
-                        plan.site(src.rel, src.data, first.start_byte, f"{method}({lit}) -> config factory")
+                        plan.site(
+                            src.rel,
+                            src.data,
+                            first.start_byte,
+                            f"{method}({lit}) -> config factory",
+                        )
         for pair in of_type(src.root, "pair"):
             key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
-            if key is None or src.text(key) != "prefix" or value is None or pair.parent.parent.type not in ("arguments",):
+            if (
+                key is None
+                or src.text(key) != "prefix"
+                or value is None
+                or pair.parent.parent.type not in ("arguments",)
+            ):
                 continue
             lit = string_value(src, value)
             if lit is not None and lit.startswith("/"):
                 reader = cfg.reader(src, src.text(value))
                 if reader and replace(plan, src, value, reader):
-                    plan.site(src.rel, src.data, value.start_byte, f"prefix option {lit} -> config factory")
+                    plan.site(
+                        src.rel,
+                        src.data,
+                        value.start_byte,
+                        f"prefix option {lit} -> config factory",
+                    )
     cfg.flush()
 
 
 # --- Python -------------------------------------------------------------------------------
+
 
 def _settings_base(comp: Component) -> tuple[str, str]:
     reqs = comp.python_requirements()
@@ -133,7 +183,12 @@ def _py_fastapi(comp: Component, src: Source, plan: Plan) -> None:
     sites = []
     for kw in of_type(src.root, "keyword_argument"):
         name, value = kw.child_by_field_name("name"), kw.child_by_field_name("value")
-        if src.text(name) == "prefix" and value is not None and value.type == "string" and src.text(value)[1:2] == "/":
+        if (
+            src.text(name) == "prefix"
+            and value is not None
+            and value.type == "string"
+            and src.text(value)[1:2] == "/"
+        ):
             sites.append(value)
     if not sites:
         return
@@ -147,7 +202,12 @@ def _py_fastapi(comp: Component, src: Source, plan: Plan) -> None:
         field = "kb_meta_api_prefix" if i == 0 else f"kb_meta_api_prefix{i + 1}"
         if replace(plan, src, value, f"{inst}.{field}"):
             fields.append(f"    {field}: str = {src.text(value)}\n")
-            plan.site(src.rel, src.data, value.start_byte, f"prefix={src.text(value)} -> pydantic settings field")
+            plan.site(
+                src.rel,
+                src.data,
+                value.start_byte,
+                f"prefix={src.text(value)} -> pydantic settings field",
+            )
     at = py_import_end(src)
     block = f"\n{imp}\n\n\nclass {cls}({base}):\n{''.join(fields)}\n\n{inst} = {cls}()\n"
     insert(plan, src, at, block)
@@ -160,21 +220,40 @@ def _py_flask(src: Source, plan: Plan) -> None:
             continue
         call = kw.parent.parent
         fn = call.child_by_field_name("function") if call.type == "call" else None
-        stmt = call.parent if call.parent is not None and call.parent.type == "expression_statement" else call
-        receiver = fn.child_by_field_name("object") if fn is not None and fn.type == "attribute" else None
+        stmt = (
+            call.parent
+            if call.parent is not None and call.parent.type == "expression_statement"
+            else call
+        )
+        receiver = (
+            fn.child_by_field_name("object") if fn is not None and fn.type == "attribute" else None
+        )
         key = "KB_META_URL_PREFIX"
         if (
-            receiver is not None and receiver.type == "identifier" and src.text(fn.child_by_field_name("attribute")) == "register_blueprint"
-            and stmt.parent is not None and stmt.parent.type in ("module", "block")
+            receiver is not None
+            and receiver.type == "identifier"
+            and src.text(fn.child_by_field_name("attribute")) == "register_blueprint"
+            and stmt.parent is not None
+            and stmt.parent.type in ("module", "block")
         ):
             app = src.text(receiver)
             if replace(plan, src, value, f'{app}.config["{key}"]'):
-                insert(plan, src, stmt.start_byte, f'{app}.config["{key}"] = {src.text(value)}\n{indent_of(src, stmt)}')
+                insert(
+                    plan,
+                    src,
+                    stmt.start_byte,
+                    f'{app}.config["{key}"] = {src.text(value)}\n{indent_of(src, stmt)}',
+                )
                 plan.site(src.rel, src.data, value.start_byte, "url_prefix -> app.config entry")
             continue
         cls = claim(plan, src, "KbMetaConfig")
         if cls and replace(plan, src, value, f"{cls}.URL_PREFIX"):
-            insert(plan, src, py_import_end(src), f"\n\nclass {cls}:\n    URL_PREFIX = {src.text(value)}\n")
+            insert(
+                plan,
+                src,
+                py_import_end(src),
+                f"\n\nclass {cls}:\n    URL_PREFIX = {src.text(value)}\n",
+            )
             plan.site(src.rel, src.data, value.start_byte, "url_prefix -> config class attribute")
 
 
@@ -194,10 +273,19 @@ def _py_django(comp: Component, src: Source, plan: Plan, settings: list) -> None
     for call in of_type(src.root, "call"):
         fn = call.child_by_field_name("function")
         args = call.child_by_field_name("arguments")
-        if fn is None or src.text(fn) not in ("path", "re_path") or args is None or len(args.named_children) < 2:
+        if (
+            fn is None
+            or src.text(fn) not in ("path", "re_path")
+            or args is None
+            or len(args.named_children) < 2
+        ):
             continue
         first, second = args.named_children[0], args.named_children[1]
-        if first.type != "string" or second.type != "call" or src.text(second.child_by_field_name("function")) != "include":
+        if (
+            first.type != "string"
+            or second.type != "call"
+            or src.text(second.child_by_field_name("function")) != "include"
+        ):
             continue
         if not src.text(first)[1:-1]:
             continue
@@ -208,8 +296,18 @@ def _py_django(comp: Component, src: Source, plan: Plan, settings: list) -> None
             settings.append((key, src.text(first)))
             if first_use:
                 at = py_import_end(src)
-                insert(plan, src, at, ("\n" if at else "") + f"from django.conf import settings as {alias}\n")
-            plan.site(src.rel, src.data, first.start_byte, f"path({src.text(first)}, include) -> Django setting {key}")
+                insert(
+                    plan,
+                    src,
+                    at,
+                    ("\n" if at else "") + f"from django.conf import settings as {alias}\n",
+                )
+            plan.site(
+                src.rel,
+                src.data,
+                first.start_byte,
+                f"path({src.text(first)}, include) -> Django setting {key}",
+            )
 
 
 def plan_py(comp: Component, plan: Plan) -> None:
@@ -227,7 +325,9 @@ def plan_py(comp: Component, plan: Plan) -> None:
         text = "".join(f"{k} = {v}\n" for k, v in settings)
         src = comp.source(settings_file)
         insert(plan, src, len(data), ("" if data.endswith(b"\n") else "\n") + "\n" + text)
-    elif settings_file is None and any(b"include(" in s.data and b"django" in s.data for s in comp.sources("python")):
+    elif settings_file is None and any(
+        b"include(" in s.data and b"django" in s.data for s in comp.sources("python")
+    ):
         plan.skip("no DJANGO_SETTINGS_MODULE file found")
 
 

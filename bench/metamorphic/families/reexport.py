@@ -52,19 +52,39 @@ def _this_using_export(comp: Component, target: str, name: str) -> bool:
     src = comp.source(target)
     if src is None:
         return True
-    for n in of_type(src.root, "function_declaration", "function_expression", "function", "generator_function_declaration"):
+    for n in of_type(
+        src.root,
+        "function_declaration",
+        "function_expression",
+        "function",
+        "generator_function_declaration",
+    ):
         fname = n.child_by_field_name("name")
-        owner = n.parent.child_by_field_name("name") if n.parent is not None and n.parent.type == "variable_declarator" else None
-        if (fname is not None and src.text(fname) == name) or (owner is not None and src.text(owner) == name):
-            if lexical_this(src, n.child_by_field_name("body") or n):
-                return True
+        owner = (
+            n.parent.child_by_field_name("name")
+            if n.parent is not None and n.parent.type == "variable_declarator"
+            else None
+        )
+        named = (fname is not None and src.text(fname) == name) or (
+            owner is not None and src.text(owner) == name
+        )
+        if named and lexical_this(src, n.child_by_field_name("body") or n):
+            return True
     return False
 
 
 def _js_namespace(comp: Component, src: Source, plan: Plan, stmt: Node, target: str) -> None:
     clause = next((c for c in stmt.named_children if c.type == "import_clause"), None)
-    named = next((c for c in clause.named_children if c.type == "named_imports"), None) if clause else None
-    if named is None or b"import type" in src.data[stmt.start_byte : stmt.end_byte] or "type " in src.text(named):
+    named = (
+        next((c for c in clause.named_children if c.type == "named_imports"), None)
+        if clause
+        else None
+    )
+    if (
+        named is None
+        or b"import type" in src.data[stmt.start_byte : stmt.end_byte]
+        or "type " in src.text(named)
+    ):
         return
     stem = re.sub(r"\W", "_", posixpath.basename(target).split(".")[0])
     ns = claim(plan, src, "kb" + stem[:1].upper() + stem[1:])
@@ -94,14 +114,18 @@ def _js_namespace(comp: Component, src: Source, plan: Plan, stmt: Node, target: 
                 edits.append((tok, f"{ns}.{imported}"))
     others = [c for c in clause.named_children if c.type != "named_imports"]
     head = (src.text(others[0]) + ", ") if others else ""
-    if any(plan.taken(src.rel, t.start_byte, t.end_byte) for t, _ in edits) or not replace(plan, src, clause, f"{head}* as {ns}"):
+    if any(plan.taken(src.rel, t.start_byte, t.end_byte) for t, _ in edits) or not replace(
+        plan, src, clause, f"{head}* as {ns}"
+    ):
         return
     for tok, text in edits:
         replace(plan, src, tok, text)
     plan.site(src.rel, src.data, stmt.start_byte, f"named imports of {target} -> import * as {ns}")
 
 
-def _js_barrel(comp: Component, src: Source, plan: Plan, source_node: Node, target: str, made: dict[str, str]) -> None:
+def _js_barrel(
+    comp: Component, src: Source, plan: Plan, source_node: Node, target: str, made: dict[str, str]
+) -> None:
     folder = made.get(target)
     if folder is None:
         stem = posixpath.splitext(posixpath.basename(target))[0]
@@ -114,8 +138,8 @@ def _js_barrel(comp: Component, src: Source, plan: Plan, source_node: Node, targ
         if tsrc is not None and module_kind(tsrc) == "cjs":
             text = f"module.exports = require('{rel}');\n"
         else:
-            esm_node = ext == ".js" and comp.runtime() == "node"
-            target_spec = rel + (posixpath.splitext(target)[1] if esm_node else "")
+            explicit = tsrc is not None and comp.explicit_extensions(tsrc)
+            target_spec = rel + (posixpath.splitext(target)[1] if explicit else "")
             text = f"export * from '{target_spec}';\n"
             if tsrc is not None and b"export default" in tsrc.data:
                 text += f"export {{ default }} from '{target_spec}';\n"
@@ -123,11 +147,18 @@ def _js_barrel(comp: Component, src: Source, plan: Plan, source_node: Node, targ
         made[target] = folder
     spec = posixpath.relpath(folder, posixpath.dirname(src.rel) or ".")
     spec = spec if spec.startswith(".") else "./" + spec
-    if comp.runtime() == "node" and module_kind(src) == "esm" and src.rel.endswith((".js", ".mjs")):
-        spec += "/index.js"
+    if module_kind(src) == "esm" and comp.explicit_extensions(src):
+        spec += (
+            f"/index{posixpath.splitext(target)[1] if target.endswith(('.js', '.mjs')) else '.js'}"
+        )
     quote = src.text(source_node)[0]
     if replace(plan, src, source_node, f"{quote}{spec}{quote}"):
-        plan.site(src.rel, src.data, source_node.start_byte, f"import of {target} -> through barrel {folder}/index")
+        plan.site(
+            src.rel,
+            src.data,
+            source_node.start_byte,
+            f"import of {target} -> through barrel {folder}/index",
+        )
 
 
 def plan_js(comp: Component, plan: Plan, counter: list[int], made: dict[str, str]) -> None:
@@ -138,7 +169,13 @@ def plan_js(comp: Component, plan: Plan, counter: list[int], made: dict[str, str
             else:
                 fn = node.child_by_field_name("function")
                 args = node.child_by_field_name("arguments")
-                if fn is None or src.text(fn) != "require" or args is None or args.named_child_count != 1 or args.named_children[0].type != "string":
+                if (
+                    fn is None
+                    or src.text(fn) != "require"
+                    or args is None
+                    or args.named_child_count != 1
+                    or args.named_children[0].type != "string"
+                ):
                     continue
                 source = args.named_children[0]
             if source is None:
@@ -156,6 +193,7 @@ def plan_js(comp: Component, plan: Plan, counter: list[int], made: dict[str, str
 
 
 # --- Python -------------------------------------------------------------------------------
+
 
 def _py_module_file(comp: Component, src: Source, stmt: Node) -> tuple[str, str] | None:
     """(module file, dotted or relative module text) of a `from X import ...` in the component."""
@@ -182,7 +220,9 @@ def _py_module_file(comp: Component, src: Source, stmt: Node) -> tuple[str, str]
 
 def plan_py(comp: Component, plan: Plan, counter: list[int]) -> None:
     for src in comp.sources("python"):
-        strings = b" ".join(src.data[s.start_byte : s.end_byte] for s in of_type(src.root, "string"))
+        strings = b" ".join(
+            src.data[s.start_byte : s.end_byte] for s in of_type(src.root, "string")
+        )
         for stmt in src.root.named_children:
             if stmt.type != "import_from_statement":
                 continue
@@ -197,10 +237,20 @@ def plan_py(comp: Component, plan: Plan, counter: list[int]) -> None:
             pkg_dir = posixpath.dirname(target)
             pairs = []
             for n in names:
-                imported = src.text(n.child_by_field_name("name") if n.type == "aliased_import" else n)
-                local = src.text(n.child_by_field_name("alias")) if n.type == "aliased_import" else imported
+                imported = src.text(
+                    n.child_by_field_name("name") if n.type == "aliased_import" else n
+                )
+                local = (
+                    src.text(n.child_by_field_name("alias"))
+                    if n.type == "aliased_import"
+                    else imported
+                )
                 pairs.append((imported, local))
-            if any(f"{pkg_dir}/{posixpath.splitext(posixpath.basename(target))[0]}/{imp}.py" in comp.originals for imp, _ in pairs):
+            if any(
+                f"{pkg_dir}/{posixpath.splitext(posixpath.basename(target))[0]}/{imp}.py"
+                in comp.originals
+                for imp, _ in pairs
+            ):
                 plan.skip("imported name is a submodule")
                 continue
             if counter[0] % 2 == 1:
@@ -227,10 +277,14 @@ def _py_namespace(comp, src, plan, stmt, target, module_text, pairs, strings) ->
     if module_text.startswith("."):
         parent, _, last = module_text.rpartition(".")
         parent = parent if parent.strip(".") or parent else "."
-        parent = parent + "." if parent.endswith(".") is False and parent.strip(".") == "" else parent
+        parent = (
+            parent + "." if parent.endswith(".") is False and parent.strip(".") == "" else parent
+        )
         line = f"from {parent or '.'} import {last} as {ns}"
         init = posixpath.join(posixpath.dirname(target), "__init__.py")
-        if init in comp.originals and re.search(rb"\b" + last.encode() + rb"\b", comp.originals[init]):
+        if init in comp.originals and re.search(
+            rb"\b" + last.encode() + rb"\b", comp.originals[init]
+        ):
             plan.skip("package __init__ names the module")
             return
     else:
@@ -255,9 +309,15 @@ def _py_barrel(comp, src, plan, stmt, target, module_text, pairs) -> None:
     else:
         plan.new_files.append(NewFile(init, [f"from ..{stem} import {names}\n"]))
     module_node = stmt.child_by_field_name("module_name")
-    new_module = module_text + f".kb_{stem}".replace(f".{stem}.kb_", ".kb_") if False else _barrel_module(module_text, stem)
+    new_module = (
+        module_text + f".kb_{stem}".replace(f".{stem}.kb_", ".kb_")
+        if False
+        else _barrel_module(module_text, stem)
+    )
     if replace(plan, src, module_node, new_module):
-        plan.site(src.rel, src.data, stmt.start_byte, f"from {module_text} -> through package {folder}")
+        plan.site(
+            src.rel, src.data, stmt.start_byte, f"from {module_text} -> through package {folder}"
+        )
 
 
 def _barrel_module(module_text: str, stem: str) -> str:
@@ -272,7 +332,11 @@ def _inside(node: Node, stmt: Node) -> bool:
 
 def _is_assigned(node: Node) -> bool:
     p = node.parent
-    return p is not None and p.type in ("assignment", "augmented_assignment", "for_statement") and p.child_by_field_name("left") == node
+    return (
+        p is not None
+        and p.type in ("assignment", "augmented_assignment", "for_statement")
+        and p.child_by_field_name("left") == node
+    )
 
 
 def plan(comp: Component, plan_: Plan) -> None:

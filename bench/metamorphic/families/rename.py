@@ -19,13 +19,13 @@ from bench.metamorphic.families.base import Family, js_insert_point, replace
 from bench.metamorphic.syntax import (
     Source,
     fresh,
+    js_import_locals,
     js_name_nodes,
     of_type,
     py_in_class_body,
     py_is_parameter,
     py_name_nodes,
     uses_dynamic_scope,
-    walk,
 )
 
 NAMES = {
@@ -46,26 +46,21 @@ def new_name(src: Source, old: str, taken: set[str]) -> str | None:
 
 # --- JavaScript ---------------------------------------------------------------------------
 
+
 def _js_candidates(src: Source, plan: Plan) -> list[tuple[str, bool]]:
     """(name, is_import) of module-level bindings that are not exported by declaration."""
     out: list[tuple[str, bool]] = []
     for stmt in src.root.named_children:
         if stmt.type == "import_statement":
-            for clause in stmt.named_children:
-                if clause.type != "import_clause":
-                    continue
-                for n in walk(clause):
-                    if n.type == "identifier" and (
-                        n.parent.type in ("import_clause", "namespace_import")
-                        or (n.parent.type == "import_specifier" and (n.parent.child_by_field_name("alias") or n.parent.child_by_field_name("name")) == n)
-                    ):
-                        out.append((src.text(n), True))
+            out += [(src.text(n), True) for n in js_import_locals(src, stmt)]
         elif stmt.type in ("lexical_declaration", "variable_declaration"):
             for d in stmt.named_children:
                 name = d.child_by_field_name("name") if d.type == "variable_declarator" else None
                 if name is not None and name.type == "identifier":
                     out.append((src.text(name), False))
-        elif stmt.type == "export_statement" and stmt.child_by_field_name("declaration") is not None:
+        elif (
+            stmt.type == "export_statement" and stmt.child_by_field_name("declaration") is not None
+        ):
             plan.skip("exported by declaration")
     return out
 
@@ -103,7 +98,11 @@ def _rename_js(src: Source, plan: Plan, old: str, new: str, is_import: bool) -> 
 def _fetch_alias(src: Source, plan: Plan, taken: set[str]) -> None:
     """`fetch(...)` of the global -> `fetchBase(...)` with `const fetchBase = fetch`."""
     toks = js_name_nodes(src, "fetch")
-    calls = [t for t in toks if t.parent.type == "call_expression" and t.parent.child_by_field_name("function") == t]
+    calls = [
+        t
+        for t in toks
+        if t.parent.type == "call_expression" and t.parent.child_by_field_name("function") == t
+    ]
     if not calls:
         return
     if len(calls) != len(toks):
@@ -150,6 +149,7 @@ def plan_js(src: Source, plan: Plan) -> None:
 
 
 # --- Python -------------------------------------------------------------------------------
+
 
 def _py_imported_back(comp: Component, src: Source, name: str) -> bool:
     """Whether another module of the component may import `name` from this one."""

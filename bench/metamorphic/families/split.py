@@ -18,7 +18,15 @@ from tree_sitter import Node
 from bench.metamorphic.component import Component
 from bench.metamorphic.edits import Edit, NewFile, Piece, Plan
 from bench.metamorphic.families.base import Family, js_insert_point
-from bench.metamorphic.syntax import Source, is_js_binding, lexical_this, module_kind, of_type, walk
+from bench.metamorphic.syntax import (
+    Source,
+    is_js_binding,
+    js_import_locals,
+    lexical_this,
+    module_kind,
+    of_type,
+    walk,
+)
 
 JS_FILE_RELATIVE = {"__dirname", "__filename", "module", "exports", "require"}
 PY_FILE_RELATIVE = {"__file__", "__name__", "globals", "locals", "__package__", "__spec__"}
@@ -26,19 +34,31 @@ PY_FILE_RELATIVE = {"__file__", "__name__", "globals", "locals", "__package__", 
 
 # --- JavaScript ---------------------------------------------------------------------------
 
+
 def _js_decl(src: Source, stmt: Node) -> tuple[str, Node, bool, bool] | None:
     """(name, declaration node, exported, default) of a movable top-level declaration."""
     exported = default = False
     decl = stmt
     if stmt.type == "export_statement":
-        inner = stmt.child_by_field_name("declaration") or next((c for c in stmt.named_children if c.type in ("function_declaration", "class_declaration")), None)
+        inner = stmt.child_by_field_name("declaration") or next(
+            (
+                c
+                for c in stmt.named_children
+                if c.type in ("function_declaration", "class_declaration")
+            ),
+            None,
+        )
         if inner is None:
             return None
         exported, default, decl = True, any(c.type == "default" for c in stmt.children), inner
     if decl.type in ("function_declaration", "generator_function_declaration", "class_declaration"):
         name = decl.child_by_field_name("name")
         return (src.text(name), decl, exported, default) if name is not None else None
-    if decl.type == "lexical_declaration" and decl.named_child_count == 1 and src.text(decl).startswith("const"):
+    if (
+        decl.type == "lexical_declaration"
+        and decl.named_child_count == 1
+        and src.text(decl).startswith("const")
+    ):
         d = decl.named_children[0]
         name, value = d.child_by_field_name("name"), d.child_by_field_name("value")
         if name is None or value is None or name.type != "identifier":
@@ -47,7 +67,10 @@ def _js_decl(src: Source, stmt: Node) -> tuple[str, Node, bool, bool] | None:
             if value.type == "arrow_function" and lexical_this(src, value):
                 return None
             return src.text(name), decl, exported, False
-        if value.type == "call_expression" and any(a.type in ("arrow_function", "function_expression", "function") for a in value.child_by_field_name("arguments").named_children):
+        if value.type == "call_expression" and any(
+            a.type in ("arrow_function", "function_expression", "function")
+            for a in value.child_by_field_name("arguments").named_children
+        ):
             return src.text(name), decl, exported, False
     return None
 
@@ -58,25 +81,29 @@ def _js_module_bindings(src: Source) -> tuple[dict[str, Node], set[str]]:
     others: set[str] = set()
     for stmt in src.root.named_children:
         if stmt.type == "import_statement":
-            for n in walk(stmt):
-                if n.type == "identifier" and n.parent.type in ("import_clause", "namespace_import", "import_specifier"):
-                    if n.parent.type != "import_specifier" or (n.parent.child_by_field_name("alias") or n.parent.child_by_field_name("name")) == n:
-                        imports[src.text(n)] = stmt
+            for n in js_import_locals(src, stmt):
+                imports[src.text(n)] = stmt
             continue
-        if stmt.type in ("lexical_declaration", "variable_declaration") and all(_is_require(src, d) for d in stmt.named_children):
+        if stmt.type in ("lexical_declaration", "variable_declaration") and all(
+            _is_require(src, d) for d in stmt.named_children
+        ):
             for d in stmt.named_children:
                 for n in walk(d.child_by_field_name("name")):
                     if n.type in ("identifier", "shorthand_property_identifier_pattern"):
                         imports[src.text(n)] = stmt
             continue
-        target = stmt.child_by_field_name("declaration") if stmt.type == "export_statement" else stmt
+        target = (
+            stmt.child_by_field_name("declaration") if stmt.type == "export_statement" else stmt
+        )
         if target is None:
             continue
         if target.type in ("lexical_declaration", "variable_declaration"):
             for d in target.named_children:
                 pattern = d.child_by_field_name("name") if d.type == "variable_declarator" else None
                 for n in walk(pattern) if pattern is not None else []:
-                    if n.type == "shorthand_property_identifier_pattern" or (n.type == "identifier" and is_js_binding(n)):
+                    if n.type == "shorthand_property_identifier_pattern" or (
+                        n.type == "identifier" and is_js_binding(n)
+                    ):
                         others.add(src.text(n))
         else:
             name = target.child_by_field_name("name")
@@ -87,7 +114,11 @@ def _js_module_bindings(src: Source) -> tuple[dict[str, Node], set[str]]:
 
 def _is_require(src: Source, d: Node) -> bool:
     v = d.child_by_field_name("value") if d.type == "variable_declarator" else None
-    return v is not None and v.type == "call_expression" and src.text(v.child_by_field_name("function")) == "require"
+    return (
+        v is not None
+        and v.type == "call_expression"
+        and src.text(v.child_by_field_name("function")) == "require"
+    )
 
 
 def plan_js(comp: Component, src: Source, plan: Plan) -> None:
@@ -100,11 +131,20 @@ def plan_js(comp: Component, src: Source, plan: Plan) -> None:
         if found is None:
             continue
         name, decl, exported, default = found
-        used = {src.text(n) for n in walk(stmt) if n.type in ("identifier", "type_identifier", "shorthand_property_identifier")}
+        used = {
+            src.text(n)
+            for n in walk(stmt)
+            if n.type in ("identifier", "type_identifier", "shorthand_property_identifier")
+        }
         if used & JS_FILE_RELATIVE or any(n.type == "meta_property" for n in walk(stmt)):
             plan.skip("file-relative name in moved code")
             continue
-        assigned = [n for n in src.name_tokens(name) if n.parent.type in ("assignment_expression", "augmented_assignment_expression") and n.parent.child_by_field_name("left") == n]
+        assigned = [
+            n
+            for n in src.name_tokens(name)
+            if n.parent.type in ("assignment_expression", "augmented_assignment_expression")
+            and n.parent.child_by_field_name("left") == n
+        ]
         if assigned:
             plan.skip("reassigned declaration")
             continue
@@ -123,7 +163,10 @@ def plan_js(comp: Component, src: Source, plan: Plan) -> None:
     if new_rel in comp.originals:
         return
     esm = module_kind(src) == "esm"
-    needed = sorted({imports[u] for *_, used in cands.values() for u in used if u in imports}, key=lambda n: n.start_byte)
+    needed = sorted(
+        {imports[u] for *_, used in cands.values() for u in used if u in imports},
+        key=lambda n: n.start_byte,
+    )
     parts: list = []
     head = src.data[:200].lstrip()
     if head.startswith((b"'use client'", b'"use client"')):
@@ -138,16 +181,26 @@ def plan_js(comp: Component, src: Source, plan: Plan) -> None:
         for dec in (c for c in stmt.children if c.type == "decorator" and stmt != decl):
             parts += [Piece(dec.start_byte, dec.end_byte), "\n"]
         if esm:
-            parts += ["export default " if default else "export ", Piece(decl.start_byte, decl.end_byte), "\n"]
+            parts += [
+                "export default " if default else "export ",
+                Piece(decl.start_byte, decl.end_byte),
+                "\n",
+            ]
         else:
             parts += [Piece(decl.start_byte, decl.end_byte), "\n"]
     if not esm:
         parts.append(f"\nmodule.exports = {{ {', '.join(names)} }};\n")
     plan.new_files.append(NewFile(new_rel, parts, origin=src.rel))
-    spec = f"./{stem}.part" + (ext if ext in (".mjs", ".cjs") or (esm and ext == ".js" and comp.runtime() == "node") else "")
+    spec = f"./{stem}.part" + (
+        ext
+        if ext in (".mjs", ".cjs") or (esm and comp.explicit_extensions(src) and ext == ".js")
+        else ""
+    )
     named = [n for n in names if n != default_name]
     if esm:
-        clause = ", ".join(x for x in [default_name, "{ " + ", ".join(named) + " }" if named else ""] if x)
+        clause = ", ".join(
+            x for x in [default_name, "{ " + ", ".join(named) + " }" if named else ""] if x
+        )
         line = f"import {clause} from '{spec}';\n"
         reexports = [n for n in named if cands[n][2]]
         if reexports:
@@ -166,6 +219,7 @@ def plan_js(comp: Component, src: Source, plan: Plan) -> None:
 
 # --- Python -------------------------------------------------------------------------------
 
+
 def _py_bindings(src: Source) -> tuple[dict[str, Node], set[str]]:
     imports: dict[str, Node] = {}
     others: set[str] = set()
@@ -181,11 +235,28 @@ def _py_bindings(src: Source) -> tuple[dict[str, Node], set[str]]:
                     imports[src.text(n).split(".")[0]] = stmt
             continue
         if stmt.type in ("function_definition", "class_definition", "decorated_definition"):
-            d = stmt.child_by_field_name("definition") if stmt.type == "decorated_definition" else stmt
+            d = (
+                stmt.child_by_field_name("definition")
+                if stmt.type == "decorated_definition"
+                else stmt
+            )
             others.add(src.text(d.child_by_field_name("name")))
             continue
         for n in walk(stmt):
-            if n.type == "identifier" and n.parent is not None and n.parent.type in ("assignment", "augmented_assignment", "for_statement", "as_pattern_target", "pattern_list", "tuple_pattern", "global_statement"):
+            if (
+                n.type == "identifier"
+                and n.parent is not None
+                and n.parent.type
+                in (
+                    "assignment",
+                    "augmented_assignment",
+                    "for_statement",
+                    "as_pattern_target",
+                    "pattern_list",
+                    "tuple_pattern",
+                    "global_statement",
+                )
+            ):
                 others.add(src.text(n))
     return imports, others
 
@@ -222,7 +293,10 @@ def plan_py(comp: Component, src: Source, plan: Plan) -> None:
     new_rel = posixpath.join(folder, f"{stem}_part.py")
     if not cands or new_rel in comp.originals:
         return
-    needed = sorted({imports[u] for _, used in cands.values() for u in used if u in imports}, key=lambda n: n.start_byte)
+    needed = sorted(
+        {imports[u] for _, used in cands.values() for u in used if u in imports},
+        key=lambda n: n.start_byte,
+    )
     parts: list = []
     if b"from __future__ import annotations" in src.data:
         parts.append("from __future__ import annotations\n\n")

@@ -23,7 +23,17 @@ from bench.metamorphic.edits import Edit, Piece, Plan
 from bench.metamorphic.families.base import Family, commit
 from bench.metamorphic.syntax import Source, of_type
 
-TIGHT = {"identifier", "member_expression", "call_expression", "subscript_expression", "string", "number", "template_string", "parenthesized_expression", "this"}
+TIGHT = {
+    "identifier",
+    "member_expression",
+    "call_expression",
+    "subscript_expression",
+    "string",
+    "number",
+    "template_string",
+    "parenthesized_expression",
+    "this",
+}
 
 
 URLISH = re.compile(r"url|uri|base|root|path|api|host|endpoint", re.I)
@@ -64,10 +74,22 @@ def _template_to_concat(src: Source, plan: Plan, t: Node) -> None:
         elif i == 0:
             parts.append("''")
         wrap = expr.type not in TIGHT
-        parts += [" + ", "(" if wrap else "", Piece(expr.start_byte, expr.end_byte), ")" if wrap else ""]
+        parts += [
+            " + ",
+            "(" if wrap else "",
+            Piece(expr.start_byte, expr.end_byte),
+            ")" if wrap else "",
+        ]
     if tail:
         parts += [" + ", _js_quote(tail)]
-    needs_parens = t.parent.type in ("member_expression", "call_expression", "subscript_expression", "unary_expression", "binary_expression", "await_expression")
+    needs_parens = t.parent.type in (
+        "member_expression",
+        "call_expression",
+        "subscript_expression",
+        "unary_expression",
+        "binary_expression",
+        "await_expression",
+    )
     if needs_parens:
         parts = ["(", *parts, ")"]
     if commit(plan, [Edit(src.rel, t.start_byte, t.end_byte, parts)]):
@@ -82,7 +104,10 @@ def _chain(node: Node) -> list[Node]:
 
 
 def _concat_to_template(src: Source, plan: Plan, b: Node) -> None:
-    if b.parent.type == "binary_expression" and b.parent.child_by_field_name("operator").type == "+":
+    if (
+        b.parent.type == "binary_expression"
+        and b.parent.child_by_field_name("operator").type == "+"
+    ):
         return  # not the whole chain
     ops = _chain(b)
     if len(ops) < 2 or not any(o.type == "string" for o in ops[:2]):
@@ -113,9 +138,15 @@ def plan_js(src: Source, plan: Plan) -> None:
 
 # --- Python -------------------------------------------------------------------------------
 
+
 def _fstring_to_format(src: Source, plan: Plan, s: Node) -> None:
     start = next((c for c in s.children if c.type == "string_start"), None)
-    if start is None or "f" not in src.text(start).lower() or '"""' in src.text(start) or "'''" in src.text(start):
+    if (
+        start is None
+        or "f" not in src.text(start).lower()
+        or '"""' in src.text(start)
+        or "'''" in src.text(start)
+    ):
         return
     inters = [c for c in s.named_children if c.type == "interpolation"]
     text = src.text(s)
@@ -126,14 +157,26 @@ def _fstring_to_format(src: Source, plan: Plan, s: Node) -> None:
     pos = start.end_byte
     for it in inters:
         out.append(src.data[pos : it.start_byte].decode())
-        expr = it.child_by_field_name("expression") or (it.named_children[0] if it.named_children else None)
+        expr = it.child_by_field_name("expression") or (
+            it.named_children[0] if it.named_children else None
+        )
         conv = next((c for c in it.named_children if c.type == "type_conversion"), None)
         spec = next((c for c in it.named_children if c.type == "format_specifier"), None)
-        if expr is None or b"=" in src.data[expr.end_byte : it.end_byte].split(b"!")[0].split(b":")[0] or (spec is not None and any(c.type == "format_expression" for c in spec.named_children)):
+        if (
+            expr is None
+            or b"=" in src.data[expr.end_byte : it.end_byte].split(b"!")[0].split(b":")[0]
+            or (
+                spec is not None and any(c.type == "format_expression" for c in spec.named_children)
+            )
+        ):
             return
         field = "{" + (src.text(conv) if conv else "") + (src.text(spec) if spec else "") + "}"
         if spec is not None and not field.startswith("{:") and conv is None:
-            field = "{" + src.text(spec) + "}" if src.text(spec).startswith(":") else "{:" + src.text(spec) + "}"
+            field = (
+                "{" + src.text(spec) + "}"
+                if src.text(spec).startswith(":")
+                else "{:" + src.text(spec) + "}"
+            )
         out.append(field)
         args.append(expr)
         pos = it.end_byte
@@ -148,22 +191,47 @@ def _fstring_to_format(src: Source, plan: Plan, s: Node) -> None:
     parts.append(")")
     if s.parent.type in ("concatenated_string",):
         return
-    if commit(plan, [Edit(src.rel, s.start_byte, s.end_byte, ["(", *parts, ")"] if s.parent.type == "attribute" else parts)]):
+    if commit(
+        plan,
+        [
+            Edit(
+                src.rel,
+                s.start_byte,
+                s.end_byte,
+                ["(", *parts, ")"] if s.parent.type == "attribute" else parts,
+            )
+        ],
+    ):
         plan.site(src.rel, src.data, s.start_byte, "f-string -> str.format")
 
 
 def _format_to_fstring(src: Source, plan: Plan, call: Node) -> None:
     fn = call.child_by_field_name("function")
-    if fn is None or fn.type != "attribute" or src.text(fn.child_by_field_name("attribute")) != "format":
+    if (
+        fn is None
+        or fn.type != "attribute"
+        or src.text(fn.child_by_field_name("attribute")) != "format"
+    ):
         return
     lit = fn.child_by_field_name("object")
     args = call.child_by_field_name("arguments")
-    if lit.type != "string" or args is None or any(a.type != "identifier" and a.type != "attribute" for a in args.named_children):
+    if (
+        lit.type != "string"
+        or args is None
+        or any(a.type != "identifier" and a.type != "attribute" for a in args.named_children)
+    ):
         return
     text = src.text(lit)
     quote = text[-1]
     prefix = text[: len(text) - len(text.lstrip("rRbBuU"))]
-    if "b" in prefix.lower() or "\n" in text or "\\" in text or text.count("{}") != args.named_child_count or "{{" in text or "}}" in text:
+    if (
+        "b" in prefix.lower()
+        or "\n" in text
+        or "\\" in text
+        or text.count("{}") != args.named_child_count
+        or "{{" in text
+        or "}}" in text
+    ):
         return
     body = text[len(prefix) + 1 : -1]
     if body.replace("{}", "").count("{") or body.replace("{}", "").count("}") or not _urlish(body):
@@ -196,4 +264,6 @@ def plan(comp: Component, plan_: Plan) -> None:
         plan_py(src, plan_)
 
 
-FAMILY = Family(9, "string_form", "template literal <-> concatenation, f-string <-> str.format", plan)
+FAMILY = Family(
+    9, "string_form", "template literal <-> concatenation, f-string <-> str.format", plan
+)

@@ -20,19 +20,36 @@ from bench.metamorphic.families.chains import _receivers
 from bench.metamorphic.families.client_property import JS_CLIENTS
 from bench.metamorphic.syntax import Source, of_type, string_value
 
-ALT_METHOD = {"get": "post", "post": "put", "put": "patch", "patch": "put", "delete": "post", "head": "get", "options": "get"}
+ALT_METHOD = {
+    "get": "post",
+    "post": "put",
+    "put": "patch",
+    "patch": "put",
+    "delete": "post",
+    "head": "get",
+    "options": "get",
+}
 ENV = "KB_META_ALT"
 
 
 def alt_path(path: str) -> str | None:
-    if not path or path == "/" or any(c in path for c in "?#\\") or not (path[:1].isalnum() or path[:1] == "/"):
+    if (
+        not path
+        or path == "/"
+        or any(c in path for c in "?#\\")
+        or not (path[:1].isalnum() or path[:1] == "/")
+    ):
         return None
     return path + ("alt/" if path.endswith("/") else "/alt")
 
 
 def _js_cond(comp: Component, src: Source) -> str:
     expr = comp.env_expression(ENV)
-    if expr is None or (expr.startswith("import.meta") and src.language == "javascript" and b"import " not in src.data):
+    if expr is None or (
+        expr.startswith("import.meta")
+        and src.language == "javascript"
+        and b"import " not in src.data
+    ):
         return f"globalThis.{ENV}"
     return expr
 
@@ -48,9 +65,15 @@ def _js_site(comp: Component, src: Source, plan: Plan, call: Node, k: int, cond:
     first = args.named_children[0] if args.named_children else None
     path = string_value(src, first) if first is not None else None
     stmt = call
-    if k % 2 == 0 and method in ALT_METHOD and fn.child_by_field_name("object").type == "identifier":
+    if (
+        k % 2 == 0
+        and method in ALT_METHOD
+        and fn.child_by_field_name("object").type == "identifier"
+    ):
         alt = ALT_METHOD[method]
-        edit = Edit(src.rel, prop.start_byte - 1, prop.end_byte, [f"[{cond} ? '{alt}' : '{method}']"])
+        edit = Edit(
+            src.rel, prop.start_byte - 1, prop.end_byte, [f"[{cond} ? '{alt}' : '{method}']"]
+        )
         if src.data[prop.start_byte - 1 : prop.start_byte] == b"." and commit(plan, [edit]):
             _record(plan, src, stmt, prop, "method", method.upper(), alt.upper())
             plan.site(src.rel, src.data, call.start_byte, f"{method} -> ternary {alt}/{method}")
@@ -58,7 +81,17 @@ def _js_site(comp: Component, src: Source, plan: Plan, call: Node, k: int, cond:
     if path is not None and alt_path(path) is not None and first.type == "string":
         q = src.text(first)[0]
         new = alt_path(path)
-        if commit(plan, [Edit(src.rel, first.start_byte, first.end_byte, [f"({cond} ? {q}{new}{q} : {src.text(first)})"])]):
+        if commit(
+            plan,
+            [
+                Edit(
+                    src.rel,
+                    first.start_byte,
+                    first.end_byte,
+                    [f"({cond} ? {q}{new}{q} : {src.text(first)})"],
+                )
+            ],
+        ):
             _record(plan, src, stmt, first, "path", path, new)
             plan.site(src.rel, src.data, call.start_byte, f"path {path} -> ternary")
             return True
@@ -75,7 +108,17 @@ def _fetch_method(src: Source, plan: Plan, pair: Node, cond: str) -> bool:
         return False
     alt = ALT_METHOD[lit.lower()].upper()
     q = src.text(value)[0]
-    if commit(plan, [Edit(src.rel, value.start_byte, value.end_byte, [f"{cond} ? {q}{alt}{q} : {src.text(value)}"])]):
+    if commit(
+        plan,
+        [
+            Edit(
+                src.rel,
+                value.start_byte,
+                value.end_byte,
+                [f"{cond} ? {q}{alt}{q} : {src.text(value)}"],
+            )
+        ],
+    ):
         _record(plan, src, call, value, "method", lit.upper(), alt)
         plan.site(src.rel, src.data, value.start_byte, f"method {lit} -> ternary")
         return True
@@ -84,7 +127,13 @@ def _fetch_method(src: Source, plan: Plan, pair: Node, cond: str) -> bool:
 
 def plan_js(comp: Component, src: Source, plan: Plan, counter: list[int]) -> None:
     receivers = set(_receivers(src))
-    clients = {src.text(n) for stmt in src.root.named_children if stmt.type == "import_statement" and src.text(stmt.child_by_field_name("source"))[1:-1] in JS_CLIENTS for n in of_type(stmt, "identifier")}
+    clients = {
+        src.text(n)
+        for stmt in src.root.named_children
+        if stmt.type == "import_statement"
+        and src.text(stmt.child_by_field_name("source"))[1:-1] in JS_CLIENTS
+        for n in of_type(stmt, "identifier")
+    }
     cond = _js_cond(comp, src)
     for call in of_type(src.root, "call_expression"):
         fn = call.child_by_field_name("function")
@@ -92,21 +141,41 @@ def plan_js(comp: Component, src: Source, plan: Plan, counter: list[int]) -> Non
             continue
         if fn.type == "member_expression":
             obj = fn.child_by_field_name("object")
-            if src.text(obj) in receivers | clients and src.text(fn.child_by_field_name("property")) in ALT_METHOD:
-                if _js_site(comp, src, plan, call, counter[0], cond):
-                    counter[0] += 1
+            registers = (
+                src.text(obj) in receivers | clients
+                and src.text(fn.child_by_field_name("property")) in ALT_METHOD
+            )
+            if registers and _js_site(comp, src, plan, call, counter[0], cond):
+                counter[0] += 1
         elif src.text(fn) == "fetch":
             args = call.child_by_field_name("arguments")
             done = False
-            if counter[0] % 2 == 0 and args.named_child_count >= 2 and args.named_children[1].type == "object":
+            if (
+                counter[0] % 2 == 0
+                and args.named_child_count >= 2
+                and args.named_children[1].type == "object"
+            ):
                 for pair in args.named_children[1].named_children:
-                    if pair.type == "pair" and src.text(pair.child_by_field_name("key")) == "method":
+                    if (
+                        pair.type == "pair"
+                        and src.text(pair.child_by_field_name("key")) == "method"
+                    ):
                         done = _fetch_method(src, plan, pair, cond)
             if not done and args.named_children and args.named_children[0].type == "string":
                 first = args.named_children[0]
                 path = string_value(src, first)
                 new = alt_path(path) if path else None
-                if new and commit(plan, [Edit(src.rel, first.start_byte, first.end_byte, [f"({cond} ? '{new}' : {src.text(first)})"])]):
+                if new and commit(
+                    plan,
+                    [
+                        Edit(
+                            src.rel,
+                            first.start_byte,
+                            first.end_byte,
+                            [f"({cond} ? '{new}' : {src.text(first)})"],
+                        )
+                    ],
+                ):
                     _record(plan, src, call, first, "path", path, new)
                     plan.site(src.rel, src.data, call.start_byte, f"fetch path {path} -> ternary")
                     done = True
@@ -135,7 +204,17 @@ def plan_py(src: Source, plan: Plan, counter: list[int]) -> None:
         if counter[0] % 2 == 0 and method in PY_VERBS:
             alt = ALT_METHOD[method]
             obj = src.text(fn.child_by_field_name("object"))
-            if commit(plan, [Edit(src.rel, fn.start_byte, fn.end_byte, [f'getattr({obj}, "{alt}" if {cond} else "{method}")'])]):
+            if commit(
+                plan,
+                [
+                    Edit(
+                        src.rel,
+                        fn.start_byte,
+                        fn.end_byte,
+                        [f'getattr({obj}, "{alt}" if {cond} else "{method}")'],
+                    )
+                ],
+            ):
                 _record(plan, src, dec, fn, "method", method.upper(), alt.upper())
                 plan.site(src.rel, src.data, dec.start_byte, f"@{method} -> getattr ternary")
                 counter[0] += 1
@@ -145,7 +224,17 @@ def plan_py(src: Source, plan: Plan, counter: list[int]) -> None:
             path = text[1:-1]
             new = alt_path(path)
             q = text[0]
-            if new and commit(plan, [Edit(src.rel, first.start_byte, first.end_byte, [f"({q}{new}{q} if {cond} else {text})"])]):
+            if new and commit(
+                plan,
+                [
+                    Edit(
+                        src.rel,
+                        first.start_byte,
+                        first.end_byte,
+                        [f"({q}{new}{q} if {cond} else {text})"],
+                    )
+                ],
+            ):
                 _record(plan, src, dec, first, "path", path, new)
                 plan.site(src.rel, src.data, dec.start_byte, f"path {path} -> ternary")
                 counter[0] += 1

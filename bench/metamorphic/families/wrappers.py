@@ -30,7 +30,14 @@ from bench.metamorphic.syntax import (
     py_name_nodes,
 )
 
-JS_FUNCS = {"function_declaration", "function_expression", "arrow_function", "method_definition", "function", "generator_function_declaration"}
+JS_FUNCS = {
+    "function_declaration",
+    "function_expression",
+    "arrow_function",
+    "method_definition",
+    "function",
+    "generator_function_declaration",
+}
 
 
 def _js_wrapper(src: Source, stmt: Node) -> tuple[str, Node, Node, bool] | None:
@@ -41,10 +48,19 @@ def _js_wrapper(src: Source, stmt: Node) -> tuple[str, Node, Node, bool] | None:
         return None
     if decl.type == "function_declaration":
         return src.text(decl.child_by_field_name("name")), stmt, decl, exported
-    if decl.type == "lexical_declaration" and decl.named_child_count == 1 and src.text(decl).startswith("const"):
+    if (
+        decl.type == "lexical_declaration"
+        and decl.named_child_count == 1
+        and src.text(decl).startswith("const")
+    ):
         d = decl.named_children[0]
         name, value = d.child_by_field_name("name"), d.child_by_field_name("value")
-        if name is not None and name.type == "identifier" and value is not None and value.type in ("arrow_function", "function_expression", "function"):
+        if (
+            name is not None
+            and name.type == "identifier"
+            and value is not None
+            and value.type in ("arrow_function", "function_expression", "function")
+        ):
             return src.text(name), stmt, value, exported
     return None
 
@@ -60,7 +76,10 @@ def _method_text(src: Source, name: str, fn: Node) -> list:
 
 def _is_own_name(tok: Node) -> bool:
     p = tok.parent
-    return p.type in ("function_declaration", "variable_declarator") and p.child_by_field_name("name") == tok
+    return (
+        p.type in ("function_declaration", "variable_declarator")
+        and p.child_by_field_name("name") == tok
+    )
 
 
 def _refs(src: Source, name: str, stmt: Node) -> list[Node] | None:
@@ -69,9 +88,16 @@ def _refs(src: Source, name: str, stmt: Node) -> list[Node] | None:
     for tok in src.name_tokens(name):
         if stmt.start_byte <= tok.start_byte < stmt.end_byte:
             continue
-        if is_js_binding(tok) or tok.type in ("type_identifier", "shorthand_property_identifier_pattern") or tok.parent.type == "export_specifier":
+        if (
+            is_js_binding(tok)
+            or tok.type in ("type_identifier", "shorthand_property_identifier_pattern")
+            or tok.parent.type == "export_specifier"
+        ):
             return None
-        if tok.parent.type in ("assignment_expression", "augmented_assignment_expression") and tok.parent.child_by_field_name("left") == tok:
+        if (
+            tok.parent.type in ("assignment_expression", "augmented_assignment_expression")
+            and tok.parent.child_by_field_name("left") == tok
+        ):
             return None
         out.append(tok)
     return out
@@ -93,24 +119,35 @@ def plan_js(src: Source, plan: Plan, counter: list[int]) -> None:
         if found is None:
             continue
         name, stmt, fn, exported = found
-        inner = [t for t in src.name_tokens(name) if stmt.start_byte <= t.start_byte < stmt.end_byte and not _is_own_name(t)]
+        inner = [
+            t
+            for t in src.name_tokens(name)
+            if stmt.start_byte <= t.start_byte < stmt.end_byte and not _is_own_name(t)
+        ]
         refs = _refs(src, name, stmt)
         if refs is None or inner:
             plan.skip("name rebound, re-exported or used recursively")
             continue
         if not refs:
             continue
-        if lexical_this(src, fn.child_by_field_name("body") or fn) or (fn.type == "arrow_function" and lexical_this(src, fn)):
+        if lexical_this(src, fn.child_by_field_name("body") or fn) or (
+            fn.type == "arrow_function" and lexical_this(src, fn)
+        ):
             plan.skip("reads this/arguments")
             continue
-        calls_only = all(t.parent.type == "call_expression" and t.parent.child_by_field_name("function") == t for t in refs)
+        calls_only = all(
+            t.parent.type == "call_expression" and t.parent.child_by_field_name("function") == t
+            for t in refs
+        )
         variant = counter[0] % 3
         if variant == 2 and (not calls_only or exported):
             variant = 0
         if variant == 1 and not strict:
             variant = 0
         counter[0] += 1
-        if any(plan.taken(src.rel, t.start_byte, t.end_byte) for t in refs) or plan.taken(src.rel, stmt.start_byte, stmt.end_byte):
+        if any(plan.taken(src.rel, t.start_byte, t.end_byte) for t in refs) or plan.taken(
+            src.rel, stmt.start_byte, stmt.end_byte
+        ):
             continue
         if variant == 2:
             _hook(src, plan, name, stmt, fn, refs)
@@ -120,24 +157,50 @@ def plan_js(src: Source, plan: Plan, counter: list[int]) -> None:
             continue
         member = f"{holder}.{name}"
         if fn.type == "arrow_function":
-            body = [f"{name}: ", Piece(fn.start_byte, fn.end_byte)] if variant == 0 else [f"static {name} = ", Piece(fn.start_byte, fn.end_byte), ";"]
+            body = (
+                [f"{name}: ", Piece(fn.start_byte, fn.end_byte)]
+                if variant == 0
+                else [f"static {name} = ", Piece(fn.start_byte, fn.end_byte), ";"]
+            )
         else:
-            body = _method_text(src, name, fn) if variant == 0 else ["static ", *_method_text(src, name, fn)]
-        decl = [f"const {holder} = {{\n  ", *body, "\n};\n"] if variant == 0 else [f"class {holder} {{\n  ", *body, "\n}\n"]
+            body = (
+                _method_text(src, name, fn)
+                if variant == 0
+                else ["static ", *_method_text(src, name, fn)]
+            )
+        decl = (
+            [f"const {holder} = {{\n  ", *body, "\n};\n"]
+            if variant == 0
+            else [f"class {holder} {{\n  ", *body, "\n}\n"]
+        )
         keep_export = f"export const {name} = {member};\n" if exported else ""
         edits = []
-        if stmt.type == "function_declaration" or (exported and stmt.child_by_field_name("declaration").type == "function_declaration"):
+        if stmt.type == "function_declaration" or (
+            exported and stmt.child_by_field_name("declaration").type == "function_declaration"
+        ):
             at = js_insert_point(src)
             edits.append(Edit(src.rel, at, at, [("\n" if at else ""), *decl]))
             edits.append(Edit(src.rel, stmt.start_byte, stmt.end_byte, [keep_export]))
         else:
             edits.append(Edit(src.rel, stmt.start_byte, stmt.end_byte, [*decl, keep_export]))
         for t in refs:
-            edits.append(Edit(src.rel, t.start_byte, t.end_byte, [member if t.type != "shorthand_property_identifier" else f"{name}: {member}"]))
+            edits.append(
+                Edit(
+                    src.rel,
+                    t.start_byte,
+                    t.end_byte,
+                    [member if t.type != "shorthand_property_identifier" else f"{name}: {member}"],
+                )
+            )
         if not commit(plan, edits):
             plan.skip("collides with another rewrite")
             continue
-        plan.site(src.rel, src.data, stmt.start_byte, f"{name} -> {'object literal' if variant == 0 else 'static class'} member {member}")
+        plan.site(
+            src.rel,
+            src.data,
+            stmt.start_byte,
+            f"{name} -> {'object literal' if variant == 0 else 'static class'} member {member}",
+        )
 
 
 def _hook(src: Source, plan: Plan, name: str, stmt: Node, fn: Node, refs: list[Node]) -> None:
@@ -162,9 +225,23 @@ def _hook(src: Source, plan: Plan, name: str, stmt: Node, fn: Node, refs: list[N
         if body is None:
             continue
         if body.type == "statement_block":
-            edits.append(Edit(src.rel, body.start_byte + 1, body.start_byte + 1, [f" const {name} = {hook}();"]))
+            edits.append(
+                Edit(
+                    src.rel,
+                    body.start_byte + 1,
+                    body.start_byte + 1,
+                    [f" const {name} = {hook}();"],
+                )
+            )
         else:
-            edits.append(Edit(src.rel, body.start_byte, body.start_byte, [f"{{ const {name} = {hook}(); return ("]))
+            edits.append(
+                Edit(
+                    src.rel,
+                    body.start_byte,
+                    body.start_byte,
+                    [f"{{ const {name} = {hook}(); return ("],
+                )
+            )
             edits.append(Edit(src.rel, body.end_byte, body.end_byte, ["); }"]))
     if not commit(plan, edits):
         plan.skip("collides with another rewrite")
@@ -174,11 +251,16 @@ def _hook(src: Source, plan: Plan, name: str, stmt: Node, fn: Node, refs: list[N
 
 # --- Python -------------------------------------------------------------------------------
 
+
 def _indented(src: Source, node: Node, by: str) -> list:
     """The node's lines as pieces, each prefixed by `by` except lines that continue a
     multi-line string (their text is part of the value)."""
     data = src.data
-    strings = [(s.start_byte, s.end_byte) for s in of_type(node, "string") if b"\n" in data[s.start_byte : s.end_byte]]
+    strings = [
+        (s.start_byte, s.end_byte)
+        for s in of_type(node, "string")
+        if b"\n" in data[s.start_byte : s.end_byte]
+    ]
     parts: list = []
     pos = node.start_byte
     line_start = data.rfind(b"\n", 0, pos) + 1
@@ -201,24 +283,51 @@ def plan_py(comp: Component, src: Source, plan: Plan, counter: list[int]) -> Non
         if stmt.type != "function_definition":
             continue
         name = src.text(stmt.child_by_field_name("name"))
-        uses = [n for n in py_name_nodes(src, name) if not (stmt.start_byte <= n.start_byte < stmt.end_byte)]
-        inner = [n for n in py_name_nodes(src, name) if stmt.start_byte <= n.start_byte < stmt.end_byte and n != stmt.child_by_field_name("name")]
+        uses = [
+            n
+            for n in py_name_nodes(src, name)
+            if not (stmt.start_byte <= n.start_byte < stmt.end_byte)
+        ]
+        inner = [
+            n
+            for n in py_name_nodes(src, name)
+            if stmt.start_byte <= n.start_byte < stmt.end_byte
+            and n != stmt.child_by_field_name("name")
+        ]
         if not uses:
             continue
-        if inner or name.encode() in strings or any(py_is_parameter(n) or py_in_class_body(n) or n.parent.type in ("assignment", "global_statement") for n in uses):
+        if (
+            inner
+            or name.encode() in strings
+            or any(
+                py_is_parameter(n)
+                or py_in_class_body(n)
+                or n.parent.type in ("assignment", "global_statement")
+                for n in uses
+            )
+        ):
             plan.skip("name rebound, recursive or spelled in a string")
             continue
         if any(other.has_word(name) for other in comp.sources("python") if other.rel != src.rel):
             plan.skip("used by another module")
             continue
-        if stmt.start_byte == 0 or src.data[line_start(src, stmt.start_byte) : stmt.start_byte].strip():
+        if (
+            stmt.start_byte == 0
+            or src.data[line_start(src, stmt.start_byte) : stmt.start_byte].strip()
+        ):
             continue
-        calls_only = all(n.parent.type == "call" and n.parent.child_by_field_name("function") == n for n in uses)
+        calls_only = all(
+            n.parent.type == "call" and n.parent.child_by_field_name("function") == n for n in uses
+        )
         variant = counter[0] % 2
         counter[0] += 1
         if variant == 1 and not calls_only:
             variant = 0
-        if variant == 1 and any(_py_def_of(n) is not None and of_type(_py_def_of(n), "global_statement", "nonlocal_statement") for n in uses):
+        if variant == 1 and any(
+            _py_def_of(n) is not None
+            and of_type(_py_def_of(n), "global_statement", "nonlocal_statement")
+            for n in uses
+        ):
             variant = 0
         if any(plan.taken(src.rel, n.start_byte, n.end_byte) for n in uses):
             continue
@@ -251,16 +360,30 @@ def plan_py(comp: Component, src: Source, plan: Plan, counter: list[int]) -> Non
                 body = fn.child_by_field_name("body")
                 stmts = [c for c in body.named_children if c.type != "comment"]
                 first = stmts[0] if stmts else None
-                if first is not None and first.type in ("string", "expression_statement") and src.text(first).startswith(('"', "'")) and len(stmts) > 1:
+                if (
+                    first is not None
+                    and first.type in ("string", "expression_statement")
+                    and src.text(first).startswith(('"', "'"))
+                    and len(stmts) > 1
+                ):
                     first = stmts[1]
                 if first is None:
                     continue
                 ind = src.data[line_start(src, first.start_byte) : first.start_byte].decode()
-                edits.append(Edit(src.rel, first.start_byte, first.start_byte, [f"{name} = {factory}()\n{ind}"]))
+                edits.append(
+                    Edit(
+                        src.rel,
+                        first.start_byte,
+                        first.start_byte,
+                        [f"{name} = {factory}()\n{ind}"],
+                    )
+                )
             if not commit(plan, edits):
                 plan.skip("collides with another rewrite")
                 continue
-            plan.site(src.rel, src.data, stmt.start_byte, f"{name} -> returned by factory {factory}()")
+            plan.site(
+                src.rel, src.data, stmt.start_byte, f"{name} -> returned by factory {factory}()"
+            )
 
 
 def _py_def_of(node: Node) -> Node | None:
@@ -287,4 +410,6 @@ def plan(comp: Component, plan_: Plan) -> None:
         plan_py(comp, src, plan_, [0])
 
 
-FAMILY = Family(7, "wrapper_form", "turn a wrapper into a method of an object or class, or a hook", plan)
+FAMILY = Family(
+    7, "wrapper_form", "turn a wrapper into a method of an object or class, or a hook", plan
+)
