@@ -16,7 +16,9 @@ bench/work/metamorphic/ (ignored).
 from __future__ import annotations
 
 import argparse
+import os
 import platform
+import resource
 import sys
 import time
 from pathlib import Path
@@ -34,6 +36,16 @@ PORTFOLIOS = {
     "dev": Portfolio("dev", ROOT / "bench" / "corpus" / "kb", ROOT / "bench" / "corpus" / "repos"),
     "example": Portfolio("example", ROOT / "examples" / "kb", ROOT / "examples" / "repos"),
 }
+
+
+def _cpu_seconds() -> float:
+    """User + system CPU of this process and every child it waited for (the builds): the
+    cost of the run on a machine others share, where wall time also measures them."""
+    own, kids = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,7 +70,10 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
     t = time.perf_counter()
+    load_before = os.getloadavg()[0]
     summary, _ = run([IDENTITY, *families], portfolios, args.work, jobs=args.jobs)
+    summary["time_s"]["cpu"] = round(_cpu_seconds(), 1)
+    summary["time_s"]["load_average_1min"] = [round(load_before, 1), round(os.getloadavg()[0], 1)]
     print()
     print("\n".join(render_table(summary)))
     print()
@@ -66,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         "command": "uv run python bench/metamorphic.py "
         + " ".join(argv if argv is not None else sys.argv[1:]),
         "portfolios": [p.name for p in portfolios],
-        "machine": {"cpus": __import__("os").cpu_count(), "python": platform.python_version()},
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
     }
     write_json(summary, args.out, extra)
     print("\n".join(family_lines(summary)))

@@ -91,6 +91,7 @@ def last_line(summary: dict[str, Any]) -> str:
     return (
         f"metamorphic: invariance={worst['invariance']:.2f} (min, {worst_r.family.key}) mean={mean:.2f} families={len(scored)}"
         f" identity={ctl} sites={sum(sum(r.sites.values()) for r, _ in scored)} time={t['total']:.0f}s"
+        + (f" cpu={t['cpu']:.0f}s" if "cpu" in t else "")
     )
 
 
