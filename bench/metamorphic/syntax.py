@@ -255,6 +255,21 @@ def js_name_nodes(src: Source, name: str, with_types: bool = False) -> list[Node
     return [n for n in src.name_tokens(name) if with_types or n.type != "type_identifier"]
 
 
+def single_const(src: Source, decl: Node) -> tuple[Node, Node] | None:
+    """(name, value) of `const name = value` (one declarator, a plain identifier)."""
+    if (
+        decl.type != "lexical_declaration"
+        or decl.named_child_count != 1
+        or not src.text(decl).startswith("const")
+    ):
+        return None
+    d = decl.named_children[0]
+    name, value = d.child_by_field_name("name"), d.child_by_field_name("value")
+    if name is None or value is None or name.type != "identifier":
+        return None
+    return name, value
+
+
 def js_import_locals(src: Source, stmt: Node) -> list[Node]:
     """The identifiers an import statement binds in this module (default, namespace, and
     each specifier's alias or name)."""

@@ -25,6 +25,7 @@ from bench.metamorphic.syntax import (
     lexical_this,
     module_kind,
     of_type,
+    single_const,
     walk,
 )
 
@@ -54,15 +55,9 @@ def _js_decl(src: Source, stmt: Node) -> tuple[str, Node, bool, bool] | None:
     if decl.type in ("function_declaration", "generator_function_declaration", "class_declaration"):
         name = decl.child_by_field_name("name")
         return (src.text(name), decl, exported, default) if name is not None else None
-    if (
-        decl.type == "lexical_declaration"
-        and decl.named_child_count == 1
-        and src.text(decl).startswith("const")
-    ):
-        d = decl.named_children[0]
-        name, value = d.child_by_field_name("name"), d.child_by_field_name("value")
-        if name is None or value is None or name.type != "identifier":
-            return None
+    found = single_const(src, decl)
+    if found is not None:
+        name, value = found
         if value.type in ("arrow_function", "function_expression", "function"):
             if value.type == "arrow_function" and lexical_this(src, value):
                 return None

@@ -54,6 +54,21 @@ def _js_cond(comp: Component, src: Source) -> str:
     return expr
 
 
+def _choose_path(plan: Plan, src: Source, stmt: Node, lit: Node, path: str, choice) -> bool:
+    """Replace the path literal by `choice(new_literal, old_literal)` and record it."""
+    new = alt_path(path)
+    if new is None:
+        return False
+    q = src.text(lit)[0]
+    if not commit(
+        plan, [Edit(src.rel, lit.start_byte, lit.end_byte, [choice(f"{q}{new}{q}", src.text(lit))])]
+    ):
+        return False
+    _record(plan, src, stmt, lit, "path", path, new)
+    plan.site(src.rel, src.data, stmt.start_byte, f"path {path} -> ternary")
+    return True
+
+
 def _record(plan: Plan, src: Source, stmt: Node, lit: Node, what: str, old: str, new: str) -> None:
     plan.alternatives.append(Alternative(src.rel, src.line(stmt), what, old, new, src.line(lit)))
 
@@ -78,23 +93,10 @@ def _js_site(comp: Component, src: Source, plan: Plan, call: Node, k: int, cond:
             _record(plan, src, stmt, prop, "method", method.upper(), alt.upper())
             plan.site(src.rel, src.data, call.start_byte, f"{method} -> ternary {alt}/{method}")
             return True
-    if path is not None and alt_path(path) is not None and first.type == "string":
-        q = src.text(first)[0]
-        new = alt_path(path)
-        if commit(
-            plan,
-            [
-                Edit(
-                    src.rel,
-                    first.start_byte,
-                    first.end_byte,
-                    [f"({cond} ? {q}{new}{q} : {src.text(first)})"],
-                )
-            ],
-        ):
-            _record(plan, src, stmt, first, "path", path, new)
-            plan.site(src.rel, src.data, call.start_byte, f"path {path} -> ternary")
-            return True
+    if path is not None and first.type == "string":
+        return _choose_path(
+            plan, src, stmt, first, path, lambda new, old: f"({cond} ? {new} : {old})"
+        )
     return False
 
 
@@ -164,21 +166,9 @@ def plan_js(comp: Component, src: Source, plan: Plan, counter: list[int]) -> Non
             if not done and args.named_children and args.named_children[0].type == "string":
                 first = args.named_children[0]
                 path = string_value(src, first)
-                new = alt_path(path) if path else None
-                if new and commit(
-                    plan,
-                    [
-                        Edit(
-                            src.rel,
-                            first.start_byte,
-                            first.end_byte,
-                            [f"({cond} ? '{new}' : {src.text(first)})"],
-                        )
-                    ],
-                ):
-                    _record(plan, src, call, first, "path", path, new)
-                    plan.site(src.rel, src.data, call.start_byte, f"fetch path {path} -> ternary")
-                    done = True
+                done = path is not None and _choose_path(
+                    plan, src, call, first, path, lambda new, old: f"({cond} ? {new} : {old})"
+                )
             counter[0] += done
 
 
@@ -221,23 +211,14 @@ def plan_py(src: Source, plan: Plan, counter: list[int]) -> None:
             continue
         text = src.text(first)
         if first.type == "string" and text[:1] in "'\"":
-            path = text[1:-1]
-            new = alt_path(path)
-            q = text[0]
-            if new and commit(
+            counter[0] += _choose_path(
                 plan,
-                [
-                    Edit(
-                        src.rel,
-                        first.start_byte,
-                        first.end_byte,
-                        [f"({q}{new}{q} if {cond} else {text})"],
-                    )
-                ],
-            ):
-                _record(plan, src, dec, first, "path", path, new)
-                plan.site(src.rel, src.data, dec.start_byte, f"path {path} -> ternary")
-                counter[0] += 1
+                src,
+                dec,
+                first,
+                text[1:-1],
+                lambda new, old, c=cond: f"({new} if {c} else {old})",
+            )
 
 
 def plan(comp: Component, plan_: Plan) -> None:

@@ -28,6 +28,7 @@ from bench.metamorphic.syntax import (
     py_in_class_body,
     py_is_parameter,
     py_name_nodes,
+    single_const,
 )
 
 JS_FUNCS = {
@@ -48,20 +49,9 @@ def _js_wrapper(src: Source, stmt: Node) -> tuple[str, Node, Node, bool] | None:
         return None
     if decl.type == "function_declaration":
         return src.text(decl.child_by_field_name("name")), stmt, decl, exported
-    if (
-        decl.type == "lexical_declaration"
-        and decl.named_child_count == 1
-        and src.text(decl).startswith("const")
-    ):
-        d = decl.named_children[0]
-        name, value = d.child_by_field_name("name"), d.child_by_field_name("value")
-        if (
-            name is not None
-            and name.type == "identifier"
-            and value is not None
-            and value.type in ("arrow_function", "function_expression", "function")
-        ):
-            return src.text(name), stmt, value, exported
+    found = single_const(src, decl)
+    if found is not None and found[1].type in ("arrow_function", "function_expression", "function"):
+        return src.text(found[0]), stmt, found[1], exported
     return None
 
 
