@@ -19,6 +19,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 from bench.metamorphic.component import Component
 from bench.metamorphic.edits import Plan, Rendered, render
 from bench.metamorphic.families.base import Family
@@ -67,6 +69,8 @@ def behaviour(name: str, root: Path, tmp: Path, env: dict[str, str] | None = Non
     if name == "py":
         cmd = [sys.executable, str(ORACLE / "run_py.py"), str(run)]
     else:
+        if shutil.which("node") is None:
+            pytest.skip("node (Node.js) is not installed: the fixture's JS components cannot run")
         fake = "express" if name == "api" else "axios"
         shutil.copytree(ORACLE / "node_modules_src" / fake, run / "node_modules" / fake)
         script = "run_api.cjs" if name == "api" else "run_web.mjs"
