@@ -6,8 +6,11 @@ invariance, and a rewrite that changes a route must show up."""
 
 from __future__ import annotations
 
+import fcntl
+import os
 import shutil
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -21,38 +24,54 @@ from tests.bench.meta_support import COMPONENTS, SHOP, read_component, rewrite, 
 IDS = [f"{f.number:02d}-{f.key}" for f in FAMILIES]
 
 
-@pytest.fixture(scope="module")
-def shop_build(tmp_path_factory):
-    """Facts per project: `base` (the fixture as it is), `f00` (an identical copy), `fNN`
-    (family NN's rewrite), `broken` (POST /items registered as /goods); and the rewrites."""
-    root = tmp_path_factory.mktemp("shop-build")
-    rewrites: dict[str, dict[str, ComponentRewrite]] = {}
+def _build_shop(root: Path) -> list[str]:
+    """Write the repos and the KB under `root` and build them; the projects built."""
     for c in COMPONENTS:
-        shutil.copytree(SHOP / c, root / "repos" / "base" / c)
-        shutil.copytree(SHOP / c, root / "repos" / "f00" / c)
-        shutil.copytree(SHOP / c, root / "repos" / "broken" / c)
+        for project in ("base", "f00", "broken"):
+            shutil.copytree(SHOP / c, root / "repos" / project / c)
     routes = root / "repos" / "broken" / "api" / "src" / "routes" / "items.js"
     routes.write_text(routes.read_text().replace("router.post('/items'", "router.post('/goods'"))
     for family in FAMILIES:
-        project = f"f{family.number:02d}"
-        rewrites[project] = {}
         for c in COMPONENTS:
-            rw = rewrite(family, c)
-            write_copy(rw, root / "repos" / project / c)
-            if rw.rendered.files:
-                rewrites[project][c] = ComponentRewrite(
-                    rw.rendered, rw.plan.alternatives, rw.plan.equivalent_bases
-                )
-    projects = ["base", "f00", "broken", *rewrites]
+            write_copy(rewrite(family, c), root / "repos" / f"f{family.number:02d}" / c)
+    projects = ["base", "f00", "broken", *(f"f{f.number:02d}" for f in FAMILIES)]
     kb = write_kb(root, projects)
     git(root, "init", "-q", "-b", "main")
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "fixture")
     build(kb, root / "data")
+    return projects
+
+
+@pytest.fixture(scope="module")
+def shop_build(tmp_path_factory):
+    """Facts per project: `base` (the fixture as it is), `f00` (an identical copy), `fNN`
+    (family NN's rewrite), `broken` (POST /items registered as /goods); and the rewrites.
+    Built once per test run, also under pytest-xdist (the first worker builds, a file lock)."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent
+    root = shared / "metamorphic-shop"
+    root.mkdir(exist_ok=True)
+    with (root / "lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not (root / "built").exists():
+            shutil.rmtree(root / "build", ignore_errors=True)
+            (root / "build").mkdir()
+            (root / "projects").write_text("\n".join(_build_shop(root / "build")))
+            (root / "built").touch()
+    projects = (root / "projects").read_text().split("\n")
     by_project: dict[str, list[Fact]] = {p: [] for p in projects}
-    for f in read_facts(kb, root / "data"):
+    for f in read_facts(root / "build" / "kb", root / "build" / "data"):
         if f.project in by_project:
             by_project[f.project].append(replace(f, project="shop"))
+    rewrites: dict[str, dict[str, ComponentRewrite]] = {}
+    for family in FAMILIES:
+        rewrites[f"f{family.number:02d}"] = {
+            c: ComponentRewrite(rw.rendered, rw.plan.alternatives, rw.plan.equivalent_bases)
+            for c in COMPONENTS
+            if (rw := rewrite(family, c)).rendered.files
+        }
     return by_project, rewrites
 
 
