@@ -231,3 +231,28 @@ def test_string_forms_never_turn_addition_into_concatenation(tmp_path):
     assert "a + b + '/items'" in text
     assert "`/items/${id}`" in text
     assert "gql`query { items }`" in text
+
+
+def test_nest_prefix_moves_into_a_register_as_factory(tmp_path):
+    plan, out = plan_for(
+        tmp_path,
+        "prefix_config",
+        {
+            "src/main.ts": """\
+            import { NestFactory } from '@nestjs/core';
+            import { AppModule } from './app.module';
+            async function bootstrap() {
+              const app = await NestFactory.create(AppModule);
+              app.setGlobalPrefix('api');
+              await app.listen(3000);
+            }
+            bootstrap();
+        """
+        },
+        package={"dependencies": {"@nestjs/core": "10", "@nestjs/config": "3"}},
+    )
+    factory = out["src/kb-meta-app.config.ts"]
+    assert "import { registerAs } from '@nestjs/config';" in factory
+    assert "registerAs('app', () => ({ apiPrefix: 'api' }))" in factory
+    assert "import kbMetaAppConfig from './kb-meta-app.config';" in out["src/main.ts"]
+    assert "app.setGlobalPrefix(kbMetaAppConfig().apiPrefix);" in out["src/main.ts"]
