@@ -138,6 +138,7 @@ class Evaluator:
             return Unknown("", f"{rel} is not code")
         if depth > MAX_DEPTH:
             return Unknown(adapter.text(node)[:80], "evaluation too deep")
+        node = adapter.unwrap(node)  # one identity for `(x)`, `await x`, `x as T` and `x`
         key = (rel, node.start_byte, node.end_byte)
         if act is None and key in self._cache:
             return self._cache[key]
@@ -398,11 +399,18 @@ class Evaluator:
                     return Func(a.site(entry.value), obj.act, obj, name)
                 value = self.eval(obj.site.rel, entry.value, obj.act, depth + 1)
                 return Func(value.site, value.act, obj, name) if isinstance(value, Func) else value
+        for entry in reversed(view.entries):  # a computed key that evaluates to the name
+            if entry.key is None and entry.key_node is not None:
+                key = self.eval(obj.site.rel, entry.key_node, obj.act, depth + 1)
+                if isinstance(key, Lit) and str(key.value) == name:
+                    return self.eval(obj.site.rel, entry.value, obj.act, depth + 1)
         for entry in reversed(view.entries):
             if entry.kind == "spread":
                 inner = self.eval(obj.site.rel, entry.value, obj.act, depth + 1)
+                if isinstance(inner, Param):
+                    continue  # `{ url, ...options }`: overrides a caller may pass, not known here
                 found = self.member(inner, name, obj.site.rel, entry.value, depth + 1)
-                if not isinstance(found, (Unknown, Method)):
+                if not isinstance(found, (Unknown, Method, Param)):
                     return found
         return Method(obj, name)
 
@@ -414,11 +422,12 @@ class Evaluator:
         view = a.view(node) if node is not None else None
         if not isinstance(view, EObject):
             return Unknown(key_text, "computed member")
-        keys = [e.key for e in view.entries if e.key is not None and e.kind != "spread"]
-        values = [self.object_member(obj, k, depth + 1) for k in keys[:16]]
+        entries = [e for e in view.entries if e.kind == "prop"][:16]
+        values = [self.eval(obj.site.rel, e.value, obj.act, depth + 1) for e in entries]
         if not values:
             return Unknown(key_text, "computed member of an empty object")
-        return Choice(tuple(values), f"{key_text} in {{{', '.join(keys[:16])}}}")
+        keys = [e.key or a.text(e.key_node) for e in entries]
+        return choice(values, f"{key_text} in {{{', '.join(keys)}}}")
 
     def instance_member(self, inst: Instance, name: str, depth: int) -> Value:
         found = self.class_member(inst.klass, name, depth, instance=inst)
@@ -437,7 +446,8 @@ class Evaluator:
             return Func(a.site(info.methods[name]), None, this, name)
         ctor_act = self._ctor_activation(a, info, instance)
         if name in info.fields:
-            return self.eval(rel, info.fields[name], ctor_act, depth + 1)
+            value = self.eval(rel, info.fields[name], ctor_act, depth + 1)
+            return self.library.field(self, klass, name, value, a.site(info.fields[name])) or value
         assigned = self._self_assignments(a, info, name)
         if assigned:
             values = [self.eval(rel, v, ctor_act, depth + 1) for v in assigned]
@@ -543,9 +553,24 @@ class Evaluator:
         return Unknown(" ".join(a.text(node).split())[:120], "result of a call not modelled")
 
     def _call_option(self, callee: Value, call: Call) -> Value:
+        """One alternative of a callee chosen at run time (`classes[env]()`)."""
         if isinstance(callee, Func):
             return self.returns(callee, call)
-        return Unknown("", "call of a choice")
+        if isinstance(callee, Klass):
+            kwargs = tuple((k, call.kwarg(k)) for k in call.view.kwargs)
+            return Instance(callee, tuple(call.args()), kwargs)  # type: ignore[arg-type]
+        one = Call(
+            self,
+            call.rel,
+            call.node,
+            call.view,
+            call.act,
+            callee,
+            call.receiver,
+            call.depth,
+            call._args,
+        )
+        return self.library.call(self, one) or Unknown("", "call of a choice")
 
     def bind_call(self, fn_value: Func, call: Call) -> Activation | None:
         """The activation a call makes for a component function: its parameters bound to the

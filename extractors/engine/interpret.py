@@ -36,7 +36,7 @@ from extractors.engine.values import (
     Value,
 )
 from extractors.lang.base import FileAdapter
-from extractors.lang.expr import ECall, EName
+from extractors.lang.expr import EArray, ECall, EName
 from extractors.models.hooks import HOOKS
 from extractors.models.runtime import CallSource, Library
 from extractors.models.schema import Operation
@@ -124,7 +124,8 @@ class Interpreter:
             return self._mounts(op, obj, call, src)
         if op.action == "prefix":
             path = src.select(spec.get("path"))
-            return [PrefixEvent(model, obj, path, site)] if path is not None else []
+            where, name = self.written(spec.get("path"), call, src)
+            return [PrefixEvent(model, obj, path, site, where, name)] if path is not None else []
         if op.action == "invoke":
             fn = src.select(spec.get("fn"), (Func,))
             args = tuple(
@@ -148,37 +149,42 @@ class Interpreter:
             path = s.select(spec.get("path"))
             if path is None:
                 path = Lit("")
-            handler, middleware = self._handlers(spec, s, call)
+            handler, where, middleware = self._handlers(spec, s, call)
             if decorated is not None and handler is None:
                 handler = decorated
+            guards = (
+                self.decorators.function_middleware(handler, call.node)
+                if decorated is not None
+                else []
+            )
+            middleware = tuple(middleware + guards + self.injected_params(handler))
             method = s.select(spec.get("method")) or Lit(s.method_name())
             router = s.select(spec.get("router")) or obj
             item = s.item()
             site = (
                 item.site if isinstance(item, ObjLit) else call.site
             )  # a route object: its own line
-            events.append(RouteEvent(obj.model, router, method, path, handler, middleware, site,
-                                     decorated.site if isinstance(decorated, Func) else None))  # fmt: skip
+            if isinstance(decorated, Func):
+                where = decorated.site
+            events.append(
+                RouteEvent(obj.model, router, method, path, handler, middleware, site, where)
+            )
         return events
 
     def _handlers(self, spec: dict[str, Selector], src: CallSource, call: Call):
-        """(handler, middleware with sites): `handler` names it, else the last of `handlers`
-        (the arguments after the path), the ones before it being middleware."""
-        site_of = self._arg_sites(call)
-        middleware: list[tuple[Value, Site]] = []
-        for value in _as_list(src.select(spec.get("middleware"))):
-            middleware.append((value, call.site))
+        """(handler, its site, middleware with sites): `handler` names it, else the last of
+        `handlers` (the arguments after the path), the ones before it being middleware; a
+        handler's injected parameters (`Depends(fn)`) come after."""
+        middleware = self.selected(spec.get("middleware"), call, src)
         handler = src.select(spec.get("handler"))
-        chain = spec.get("handlers")
-        if chain is not None and any(t.kind == "rest" for t in chain.terms):
-            start = first_free([spec.get("path")], src)
-            args = [(call.arg(i), site_of(i)) for i in range(start, len(call.view.args))]
-            args = [(v, s) for v, s in args if v is not None]
+        where = None
+        if spec.get("handlers") is not None:
+            args = self.selected(spec.get("handlers"), call, src, spec.get("path"))
             if args and handler is None:
-                handler = args[-1][0]
+                handler, where = args[-1]
                 args = args[:-1]
-            middleware += args  # type: ignore[arg-type]
-        return handler, tuple(middleware)
+            middleware += args
+        return handler, where, middleware
 
     def _arg_sites(self, call: Call):
         a = self.ev.program.adapter(call.rel)
@@ -198,33 +204,143 @@ class Interpreter:
         path = src.select(spec.get("path"))
         if path is not None and not isinstance(path, STRINGISH):
             path = None
-        site_of = self._arg_sites(call)
         items: list[tuple[Value, Site]] = []
-        for key in ("child", "children"):
-            value = src.select(spec.get(key))
-            for item in _as_list(value):
-                items.append((item, call.site))
-        chain = spec.get("items")
-        if chain is not None and any(t.kind == "rest" for t in chain.terms):
-            start = first_free([spec.get("path")], src)
-            for i in range(start, len(call.view.args)):
-                value = call.arg(i)
-                for item in _as_list(value):
-                    items.append((item, site_of(i)))
-        middleware = tuple(
-            (v, s) for v in _as_list(src.select(spec.get("middleware"))) for s in [call.site]
-        )
+        for key in ("child", "children", "items"):
+            items += self.selected(spec.get(key), call, src, spec.get("path"))
+        middleware = tuple(self.selected(spec.get("middleware"), call, src))
+        path_site, path_name = self.written(spec.get("path"), call, src) if path is not None else (None, "")
         events: list[Event] = []
         uses: list[tuple[Value, Site]] = []
         for value, where in items:
             if self._mountable(value, op) or op.action == "mount" and key_is_child(spec, value):
                 before = tuple(uses)  # `use('/api', auth, router)`: auth guards the router
-                events.append(MountEvent(model, obj, value, path, middleware + before, call.site))
-            elif op.action == "use" or chain is not None:
-                uses.append((value, where))
+                events.append(MountEvent(model, obj, value, path, middleware + before, call.site,
+                                         path_site, path_name))  # fmt: skip
+            elif op.action == "use" or "items" in spec:
+                uses.append((value, _at_line(where, call.site)))  # used where the call is
         if uses and not any(isinstance(e, MountEvent) for e in events):
-            events.append(UseEvent(model, obj, path, tuple(uses), call.site))
+            target = src.select(spec.get("target")) or obj  # `cors.init_app(blueprint)`
+            events.append(UseEvent(model, target, path, tuple(uses), call.site))
         return events
+
+    def selected(self, selector: Selector | None, call: Call, src: CallSource,
+                 after: Selector | None = None) -> list[tuple[Value, Site]]:  # fmt: skip
+        """The values a selector names, each with the site it is written at: the arguments
+        after the named ones (`rest`), the items of a list literal (`dependencies=[…]`), or
+        the one argument — an injection marker (`Depends(fn)`) standing for what it injects."""
+        if selector is None:
+            return []
+        a = self.ev.program.adapter(call.rel)
+        nodes: list = []
+        for term in selector.terms:
+            if term.path or term.kind not in ("arg", "kw", "rest"):
+                continue
+            if term.kind == "rest":
+                nodes = list(call.view.args[first_free([after], src) :])
+                break
+            node = (
+                call.view.args[int(term.key)]
+                if term.kind == "arg" and int(term.key) < len(call.view.args)
+                else call.view.kwargs.get(term.key)
+                if term.kind == "kw"
+                else None
+            )
+            if node is not None:
+                view = a.view(node) if a is not None else None
+                nodes = list(view.items) if isinstance(view, EArray) else [node]
+                break
+        if not nodes or a is None:
+            value = src.select(selector)
+            return [(v, call.site) for v in _as_list(value)]
+        flat = []
+        for node in nodes:  # `[auth, validate]` passed as one argument: each element
+            view = a.view(node)
+            flat += list(view.items) if isinstance(view, EArray) else [node]
+        out = []
+        for node in flat:
+            node = self.injected_node(call.rel, node) or node
+            value = self.ev.eval(call.rel, node, call.act)
+            items = (
+                value.items if isinstance(value, ArrLit) else (value,)
+            )  # one use per written item
+            out += [(v, a.site(node)) for v in items]
+        return out
+
+    def written(self, selector: Selector | None, call: Call, src: CallSource) -> tuple[Site | None, str]:
+        """Where the value a selector takes is written, and what the code calls it: a
+        keyword argument by its keyword (`prefix`), a positional one by the call (`app.use`,
+        `setGlobalPrefix`)."""
+        a = self.ev.program.adapter(call.rel)
+        if selector is None or a is None:
+            return None, ""
+        for term in selector.terms:
+            node = None
+            if term.kind == "arg" and int(term.key) < len(call.view.args):
+                node = call.view.args[int(term.key)]
+                name = " ".join(a.text(call.view.callee).split())[:60]
+            elif term.kind == "kw":
+                node = call.view.kwargs.get(term.key)
+                name = term.key
+            if node is not None and src.select(Selector((term,))) is not None:
+                return a.site(node), name
+        return None, ""
+
+    def injected_node(self, rel: str, node) -> object | None:
+        """`Depends(fn)` / `Security(fn)` (a model's `injects`): the node of what it injects."""
+        a = self.ev.program.adapter(rel)
+        view = a.call_view(node) if a is not None else None
+        if view is None or not view.args:
+            return None
+        callee = self.ev.eval(rel, view.callee, None)
+        if isinstance(callee, Ext) and callee.dotted in self.lib.injects:
+            return view.args[0]
+        return None
+
+    def injected_params(self, handler: Value) -> list[tuple[Value, Site]]:
+        """What a handler's parameters inject, in order (`user = Depends(current_user)`,
+        `Annotated[User, Depends(current_user)]`): middleware of its route."""
+        if not isinstance(handler, Func):
+            return []
+        a = self.ev.program.adapter(handler.site.rel)
+        node = a.node_at(handler.site) if a is not None else None
+        if a is None or node is None or not a.is_function(node):
+            return []
+        out = []
+        for param in a.function(node).params:
+            for candidate in (param.default, param.type):
+                marker = self._marker_in(handler.site.rel, a, candidate)
+                if marker is not None:
+                    out.append((self.ev.eval(handler.site.rel, marker, None), a.site(marker)))
+                    break
+        return out
+
+    def _marker_in(self, rel: str, a, node, depth: int = 0):
+        if node is None or depth > 4:
+            return None
+        found = self.injected_node(rel, node)
+        if found is not None:
+            return found
+        for child in node.named_children:  # `Annotated[T, Depends(fn)]`, a type alias's value
+            found = self._marker_in(rel, a, child, depth + 1)
+            if found is not None:
+                return found
+        if (
+            node.type in ("identifier", "type") and depth == 0
+        ):  # an alias: `CurrentUser = Annotated[...]`
+            value_node = self._alias_node(rel, a, node)
+            if value_node is not None:
+                return self._marker_in(*value_node, depth + 1)
+        return None
+
+    def _alias_node(self, rel: str, a, node):
+        name_node = node.named_children[0] if node.type == "type" and node.named_children else node
+        if name_node.type != "identifier":
+            return None
+        binding = a.resolve(a.text(name_node), name_node)
+        if binding is not None and binding.value is not None:
+            return rel, a, binding.value
+        value = self.ev.program.imported(self.ev, rel, a.text(name_node))
+        return None if value is None else None
 
     def _mountable(self, value: Value, op: Operation) -> bool:
         """A router-like value: a model object that can hold routes or mounts, a class the
@@ -237,6 +353,11 @@ class Interpreter:
             made = self.lib.subclass(self.ev, value)
             return made is not None and self.lib.holds_routes(made)
         return False
+
+
+def _at_line(where: Site, call: Site) -> Site:
+    """An argument's node, read as used on the line of the call that applies it."""
+    return Site(where.rel, call.line, call.line, where.col, where.start, where.end)
 
 
 def key_is_child(spec: dict, value: Value) -> bool:

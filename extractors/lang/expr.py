@@ -93,6 +93,7 @@ class Entry:
     key: str | None  # None for a spread or a computed key
     value: TsNode  # the value expression, the method node, or the spread operand
     kind: str = "prop"  # prop | method | spread
+    key_node: TsNode | None = None  # a computed key's expression (`{[KIND.a]: …}`, `{Enum.x: …}`)
 
 
 @dataclass(slots=True)

@@ -68,6 +68,14 @@ class JsFile(FileAdapter):
     family = "js"
 
     # --- expressions --------------------------------------------------------------
+    def unwrap(self, node: TsNode) -> TsNode:
+        while node.type in WRAPPERS:
+            inner = [c for c in node.named_children if c.type != "comment"]
+            if not inner:
+                return node
+            node = inner[-1] if node.type == "type_assertion" else inner[0]
+        return node
+
     def view(self, node: TsNode) -> Expr:
         kind = node.type
         while kind in WRAPPERS:
@@ -186,7 +194,12 @@ class JsFile(FileAdapter):
             if kind == "pair":
                 key, value = child.child_by_field_name("key"), child.child_by_field_name("value")
                 if key is not None and value is not None:
-                    entries.append(Entry(self._key(key), value))
+                    computed = (
+                        key.named_children[0]
+                        if key.type == "computed_property_name" and key.named_children
+                        else None
+                    )
+                    entries.append(Entry(self._key(key), value, "prop", computed))
             elif kind == "shorthand_property_identifier":
                 entries.append(Entry(self.text(child), child))
             elif kind == "method_definition":
@@ -554,6 +567,11 @@ class JsFile(FileAdapter):
             if target is not None:
                 out.append((self._decorator_expr(decorator), target))
         return out
+
+    def bindings_of_loop(self, loop: TsNode) -> list[Binding]:
+        """The variables a loop binds (with their destructuring paths)."""
+        table = self._scopes.get((loop.start_byte, loop.end_byte), {})
+        return [b for found in table.values() for b in found if b.kind == "loop" and b.node == loop]
 
     def loop_binding(self, binding: Binding) -> tuple[TsNode, TsNode | None] | None:
         if binding.kind != "loop":

@@ -48,6 +48,11 @@ class PyFile(FileAdapter):
     family = "py"
 
     # --- expressions --------------------------------------------------------------
+    def unwrap(self, node: TsNode) -> TsNode:
+        while node.type in {"parenthesized_expression", "await"} and node.named_children:
+            node = node.named_children[0]
+        return node
+
     def view(self, node: TsNode) -> Expr:
         kind = node.type
         while kind in {"parenthesized_expression", "await"} and node.named_children:
@@ -441,6 +446,11 @@ class PyFile(FileAdapter):
             if target is not None:
                 out.append((self._decorator_expr(decorator), target))
         return out
+
+    def bindings_of_loop(self, loop: TsNode) -> list[Binding]:
+        """The variables a loop binds (with their destructuring paths)."""
+        table = self._scopes.get((loop.start_byte, loop.end_byte), {})
+        return [b for found in table.values() for b in found if b.kind == "loop" and b.node == loop]
 
     def loop_binding(self, binding: Binding) -> tuple[TsNode, TsNode | None] | None:
         if binding.kind != "loop":

@@ -61,6 +61,7 @@ class Library:
     _holders: dict[tuple[str, str], bool] = field(default_factory=dict)
     made: dict[tuple[str, str], list[Obj]] = field(default_factory=dict)  # objects made, by role
     maker_names: set[str] = field(default_factory=set)  # last names of what makes objects
+    injects: set[str] = field(default_factory=set)  # injection markers: `fastapi.Depends`
 
     def __post_init__(self) -> None:
         for model in self.models:
@@ -86,6 +87,8 @@ class Library:
                         self.vocabulary.add(name)
             for deco in model.decorators:
                 self.vocabulary.update(deco.names)
+            for marker in model.injects:
+                self.injects.update(self.full_names(model, Maker("call", marker)))
 
     @staticmethod
     def full_names(model: Model, maker: Maker) -> list[str]:
@@ -130,6 +133,34 @@ class Library:
         if prop is not None:
             return prop
         return Obj(obj.model, f"{obj.role}.{name}", obj.origin)  # a facet: `client.defaults`
+
+    def field(self, ev: Evaluator, klass: Klass, name: str, value: Value, where: Site | None = None) -> Value | None:
+        """A class attribute a library reads from the environment: a field of a settings
+        class (pydantic's BaseSettings: the variable of the field's name, its default the
+        value written)."""
+        made = self._derived(ev, klass, 0)
+        model = self.by_id.get(made.model) if made is not None else None
+        if model is not None and model.reads.get(made.role) == "env-field":
+            return Env(name.upper(), value, made.model, where)
+        return None
+
+    def _derived(self, ev: Evaluator, klass: Klass, depth: int) -> Obj | None:
+        """The model object a class is by derivation, through component base classes."""
+        if depth > 6:
+            return None
+        made = self.subclass(ev, klass)
+        if made is not None:
+            return made
+        a = ev.program.adapter(klass.site.rel)
+        node = a.node_at(klass.site) if a is not None else None
+        info = a.klass(node) if node is not None else None
+        for base in info.bases if info is not None else []:
+            value = ev.eval(klass.site.rel, base, None)
+            if isinstance(value, Klass):
+                found = self._derived(ev, value, depth + 1)
+                if found is not None:
+                    return found
+        return None
 
     def typed(self, ev: Evaluator, type_value: Value) -> Value | None:
         if isinstance(type_value, Ext):
@@ -213,6 +244,20 @@ class Library:
     def operations(self, obj: Obj, name: str) -> list[Operation]:
         return self.ops.get((obj.model, obj.role, name), [])
 
+    def unbound_router(self, program, method: str, where: Site) -> Obj | None:
+        """A router of the server library the component imports whose routers have `method`
+        (for routes registered on a parameter nobody passes), else None."""
+        used = set()
+        for mod in program.js.values():
+            used |= {b.package or b.spec for b in mod.imports.values() if b.target is None}
+        for model in self.models:
+            if model.kind != "server" or not (set(model.modules) & used):
+                continue
+            for op in model.operations:
+                if op.action == "route" and method in op.calls and op.on:
+                    return Obj(model.id, op.on[-1], where)
+        return None
+
     def holds_routes(self, obj: Obj) -> bool:
         """Whether routes can hang off an object of this role (a router, app, controller)."""
         key = (obj.model, obj.role)
@@ -220,7 +265,7 @@ class Library:
         if found is None:
             model = self.by_id.get(obj.model)
             found = model is not None and (
-                any(obj.role in op.on and op.action in ("route", "mount", "use", "prefix")
+                any(obj.role in op.on and op.action in ("route", "mount", "prefix")
                     for op in model.operations)
                 or any(d.role == obj.role for d in model.decorators)
                 or any(obj.role in roles for roles in model.implicit.values())

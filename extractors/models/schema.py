@@ -92,6 +92,7 @@ class Model:
     implicit: dict[str, tuple[str, ...]]  # parent role -> child roles mounted implicitly
     router_roles: tuple[str, ...] = ()  # roles routes hang off (besides those with operations)
     reads: dict[str, str] = field(default_factory=dict)  # role -> what reading a member is: env
+    injects: tuple[str, ...] = ()  # markers a handler's parameters inject through (`Depends`)
     notes: str = ""
 
 
@@ -237,5 +238,6 @@ def load_model(path: Path) -> Model:
         implicit={str(k): _names(v, path, f"implicit.{k}") for k, v in implicit.items()},
         router_roles=_names(raw.get("router_roles"), path, "router_roles"),
         reads={str(k): str(v) for k, v in (raw.get("reads") or {}).items()},
+        injects=_names(raw.get("injects"), path, "injects"),
         notes=str(raw.get("notes") or ""),
     )

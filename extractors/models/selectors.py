@@ -140,6 +140,10 @@ def _term(term: Term, src: Source) -> Value | None:
     if kind == "item":
         item = src.item()
         return src.member(item, term.key) if item is not None and term.key else item
+    if kind == "args":  # every positional argument, as a list
+        from extractors.engine.values import ArrLit
+
+        return ArrLit(tuple(v for i in range(src.arg_count()) if (v := src.arg(i)) is not None))
     if kind == "last":
         n = src.arg_count()
         return src.arg(n - 1) if n else None
