@@ -155,6 +155,11 @@ def ancestors(node: Node) -> Iterator[Node]:
         n = n.parent
 
 
+def enclosing(node: Node, types: set[str] | tuple[str, ...]) -> Node | None:
+    """The nearest ancestor of one of these types."""
+    return next((a for a in ancestors(node) if a.type in types), None)
+
+
 def fresh(src: Source, wanted: str, also_taken: set[str] = frozenset()) -> str | None:  # type: ignore[assignment]
     """`wanted`, or `wanted2`, `wanted3`…: the first that is no word of the file."""
     for i in range(1, 20):

@@ -10,7 +10,7 @@ from tree_sitter import Node
 
 from bench.metamorphic.edits import Plan
 from bench.metamorphic.families.base import claim, insert, js_insert_point, replace
-from bench.metamorphic.syntax import Source, string_value
+from bench.metamorphic.syntax import Source, enclosing, string_value
 
 PURE = {
     "string", "template_string", "identifier", "member_expression", "binary_expression",
@@ -85,12 +85,7 @@ class Config:
 
 
 def _inside_function(node: Node) -> bool:
-    p = node.parent
-    while p is not None:
-        if p.type in FUNCTIONS:
-            return True
-        p = p.parent
-    return False
+    return enclosing(node, FUNCTIONS) is not None
 
 
 def _top_statement(node: Node) -> Node:

@@ -22,6 +22,7 @@ from bench.metamorphic.families.base import Family, claim, commit, js_insert_poi
 from bench.metamorphic.families.wrappers_py import plan_py
 from bench.metamorphic.syntax import (
     Source,
+    enclosing,
     is_js_binding,
     lexical_this,
     module_kind,
@@ -91,12 +92,7 @@ def _refs(src: Source, name: str, stmt: Node) -> list[Node] | None:
 
 
 def _caller(tok: Node) -> Node | None:
-    p = tok.parent
-    while p is not None:
-        if p.type in JS_FUNCS:
-            return p
-        p = p.parent
-    return None
+    return enclosing(tok, JS_FUNCS)
 
 
 def plan_js(src: Source, plan: Plan, counter: list[int]) -> None:
