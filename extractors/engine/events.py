@@ -50,6 +50,7 @@ class UseEvent:
     methods: tuple[str, ...] = ()  # only routes of these HTTP methods (empty: all)
     exact: bool = False  # the path names routes (NestJS forRoutes), not a prefix (app.use)
     when: Site | None = None
+    ordered: bool = True  # False: applies whenever it is registered (Flask's before_request)
 
 
 @dataclass(frozen=True)

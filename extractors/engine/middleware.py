@@ -43,13 +43,18 @@ def middleware_use(ev: Evaluator, value: Value, where: Site) -> MiddlewareUse | 
     if isinstance(callee, Func) and view is not None:
         return MiddlewareUse(written, expr, callee)  # a factory called: the factory
     if isinstance(value, Func):
-        return MiddlewareUse(written, expr, value)
+        named_here = node.type in ("identifier", "member_expression", "attribute")
+        return MiddlewareUse(written if named_here else value.name or written, expr, value)
     if isinstance(callee, Func):
         return MiddlewareUse(written, expr, callee)
     package = _package(ev, callee)
-    if view is not None and view.args and package is not None:
-        if all(isinstance(ev.eval(where.rel, arg, None), Lit) for arg in view.args):
-            written = expr  # `AuthGuard('jwt')` vs `AuthGuard('jwt-refresh')`
+    literal_args = (
+        view is not None
+        and view.args
+        and all(isinstance(ev.eval(where.rel, arg, None), Lit) for arg in view.args)
+    )
+    if package is not None and literal_args:
+        written = expr  # `AuthGuard('jwt')` vs `AuthGuard('jwt-refresh')`
     defined = None
     if view is None:  # a name: where it is bound, and the library call that made it
         found = definition(ev, where.rel, node)

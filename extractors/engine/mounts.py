@@ -49,8 +49,20 @@ class NamedRoute:
     event: RouteEvent
     path: Value
     middleware: list[tuple[Value, Site]]
-    mounts: list[Site]
+    mounts: list[tuple[Site, Value]]  # each prefix on the way, where it is written, outermost first
     root: Value
+
+
+def _earlier(a, b) -> bool:
+    """Event `a` registered before event `b`: by the calls that register them (`when`),
+    by their own sites when the same call registers both; a use that applies whenever it
+    is registered is always earlier."""
+    if not getattr(a, "ordered", True):
+        return True
+    wa, wb = a.when or a.site, b.when or b.site
+    if wa == wb:
+        return _before(a.site, b.site)
+    return _before(wa, wb)
 
 
 def _before(a: Site, b: Site) -> bool:
@@ -58,7 +70,9 @@ def _before(a: Site, b: Site) -> bool:
     another file (an app configured elsewhere) counts as before."""
     if a.rel != b.rel:
         return True
-    return a.end < b.end if a.end and b.end else (a.line, a.col) < (b.line, b.col)  # a chain's inner call ends first
+    return (
+        a.end < b.end if a.end and b.end else (a.line, a.col) < (b.line, b.col)
+    )  # a chain's inner call ends first
 
 
 class MountTree:
@@ -131,8 +145,11 @@ class MountTree:
 
     def _keeps_root(self, route: RouteEvent) -> bool:
         model = self.lib.by_id.get(route.model)
-        return model is not None and model.router.get("root") is not None and \
-            select(model.router["root"], _PropSource(Obj("", "", route.site))) == Lit("keep")
+        return (
+            model is not None
+            and model.router.get("root") is not None
+            and select(model.router["root"], _PropSource(Obj("", "", route.site))) == Lit("keep")
+        )
 
     def overridden(self, node: TreeNode) -> bool:
         """A router whose own prefix a mount's path replaces (Flask's url_prefix)."""
@@ -155,20 +172,27 @@ class MountTree:
             return
         for event in node.prefixes:
             prefix = join(prefix, event.path)
-        node.uses.sort(key=lambda u: ((u.when or u.site).rel, (u.when or u.site).end, u.site.start))  # registration order
+            mounts = [*mounts, (event.path_site or event.site, event.path)]
+        node.uses.sort(
+            key=lambda u: ((u.when or u.site).rel, (u.when or u.site).end, u.site.start)
+        )  # registration order
         own = None if replaced and self.overridden(node) else self.own_prefix(node)
         if own is not None:
             prefix = join(prefix, own)
+            if _text(own) not in ("", "/") and isinstance(node.value, Obj):
+                mounts = [*mounts, (node.value.origin, own)]  # the router's own prefix
         for route in node.routes:
             full = join(prefix, route.path)
             if prefix is not None and self._keeps_root(route) and _text(route.path) == "/":
-                full = concat(prefix, Lit("/"))  # `@router.get("/")` under "/reports" is "/reports/"
+                full = concat(
+                    prefix, Lit("/")
+                )  # `@router.get("/")` under "/reports" is "/reports/"
             verb = str(route.method.value).upper() if isinstance(route.method, Lit) else ""
             chain = [(v, s) for v, s, scope, methods, exact in inherited
                      if _covers(scope, full, exact) and (not methods or verb in methods)]  # fmt: skip
             for use in node.uses:
                 if (
-                    _before(use.when or use.site, route.when or route.site)
+                    _earlier(use, route)
                     and _covers(join(prefix, use.path), full, use.exact)
                     and (not use.methods or verb in use.methods)
                 ):
@@ -181,7 +205,7 @@ class MountTree:
                 continue
             chain = list(inherited)
             for use in node.uses:
-                if _before(use.when or use.site, mount.when or mount.site):
+                if _earlier(use, mount):
                     scope = join(prefix, use.path) if use.path is not None else None
                     chain += [(v, s, scope, use.methods, use.exact) for v, s in use.middleware]
             chain += [(v, s, None, (), False) for v, s in mount.middleware]
@@ -189,7 +213,9 @@ class MountTree:
             if mount.path is not None and not (
                 isinstance(mount.path, Lit) and str(mount.path.value or "").strip("/") == ""
             ):
-                here.append(mount.path_site or mount.site)  # where its prefix is written
+                here.append(
+                    (mount.path_site or mount.site, mount.path)
+                )  # where its prefix is written
             self._walk(child, join(prefix, mount.path), chain, here, root, (*stack, id(child)),
                        depth + 1, out, mount.path is not None)  # fmt: skip
 

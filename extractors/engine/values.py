@@ -104,6 +104,22 @@ class Site:
 
 
 @dataclass(frozen=True, slots=True)
+class UseSite(Site):
+    """A middleware written at one place (its span names it) and used at another line
+    (`user: CurrentUser` uses the `Depends(current_user)` of an alias declared elsewhere)."""
+
+    used_rel: str = ""
+    used_line: int = 0
+
+
+def used_at(site: Site) -> tuple[str, int]:
+    """(file, line) where a middleware use happens."""
+    if isinstance(site, UseSite) and site.used_rel:
+        return site.used_rel, site.used_line
+    return site.rel, site.line
+
+
+@dataclass(frozen=True, slots=True)
 class Activation:
     """Values bound for one scope (a call's arguments, a loop element), and the activation
     its closure was made in. Looked up by scope, innermost first."""

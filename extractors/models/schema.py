@@ -93,6 +93,10 @@ class Model:
     router_roles: tuple[str, ...] = ()  # roles routes hang off (besides those with operations)
     reads: dict[str, str] = field(default_factory=dict)  # role -> what reading a member is: env
     injects: tuple[str, ...] = ()  # markers a handler's parameters inject through (`Depends`)
+    phases: tuple[tuple[str, bool], ...] = ()  # (phase, registration order reversed), run order
+    roots: tuple[str, ...] = ("app",)  # roles that are served as they are (not mounted by anyone)
+    class_views: dict = field(default_factory=dict)  # {role, methods}: a class view's routes
+    default_phase: str = ""
     notes: str = ""
 
 
@@ -198,6 +202,21 @@ def _decorators(raw, path: Path) -> tuple[Decorator, ...]:
     return tuple(out)
 
 
+def _phases(raw, path: Path) -> tuple[tuple[str, bool], ...]:
+    """`phases: [middleware, {name: dependency}, {name: asgi, order: reversed}]`."""
+    out = []
+    for item in raw or []:
+        if isinstance(item, str):
+            out.append((item, False))
+        elif isinstance(item, dict) and item.get("name"):
+            out.append((str(item["name"]), item.get("order") == "reversed"))
+        else:
+            raise _fail(
+                path, f"`phases` items are names or {{name, order: reversed}}, got {item!r}"
+            )
+    return tuple(out)
+
+
 def load_model(path: Path) -> Model:
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -239,5 +258,9 @@ def load_model(path: Path) -> Model:
         router_roles=_names(raw.get("router_roles"), path, "router_roles"),
         reads={str(k): str(v) for k, v in (raw.get("reads") or {}).items()},
         injects=_names(raw.get("injects"), path, "injects"),
+        phases=_phases(raw.get("phases"), path),
+        roots=_names(raw.get("roots"), path, "roots") or ("app",),
+        class_views=dict(raw.get("class_views") or {}),
+        default_phase=str(raw.get("default_phase") or ""),
         notes=str(raw.get("notes") or ""),
     )
