@@ -32,6 +32,7 @@ from extractors.engine.values import (
     Env,
     Ext,
     Func,
+    Klass,
     Lit,
     Obj,
     Param,
@@ -166,6 +167,8 @@ class Emitter:
             attrs["mounts"] = [self._mount_text(at, value) for at, value in route.mounts]
         if condition:
             attrs["condition"] = condition
+        if isinstance(event.router, Klass | Obj) and event.router.name:
+            attrs["controller"] = event.router.name  # a class-based controller owns the route
         if not self._served(route.root):
             attrs["mounted"] = False  # no app serves this router: its path may lack a prefix
         node_id = self.ctx.add_node(
@@ -182,7 +185,7 @@ class Emitter:
         for order, (value, where) in enumerate(
             self.in_run_order(event.model, route.middleware), start=1
         ):
-            mw, expr = self._middleware_node(value, where)
+            mw, expr = self._middleware_node(value, where, self.phase_of(event.model, where))
             if mw is not None:
                 rel, line = used_at(where)
                 named = self.ctx.find_node(mw)
@@ -266,7 +269,7 @@ class Emitter:
         for event in events:
             if isinstance(event, UseEvent):
                 for value, where in event.middleware:
-                    self._middleware_node(value, where)
+                    self._middleware_node(value, where, self.phase_of(event.model, where))
 
     def settings(self, events: list) -> None:
         """A `setting` node per route prefix the code writes (a mount's path, a global prefix),
@@ -294,7 +297,8 @@ class Emitter:
             name = event.path_name or "prefix"
             for hole in holes_of(value):
                 if "default" not in hole and hole["source"] != "param":
-                    self.ctx.unresolved(where.rel, where.line, "route_prefix", hole.get("expr") or text,
+                    written = hole.get("expr") or self._written(where) or text
+                    self.ctx.unresolved(where.rel, where.line, "route_prefix", written,
                                         f"route prefix part {{{hole['name']}}} ({hole['source']}) has no value "
                                         "in the component: the routes below are named with it")  # fmt: skip
             found = [(where, name)]
@@ -311,14 +315,33 @@ class Emitter:
                 values = seen.setdefault(qualifier, [])
                 if text not in values:
                     values.append(text)
-                rows[qualifier] = (at, label, event.model)
-        for qualifier, (where, name, model) in sorted(rows.items()):
+                refers = self._refers_to(event.child) if isinstance(event, MountEvent) else None
+                rows[qualifier] = (at, label, event.model, refers)
+        for qualifier, (where, name, model, refers) in sorted(rows.items()):
+            extra = {"refers_to": refers} if refers else {}
             node_id = self.ctx.add_node("setting", qualifier, name, where.rel, where.line, where.line,
                                         value=", ".join(seen[qualifier]), about=f"route prefix: {name}",
-                                        source=model)  # fmt: skip
+                                        source=model, **extra)  # fmt: skip
             file_id = self.ctx.node_id("code_file", where.rel)
             if file_id in files:
                 self.ctx.add_edge(file_id, node_id, "DECLARES", where.rel, where.line)
+
+    def _written(self, where: Site) -> str | None:
+        a = self.ev.program.adapter(where.rel)
+        node = a.node_at(where) if a is not None else None
+        return " ".join(a.text(node).split())[:120] if node is not None and a is not None else None
+
+    def _refers_to(self, child: Value) -> str | None:
+        """The component symbol a prefix is given to: the router's binding or the function."""
+        if isinstance(child, Func):
+            symbol = self.symbol_for(self.handler_of(child) or child)
+        elif isinstance(child, Obj | Klass) and not (
+            site := getattr(child, "origin", None) or child.site
+        ).rel.startswith("<"):
+            symbol = self._symbol_at(site.rel, site.line)
+        else:
+            symbol = None
+        return symbol.split(":symbol:", 1)[1] if symbol else None
 
     def _built_handler(self, where: Site | None) -> str | None:
         """A handler a call builds: the function a package wrapper wraps
@@ -369,14 +392,21 @@ class Emitter:
         if model is None or not model.phases:
             return chain
         names = [p for p, _ in model.phases]
-        default = model.default_phase or names[0]
         tagged = []
         for i, (value, where) in enumerate(chain):
-            phase = self.ev.library.phase_at(self.ev, where) or default
+            phase = self.phase_of(model_id, where)
             rank = names.index(phase) if phase in names else len(names)
             reverse = rank < len(names) and model.phases[rank][1]
             tagged.append((rank, -i if reverse else i, (value, where)))
         return [item for _, _, item in sorted(tagged, key=lambda t: (t[0], t[1]))]
+
+    def phase_of(self, model_id: str, where: Site) -> str | None:
+        """The lifecycle phase a use runs in (`guard`, `pipe`), for models that have them."""
+        model = self.ev.library.by_id.get(model_id)
+        if model is None or not model.phases:
+            return None
+        default = model.default_phase or model.phases[0][0]
+        return self.ev.library.phase_at(self.ev, where) or default
 
     def _served(self, root: Value) -> bool:
         if not isinstance(root, Obj):
@@ -393,7 +423,9 @@ class Emitter:
             return site_line(a, node)
         return site
 
-    def _middleware_node(self, value: Value, where: Site) -> tuple[str | None, str]:
+    def _middleware_node(
+        self, value: Value, where: Site, role: str | None = None
+    ) -> tuple[str | None, str]:
         """(middleware node id, the use as written) for one element of a route's chain."""
         use = middleware_use(self.ev, value, where)
         if use is None:
@@ -404,17 +436,22 @@ class Emitter:
             if found is not None and found.name == "<anonymous>":
                 qualifier, label = f"<anonymous>@{where.rel}:{where.line}", "<anonymous>"
                 return self._mw(
-                    qualifier, label, where.rel, where.line, None, symbol
+                    qualifier, label, where.rel, where.line, None, symbol, role
                 ), "<anonymous>"
             qualifier = symbol.split(":symbol:", 1)[1]
             file, line = (found.file, found.line) if found is not None else (where.rel, where.line)
-            return self._mw(qualifier, use.name, file, line, None, symbol), use.expr
+            return self._mw(qualifier, use.name, file, line, None, symbol, role), use.expr
+        if use.klass is not None:
+            file, line = use.klass.site.rel, use.klass.site.line
+            symbol = self._symbol_at(file, line)
+            qualifier = symbol.split(":symbol:", 1)[1] if symbol else f"{file}#{use.name}"
+            return self._mw(qualifier, use.name, file, line, None, symbol, role), use.expr
         file, line = use.defined or (where.rel, where.line)
         symbol = self._symbol_at(file, line) if use.defined else None
         qualifier = (
             symbol.split(":symbol:", 1)[1] if symbol else use.name
         )  # the component's own const
-        return self._mw(qualifier, use.name, file, line, use.package, symbol), use.expr
+        return self._mw(qualifier, use.name, file, line, use.package, symbol, role), use.expr
 
     def _symbol_at(self, file: str, line: int) -> str | None:
         found = self._symbol_index().get((file, line))
@@ -431,10 +468,11 @@ class Emitter:
             self._symbols = index
         return self._symbols
 
-    def _mw(self, qualifier: str, name: str, file: str, line: int, package, symbol) -> str:
+    def _mw(self, qualifier: str, name: str, file: str, line: int, package, symbol,
+            role: str | None = None) -> str:  # fmt: skip
         if qualifier in self._middleware:
             return self._middleware[qualifier]
-        attrs = {k: v for k, v in {"package": package, "symbol": symbol}.items() if v}
+        attrs = {k: v for k, v in {"package": package, "symbol": symbol, "role": role}.items() if v}
         node_id = self.ctx.add_node("middleware", qualifier, name, file, line, **attrs)
         self._middleware[qualifier] = node_id
         label = name if not package or package in {"express", "koa", "fastify"} else package

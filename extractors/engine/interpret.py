@@ -146,9 +146,24 @@ class Interpreter:
         if op.action in ("mount", "use"):
             return self._mounts(op, obj, call, src)
         if op.action == "prefix":
-            path = src.select(spec.get("path"))
-            where, name = self.written(spec.get("path"), call, src)
-            return [PrefixEvent(model, obj, path, site, where, name)] if path is not None else []
+            path = src.select(spec.get("path")) or (Lit("") if "version" in spec else None)
+            where, _ = self.written(spec.get("path"), call, src)
+            name = callee_name(call)
+            overall = src.select(spec.get("overall")) == Lit("yes")
+            exclude = tuple(str(v.value) for v in _as_list(src.select(spec.get("exclude")))
+                            if isinstance(v, Lit) and isinstance(v.value, str))  # fmt: skip
+            version = src.select(spec.get("version"))
+            if version is not None and not (
+                isinstance(version, Ext) and version.path[-1:] == ("URI",)
+            ):
+                return []  # header or media-type versioning: no path segment
+            vprefix = (
+                src.select(spec.get("version_prefix"), STRINGISH) if version is not None else None
+            )
+            events = [PrefixEvent(model, obj, path, site, where, name, overall, exclude,
+                                  (vprefix.value if isinstance(vprefix, Lit) else "v") if version is not None else None,
+                                  src.select(spec.get("default_version")))]  # fmt: skip
+            return events if path is not None else []
         if op.action == "invoke":
             fn = src.select(spec.get("fn"), (Func,))
             args = tuple(
@@ -418,6 +433,14 @@ class Interpreter:
             made = self.lib.subclass(self.ev, value)
             return made is not None and self.lib.holds_routes(made)
         return False
+
+
+def callee_name(call: Call) -> str:
+    """The method a call names (`setGlobalPrefix`), else its callee as written."""
+    if isinstance(call.callee, Method):
+        return call.callee.name
+    a = call.ev.program.adapter(call.rel)
+    return " ".join(a.text(call.view.callee).split())[:60] if a is not None else ""
 
 
 def _at_line(where: Site, call: Site) -> Site:

@@ -224,6 +224,7 @@ class Obj(Value):
     role: str
     origin: Site
     props: tuple[tuple[str, Value], ...] = field(default=())
+    name: str = ""  # the class it is, for class-based controllers and views
 
     def prop(self, name: str) -> Value | None:
         for key, value in self.props:
@@ -233,7 +234,7 @@ class Obj(Value):
 
     def with_props(self, **more: Value) -> Obj:
         kept = tuple((k, v) for k, v in self.props if k not in more)
-        return Obj(self.model, self.role, self.origin, kept + tuple(more.items()))
+        return Obj(self.model, self.role, self.origin, kept + tuple(more.items()), self.name)
 
 
 STRINGISH = (Lit, Env, Config, Param, Concat, Choice, Unknown)

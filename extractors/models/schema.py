@@ -70,6 +70,7 @@ class Decorator:
     action: str  # route | makes | use
     spec: dict[str, Selector]
     role: str | None = None  # for `makes`: the role of the object the class becomes
+    children: tuple[Selector, ...] = ()  # what a made object mounts (`@Module({controllers})`)
 
 
 @dataclass(frozen=True)
@@ -196,9 +197,10 @@ def _decorators(raw, path: Path) -> tuple[Decorator, ...]:
         role = None
         if action == "makes":
             role = str(spec.pop("role", "controller")) if isinstance(spec, dict) else None
+        children = tuple(parse_selector(c) for c in (item.get("children") or []))
         out.append(Decorator({str(k): str(v or "") for k, v in names.items()}, item.get("module"),
                              str(item.get("target", "method")), action,
-                             _selectors(spec, path, f"decorators[{i}].{action}"), role))  # fmt: skip
+                             _selectors(spec, path, f"decorators[{i}].{action}"), role, children))  # fmt: skip
     return tuple(out)
 
 
