@@ -56,6 +56,7 @@ class Emitter:
     ev: Evaluator
     _symbols: dict[tuple[str, int], list[tuple[int, str]]] | None = None
     _routes_seen: set[str] = field(default_factory=set)
+    _registered: set[tuple[int, str]] = field(default_factory=set)  # (event, name) emitted
     _calls_seen: set[str] = field(default_factory=set)
     _middleware: dict[str, str] = field(default_factory=dict)
     _hosts: set[tuple[str, str, int]] = field(default_factory=set)
@@ -154,6 +155,9 @@ class Emitter:
         text, parts = path_text(path)
         site = self._display_site(event.site)
         name = f"{method} {text}"
+        if (id(event), name) in self._registered:
+            return None  # one registration reached twice (a module imported by two modules)
+        self._registered.add((id(event), name))
         qualifier = name if name not in self._routes_seen else f"{name}@{site.rel}:{site.line}"
         if qualifier in self._routes_seen:
             return None
