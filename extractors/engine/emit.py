@@ -270,7 +270,7 @@ class Emitter:
             site = item.chain[-1] if item.chain else self._display_site(event.site)
             hops = [s.where for s in reversed(item.chain[:-1])] + (
                 [self._display_site(event.site).where] if item.chain else []
-            )
+            ) + [s.where for s in event.via]  # fmt: skip
             url = event.url
             if event.base is not None and not _absolute(url):
                 url = (

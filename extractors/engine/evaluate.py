@@ -19,6 +19,7 @@ from typing import Protocol
 from tree_sitter import Node as TsNode
 
 from extractors.engine import builtins
+from extractors.engine.dependencies import Injector
 from extractors.engine.program import Program
 from extractors.engine.values import (
     STRINGISH,
@@ -77,6 +78,8 @@ class Library(Protocol):
 
     def typed(self, ev: Evaluator, type_value: Value) -> Value | None: ...
 
+    def subclass(self, ev: Evaluator, klass: Klass) -> Value | None: ...
+
 
 @dataclass
 class Call:
@@ -128,6 +131,7 @@ class Evaluator:
         self._assigned: dict[tuple[Value, str], list[tuple[str, TsNode]]] | None = None
         self._building = False
         self._entered: set[Scope] = set()
+        self.injector = Injector(self)  # what dependency injection provides for a token
 
     # --- entry --------------------------------------------------------------------
     def eval(self, rel: str, node: TsNode | None, act: Activation | None, depth: int = 0) -> Value:
@@ -288,9 +292,12 @@ class Evaluator:
             if owner is not None:
                 klass = Klass(a.site(owner), a.klass(owner).name)  # type: ignore[union-attr]
                 return Instance(klass) if b.name == "self" else klass
+        injected = self.injected(rel, a, b.node, depth)  # `@Inject(API_URL) url: string`
+        if injected is not None:
+            return injected
         if b.type is not None:  # a parameter a model knows by its type (`http: HttpClient`)
             typed = self._typed(rel, a, b.type, depth)
-            if isinstance(typed, Obj):
+            if isinstance(typed, (Obj, Instance)):
                 return typed
         return Param(b.name, scope)
 
@@ -316,7 +323,37 @@ class Evaluator:
             return None
         for part in name.split(".")[1:]:
             value = self.member(value, part, rel, annotation, depth)
+        if isinstance(value, Klass):  # a class of the component: an instance of it
+            return self.library.subclass(self, value) or Instance(value)
         return self.library.typed(self, value) or Typed(value, name)
+
+    def injected(self, rel: str, a: FileAdapter, param: TsNode, depth: int) -> Value | None:
+        """What a decorator on a parameter injects (`@Inject(TOKEN)`: a model operation's
+        `dependency`), else None."""
+        for decorator in a.param_decorators(param):
+            value = self.eval(rel, decorator, None, depth + 1)
+            if not isinstance(value, (Unknown, Method, Param)):
+                return value
+        return None
+
+    def apply(self, fn: Func, args: list[Value]) -> tuple[list[Value], Activation | None]:
+        """What a component function returns when called with these arguments (a library
+        calling it: an interceptor, a provider factory), and the activation it ran in."""
+        a = self.program.adapter(fn.site.rel)
+        node = a.node_at(fn.site) if a is not None else None
+        if a is None or node is None or not a.is_function(node):
+            return [], None
+        info = a.function(node)
+        method = a.family == "py" and info.is_method and fn.this is not None
+        act = Activation(a.scope_of(node), self._bind(info, args, {}, method), fn.this, fn.act, 1)
+        scope = a.scope_of(node)
+        if scope in self._entered:
+            return [], act
+        self._entered.add(scope)
+        try:
+            return [self.eval(fn.site.rel, r, act, 1) for r in a.returns(info)], act
+        finally:
+            self._entered.discard(scope)
 
     def path_of(self, value: Value, path: tuple, rel: str, at, depth: int) -> Value:
         """A destructured part of a value (`const { a: [b] } = v`)."""
@@ -339,6 +376,10 @@ class Evaluator:
         while fn is not None and fn.type == "arrow_function":
             fn = a.function_at(fn)
         if fn is None:
+            owner = a.class_of_field(at)  # `users = { login: () => this.request(…) }`
+            if owner is not None:
+                info = a.klass(owner)
+                return Instance(Klass(a.site(owner), info.name if info else ""))
             return Unknown("this", "module-level this")
         owner = a.class_of_method(fn)
         if owner is not None:
@@ -449,6 +490,10 @@ class Evaluator:
         if assigned:
             values = [self.eval(rel, v, ctor_act, depth + 1) for v in assigned]
             return choice(values)
+        if name in info.field_params:  # `constructor(@Inject(API_URL) private url: string)`
+            injected = self.injected(rel, a, info.field_params[name], depth + 1)
+            if injected is not None:
+                return injected
         if name in info.field_types:  # `constructor(private http: HttpClient)`
             typed = self._typed(rel, a, info.field_types[name], depth + 1)
             if typed is not None:

@@ -35,6 +35,7 @@ from extractors.engine.values import (
     Site,
     Value,
 )
+from extractors.engine.transforms import transform_events
 from extractors.lang.base import FileAdapter
 from extractors.lang.expr import EArray, ECall, EName
 from extractors.models.hooks import HOOKS
@@ -125,6 +126,8 @@ class Interpreter:
         if op.action == "prefix":
             path = src.select(spec.get("path"))
             return [PrefixEvent(model, obj, path, site)] if path is not None else []
+        if op.action == "transform":
+            return transform_events(op, obj, src, site)  # type: ignore[return-value]
         if op.action == "invoke":
             fn = src.select(spec.get("fn"), (Func,))
             args = tuple(

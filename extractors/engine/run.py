@@ -3,16 +3,26 @@ languages, from the models."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from extractors.base import ComponentContext
 from extractors.engine.config_sources import env_file_values
 from extractors.engine.decorators import Decorators
 from extractors.engine.emit import Emitter
 from extractors.engine.evaluate import Evaluator
-from extractors.engine.events import MountEvent, PrefixEvent, RouteEvent, UseEvent
+from extractors.engine.events import (
+    MountEvent,
+    PrefixEvent,
+    RequestEvent,
+    RouteEvent,
+    TransformEvent,
+    UseEvent,
+)
 from extractors.engine.interpret import Interpreter
 from extractors.engine.mounts import MountTree
 from extractors.engine.program import Program
 from extractors.engine.recognize import Recognizer
+from extractors.engine.transforms import Transforms, provided_transforms
 from extractors.models import all_models
 from extractors.models.runtime import Library
 from extractors.shared import CodeSymbols, JsSymbols, PyModules
@@ -31,6 +41,12 @@ def extract(ctx: ComponentContext) -> None:
     interp = Interpreter(ev, library)
     interp.decorators = Decorators(ev, library)
     found = Recognizer(ev, interp, generated=set()).run()
+    transforms = [f.event for f in found if isinstance(f.event, TransformEvent)]
+    transforms += provided_transforms(ev, library)
+    if transforms:
+        applied = Transforms(ev, transforms)
+        found = [replace(f, event=applied.apply(f.event)) if isinstance(f.event, RequestEvent) else f
+                 for f in found]  # fmt: skip
     tree = MountTree(library)
     for item in found:
         if isinstance(item.event, (RouteEvent, MountEvent, UseEvent, PrefixEvent)):

@@ -226,6 +226,8 @@ class Library:
                 key = src.select(op.spec.get("key"))
                 if isinstance(key, Lit) and isinstance(key.value, str):
                     return Config(key.value, obj.model, src.select(op.spec.get("default")))
+            if op.dependency is not None:  # `inject(Token)`: what the component provides
+                return ev.injector.resolve(src.select(op.dependency))
             if op.yields is not None:
                 found = src.select(op.yields)
                 if isinstance(found, Func):

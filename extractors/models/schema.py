@@ -32,9 +32,11 @@ from extractors.models.selectors import Selector, parse_selector
 
 KINDS = ("server", "client", "config", "gateway", "generator")
 LANGUAGES = ("js", "python")
-MAKERS = ("call", "new", "module", "global", "member", "type", "decorator", "subclass")
+MAKERS = ("call", "new", "module", "global", "member", "type", "decorator", "subclass",
+          "function")  # fmt: skip
 ACTIONS = ("route", "mount", "use", "prefix", "request", "returns", "invoke", "env", "config",
-           "setting", "handlers")  # fmt: skip
+           "setting", "handlers", "transform")  # fmt: skip
+PROVIDER_KEYS = ("token", "value", "class", "factory", "alias")
 PARAM_STYLES = ("colon", "brace", "angle", "bracket")
 
 
@@ -60,6 +62,7 @@ class Operation:
     returns_props: dict[str, Selector] = field(default_factory=dict)
     hook: str | None = None
     yields: Selector | None = None  # the call's value is one of its arguments (`fp(plugin)`)
+    dependency: Selector | None = None  # the call's value is what is injected for a token
 
 
 @dataclass(frozen=True)
@@ -93,6 +96,8 @@ class Model:
     router_roles: tuple[str, ...] = ()  # roles routes hang off (besides those with operations)
     reads: dict[str, str] = field(default_factory=dict)  # role -> what reading a member is: env
     injects: tuple[str, ...] = ()  # markers a handler's parameters inject through (`Depends`)
+    providers: dict[str, str] = field(default_factory=dict)  # DI provider literal keys
+    generated: tuple[str, ...] = ()  # header markers of the files a generator writes
     notes: str = ""
 
 
@@ -154,7 +159,7 @@ def _operations(raw, path: Path) -> tuple[Operation, ...]:
             raise _fail(path, f"`operations[{i}]` must be a mapping")
         action = next((k for k in ACTIONS if k in item and k != "returns"), None)
         returns = item.get("returns")
-        if action is None and returns is None and "yields" not in item:
+        if action is None and returns is None and "yields" not in item and "dependency" not in item:
             raise _fail(path, f"`operations[{i}]` needs one of {', '.join(ACTIONS)}")
         spec = item.get(action) if action else None
         if spec is not None and not isinstance(spec, dict):
@@ -169,7 +174,8 @@ def _operations(raw, path: Path) -> tuple[Operation, ...]:
                              action or "returns",
                              _selectors(spec, path, f"operations[{i}].{action}"),
                              returns_role, returns_props, item.get("hook"),
-                             parse_selector(item["yields"]) if "yields" in item else None))  # fmt: skip
+                             parse_selector(item["yields"]) if "yields" in item else None,
+                             parse_selector(item["dependency"]) if "dependency" in item else None))  # fmt: skip
     return tuple(out)
 
 
@@ -196,6 +202,15 @@ def _decorators(raw, path: Path) -> tuple[Decorator, ...]:
                              str(item.get("target", "method")), action,
                              _selectors(spec, path, f"decorators[{i}].{action}"), role))  # fmt: skip
     return tuple(out)
+
+
+def _providers(raw, path: Path) -> dict[str, str]:
+    """`{token: provide, value: useValue, ...}`: the keys of a DI provider object literal."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict) or "token" not in raw or set(raw) - set(PROVIDER_KEYS):
+        raise _fail(path, f"`providers` maps {', '.join(PROVIDER_KEYS)} to object keys (token required)")
+    return {str(k): str(v) for k, v in raw.items()}
 
 
 def load_model(path: Path) -> Model:
@@ -239,5 +254,7 @@ def load_model(path: Path) -> Model:
         router_roles=_names(raw.get("router_roles"), path, "router_roles"),
         reads={str(k): str(v) for k, v in (raw.get("reads") or {}).items()},
         injects=_names(raw.get("injects"), path, "injects"),
+        providers=_providers(raw.get("providers"), path),
+        generated=tuple(m.lower() for m in _names(raw.get("generated"), path, "generated")),
         notes=str(raw.get("notes") or ""),
     )
