@@ -38,6 +38,7 @@ from extractors.engine.values import (
     Site,
     Unknown,
     Value,
+    concat,
     describe,
 )
 from extractors.facts import CatalogRow
@@ -274,11 +275,11 @@ class Emitter:
             url = event.url
             if event.base is not None and not _absolute(url):
                 url = (
-                    Concat((event.base, url))
+                    with_base(event.base, url)
                     if not isinstance(event.base, Lit) or event.base.value
                     else url
                 )
-            methods = self._request_methods(event.method)
+            methods = self._request_methods(event.method, event.model)
             pairs = [
                 (m, u, mc + uc) for m, mc in methods for u, uc in options(url) if compatible(mc, uc)
             ]
@@ -287,15 +288,15 @@ class Emitter:
                     event, site, hops, method, option, len(pairs) > 1, condition_text(choices)
                 )
 
-    def _request_methods(self, value: Value) -> list[tuple[str, tuple]]:
+    def _request_methods(self, value: Value, model: str) -> list[tuple[str, tuple]]:
+        found = self.ev.library.by_id.get(model)
+        aliases = found.aliases if found is not None else {}
         out = []
         for option, choices in options(value):
-            if (
-                isinstance(option, Lit)
-                and isinstance(option.value, str)
-                and option.value.upper() in HTTP_METHODS
-            ):
-                out.append((option.value.upper(), choices))
+            if isinstance(option, Lit) and isinstance(option.value, str):
+                name = aliases.get(option.value, option.value).upper()  # `$post`: POST
+                if name in HTTP_METHODS:
+                    out.append((name, choices))
         return out or [("GET", ())]
 
     def _call(self, event, site: Site, hops: list[str], method: str, url: Value, candidate: bool,
@@ -355,6 +356,21 @@ class Emitter:
             self.ctx.facts.catalog.append(
                 CatalogRow("hosts", self.ctx.project, self.ctx.component, host, rel, line)
             )
+
+
+def with_base(base: Value, url: Value) -> Value:
+    """A client's base before a relative URL, one slash between them (how axios, ky, got and
+    ofetch join them); a URL that is only a query string follows the base as is."""
+    parts = list(url.parts) if isinstance(url, Concat) else [url]
+    head = parts[0].value if isinstance(parts[0], Lit) and isinstance(parts[0].value, str) else None
+    if head is not None and (head == "" or head.startswith(("?", "#"))):
+        return concat(base, url)
+    last = base.parts[-1] if isinstance(base, Concat) else base
+    slash = isinstance(last, Lit) and isinstance(last.value, str) and last.value.endswith("/")
+    if head is not None:
+        parts[0] = Lit(head.lstrip("/") if slash else "/" + head.lstrip("/"))
+        return concat(base, *parts)
+    return concat(base, url) if slash else concat(base, Lit("/"), url)
 
 
 def _absolute(url: Value) -> bool:

@@ -132,6 +132,8 @@ class Evaluator:
         self._building = False
         self._entered: set[Scope] = set()
         self.injector = Injector(self)  # what dependency injection provides for a token
+        if hasattr(library, "attach"):
+            library.attach(self)
 
     # --- entry --------------------------------------------------------------------
     def eval(self, rel: str, node: TsNode | None, act: Activation | None, depth: int = 0) -> Value:
@@ -292,6 +294,10 @@ class Evaluator:
             if owner is not None:
                 klass = Klass(a.site(owner), a.klass(owner).name)  # type: ignore[union-attr]
                 return Instance(klass) if b.name == "self" else klass
+        if b.path and isinstance(b.path[0], str):  # `({ $axios }) => …`: a member a model names
+            held = self.library.member(self, Unknown(b.name, "destructured parameter"), b.path[0])
+            if isinstance(held, Obj):
+                return self.path_of(held, b.path[1:], rel, b.node, depth)
         injected = self.injected(rel, a, b.node, depth)  # `@Inject(API_URL) url: string`
         if injected is not None:
             return injected

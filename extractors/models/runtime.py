@@ -61,6 +61,7 @@ class Library:
     _holders: dict[tuple[str, str], bool] = field(default_factory=dict)
     made: dict[tuple[str, str], list[Obj]] = field(default_factory=dict)  # objects made, by role
     maker_names: set[str] = field(default_factory=set)  # last names of what makes objects
+    _held: dict[tuple, Obj] = field(default_factory=dict)
     injects: set[str] = field(default_factory=set)  # injection markers: `fastapi.Depends`
 
     def __post_init__(self) -> None:
@@ -108,19 +109,40 @@ class Library:
         return [f"{m}.{target}" for m in model.modules] or [target]
 
     # --- the evaluator's questions -------------------------------------------------
+    def attach(self, ev: Evaluator) -> None:
+        """The evaluator the objects a library holds itself read their props with."""
+        self._ev = ev
+        self._held.clear()
+
+    def held(self, claim: Claim) -> Obj:
+        """The one object a library holds itself (the default axios instance, the `$axios`
+        a framework injects, the HttpClient of a type), its props read by its maker's
+        selectors off the component's files (`file(nuxt.config).axios.baseURL`)."""
+        key = (claim.model.id, claim.role, claim.maker.how, claim.maker.target)
+        found = self._held.get(key)
+        if found is None:
+            origin = model_site(claim.model.id, claim.role)
+            found = self._held[key] = Obj(claim.model.id, claim.role, origin)  # while reading
+            ev = getattr(self, "_ev", None)
+            if claim.maker.props and ev is not None:
+                src = FileSource(ev)
+                props = tuple((k, v) for k, sel in claim.maker.props.items()
+                              if (v := src.select(sel)) is not None)  # fmt: skip
+                found = self._held[key] = Obj(claim.model.id, claim.role, origin, props)
+        return found
+
     def claim(self, value: Value) -> Obj | None:
         """A value a library holds itself: the module `axios`, the global `fetch`."""
         if not isinstance(value, Ext):
             return None
         for claim in self.by_value.get(_dotted(value), ()):
-            return Obj(claim.model.id, claim.role, model_site(claim.model.id, claim.role))
+            return self.held(claim)
         return None
 
     def member(self, ev: Evaluator, target: Value, name: str) -> Value | None:
         claims = self.by_member.get(name)
         if claims:
-            claim = claims[0]
-            return Obj(claim.model.id, claim.role, model_site(claim.model.id, claim.role))
+            return self.held(claims[0])
         obj = target if isinstance(target, Obj) else self.claim(target)
         if obj is None:
             return None
@@ -165,7 +187,7 @@ class Library:
     def typed(self, ev: Evaluator, type_value: Value) -> Value | None:
         if isinstance(type_value, Ext):
             for claim in self.by_type.get(_dotted(type_value), ()):
-                return Obj(claim.model.id, claim.role, model_site(claim.model.id, claim.role))
+                return self.held(claim)
         return None
 
     def call(self, ev: Evaluator, call: Call) -> Value | None:
@@ -305,8 +327,47 @@ class CallSource:
     def item(self) -> Value | None:
         return self._item
 
+    def file(self, stem: str) -> Value | None:
+        """What a configuration file of the component exports (`nuxt.config.ts`: its default
+        export), the shallowest file of that name."""
+        return config_file(self.ev, stem)
+
     def member(self, value: Value, name: str) -> Value:
         return self.ev.member(value, name, self.call.rel, self.call.node, self.call.depth + 1)
+
+
+def config_file(ev: Evaluator, stem: str) -> Value | None:
+    program = ev.program
+    found = sorted((r.count("/"), r) for r in program.js
+                   if r.rsplit("/", 1)[-1].rsplit(".", 1)[0] == stem)  # fmt: skip
+    if not found:
+        return None
+    rel = found[0][1]
+    value = program.module_exports(ev, rel)
+    return value if value is not None else program.exported(ev, rel, "default")
+
+
+class FileSource(CallSource):
+    """Selectors with no call: what the component's files say (`file(nuxt.config).x`)."""
+
+    def __init__(self, ev: Evaluator):
+        self.ev = ev
+        self._receiver = self._decorated = self._item = None
+
+    def arg(self, i: int) -> Value | None:
+        return None
+
+    def kwarg(self, name: str) -> Value | None:
+        return None
+
+    def arg_count(self) -> int:
+        return 0
+
+    def method_name(self) -> str:
+        return ""
+
+    def member(self, value: Value, name: str) -> Value:
+        return self.ev.member(value, name, "", None, 1)
 
 
 class ClassSource(CallSource):
