@@ -145,7 +145,11 @@ class Emitter:
             "route", qualifier, name, site.rel, site.line, site.line, **attrs
         )
         handler = self.handler_of(event.handler)
-        target = self.symbol_for(handler) if handler is not None else self._built_handler(event.handler_site)
+        target = (
+            self.symbol_for(handler)
+            if handler is not None
+            else self._built_handler(event.handler_site)
+        )
         if target is not None:
             self.ctx.add_edge(node_id, target, "ROUTES_TO", site.rel, site.line)
         for order, (value, where) in enumerate(route.middleware, start=1):
@@ -172,7 +176,11 @@ class Emitter:
             if value is not None:
                 return self.symbol_for(value)
         callee = self.ev.eval(where.rel, view.callee, None)
-        package = package_name(callee.package) if isinstance(callee, Ext) and not callee.package.startswith("<") else None
+        package = (
+            package_name(callee.package)
+            if isinstance(callee, Ext) and not callee.package.startswith("<")
+            else None
+        )
         qualifier = f"{where.rel}#<handler>@{where.line}:{where.col + 1}"
         node_id = self.ctx.node_id("symbol", qualifier)
         if self.ctx.find_node(node_id) is None:
@@ -180,7 +188,9 @@ class Emitter:
             name = " ".join(a.text(view.callee).split())[:60]
             self.ctx.add_node("symbol", qualifier, name, where.rel, where.line, where.end_line,
                               exported=False, symbol_kind="expression", **attrs)  # fmt: skip
-            self.ctx.add_edge(self.ctx.node_id("code_file", where.rel), node_id, "DEFINES", where.rel, where.line)
+            self.ctx.add_edge(
+                self.ctx.node_id("code_file", where.rel), node_id, "DEFINES", where.rel, where.line
+            )
         return node_id
 
     def _display_site(self, site: Site) -> Site:

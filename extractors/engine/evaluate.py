@@ -72,7 +72,7 @@ MAX_ITEMS = 64  # array items kept
 class Library(Protocol):
     """What the models add to the language: library objects, their members and calls."""
 
-    def member(self, ev: Evaluator, target: Value, name: str) -> Value | None: ...
+    def member(self, ev: Evaluator, target: Value, name: str, rel: str = "") -> Value | None: ...
 
     def call(self, ev: Evaluator, call: Call) -> Value | None: ...
 
@@ -295,7 +295,9 @@ class Evaluator:
                 klass = Klass(a.site(owner), a.klass(owner).name)  # type: ignore[union-attr]
                 return Instance(klass) if b.name == "self" else klass
         if b.path and isinstance(b.path[0], str):  # `({ $axios }) => …`: a member a model names
-            held = self.library.member(self, Unknown(b.name, "destructured parameter"), b.path[0])
+            held = self.library.member(
+                self, Unknown(b.name, "destructured parameter"), b.path[0], rel
+            )
             if isinstance(held, Obj):
                 return self.path_of(held, b.path[1:], rel, b.node, depth)
         injected = self.injected(rel, a, b.node, depth)  # `@Inject(API_URL) url: string`
@@ -405,7 +407,7 @@ class Evaluator:
         assigned = self.assigned(target, name, depth)
         if assigned is not None:
             return assigned
-        found = self.library.member(self, target, name)
+        found = self.library.member(self, target, name, rel)
         if found is not None:
             return found
         if isinstance(target, Choice):
@@ -607,7 +609,17 @@ class Evaluator:
         if isinstance(callee, Klass):
             kwargs = tuple((k, call.kwarg(k)) for k in call.view.kwargs)
             return Instance(callee, tuple(call.args()), kwargs)  # type: ignore[arg-type]
-        one = Call(self, call.rel, call.node, call.view, call.act, callee, call.receiver, call.depth, call._args)
+        one = Call(
+            self,
+            call.rel,
+            call.node,
+            call.view,
+            call.act,
+            callee,
+            call.receiver,
+            call.depth,
+            call._args,
+        )
         return self.library.call(self, one) or Unknown("", "call of a choice")
 
     def bind_call(self, fn_value: Func, call: Call) -> Activation | None:

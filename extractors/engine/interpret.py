@@ -18,6 +18,7 @@ from extractors.engine.events import (
     RouteEvent,
     UseEvent,
 )
+from extractors.engine.transforms import transform_events
 from extractors.engine.values import (
     STRINGISH,
     Activation,
@@ -35,7 +36,6 @@ from extractors.engine.values import (
     Site,
     Value,
 )
-from extractors.engine.transforms import transform_events
 from extractors.lang.base import FileAdapter
 from extractors.lang.expr import EArray, ECall, EName
 from extractors.models.hooks import HOOKS
@@ -163,7 +163,9 @@ class Interpreter:
             )  # a route object: its own line
             if isinstance(decorated, Func):
                 where = decorated.site
-            events.append(RouteEvent(obj.model, router, method, path, handler, middleware, site, where))
+            events.append(
+                RouteEvent(obj.model, router, method, path, handler, middleware, site, where)
+            )
         return events
 
     def _handlers(self, spec: dict[str, Selector], src: CallSource, call: Call):
@@ -230,8 +232,13 @@ class Interpreter:
             if term.kind == "rest":
                 nodes = list(call.view.args[first_free([after], src) :])
                 break
-            node = call.view.args[int(term.key)] if term.kind == "arg" and int(term.key) < len(call.view.args) \
-                else call.view.kwargs.get(term.key) if term.kind == "kw" else None
+            node = (
+                call.view.args[int(term.key)]
+                if term.kind == "arg" and int(term.key) < len(call.view.args)
+                else call.view.kwargs.get(term.key)
+                if term.kind == "kw"
+                else None
+            )
             if node is not None:
                 view = a.view(node) if a is not None else None
                 nodes = list(view.items) if isinstance(view, EArray) else [node]
@@ -243,7 +250,9 @@ class Interpreter:
         for node in nodes:
             node = self.injected_node(call.rel, node) or node
             value = self.ev.eval(call.rel, node, call.act)
-            items = value.items if isinstance(value, ArrLit) else (value,)  # one use per written item
+            items = (
+                value.items if isinstance(value, ArrLit) else (value,)
+            )  # one use per written item
             out += [(v, a.site(node)) for v in items]
         return out
 
@@ -286,7 +295,9 @@ class Interpreter:
             found = self._marker_in(rel, a, child, depth + 1)
             if found is not None:
                 return found
-        if node.type in ("identifier", "type") and depth == 0:  # an alias: `CurrentUser = Annotated[...]`
+        if (
+            node.type in ("identifier", "type") and depth == 0
+        ):  # an alias: `CurrentUser = Annotated[...]`
             value_node = self._alias_node(rel, a, node)
             if value_node is not None:
                 return self._marker_in(*value_node, depth + 1)

@@ -176,12 +176,16 @@ def join(prefix: Value | None, path: Value | None) -> Value:
         return path if path is not None else Lit("")
     if path is None or (isinstance(path, Lit) and path.value in ("", "/", None)):
         return prefix  # the mount's own path (`router.get('/')`, `@router.get("")`)
-    last = (prefix.parts[-1] if isinstance(prefix, Concat) else prefix)
-    first = (path.parts[0] if isinstance(path, Concat) else path)
+    last = prefix.parts[-1] if isinstance(prefix, Concat) else prefix
+    first = path.parts[0] if isinstance(path, Concat) else path
     slash_before = isinstance(last, Lit) and str(last.value or "").endswith("/")
     if isinstance(first, Lit) and str(first.value or "").startswith("/"):
         if slash_before:
-            return concat(prefix, Lit(str(first.value).lstrip("/")), *(path.parts[1:] if isinstance(path, Concat) else ()))
+            return concat(
+                prefix,
+                Lit(str(first.value).lstrip("/")),
+                *(path.parts[1:] if isinstance(path, Concat) else ()),
+            )
         return concat(prefix, path)
     return concat(prefix, path) if slash_before else concat(prefix, Lit("/"), path)
 

@@ -116,9 +116,11 @@ class Program:
         """A module spec written inline (`register(require('./books'))`) to its file."""
         if self._resolver is None:
             from extractors.js.resolve import Resolver
+            from extractors.models import import_paths
 
             configs = {r: f.data for r, f in self.ctx.files.items() if r.endswith("config.json")}
-            self._resolver = Resolver(set(self.js), configs)
+            manifests = {r: f.data for r, f in self.ctx.files.items() if r.endswith("package.json")}
+            self._resolver = Resolver(set(self.js), configs, import_paths(manifests))
         target, _, _ = self._resolver.resolve(rel, spec)
         return target
 

@@ -236,8 +236,7 @@ class Recognizer:
             a = self.program.adapter(caller_rel)
             view = a.call_view(node) if a is not None and node is not None else None
             for arg in view.args if view is not None else ():
-                value = self.ev.eval(caller_rel, arg, None)
-                if isinstance(value, Lit) and isinstance(value.value, str) and "/" in value.value:
+                if _path_shaped(self.ev.eval(caller_rel, arg, None)):
                     return True
         return False
 
@@ -380,7 +379,9 @@ class Recognizer:
 MAX_UNROLL = 64  # bindings of the loops around one call
 
 
-def unrolled(ev: Evaluator, rel: str, a, node: TsNode, act: Activation | None) -> list[Activation | None]:
+def unrolled(
+    ev: Evaluator, rel: str, a, node: TsNode, act: Activation | None
+) -> list[Activation | None]:
     """One activation per element of every static list the call is looped over — a
     `for…of` / `for … in` over a list, `list.forEach(cb)` / `.map(cb)` with the call in `cb`,
     Python's `for x in LIST` — so that `[{ path, route }].forEach(r => app.use(r.path, r.route))`
@@ -400,7 +401,9 @@ def unrolled(ev: Evaluator, rel: str, a, node: TsNode, act: Activation | None) -
                     values = (("#0", item),)
                     scope = a.scope_of(body_fn)
                 else:
-                    values = tuple((b.name, ev.path_of(item, b.path, rel, node, 0)) for b in bindings)
+                    values = tuple(
+                        (b.name, ev.path_of(item, b.path, rel, node, 0)) for b in bindings
+                    )
                     scope = a.scope_of(loop)
                 grown.append(Activation(scope, values, None, outer, outer.depth if outer else 0))
         acts = grown[:MAX_UNROLL]
@@ -415,20 +418,45 @@ def _loops_around(a, node: TsNode) -> list[tuple[TsNode, TsNode | None, list, Ts
     child = node
     while parent is not None:
         kind = parent.type
-        if kind in ("for_in_statement", "for_statement") and child == parent.child_by_field_name("body"):
+        if kind in ("for_in_statement", "for_statement") and child == parent.child_by_field_name(
+            "body"
+        ):
             left, right = parent.child_by_field_name("left"), parent.child_by_field_name("right")
             if left is not None and right is not None:
-                names = [b for b in a.bindings_of_loop(parent)] if hasattr(a, "bindings_of_loop") else []
+                names = (
+                    [b for b in a.bindings_of_loop(parent)]
+                    if hasattr(a, "bindings_of_loop")
+                    else []
+                )
                 out.append((parent, None, names, right))
         elif a.is_function(parent) and parent.parent is not None:
-            call = parent.parent.parent if parent.parent.type in ("arguments", "argument_list") else None
+            call = (
+                parent.parent.parent
+                if parent.parent.type in ("arguments", "argument_list")
+                else None
+            )
             view = a.call_view(call) if call is not None else None
             if view is not None and view.args and view.args[0] == parent:
                 callee = view.callee
-                if a.terminal(callee) in ("forEach", "map", "flatMap") and callee.type == "member_expression":
+                if (
+                    a.terminal(callee) in ("forEach", "map", "flatMap")
+                    and callee.type == "member_expression"
+                ):
                     out.append((parent, parent, [], callee.child_by_field_name("object")))
         child, parent = parent, parent.parent
     return out
+
+
+def _path_shaped(value: Value) -> bool:
+    """A path a caller passes: text with a `/` in its literal parts (`'users/login'`,
+    `` `articles/${slug}` ``, either branch of a choice)."""
+    if isinstance(value, Lit):
+        return isinstance(value.value, str) and "/" in value.value
+    if isinstance(value, Concat):
+        return any(_path_shaped(p) for p in value.parts if isinstance(p, (Lit, Choice)))
+    if isinstance(value, Choice):
+        return any(_path_shaped(o) for o in value.options)
+    return False
 
 
 def site_line(a, node: TsNode) -> Site:

@@ -59,9 +59,18 @@ def transform_events(op, obj: Obj, src, site: Site) -> list[TransformEvent]:
     items = fns.items if isinstance(fns, ArrLit) else (fns,) if fns is not None else ()
     target = Obj(obj.model, obj.role.split(".", 1)[0], obj.origin, obj.props)
     return [
-        TransformEvent(obj.model, target, word("role", None), fn, word("method", None),
-                       word("request", "request") or "request", word("next", None),
-                       word("url", "url") or "url", word("base", None), site)  # fmt: skip
+        TransformEvent(
+            obj.model,
+            target,
+            word("role", None),
+            fn,
+            word("method", None),
+            word("request", "request") or "request",
+            word("next", None),
+            word("url", "url") or "url",
+            word("base", None),
+            site,
+        )  # fmt: skip
         for fn in items
         if isinstance(fn, (Func, Klass, Instance))
     ]
@@ -81,7 +90,9 @@ class Transforms:
             if t.model != client.model:
                 continue
             every = t.role is not None and t.role == client.role
-            own = t.role is None and t.target.role == client.role and t.target.origin == client.origin  # type: ignore[union-attr]
+            own = (
+                t.role is None and t.target.role == client.role and t.target.origin == client.origin
+            )  # type: ignore[union-attr]
             if not (every or own):
                 continue
             effect = self.effect(t)
@@ -161,8 +172,15 @@ class Transforms:
             if not isinstance(view, EMember):
                 continue
             owner = self.ev.eval(fn.site.rel, view.obj, act)
-            if isinstance(owner, Obj) and owner.origin == request.origin and owner.role == request.role:
-                out[view.name] = (self.ev.eval(fn.site.rel, value, act), a.site(target.parent or target))
+            if (
+                isinstance(owner, Obj)
+                and owner.origin == request.origin
+                and owner.role == request.role
+            ):
+                out[view.name] = (
+                    self.ev.eval(fn.site.rel, value, act),
+                    a.site(target.parent or target),
+                )
         return out
 
 

@@ -47,9 +47,12 @@ def package_name(spec: str) -> str:
 class Resolver:
     """Resolves specifiers against a set of known file rels (one component)."""
 
-    def __init__(self, known: set[str], configs: dict[str, bytes]):
+    def __init__(self, known: set[str], configs: dict[str, bytes],
+                 implicit: list[tuple[str, str, list[str]]] | None = None):  # fmt: skip
         self.known = known
         self.configs = [c for c in (self._load(rel, configs) for rel in sorted(configs)) if c]
+        # aliases a framework defines itself (SvelteKit's `$lib`): (folder, pattern, targets)
+        self.implicit = sorted(implicit or [], key=lambda i: (-len(i[0]), -len(i[1].split("*")[0])))
 
     @staticmethod
     def _load(rel: str, configs: dict[str, bytes]) -> PathConfig | None:
@@ -122,12 +125,8 @@ class Resolver:
         config = self._config_for(from_rel)
         if config is not None and config.base_url is not None:
             for pattern, targets in config.paths:
-                head, star, tail = pattern.partition("*")
-                if star and spec.startswith(head) and spec.endswith(tail):
-                    middle = spec[len(head) : len(spec) - len(tail) if tail else None]
-                elif not star and spec == pattern:
-                    middle = ""
-                else:
+                middle = _match(pattern, spec)
+                if middle is None:
                     continue
                 for target in targets:
                     found = self._file(
@@ -139,4 +138,21 @@ class Resolver:
             found = self._file(posixpath.join(config.base_url, spec))
             if found:
                 return found, None, True
+        for folder, pattern, targets in self.implicit:
+            middle = _match(pattern, spec)
+            if middle is None or (folder and not from_rel.startswith(folder + "/")):
+                continue
+            for target in targets:
+                found = self._file(posixpath.join(folder, target.replace("*", middle, 1)))
+                if found:
+                    return found, None, True
+            return None, None, True
         return None, package_name(spec), False
+
+
+def _match(pattern: str, spec: str) -> str | None:
+    """What `*` stands for when a paths pattern matches the specifier ("" for an exact one)."""
+    head, star, tail = pattern.partition("*")
+    if star and spec.startswith(head) and spec.endswith(tail):
+        return spec[len(head) : len(spec) - len(tail) if tail else None]
+    return "" if not star and spec == pattern else None

@@ -186,7 +186,11 @@ class JsFile(FileAdapter):
             if kind == "pair":
                 key, value = child.child_by_field_name("key"), child.child_by_field_name("value")
                 if key is not None and value is not None:
-                    computed = key.named_children[0] if key.type == "computed_property_name" and key.named_children else None
+                    computed = (
+                        key.named_children[0]
+                        if key.type == "computed_property_name" and key.named_children
+                        else None
+                    )
                     entries.append(Entry(self._key(key), value, "prop", computed))
             elif kind == "shorthand_property_identifier":
                 entries.append(Entry(self.text(child), child))

@@ -11,6 +11,7 @@ from the making call by the maker's selectors.
 
 from __future__ import annotations
 
+import fnmatch
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -139,10 +140,10 @@ class Library:
             return self.held(claim)
         return None
 
-    def member(self, ev: Evaluator, target: Value, name: str) -> Value | None:
-        claims = self.by_member.get(name)
-        if claims:
-            return self.held(claims[0])
+    def member(self, ev: Evaluator, target: Value, name: str, rel: str = "") -> Value | None:
+        for claim in self.by_member.get(name, ()):
+            if _in_files(claim.maker, rel):
+                return self.held(claim)
         obj = target if isinstance(target, Obj) else self.claim(target)
         if obj is None:
             return None
@@ -283,6 +284,14 @@ class Library:
             )  # fmt: skip
             self._holders[key] = found
         return found
+
+
+def _in_files(maker: Maker, rel: str) -> bool:
+    """A maker limited to some files (`+page.js`: SvelteKit's load functions) applies there."""
+    if not maker.files:
+        return True
+    name = rel.rsplit("/", 1)[-1]
+    return any(fnmatch.fnmatch(name, pattern) for pattern in maker.files)
 
 
 def _dotted(value: Ext) -> str:

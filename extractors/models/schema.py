@@ -50,6 +50,7 @@ class Maker:
     target: str  # dotted name: `express.Router`, `fetch`, `$axios`, `HttpClient`
     props: dict[str, Selector] = field(default_factory=dict)
     when: dict[str, Selector] = field(default_factory=dict)  # conditions on arguments
+    files: tuple[str, ...] = ()  # only in files whose name matches one of these globs
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,7 @@ class Model:
     injects: tuple[str, ...] = ()  # markers a handler's parameters inject through (`Depends`)
     providers: dict[str, str] = field(default_factory=dict)  # DI provider literal keys
     generated: tuple[str, ...] = ()  # header markers of the files a generator writes
+    paths: dict[str, tuple[str, ...]] = field(default_factory=dict)  # import aliases it defines
     notes: str = ""
 
 
@@ -147,7 +149,8 @@ def _makers(raw, path: Path) -> dict[str, tuple[Maker, ...]]:
             if how is None:
                 raise _fail(path, f"`objects.{role}`: a maker needs one of {', '.join(MAKERS)}")
             found.append(Maker(how, str(item[how]), _selectors(item.get("props"), path, f"objects.{role}.props"),
-                               _selectors(item.get("when"), path, f"objects.{role}.when")))  # fmt: skip
+                               _selectors(item.get("when"), path, f"objects.{role}.when"),
+                               _names(item.get("files"), path, f"objects.{role}.files")))  # fmt: skip
         out[str(role)] = tuple(found)
     return out
 
@@ -209,7 +212,9 @@ def _providers(raw, path: Path) -> dict[str, str]:
     if raw is None:
         return {}
     if not isinstance(raw, dict) or "token" not in raw or set(raw) - set(PROVIDER_KEYS):
-        raise _fail(path, f"`providers` maps {', '.join(PROVIDER_KEYS)} to object keys (token required)")
+        raise _fail(
+            path, f"`providers` maps {', '.join(PROVIDER_KEYS)} to object keys (token required)"
+        )
     return {str(k): str(v) for k, v in raw.items()}
 
 
@@ -256,5 +261,6 @@ def load_model(path: Path) -> Model:
         injects=_names(raw.get("injects"), path, "injects"),
         providers=_providers(raw.get("providers"), path),
         generated=tuple(m.lower() for m in _names(raw.get("generated"), path, "generated")),
+        paths={str(k): _names(v, path, f"paths.{k}") for k, v in (raw.get("paths") or {}).items()},
         notes=str(raw.get("notes") or ""),
     )
