@@ -210,6 +210,10 @@ class Evaluator:
         return Unknown(" ".join(a.text(node).split())[:120], view.why)  # type: ignore[attr-defined]
 
     def _stringy(self, value: Value, a: FileAdapter, node: TsNode) -> Value:
+        """A value interpolated into text: itself when it is text, each alternative of a
+        choice likewise, anything else an unknown named by the expression."""
+        if isinstance(value, Choice):
+            return choice([self._stringy(o, a, node) for o in value.options], value.condition)
         if isinstance(value, STRINGISH):
             return value
         return Unknown(" ".join(a.text(node).split())[:80], "not a string")

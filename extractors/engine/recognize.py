@@ -43,6 +43,7 @@ from extractors.engine.values import (
     Param,
     Scope,
     Site,
+    Unknown,
     Value,
     params_in,
 )
@@ -447,6 +448,17 @@ def _loops_around(a, node: TsNode) -> list[tuple[TsNode, TsNode | None, list, Ts
     return out
 
 
+def _value_like(part: Value) -> bool:
+    """A part that can only be one segment's value: a parameter, or a choice of parameters
+    and unknowns (`article ? article.slug : slug`)."""
+    if isinstance(part, Param):
+        return True
+    options = part.options if isinstance(part, Choice) else ()
+    return all(isinstance(o, (Param, Unknown)) for o in options) and any(
+        isinstance(o, Param) for o in options
+    )
+
+
 def _path_shaped(value: Value) -> bool:
     """A path a caller passes: text with a `/` in its literal parts (`'users/login'`,
     `` `articles/${slug}` ``, either branch of a choice)."""
@@ -515,7 +527,7 @@ def shape_params(url: Value) -> tuple[set[Scope], set[Scope]]:
         after = parts[i + 1] if i + 1 < len(parts) else None
         prev = before.value if isinstance(before, Lit) and isinstance(before.value, str) else None
         nxt = after.value if isinstance(after, Lit) and isinstance(after.value, str) else None
-        segment = isinstance(part, Param) and (
+        segment = _value_like(part) and (
             in_query  # a query parameter's value
             or (
                 prev is not None
