@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from extractors.engine.values import (
     STRINGISH,
     ArrLit,
+    Concat,
     Config,
     Env,
     Ext,
@@ -44,6 +45,10 @@ def truthy(value: Value) -> bool | None:
     if isinstance(value, Lit):
         return bool(value.value)
     if isinstance(value, (ObjLit, ArrLit)):
+        return True
+    if isinstance(value, Concat) and any(  # text with a non-empty literal part
+        isinstance(p, Lit) and isinstance(p.value, str) and p.value for p in value.parts
+    ):
         return True
     return None
 

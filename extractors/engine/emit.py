@@ -290,9 +290,9 @@ class Emitter:
                     else url
                 )
             methods = self._request_methods(event.method, event.model)
-            pairs = [
+            pairs = _by_path([
                 (m, u, mc + uc) for m, mc in methods for u, uc in options(url) if compatible(mc, uc)
-            ]
+            ])  # fmt: skip
             for method, option, choices in pairs:
                 self._call(
                     event, site, hops, method, option, len(pairs) > 1, condition_text(choices)
@@ -366,6 +366,18 @@ class Emitter:
             self.ctx.facts.catalog.append(
                 CatalogRow("hosts", self.ctx.project, self.ctx.component, host, rel, line)
             )
+
+
+def _by_path(pairs: list[tuple[str, Value, tuple]]) -> list[tuple[str, Value, tuple]]:
+    """One alternative per method and path: alternatives that differ only after the `?`
+    (`query ? '?' + qs : ''`) are one call, written with the shortest query."""
+    best: dict[tuple[str, str], tuple[str, Value, tuple]] = {}
+    for pair in pairs:
+        template = url_template(pair[1])[0]
+        key = (pair[0], template.split("?", 1)[0])
+        if key not in best or len(template) < len(url_template(best[key][1])[0]):
+            best[key] = pair
+    return list(best.values())
 
 
 def with_base(base: Value, url: Value) -> Value:

@@ -104,11 +104,33 @@ class Call:
         return self.callee.name if isinstance(self.callee, Method) else ""
 
     def arg(self, i: int) -> Value | None:
+        if self.view.spread and any(n.type == "spread_element" for n in self.view.args[: i + 1]):
+            spread = self._spread()
+            return spread[i] if i < len(spread) else None
         if i >= len(self.view.args):
             return None
         if i not in self._args:
             self._args[i] = self.ev.eval(self.rel, self.view.args[i], self.act, self.depth + 1)
         return self._args[i]
+
+    def _spread(self) -> list[Value]:
+        """The arguments with `...xs` expanded where `xs` is a known list (`fetch(...args)`
+        forwarding a rest parameter); positions after an unknown spread are not known."""
+        if "spread" not in self._args:
+            out: list[Value] = []
+            for node in self.view.args:
+                if node.type != "spread_element":
+                    out.append(self.ev.eval(self.rel, node, self.act, self.depth + 1))
+                    continue
+                inner = self.ev.eval(self.rel, node.named_children[0], self.act, self.depth + 1) \
+                    if node.named_children else None  # fmt: skip
+                if isinstance(inner, Param):  # a rest parameter not bound yet: its items
+                    out += [Param(f"{inner.name}.{k}", inner.scope) for k in range(4)]
+                if not isinstance(inner, ArrLit):
+                    break
+                out += list(inner.items)
+            self._args["spread"] = out
+        return self._args["spread"]
 
     def kwarg(self, name: str) -> Value | None:
         node = self.view.kwargs.get(name)
@@ -120,6 +142,8 @@ class Call:
         return self._args[key]
 
     def args(self) -> list[Value]:
+        if self.view.spread and any(n.type == "spread_element" for n in self.view.args):
+            return list(self._spread())
         return [self.arg(i) for i in range(len(self.view.args))]  # type: ignore[misc]
 
 
@@ -450,19 +474,26 @@ class Evaluator:
                 if entry.kind == "method":
                     return Func(a.site(entry.value), obj.act, obj, name)
                 value = self.eval(obj.site.rel, entry.value, obj.act, depth + 1)
-                return Func(value.site, value.act, obj, name) if isinstance(value, Func) else value
+                if isinstance(value, Func):  # an arrow function keeps the `this` it closes over
+                    arrow = a.node_at(value.site) if value.site.rel == obj.site.rel else None
+                    this = None if arrow is not None and arrow.type == "arrow_function" else obj
+                    return Func(value.site, value.act, this, name)
+                return value
+        known = True  # every key is known: a missing member is `undefined`
         for entry in reversed(view.entries):  # a computed key that evaluates to the name
             if entry.key is None and entry.key_node is not None:
                 key = self.eval(obj.site.rel, entry.key_node, obj.act, depth + 1)
                 if isinstance(key, Lit) and str(key.value) == name:
                     return self.eval(obj.site.rel, entry.value, obj.act, depth + 1)
-        for entry in reversed(view.entries):
+                known = known and isinstance(key, Lit)
+        for entry in reversed(view.entries):  # the last spread that has it wins
             if entry.kind == "spread":
                 inner = self.eval(obj.site.rel, entry.value, obj.act, depth + 1)
-                found = self.member(inner, name, obj.site.rel, entry.value, depth + 1)
-                if not isinstance(found, (Unknown, Method)):
+                found = _present(self.member(inner, name, obj.site.rel, entry.value, depth + 1))
+                if found is not None:
                     return found
-        return Method(obj, name)
+                known = known and isinstance(inner, ObjLit)
+        return Lit(None) if known and a.family == "js" else Method(obj, name)
 
     def any_member(self, obj: ObjLit, key_text: str, depth: int) -> Value:
         """A member of an object literal read with a key not known statically: each of its
@@ -495,6 +526,10 @@ class Evaluator:
         if name in info.methods:
             return Func(a.site(info.methods[name]), None, this, name)
         ctor_act = self._ctor_activation(a, info, instance)
+        if ctor_act is not None:  # `Object.assign(this, config)` in the constructor
+            merged = self._assigned_into_this(a, info, ctor_act, name, depth)
+            if merged is not None:
+                return merged
         if name in info.fields:
             value = self.eval(rel, info.fields[name], ctor_act, depth + 1)
             return self.library.field(self, klass, name, value) or value
@@ -524,11 +559,36 @@ class Evaluator:
         self, a: FileAdapter, info, instance: Instance | None
     ) -> Activation | None:
         ctor = info.methods.get("constructor") or info.methods.get("__init__")
-        if ctor is None or instance is None or not (instance.args or instance.kwargs):
+        if instance is None or not (instance.args or instance.kwargs):
             return None
+        if ctor is None:  # field initializers still see `this` as the instance made
+            return Activation(a.scope_of(info.node), (), instance) if a.family == "js" else None
         fn = a.function(ctor)
         values = self._bind(fn, list(instance.args), dict(instance.kwargs), a.family == "py")
         return Activation(a.scope_of(ctor), values, instance)
+
+    def _assigned_into_this(self, a: FileAdapter, info, act: Activation, name: str,
+                            depth: int) -> Value | None:  # fmt: skip
+        """A member an `Object.assign(this, source)` in the constructor copies in."""
+        ctor = info.methods.get("constructor")
+        if ctor is None or b"Object.assign" not in a.sf.data:
+            return None
+        rel = a.sf.rel
+        for node in a.calls():
+            if not (ctor.start_byte <= node.start_byte < ctor.end_byte):
+                continue
+            view = a.call_view(node)
+            if view is None or len(view.args) < 2 or a.text(view.callee) != "Object.assign":
+                continue
+            if not isinstance(a.view(view.args[0]), EThis):
+                continue
+            for source in reversed(view.args[1:]):
+                value = self.member(
+                    self.eval(rel, source, act, depth + 1), name, rel, source, depth + 1
+                )
+                if not isinstance(value, (Unknown, Method)) and value != Lit(None):
+                    return value
+        return None
 
     def _self_assignments(self, a: FileAdapter, info, name: str) -> list[TsNode]:
         out = []
@@ -654,7 +714,11 @@ class Evaluator:
                 values.append((f"#{param.index}", kwargs[param.name]))
         for param in info.params:  # destructured parameters read the whole argument
             position = param.index - offset
-            if param.path and 0 <= position < len(args) and f"#{param.index}" not in dict(values):
+            if _rest(param) and 0 <= position <= len(args):  # `...args`: the rest, a list
+                values.append(
+                    (f"#{param.index}", ArrLit(tuple(a for a in args[position:] if a is not None)))
+                )
+            elif param.path and 0 <= position < len(args) and f"#{param.index}" not in dict(values):
                 values.append((f"#{param.index}", args[position]))
         return tuple(values)
 
@@ -677,6 +741,22 @@ class Evaluator:
         if not outs:
             return Unknown(fn_value.name, "returns nothing known")
         return choice(outs)
+
+
+def _present(value: Value) -> Value | None:
+    """A member's value where it may be there: the options of a choice that are (`...(a ||
+    {})` has `a`'s member or none), None when it is certainly absent."""
+    if isinstance(value, Choice):
+        kept = [o for o in value.options if _present(o) is not None]
+        return choice(kept, value.condition) if kept else None
+    return None if isinstance(value, (Unknown, Method)) or value == Lit(None) else value
+
+
+def _rest(param: Binding) -> bool:
+    """A rest parameter (`...args`, `...args: T[]`), not an object pattern's rest."""
+    node = param.node
+    pattern = node.child_by_field_name("pattern") if node.type != "rest_pattern" else node
+    return param.path == ("...",) and pattern is not None and pattern.type == "rest_pattern"
 
 
 def lit_text(value: Value | None) -> str | None:

@@ -70,6 +70,7 @@ class Recognizer:
         self.program = ev.program
         self.generated = generated  # rels of generated client code
         self._by_name: dict[str, list[tuple[str, TsNode]]] | None = None
+        self._aliases: list[tuple[str, TsNode, str]] = []  # calls of a local holding a function
         self._callers: dict[Scope, list[tuple[str, TsNode | None, tuple]]] = {}
         self.invokes: list[InvokeEvent] = []
         self._invoked: set = set()
@@ -335,8 +336,18 @@ class Recognizer:
                         continue
                     name = a.terminal(view.callee)
                     index[name or "\0call"].append((rel, call))
+                    if name and view.callee.type == "identifier":  # `const f = a ? x.g : x.h; f()`
+                        binding = a.resolve(name, view.callee)
+                        if (
+                            binding is not None
+                            and binding.kind in ("decl", "assign")
+                            and binding.value is not None
+                        ):
+                            self._aliases.append((rel, call, a.text(binding.value)))
             self._by_name = dict(index)
         out = [c for name in sorted(names) for c in self._by_name.get(name, ())]
+        out += [(rel, call) for rel, call, text in self._aliases
+                if any(name in text for name in names) and (rel, call) not in out]  # fmt: skip
         return out + list(self._by_name.get("\0call", ()))
 
     # --- binding a chain ------------------------------------------------------------

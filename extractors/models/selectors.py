@@ -111,8 +111,11 @@ def select(selector: Selector | None, src: Source, want: tuple | None = None) ->
             continue
         for step in term.path:
             value = src.member(value, step)
-        if isinstance(value, Method) or (term.path and isinstance(value, Unknown)):
-            continue  # no such member: the next alternative
+        member = bool(term.path) or (term.kind == "item" and bool(term.key))
+        if isinstance(value, Method) or (
+            member and (isinstance(value, Unknown) or value == Lit(None))
+        ):
+            continue  # no such member (or `undefined`): the next alternative
         if want is not None and not isinstance(value, want):
             continue
         return value
