@@ -50,8 +50,13 @@ def summarize(facts) -> dict[str, dict[str, dict]]:
     out: dict[str, dict[str, dict]] = {"route": {}, "http_call": {}}
     for n in facts.nodes:
         if n.kind == "route":
-            chain = sorted((e for e in edges[n.id] if e.type == "USES_MIDDLEWARE"), key=lambda e: e.attrs.get("order", 0))
-            handler = [by_id[e.dst].name for e in edges[n.id] if e.type == "ROUTES_TO" and e.dst in by_id]
+            chain = sorted(
+                (e for e in edges[n.id] if e.type == "USES_MIDDLEWARE"),
+                key=lambda e: e.attrs.get("order", 0),
+            )
+            handler = [
+                by_id[e.dst].name for e in edges[n.id] if e.type == "ROUTES_TO" and e.dst in by_id
+            ]
             key = f"{n.name} @{n.file}:{n.line}"
             out["route"][key] = {
                 "handler": handler[0] if handler else None,
@@ -90,7 +95,7 @@ def main() -> int:
         if args.component and args.component != name:
             continue
         old = summarize(extract_component(project, component, root))
-        new = summarize(extract_only(project, component, root, {"engine.run"}))
+        new = summarize(extract_only(project, component, root, {"engine.routes", "engine.requests"}))
         d = diff(old, new)
         report[name] = d
         for kind, v in d.items():

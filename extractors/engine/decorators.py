@@ -61,6 +61,15 @@ class Decorators:
             return Obj(model_id, deco.role or "controller", a.site(cls), props)
         return self.lib.subclass(self.ev, Klass(a.site(cls), info.name))
 
+    def class_object_of(self, klass: Klass) -> Obj | None:
+        a = self.ev.program.adapter(klass.site.rel)
+        node = a.node_at(klass.site) if a is not None else None
+        return (
+            self.class_object(klass.site.rel, a, node)
+            if a is not None and node is not None
+            else None
+        )
+
     def at(self, rel: str, a: FileAdapter, expr: TsNode, target: TsNode,
            decorated: Value | None) -> list[Event]:  # fmt: skip
         found = self.lookup(rel, a, expr)
@@ -133,8 +142,58 @@ class Decorators:
                 continue
             _, deco, call = found
             src = CallSource(self.ev, call, None) if call is not None else None
-            out += self._items(src, deco)
+            items = self._items(src, deco)
+            out += items if items else [(self.ev.eval(rel, expr, None), a.site(expr))]
         return out
+
+    def function_middleware(
+        self, handler: Value, route_expr: TsNode | None
+    ) -> list[tuple[Value, Site]]:
+        """The decorators that guard a route's handler function, top to bottom, after the
+        route's own: a model's guard decorator (`@login_required`), or a decorator of the
+        component that wraps the function (it returns an inner function that runs first)."""
+        if not isinstance(handler, Func):
+            return []
+        a = self.ev.program.adapter(handler.site.rel)
+        node = a.node_at(handler.site) if a is not None else None
+        if (
+            a is None
+            or node is None
+            or not a.is_function(node)
+            or a.class_of_method(node) is not None
+        ):
+            return []
+        rel = handler.site.rel
+        out: list[tuple[Value, Site]] = []
+        for expr in a.function(node).decorators:
+            if route_expr is not None and (expr.start_byte, expr.end_byte) == (
+                route_expr.start_byte,
+                route_expr.end_byte,
+            ):
+                continue
+            found = self.lookup(rel, a, expr)
+            if found is not None:
+                if found[1].action == "use":
+                    out.append((self.ev.eval(rel, expr, None), a.site(expr)))
+                continue
+            view = a.call_view(expr)
+            head = self.ev.eval(rel, view.callee if view is not None else expr, None)
+            if isinstance(head, Func) and self._wraps(head):
+                out.append((head, a.site(expr)))
+        return out
+
+    def _wraps(self, fn: Func) -> bool:
+        """A decorator that wraps: it defines a function and returns one."""
+        a = self.ev.program.adapter(fn.site.rel)
+        node = a.node_at(fn.site) if a is not None else None
+        if a is None or node is None:
+            return False
+        info = a.function(node)
+        for ret in a.returns(info):
+            value = self.ev.eval(fn.site.rel, ret, None)
+            if isinstance(value, Func) and value.site != fn.site:
+                return True
+        return False
 
 
 __all__ = ["Decorators", "ClassSource"]

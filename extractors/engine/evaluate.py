@@ -168,6 +168,7 @@ class Evaluator:
             return Unknown("", f"{rel} is not code")
         if depth > MAX_DEPTH:
             return Unknown(adapter.text(node)[:80], "evaluation too deep")
+        node = adapter.unwrap(node)  # one identity for `(x)`, `await x`, `x as T` and `x`
         key = (rel, node.start_byte, node.end_byte)
         if act is None and key in self._cache:
             return self._cache[key]
@@ -489,8 +490,11 @@ class Evaluator:
         for entry in reversed(view.entries):  # the last spread that has it wins
             if entry.kind == "spread":
                 inner = self.eval(obj.site.rel, entry.value, obj.act, depth + 1)
+                if isinstance(inner, Param):
+                    known = False
+                    continue  # `{ url, ...options }`: overrides a caller may pass, not known here
                 found = _present(self.member(inner, name, obj.site.rel, entry.value, depth + 1))
-                if found is not None:
+                if found is not None and not isinstance(found, Param):
                     return found
                 known = known and isinstance(inner, ObjLit)
         return Lit(None) if known and a.family == "js" else Method(obj, name)
@@ -532,7 +536,7 @@ class Evaluator:
                 return merged
         if name in info.fields:
             value = self.eval(rel, info.fields[name], ctor_act, depth + 1)
-            return self.library.field(self, klass, name, value) or value
+            return self.library.field(self, klass, name, value, a.site(info.fields[name])) or value
         assigned = self._self_assignments(a, info, name)
         if assigned:
             values = [self.eval(rel, v, ctor_act, depth + 1) for v in assigned]

@@ -20,6 +20,7 @@ class RouteEvent:
     middleware: tuple[tuple[Value, Site], ...]  # in order, each where this route gets it
     site: Site
     handler_site: Site | None = None  # the decorated function, for decorator routes
+    when: Site | None = None  # registered by a call elsewhere: that call's site (for order)
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,9 @@ class MountEvent:
     path: Value | None
     middleware: tuple[tuple[Value, Site], ...]
     site: Site
+    path_site: Site | None = None  # where the prefix is written (a `setting`)
+    path_name: str = ""  # what the code calls it: the keyword (`prefix`) or the call (`app.use`)
+    when: Site | None = None
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,9 @@ class UseEvent:
     path: Value | None
     middleware: tuple[tuple[Value, Site], ...]
     site: Site
+    methods: tuple[str, ...] = ()  # only routes of these HTTP methods (empty: all)
+    exact: bool = False  # the path names routes (NestJS forRoutes), not a prefix (app.use)
+    when: Site | None = None
 
 
 @dataclass(frozen=True)
@@ -53,6 +60,8 @@ class PrefixEvent:
     target: Value
     path: Value
     site: Site
+    path_site: Site | None = None
+    path_name: str = ""
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from extractors.engine.events import MountEvent, PrefixEvent, RouteEvent, UseEvent
 from extractors.engine.paths import join
-from extractors.engine.values import Func, Instance, Klass, Lit, Obj, Site, Value
+from extractors.engine.values import Func, Instance, Klass, Lit, Obj, Site, Value, concat
 from extractors.models.runtime import Library
 from extractors.models.selectors import select
 
@@ -58,7 +58,7 @@ def _before(a: Site, b: Site) -> bool:
     another file (an app configured elsewhere) counts as before."""
     if a.rel != b.rel:
         return True
-    return (a.line, a.col) < (b.line, b.col)
+    return a.end < b.end if a.end and b.end else (a.line, a.col) < (b.line, b.col)  # a chain's inner call ends first
 
 
 class MountTree:
@@ -129,6 +129,11 @@ class MountTree:
             return None
         return select(selector, _PropSource(value))
 
+    def _keeps_root(self, route: RouteEvent) -> bool:
+        model = self.lib.by_id.get(route.model)
+        return model is not None and model.router.get("root") is not None and \
+            select(model.router["root"], _PropSource(Obj("", "", route.site))) == Lit("keep")
+
     def overridden(self, node: TreeNode) -> bool:
         """A router whose own prefix a mount's path replaces (Flask's url_prefix)."""
         value = node.value
@@ -150,14 +155,23 @@ class MountTree:
             return
         for event in node.prefixes:
             prefix = join(prefix, event.path)
+        node.uses.sort(key=lambda u: ((u.when or u.site).rel, (u.when or u.site).end, u.site.start))  # registration order
         own = None if replaced and self.overridden(node) else self.own_prefix(node)
         if own is not None:
             prefix = join(prefix, own)
         for route in node.routes:
             full = join(prefix, route.path)
-            chain = [(v, s) for v, s, scope in inherited if _covers(scope, full)]
+            if prefix is not None and self._keeps_root(route) and _text(route.path) == "/":
+                full = concat(prefix, Lit("/"))  # `@router.get("/")` under "/reports" is "/reports/"
+            verb = str(route.method.value).upper() if isinstance(route.method, Lit) else ""
+            chain = [(v, s) for v, s, scope, methods, exact in inherited
+                     if _covers(scope, full, exact) and (not methods or verb in methods)]  # fmt: skip
             for use in node.uses:
-                if _before(use.site, route.site) and _covers(join(prefix, use.path), full):
+                if (
+                    _before(use.when or use.site, route.when or route.site)
+                    and _covers(join(prefix, use.path), full, use.exact)
+                    and (not use.methods or verb in use.methods)
+                ):
                     chain += list(use.middleware)
             chain += list(route.middleware)
             out.append(NamedRoute(route, full, chain, list(mounts), root))
@@ -167,22 +181,23 @@ class MountTree:
                 continue
             chain = list(inherited)
             for use in node.uses:
-                if _before(use.site, mount.site):
+                if _before(use.when or use.site, mount.when or mount.site):
                     scope = join(prefix, use.path) if use.path is not None else None
-                    chain += [(v, s, scope) for v, s in use.middleware]
-            chain += [(v, s, None) for v, s in mount.middleware]
+                    chain += [(v, s, scope, use.methods, use.exact) for v, s in use.middleware]
+            chain += [(v, s, None, (), False) for v, s in mount.middleware]
             here = list(mounts)
             if mount.path is not None and not (
                 isinstance(mount.path, Lit) and str(mount.path.value or "").strip("/") == ""
             ):
-                here.append(mount.site)
+                here.append(mount.path_site or mount.site)  # where its prefix is written
             self._walk(child, join(prefix, mount.path), chain, here, root, (*stack, id(child)),
                        depth + 1, out, mount.path is not None)  # fmt: skip
 
 
-def _covers(scope: Value | None, path: Value) -> bool:
-    """A path-scoped use (`app.use('/v1/auth', limiter)`) covers the routes under that path
-    (compared as text where both are known; what is not known is covered)."""
+def _covers(scope: Value | None, path: Value, exact: bool = False) -> bool:
+    """A path-scoped use (`app.use('/v1/auth', limiter)`) covers the routes under that path;
+    an exact one the route of that path (`*` a wildcard); compared as text where both are
+    known — what is not known is covered."""
     if scope is None:
         return True
     want = _text(scope)
@@ -195,6 +210,12 @@ def _covers(scope: Value | None, path: Value) -> bool:
     if have is None:
         return True
     have = "/" + have.strip("/")
+    if exact:
+        import fnmatch
+
+        return have == want or (
+            "*" in want and fnmatch.fnmatchcase(have, want.replace("(.*)", "*"))
+        )
     return have == want or have.startswith(want + "/")
 
 

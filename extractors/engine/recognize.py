@@ -17,7 +17,7 @@ registered on an app, `useSWR(key, fetcher)`) is a caller too.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tree_sitter import Node as TsNode
 
@@ -61,6 +61,7 @@ class Found:
 
     event: Event
     chain: tuple[Site, ...] = ()
+    uncalled: bool = False  # open on a parameter of a function nobody in the component calls
 
 
 class Recognizer:
@@ -74,6 +75,8 @@ class Recognizer:
         self._callers: dict[Scope, list[tuple[str, TsNode | None, tuple]]] = {}
         self.invokes: list[InvokeEvent] = []
         self._invoked: set = set()
+        self.unresolved: list[tuple[str, int, str, str, str]] = []  # rows the emitter writes
+        self._reported: set = set()
         self.found: list[Found] = []
 
     # --- the pass -------------------------------------------------------------------
@@ -176,11 +179,49 @@ class Recognizer:
 
     def _wait(self, rel, node, decorated, chain, waits: set) -> None:
         scope = self._innermost(waits, node)
-        if scope is not None and len(chain) < MAX_CHAIN:
-            for caller in self.callers(scope)[:MAX_CALLERS]:
-                self.site(rel, node, decorated, chain + ((scope, caller),))
+        if scope is None or len(chain) >= MAX_CHAIN:
+            return
+        callers = self.callers(scope)[:MAX_CALLERS]
+        for caller in callers:
+            self.site(rel, node, decorated, chain + ((scope, caller),))
+        if not callers and not chain:
+            self._unbound_router(rel, node, decorated, scope)
+
+    def _unbound_router(self, rel, node, decorated, scope: Scope) -> None:
+        """Routes registered on a parameter nobody in the component passes (`module.exports =
+        (app) => app.get(…)`): kept, on a router of the server library the component uses,
+        as a root of their own — the mount that would prefix them is not known — with an
+        `unresolved` row saying so."""
+        a = self.program.adapter(rel)
+        view = a.call_view(node) if a is not None else None
+        if view is None or view.callee.type not in ("member_expression", "attribute"):
+            return
+        receiver = view.callee.child_by_field_name("object")
+        if receiver is None or receiver.type != "identifier":
+            return
+        router = self.interp.lib.unbound_router(self.program, a.terminal(view.callee) or "", a.site(receiver))
+        if router is None:
+            return
+        name = a.text(receiver)
+        fn = a.node_at(Site(scope.rel, 0, 0, 0, scope.start, scope.end))
+        params = a.function(fn).params if fn is not None and a.is_function(fn) else []
+        index = next((b.index for b in params if b.name == name and not b.path), None)
+        if index is None:
+            return
+        act = Activation(scope, ((f"#{index}", router),))
+        events, _ = self.interp.at_call(rel, a, node, act, decorated)
+        events = [e for e in events if isinstance(e, RouteEvent) and isinstance(e.handler, Func)]
+        for event in events:  # a route takes a handler; a client's `post(url, data)` does not
+            self.found.append(Found(event))
+        if events and (rel, name, scope) not in self._reported:
+            self._reported.add((rel, name, scope))
+            self.unresolved.append((rel, a.site(receiver).line, "mount", name,
+                                    f"router parameter `{name}` is not followed: nothing in the component "
+                                    "passes it, so the prefix it is mounted under is not known"))  # fmt: skip
 
     def _settle(self, rel, node, decorated, chain, event: Event, opened: Scope | None) -> None:
+        if opened is None and isinstance(event, RequestEvent):
+            opened = self._generated_scope(rel, node, chain)
         if opened is not None and len(chain) < MAX_CHAIN:
             callers = self.callers(opened)[:MAX_CALLERS]
             if callers:
@@ -188,7 +229,10 @@ class Recognizer:
                     self.site(rel, node, decorated, chain + ((opened, caller),))
                 return
         if len(self.found) < 200_000:
-            self.found.append(Found(event, tuple(self._caller_site(c) for _, c in chain)))
+            sites = tuple(self._caller_site(c) for _, c in chain)
+            if sites and isinstance(event, (RouteEvent, MountEvent, UseEvent)):
+                event = replace(event, when=sites[-1])  # registered when the outermost call runs
+            self.found.append(Found(event, sites, opened is not None and len(chain) < MAX_CHAIN))
 
     def decorator(self, rel: str, expr: TsNode, target: TsNode) -> None:
         a = self.program.adapter(rel)
@@ -228,6 +272,20 @@ class Recognizer:
         elif isinstance(event, UseEvent) and isinstance(event.target, Param):
             scopes.add(event.target.scope)
         return self._innermost(scopes, node)
+
+    def _generated_scope(self, rel: str, node: TsNode, chain: tuple) -> Scope | None:
+        """A request in generated client code is that code's: its caller is the call site
+        (the innermost function of the chain so far that is generated and called)."""
+        where = chain[-1][1][0] if chain else rel
+        if where not in self.generated:
+            return None
+        at = chain[-1][1][1] if chain else node
+        a = self.program.adapter(where)
+        fn = a.function_at(at) if a is not None and at is not None else None
+        if fn is None:
+            return None
+        scope = a.scope_of(fn)
+        return scope if self.callers(scope) else None
 
     def _wrapper_by_evidence(self, scope: Scope, rel: str) -> bool:
         """A function whose parameter fills a path segment is still a wrapper when it is

@@ -1,9 +1,13 @@
-"""The engine as a registry extractor: routes, mounts, middleware and HTTP calls of both
-languages, from the models."""
+"""The engine as registry extractors: `engine.run` analyses the component once (every
+model's events, the mount tree, the emitter with its symbol index), `engine.routes` emits
+the routes, mounts, middleware and prefix settings, `engine.requests` the HTTP calls.
+
+Two emitting extractors, not one, while the old modules are replaced concern by concern
+(issue 26's migration): the registry lists what the engine owns today."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from extractors.base import ComponentContext
 from extractors.engine.config_sources import env_file_values
@@ -25,24 +29,38 @@ from extractors.engine.recognize import Found, Recognizer
 from extractors.engine.transforms import Transforms, provided_transforms
 from extractors.models import all_models
 from extractors.models.runtime import Library
-from extractors.shared import CodeSymbols, JsSymbols, PyModules
+from extractors.shared import EngineRun, JsSymbols, PyModules
 
 NAME = "engine"
-PROVIDES = (CodeSymbols,)
+PROVIDES = (EngineRun,)
 REQUIRES = (JsSymbols, PyModules)
+GENERATED = (b"generated", b"do not edit", b"@generated")
+
+
+@dataclass
+class Analysis:
+    found: list[Found]
+    tree: MountTree
+    emitter: Emitter
 
 
 def extract(ctx: ComponentContext) -> None:
+    ctx.shared.engine.result = analyse(ctx)
+
+
+def analyse(ctx: ComponentContext) -> Analysis | None:
     program = Program(ctx)
     if not program.rels():
-        return
+        return None
     library = Library(list(all_models()))
     ev = Evaluator(program, library)
     interp = Interpreter(ev, library)
     interp.decorators = Decorators(ev, library)
     generated = generated_files(program, library)
-    found = Recognizer(ev, interp, generated=generated).run()
-    found = [f for f in found if not _inside(f, generated)]
+    recognizer = Recognizer(ev, interp, generated=generated)
+    found = [f for f in recognizer.run() if not _inside(f, generated)]
+    for row in recognizer.unresolved:
+        ctx.unresolved(*row)
     transforms = [f.event for f in found if isinstance(f.event, TransformEvent)]
     transforms += provided_transforms(ev, library)
     if transforms:
@@ -53,24 +71,22 @@ def extract(ctx: ComponentContext) -> None:
     for item in found:
         if isinstance(item.event, (RouteEvent, MountEvent, UseEvent, PrefixEvent)):
             tree.add(item.event)
-    emitter = Emitter(ctx, ev, env_files=env_file_values(ctx))
-    emitter.routes(tree.routes())
-    emitter.requests(found)
-    emitter.catalog()
+    return Analysis(found, tree, Emitter(ctx, ev, env_files=env_file_values(ctx)))
 
 
 HEADER = 2048  # bytes of a file read for a generator's marker
 
 
 def generated_files(program: Program, library: Library) -> set[str]:
-    """Files a code generator wrote, by the header markers its model names (`THIS FILE WAS
-    GENERATED VIA SWAGGER-TYPESCRIPT-API`): their functions are the client's wrappers."""
-    markers = [m for model in library.models for m in model.generated]
+    """Files a code generator wrote: their header says so (`do not edit`), or names the
+    generator a model describes (`THIS FILE WAS GENERATED VIA SWAGGER-TYPESCRIPT-API`). An
+    SDK's functions are wrappers, the application's calls of them the call sites."""
+    markers = [m.encode() for model in library.models for m in model.generated]
     out = set()
-    for rel in program.rels() if markers else ():
+    for rel in program.rels():
         a = program.adapter(rel)
-        head = a.sf.data[:HEADER].decode("utf-8", "replace").lower() if a is not None else ""
-        if any(marker in head for marker in markers):
+        head = a.sf.data[:HEADER].lower() if a is not None else b""
+        if any(marker in head[:600] for marker in GENERATED) or any(m in head for m in markers):
             out.add(rel)
     return out
 

@@ -93,6 +93,10 @@ class FileAdapter:
         return node
 
     # --- the grammar-specific half
+    def unwrap(self, node: TsNode) -> TsNode:
+        """The expression inside parentheses, `await`, type assertions: what `view` reads."""
+        return node
+
     def view(self, node: TsNode) -> Expr:
         raise NotImplementedError
 

@@ -68,6 +68,14 @@ class JsFile(FileAdapter):
     family = "js"
 
     # --- expressions --------------------------------------------------------------
+    def unwrap(self, node: TsNode) -> TsNode:
+        while node.type in WRAPPERS:
+            inner = [c for c in node.named_children if c.type != "comment"]
+            if not inner:
+                return node
+            node = inner[-1] if node.type == "type_assertion" else inner[0]
+        return node
+
     def view(self, node: TsNode) -> Expr:
         kind = node.type
         while kind in WRAPPERS:

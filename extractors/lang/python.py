@@ -48,6 +48,11 @@ class PyFile(FileAdapter):
     family = "py"
 
     # --- expressions --------------------------------------------------------------
+    def unwrap(self, node: TsNode) -> TsNode:
+        while node.type in {"parenthesized_expression", "await"} and node.named_children:
+            node = node.named_children[0]
+        return node
+
     def view(self, node: TsNode) -> Expr:
         kind = node.type
         while kind in {"parenthesized_expression", "await"} and node.named_children:

@@ -157,14 +157,14 @@ class Library:
             return prop
         return Obj(obj.model, f"{obj.role}.{name}", obj.origin)  # a facet: `client.defaults`
 
-    def field(self, ev: Evaluator, klass: Klass, name: str, value: Value) -> Value | None:
+    def field(self, ev: Evaluator, klass: Klass, name: str, value: Value, where: Site | None = None) -> Value | None:
         """A class attribute a library reads from the environment: a field of a settings
         class (pydantic's BaseSettings: the variable of the field's name, its default the
         value written)."""
         made = self._derived(ev, klass, 0)
         model = self.by_id.get(made.model) if made is not None else None
         if model is not None and model.reads.get(made.role) == "env-field":
-            return Env(name.upper(), value, made.model)
+            return Env(name.upper(), value, made.model, where)
         return None
 
     def _derived(self, ev: Evaluator, klass: Klass, depth: int) -> Obj | None:
@@ -269,6 +269,20 @@ class Library:
     def operations(self, obj: Obj, name: str) -> list[Operation]:
         return self.ops.get((obj.model, obj.role, name), [])
 
+    def unbound_router(self, program, method: str, where: Site) -> Obj | None:
+        """A router of the server library the component imports whose routers have `method`
+        (for routes registered on a parameter nobody passes), else None."""
+        used = set()
+        for mod in program.js.values():
+            used |= {b.package or b.spec for b in mod.imports.values() if b.target is None}
+        for model in self.models:
+            if model.kind != "server" or not (set(model.modules) & used):
+                continue
+            for op in model.operations:
+                if op.action == "route" and method in op.calls and op.on:
+                    return Obj(model.id, op.on[-1], where)
+        return None
+
     def holds_routes(self, obj: Obj) -> bool:
         """Whether routes can hang off an object of this role (a router, app, controller)."""
         key = (obj.model, obj.role)
@@ -276,7 +290,7 @@ class Library:
         if found is None:
             model = self.by_id.get(obj.model)
             found = model is not None and (
-                any(obj.role in op.on and op.action in ("route", "mount", "use", "prefix")
+                any(obj.role in op.on and op.action in ("route", "mount", "prefix")
                     for op in model.operations)
                 or any(d.role == obj.role for d in model.decorators)
                 or any(obj.role in roles for roles in model.implicit.values())

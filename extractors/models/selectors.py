@@ -150,6 +150,10 @@ def _term(term: Term, src: Source) -> Value | None:
     if kind == "file":
         reader = getattr(src, "file", None)
         return reader(term.key) if reader is not None else None
+    if kind == "args":  # every positional argument, as a list
+        from extractors.engine.values import ArrLit
+
+        return ArrLit(tuple(v for i in range(src.arg_count()) if (v := src.arg(i)) is not None))
     if kind == "last":
         n = src.arg_count()
         return src.arg(n - 1) if n else None
