@@ -109,7 +109,9 @@ class Emitter:
             for method, m_choices in self._methods(event.method, event.model):
                 for path, p_choices in options(full):
                     if compatible(m_choices, p_choices):
-                        node_id = self._route(route, method, path, condition_text(m_choices + p_choices))
+                        node_id = self._route(
+                            route, method, path, condition_text(m_choices + p_choices)
+                        )
                         if node_id is not None:
                             made.setdefault(i, []).append(node_id)
         return made
@@ -127,7 +129,9 @@ class Emitter:
                         out.append((name, choices))
         return out
 
-    def _route(self, route: NamedRoute, method: str, path: Value, condition: str | None) -> str | None:
+    def _route(
+        self, route: NamedRoute, method: str, path: Value, condition: str | None
+    ) -> str | None:
         event = route.event
         text, parts = path_text(path)
         site = self._display_site(event.site)
@@ -211,7 +215,12 @@ class Emitter:
             found = [(where, name)]
             origin = getattr(event.path, "site", None)
             if isinstance(event.path, (Env, Config)) and origin is not None:  # a settings field
-                found.append((origin, event.path.name.lower() if isinstance(event.path, Env) else event.path.key))
+                found.append(
+                    (
+                        origin,
+                        event.path.name.lower() if isinstance(event.path, Env) else event.path.key,
+                    )
+                )
             for at, label in found:
                 qualifier = f"{at.rel}:{at.line}:{label}"
                 values = seen.setdefault(qualifier, [])
@@ -275,13 +284,17 @@ class Emitter:
             found = self.ctx.find_node(symbol)
             if found is not None and found.name == "<anonymous>":
                 qualifier, label = f"<anonymous>@{where.rel}:{where.line}", "<anonymous>"
-                return self._mw(qualifier, label, where.rel, where.line, None, symbol), "<anonymous>"
+                return self._mw(
+                    qualifier, label, where.rel, where.line, None, symbol
+                ), "<anonymous>"
             qualifier = symbol.split(":symbol:", 1)[1]
             file, line = (found.file, found.line) if found is not None else (where.rel, where.line)
             return self._mw(qualifier, use.name, file, line, None, symbol), use.expr
         file, line = use.defined or (where.rel, where.line)
         symbol = self._symbol_at(file, line) if use.defined else None
-        qualifier = symbol.split(":symbol:", 1)[1] if symbol else use.name  # the component's own const
+        qualifier = (
+            symbol.split(":symbol:", 1)[1] if symbol else use.name
+        )  # the component's own const
         return self._mw(qualifier, use.name, file, line, use.package, symbol), use.expr
 
     def _symbol_at(self, file: str, line: int) -> str | None:
@@ -293,7 +306,9 @@ class Emitter:
             index: dict[tuple[str, int], list[tuple[int, str]]] = {}
             for node in self.ctx.facts.nodes:
                 if node.kind == "symbol" and node.file and node.line:
-                    index.setdefault((node.file, node.line), []).append((node.end_line or node.line, node.id))
+                    index.setdefault((node.file, node.line), []).append(
+                        (node.end_line or node.line, node.id)
+                    )
             self._symbols = index
         return self._symbols
 
@@ -440,7 +455,11 @@ def with_base(base: Value, url: Value) -> Value:
 
 def _shaped_by_parameter(url: Value) -> bool:
     """The URL's path (after its base) starts with a wrapper's parameter."""
-    parts = [p for p in (url.parts if isinstance(url, Concat) else (url,)) if not isinstance(p, (Env, Config))]
+    parts = [
+        p
+        for p in (url.parts if isinstance(url, Concat) else (url,))
+        if not isinstance(p, (Env, Config))
+    ]
     return bool(parts) and isinstance(parts[0], Param)
 
 

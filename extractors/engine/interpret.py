@@ -211,7 +211,9 @@ class Interpreter:
         for key in ("child", "children", "items"):
             items += self.selected(spec.get(key), call, src, spec.get("path"))
         middleware = tuple(self.selected(spec.get("middleware"), call, src))
-        path_site, path_name = self.written(spec.get("path"), call, src) if path is not None else (None, "")
+        path_site, path_name = (
+            self.written(spec.get("path"), call, src) if path is not None else (None, "")
+        )
         events: list[Event] = []
         uses: list[tuple[Value, Site]] = []
         for value, where in items:
@@ -269,7 +271,9 @@ class Interpreter:
             out += [(v, a.site(node)) for v in items]
         return out
 
-    def written(self, selector: Selector | None, call: Call, src: CallSource) -> tuple[Site | None, str]:
+    def written(
+        self, selector: Selector | None, call: Call, src: CallSource
+    ) -> tuple[Site | None, str]:
         """Where the value a selector takes is written, and what the code calls it: a
         keyword argument by its keyword (`prefix`), a positional one by the call (`app.use`,
         `setGlobalPrefix`)."""

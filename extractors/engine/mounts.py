@@ -58,7 +58,9 @@ def _before(a: Site, b: Site) -> bool:
     another file (an app configured elsewhere) counts as before."""
     if a.rel != b.rel:
         return True
-    return a.end < b.end if a.end and b.end else (a.line, a.col) < (b.line, b.col)  # a chain's inner call ends first
+    return (
+        a.end < b.end if a.end and b.end else (a.line, a.col) < (b.line, b.col)
+    )  # a chain's inner call ends first
 
 
 class MountTree:
@@ -131,8 +133,11 @@ class MountTree:
 
     def _keeps_root(self, route: RouteEvent) -> bool:
         model = self.lib.by_id.get(route.model)
-        return model is not None and model.router.get("root") is not None and \
-            select(model.router["root"], _PropSource(Obj("", "", route.site))) == Lit("keep")
+        return (
+            model is not None
+            and model.router.get("root") is not None
+            and select(model.router["root"], _PropSource(Obj("", "", route.site))) == Lit("keep")
+        )
 
     def overridden(self, node: TreeNode) -> bool:
         """A router whose own prefix a mount's path replaces (Flask's url_prefix)."""
@@ -155,14 +160,18 @@ class MountTree:
             return
         for event in node.prefixes:
             prefix = join(prefix, event.path)
-        node.uses.sort(key=lambda u: ((u.when or u.site).rel, (u.when or u.site).end, u.site.start))  # registration order
+        node.uses.sort(
+            key=lambda u: ((u.when or u.site).rel, (u.when or u.site).end, u.site.start)
+        )  # registration order
         own = None if replaced and self.overridden(node) else self.own_prefix(node)
         if own is not None:
             prefix = join(prefix, own)
         for route in node.routes:
             full = join(prefix, route.path)
             if prefix is not None and self._keeps_root(route) and _text(route.path) == "/":
-                full = concat(prefix, Lit("/"))  # `@router.get("/")` under "/reports" is "/reports/"
+                full = concat(
+                    prefix, Lit("/")
+                )  # `@router.get("/")` under "/reports" is "/reports/"
             verb = str(route.method.value).upper() if isinstance(route.method, Lit) else ""
             chain = [(v, s) for v, s, scope, methods, exact in inherited
                      if _covers(scope, full, exact) and (not methods or verb in methods)]  # fmt: skip

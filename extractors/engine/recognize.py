@@ -199,7 +199,9 @@ class Recognizer:
         receiver = view.callee.child_by_field_name("object")
         if receiver is None or receiver.type != "identifier":
             return
-        router = self.interp.lib.unbound_router(self.program, a.terminal(view.callee) or "", a.site(receiver))
+        router = self.interp.lib.unbound_router(
+            self.program, a.terminal(view.callee) or "", a.site(receiver)
+        )
         if router is None:
             return
         name = a.text(receiver)

@@ -144,6 +144,8 @@ class Library:
         for claim in self.by_member.get(name, ()):
             if _in_files(claim.maker, rel):
                 return self.held(claim)
+        if isinstance(target, Ext) and self._names_maker(f"{target.dotted}.{name}"):
+            return None  # `requests.Session`: a maker of its own, not a facet of the module
         obj = target if isinstance(target, Obj) else self.claim(target)
         if obj is None:
             return None
@@ -157,7 +159,13 @@ class Library:
             return prop
         return Obj(obj.model, f"{obj.role}.{name}", obj.origin)  # a facet: `client.defaults`
 
-    def field(self, ev: Evaluator, klass: Klass, name: str, value: Value, where: Site | None = None) -> Value | None:
+    def _names_maker(self, dotted: str) -> bool:
+        return any(dotted in table for table in (self.by_call, self.by_value, self.by_type,
+                                                 self.by_subclass))  # fmt: skip
+
+    def field(
+        self, ev: Evaluator, klass: Klass, name: str, value: Value, where: Site | None = None
+    ) -> Value | None:
         """A class attribute a library reads from the environment: a field of a settings
         class (pydantic's BaseSettings: the variable of the field's name, its default the
         value written)."""
@@ -195,7 +203,9 @@ class Library:
         callee = call.callee
         if isinstance(callee, Ext):
             for claim in self.by_call.get(_dotted(callee), ()):
-                return self.make(ev, claim, call)
+                made = self.make(ev, claim, call)
+                if made is not None:
+                    return made
             obj = self.claim(callee)
             if obj is not None:
                 return self._returned(ev, obj, "()", call)
@@ -214,8 +224,14 @@ class Library:
                 return made
         return None
 
-    def make(self, ev: Evaluator, claim: Claim, call: Call) -> Obj:
+    def make(self, ev: Evaluator, claim: Claim, call: Call) -> Obj | None:
+        """The object a making call makes, unless the maker's `when` says this call makes
+        none (`when: {absent: kw.app}`: an httpx client on an in-process app is no client)."""
         src = CallSource(ev, call, None)
+        for condition, selector in claim.maker.when.items():
+            found = src.select(selector) is not None
+            if found != (condition == "present"):
+                return None
         props = tuple(
             (k, v) for k, sel in claim.maker.props.items() if (v := src.select(sel)) is not None
         )

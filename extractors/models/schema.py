@@ -49,7 +49,7 @@ class Maker:
     how: str  # one of MAKERS
     target: str  # dotted name: `express.Router`, `fetch`, `$axios`, `HttpClient`
     props: dict[str, Selector] = field(default_factory=dict)
-    when: dict[str, Selector] = field(default_factory=dict)  # conditions on arguments
+    when: dict[str, Selector] = field(default_factory=dict)  # {present|absent: selector}
     files: tuple[str, ...] = ()  # only in files whose name matches one of these globs
 
 
@@ -145,6 +145,8 @@ def _makers(raw, path: Path) -> dict[str, tuple[Maker, ...]]:
                 raise _fail(
                     path, f"`objects.{role}`: each maker is a mapping like {{call: pkg.fn}}"
                 )
+            if set(item.get("when") or {}) - {"present", "absent"}:
+                raise _fail(path, f"`objects.{role}.when` maps present / absent to a selector")
             how = next((k for k in MAKERS if k in item), None)
             if how is None:
                 raise _fail(path, f"`objects.{role}`: a maker needs one of {', '.join(MAKERS)}")
