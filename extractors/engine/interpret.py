@@ -379,7 +379,9 @@ def _text(value: Value | None) -> Value | None:
     """A URL as text: a choice's alternatives that are not text (a member of an unknown
     response) stay unknown, so they become `unresolved` rows, never a `{Method}` hole."""
     if isinstance(value, Choice):
-        return Choice(tuple(_text(o) or Unknown("", "not text") for o in value.options), value.condition)
+        return Choice(
+            tuple(_text(o) or Unknown("", "not text") for o in value.options), value.condition
+        )
     return value if isinstance(value, STRINGISH) else None
 
 

@@ -41,6 +41,25 @@ def model_site(model: str, role: str) -> Site:
     return Site(f"<{model}>", 0, 0, 0, 0, 0)
 
 
+class Vocabulary(set):
+    """The method and maker names the models know; a name matching a pattern an operation
+    names (`use*Query`) is known too."""
+
+    def __contains__(self, name: object) -> bool:
+        if set.__contains__(self, name):
+            return True
+        return isinstance(name, str) and any(fnmatch.fnmatchcase(name, w) for w in self._patterns())
+
+    def _patterns(self) -> list[str]:
+        cached = self.__dict__.get("_cached")
+        if cached is None or cached[0] != len(self):
+            cached = self.__dict__["_cached"] = (
+                len(self),
+                [w for w in set.__iter__(self) if "*" in w],
+            )
+        return cached[1]
+
+
 @dataclass
 class Claim:
     model: Model
@@ -57,7 +76,8 @@ class Library:
     by_type: dict[str, list[Claim]] = field(default_factory=dict)
     by_subclass: dict[str, list[Claim]] = field(default_factory=dict)
     ops: dict[tuple[str, str, str], list[Operation]] = field(default_factory=dict)
-    vocabulary: set[str] = field(default_factory=set)
+    vocabulary: Vocabulary = field(default_factory=lambda: Vocabulary())
+    patterns: dict[tuple[str, str], list[tuple[str, Operation]]] = field(default_factory=dict)
     by_id: dict[str, Model] = field(default_factory=dict)
     _holders: dict[tuple[str, str], bool] = field(default_factory=dict)
     made: dict[tuple[str, str], list[Obj]] = field(default_factory=dict)  # objects made, by role
@@ -85,6 +105,10 @@ class Library:
             for op in model.operations:
                 for role in op.on:
                     for name in op.calls:
+                        if "*" in name:  # `use*Query`: the methods a library names by pattern
+                            self.patterns.setdefault((model.id, role), []).append((name, op))
+                            self.vocabulary.add(name)
+                            continue
                         self.ops.setdefault((model.id, role, name), []).append(op)
                         self.vocabulary.add(name)
             for deco in model.decorators:
@@ -149,7 +173,7 @@ class Library:
         obj = target if isinstance(target, Obj) else self.claim(target)
         if obj is None:
             return None
-        if (obj.model, obj.role, name) in self.ops:
+        if self.operations(obj, name):
             return Method(obj, name)
         model = self.by_id.get(obj.model)
         if model is not None and model.reads.get(obj.role) == "env":
@@ -255,7 +279,7 @@ class Library:
         return None
 
     def _returned(self, ev: Evaluator, obj: Obj, name: str, call: Call) -> Value | None:
-        for op in self.ops.get((obj.model, obj.role, name), ()):
+        for op in self.operations(obj, name):
             src = CallSource(ev, call, obj)
             if op.action == "env":
                 key = src.select(op.spec.get("name"))
@@ -283,7 +307,11 @@ class Library:
         return None
 
     def operations(self, obj: Obj, name: str) -> list[Operation]:
-        return self.ops.get((obj.model, obj.role, name), [])
+        found = self.ops.get((obj.model, obj.role, name))
+        if found is not None:
+            return found
+        return [op for pattern, op in self.patterns.get((obj.model, obj.role), ())
+                if fnmatch.fnmatchcase(name, pattern)]  # fmt: skip
 
     def unbound_router(self, program, method: str, where: Site) -> Obj | None:
         """A router of the server library the component imports whose routers have `method`
