@@ -168,6 +168,11 @@ class Library:
         for claim in self.by_member.get(name, ()):
             if _in_files(claim.maker, rel):
                 return self.held(claim)
+        store_owner = isinstance(target, Obj) and any(m == target.model for m, _ in self.stores)
+        if self.stores and (not isinstance(target, Obj) or store_owner):
+            shared = self.shared_members(ev).get(name)
+            if shared is not None:  # `this.$http` after `Vue.prototype.$http = axios`
+                return shared
         if isinstance(target, Ext) and self._names_maker(f"{target.dotted}.{name}"):
             return None  # `requests.Session`: a maker of its own, not a facet of the module
         obj = target if isinstance(target, Obj) else self.claim(target)
@@ -182,6 +187,36 @@ class Library:
         if prop is not None:
             return prop
         return Obj(obj.model, f"{obj.role}.{name}", obj.origin)  # a facet: `client.defaults`
+
+    @property
+    def stores(self) -> set[tuple[str, str]]:
+        found = getattr(self, "_stores", None)
+        if found is None:
+            found = self._stores = {(m.id, role) for m in self.models for role in m.stores}
+        return found
+
+    def shared_members(self, ev: Evaluator) -> dict[str, Value]:
+        """Members every component instance has: what is assigned to a store a model names
+        (`Vue.prototype.$http = axios`, `app.config.globalProperties.$api = api`) and what
+        an installed plugin's `globals` put there (`app.use(VueAxios, axios)`)."""
+        found = getattr(self, "_shared", None)
+        if found is not None:
+            return found
+        if getattr(ev, "_building", False):
+            return {}
+        if ev._assigned is None:
+            ev._build_assigned()
+        stores, table = self.stores, {}
+        self._shared = table  # while reading: nothing shared yet
+        for target, name in list(ev._assigned or {}):
+            if isinstance(target, Obj) and (target.model, target.role) in stores:
+                value = ev.assigned(target, name, 1)
+                if value is not None:
+                    table[name] = value
+        from extractors.models.plugins import installed_globals
+
+        table.update(installed_globals(ev, self))
+        return table
 
     def _names_maker(self, dotted: str) -> bool:
         return any(dotted in table for table in (self.by_call, self.by_value, self.by_type,

@@ -35,7 +35,7 @@ LANGUAGES = ("js", "python")
 MAKERS = ("call", "new", "module", "global", "member", "type", "decorator", "subclass",
           "function")  # fmt: skip
 ACTIONS = ("route", "mount", "use", "prefix", "request", "returns", "invoke", "env", "config",
-           "setting", "handlers", "transform")  # fmt: skip
+           "setting", "handlers", "transform", "install", "globals")  # fmt: skip
 PROVIDER_KEYS = ("token", "value", "class", "factory", "alias")
 PARAM_STYLES = ("colon", "brace", "angle", "bracket")
 
@@ -100,6 +100,7 @@ class Model:
     providers: dict[str, str] = field(default_factory=dict)  # DI provider literal keys
     generated: tuple[str, ...] = ()  # header markers of the files a generator writes
     paths: dict[str, tuple[str, ...]] = field(default_factory=dict)  # import aliases it defines
+    stores: tuple[str, ...] = ()  # roles whose assigned members every instance has
     notes: str = ""
 
 
@@ -264,5 +265,6 @@ def load_model(path: Path) -> Model:
         providers=_providers(raw.get("providers"), path),
         generated=tuple(m.lower() for m in _names(raw.get("generated"), path, "generated")),
         paths={str(k): _names(v, path, f"paths.{k}") for k, v in (raw.get("paths") or {}).items()},
+        stores=_names(raw.get("stores"), path, "stores"),
         notes=str(raw.get("notes") or ""),
     )
