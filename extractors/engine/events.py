@@ -93,7 +93,8 @@ class TransformEvent:
     """A function a client library runs on requests before sending them (an Angular
     interceptor, an axios request interceptor), registered on one client object (`target`,
     by its origin) or on every client of a role (`role`). `request` / `next` are the roles
-    of the objects the function is handed; `url` / `base` the request's properties read."""
+    of the objects the function is handed; `url` / `base` the request's properties read.
+    A call that configures the client later (`setConfig({ baseUrl })`) `sets` its base."""
 
     model: str
     target: Value
@@ -105,6 +106,7 @@ class TransformEvent:
     url: str
     base: str | None
     site: Site
+    sets: Value | None = None  # the base a configuring call sets (`client.setConfig({ baseUrl })`)
 
 
 Event = (

@@ -166,7 +166,9 @@ class Recognizer:
                     self._invoked.add(key)
                     self.invokes.append(event)
                 continue
-            opened = self.open_scope(event, rel, node, waits)
+            opened = self.open_scope(event, rel, node, waits) or self._generated_caller(
+                event, rel, node, chain
+            )
             if self._first_pass and opened is not None:
                 self._opened.append((rel, node, decorated, event, opened, waits))
             else:
@@ -288,6 +290,21 @@ class Recognizer:
             return None
         scope = a.scope_of(fn)
         return scope if self.callers(scope) else None
+
+    def _generated_caller(self, event: Event, rel: str, node: TsNode, chain: tuple) -> Scope | None:
+        """A request read in generated client code (`getPet: () => client.get({ url })`) moves
+        to the callers of the generated function it is read in, whatever its URL: the SDK's
+        functions are wrappers, the application's calls of them the call sites."""
+        if not isinstance(event, RequestEvent) or not self.generated:
+            return None
+        where_rel, where = (chain[-1][1][0], chain[-1][1][1]) if chain else (rel, node)
+        if where is None or where_rel not in self.generated:
+            return None
+        a = self.program.adapter(where_rel)
+        fn = a.function_at(where) if a is not None else None
+        while fn is not None and not self.callers(a.scope_of(fn)):
+            fn = a.function_at(fn)  # `const getPet = (o) => (o?.client ?? client).get(…)`
+        return a.scope_of(fn) if fn is not None else None
 
     def _wrapper_by_evidence(self, scope: Scope, rel: str) -> bool:
         """A function whose parameter fills a path segment is still a wrapper when it is

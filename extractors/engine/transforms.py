@@ -48,16 +48,20 @@ def transform_events(op, obj: Obj, src, site: Site) -> list[TransformEvent]:
     """A model operation's `transform:` — `fn` (one or a list: functions, or classes whose
     `method` is the transform), `role` (every client of it; else the client registered on),
     `request` / `next` (roles of what the function is handed), `url` / `base` (the request
-    properties it may rewrite)."""
+    properties it may rewrite); or `sets`, the base a configuring call gives the client."""
     spec = op.spec
 
     def word(key: str, default: str | None) -> str | None:
         value = src.select(spec.get(key)) if key in spec else None
         return str(value.value) if isinstance(value, Lit) and value.value else default
 
+    target = Obj(obj.model, obj.role.split(".", 1)[0], obj.origin, obj.props)
+    if "sets" in spec:  # `client.setConfig({ baseUrl })`: the base from here on
+        base = src.select(spec["sets"], STRINGISH)
+        return [TransformEvent(obj.model, target, word("role", None), None, None, "request", None,
+                               "url", None, site, base)] if base is not None else []  # fmt: skip
     fns = src.select(spec.get("fn"))
     items = fns.items if isinstance(fns, ArrLit) else (fns,) if fns is not None else ()
-    target = Obj(obj.model, obj.role.split(".", 1)[0], obj.origin, obj.props)
     return [
         TransformEvent(
             obj.model,
@@ -113,6 +117,8 @@ class Transforms:
         return self._effects[t]
 
     def _read(self, t: TransformEvent) -> Effect | None:
+        if t.sets is not None:
+            return Effect(None, t.sets, t.site)
         ev = self.ev
         fn = Instance(t.fn) if isinstance(t.fn, Klass) else t.fn
         if isinstance(fn, Instance) and t.method:
