@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext
-from extractors.engine.config_sources import with_env_defaults
+from extractors.engine.config_sources import file_values, with_env_defaults
 from extractors.engine.evaluate import Evaluator
 from extractors.engine.middleware import middleware_use
 from extractors.engine.mounts import NamedRoute
@@ -57,6 +57,7 @@ class Emitter:
     _calls_seen: set[str] = field(default_factory=set)
     _middleware: dict[str, str] = field(default_factory=dict)
     _hosts: set[tuple[str, str, int]] = field(default_factory=set)
+    _configs: set[Config] = field(default_factory=set)
     env_files: dict[str, tuple[str, int, str]] = field(default_factory=dict)
 
     # --- symbols --------------------------------------------------------------------
@@ -402,6 +403,9 @@ class Emitter:
         node_id = self.ctx.add_node(
             "http_call", qualifier, name, site.rel, site.line, site.end_line, **attrs
         )
+        self._configs |= {
+            p for p in (url.parts if isinstance(url, Concat) else (url,)) if isinstance(p, Config)
+        }
         owner = self._owner(site)
         self.ctx.add_edge(owner, node_id, "CALLS_HTTP", site.rel, site.line)
         if base and "://" in base:
@@ -418,6 +422,18 @@ class Emitter:
         if mod is not None:
             return mod.enclosing(node.start_byte)
         return owner_at(self.ctx, site.rel, node)
+
+    def config_values(self) -> None:
+        """One `config_value` node per configuration key a call's URL reads from per-build
+        files (Angular's `environment.apiUrl`), with its value in each file: the bridge reads
+        each file as a build configuration."""
+        for config in sorted(self._configs, key=lambda c: c.key):
+            values = file_values(self.ev, config)
+            if not values:
+                continue
+            rel, line = values.pop("", ("", 0))  # type: ignore[misc]
+            self.ctx.add_node("config_value", config.key, config.key, rel, line,
+                              values={r: v for r, (v, _) in values.items()}, source=config.source)  # fmt: skip
 
     def catalog(self) -> None:
         for host, rel, line in sorted(self._hosts):
@@ -479,6 +495,8 @@ def url_template(url: Value) -> tuple[str, str | None]:
             env_var = env_var or part.name
             out.append("{" + part.name + "}")
         elif isinstance(part, Config):
+            if part is parts[0]:  # a base read from configuration, named like an env var
+                env_var = env_var or part.key
             out.append("{" + part.key + "}")
         elif isinstance(part, Param):
             out.append("{" + part.name + "}")
@@ -490,7 +508,7 @@ def url_template(url: Value) -> tuple[str, str | None]:
 def split_base(url: Value, template: str) -> tuple[str | None, str]:
     """(literal origin or None, the path after the base / env var)."""
     parts = url.parts if isinstance(url, Concat) else (url,)
-    if parts and isinstance(parts[0], Env):
+    if parts and isinstance(parts[0], (Env, Config)):
         rest = (
             Concat(tuple(parts[1:]))
             if len(parts) > 2

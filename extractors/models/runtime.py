@@ -25,6 +25,7 @@ from extractors.engine.values import (
     Lit,
     Method,
     Obj,
+    ObjLit,
     Param,
     Site,
     Typed,
@@ -78,6 +79,7 @@ class Library:
     ops: dict[tuple[str, str, str], list[Operation]] = field(default_factory=dict)
     vocabulary: Vocabulary = field(default_factory=lambda: Vocabulary())
     patterns: dict[tuple[str, str], list[tuple[str, Operation]]] = field(default_factory=dict)
+    by_file: list[Claim] = field(default_factory=list)  # object literals files of a name export
     by_id: dict[str, Model] = field(default_factory=dict)
     _holders: dict[tuple[str, str], bool] = field(default_factory=dict)
     made: dict[tuple[str, str], list[Obj]] = field(default_factory=dict)  # objects made, by role
@@ -92,6 +94,9 @@ class Library:
                 for maker in makers:
                     claim = Claim(model, role, maker)
                     for name in self.full_names(model, maker):
+                        if maker.how == "file":
+                            self.by_file.append(claim)
+                            continue
                         table = {
                             "call": self.by_call, "new": self.by_call, "module": self.by_value,
                             "global": self.by_value, "member": self.by_member,
@@ -168,6 +173,10 @@ class Library:
         for claim in self.by_member.get(name, ()):
             if _in_files(claim.maker, rel):
                 return self.held(claim)
+        if self.by_file and isinstance(target, ObjLit):  # `environment.apiUrl` of environment.ts
+            read = self.file_member(ev, target, name)
+            if read is not None:
+                return read
         store_owner = isinstance(target, Obj) and any(m == target.model for m, _ in self.stores)
         if self.stores and (not isinstance(target, Obj) or store_owner):
             shared = self.shared_members(ev).get(name)
@@ -187,6 +196,34 @@ class Library:
         if prop is not None:
             return prop
         return Obj(obj.model, f"{obj.role}.{name}", obj.origin)  # a facet: `client.defaults`
+
+    def file_claim(self, ev: Evaluator, obj: ObjLit) -> tuple[Claim, str] | None:
+        """The file maker an exported object literal answers (`environments/environment*.ts`:
+        its `environment`), with the name it is exported as."""
+        for claim in self.by_file:
+            if not fnmatch.fnmatch(obj.site.rel, claim.maker.target):
+                continue
+            a = ev.program.adapter(obj.site.rel)
+            node = a.node_at(obj.site) if a is not None else None
+            holder = node.parent if node is not None else None
+            name = holder.child_by_field_name("name") if holder is not None else None
+            if holder is not None and holder.type == "variable_declarator" and name is not None:
+                return claim, a.text(name)
+        return None
+
+    def file_member(self, ev: Evaluator, obj: ObjLit, name: str) -> Value | None:
+        """A configuration value read off such a literal (`reads: config`): a `Config` named
+        `<export>.<member>` whose default is this file's value; nested objects stay objects."""
+        found = self.file_claim(ev, obj)
+        if found is None:
+            return None
+        claim, export = found
+        if claim.model.reads.get(claim.role) != "config":
+            return None
+        value = ev.object_member(obj, name, 1)
+        if not isinstance(value, (Lit, Config)) or value == Lit(None):
+            return None
+        return Config(f"{export}.{name}", claim.model.id, value)
 
     @property
     def stores(self) -> set[tuple[str, str]]:

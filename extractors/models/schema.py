@@ -33,7 +33,7 @@ from extractors.models.selectors import Selector, parse_selector
 KINDS = ("server", "client", "config", "gateway", "generator")
 LANGUAGES = ("js", "python")
 MAKERS = ("call", "new", "module", "global", "member", "type", "decorator", "subclass",
-          "function")  # fmt: skip
+          "file")  # fmt: skip
 ACTIONS = ("route", "mount", "use", "prefix", "request", "returns", "invoke", "env", "config",
            "setting", "handlers", "transform", "install", "globals")  # fmt: skip
 PROVIDER_KEYS = ("token", "value", "class", "factory", "alias")
