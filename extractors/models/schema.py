@@ -16,7 +16,11 @@ A model says, from the library's documentation:
 - `router`: how a router's own properties enter its routes (`prefix: prop.prefix`);
 - `params`: the path-parameter syntax (`colon`, `brace`, `angle`, `bracket`);
 - `aliases`: method names that are not HTTP methods (`all: ANY`, `del: DELETE`);
-- `hooks`: named Python hooks (`models/hooks.py`) for what data cannot say.
+- `hooks`: named Python hooks (`models/hooks.py`) for what data cannot say;
+- client-side: `providers` (the keys of a DI provider literal), `stores` (roles whose
+  assigned members every component instance has), `paths` (import aliases a framework
+  defines), `generated` (header markers of a generator's files); the `transform`, `install`
+  and `globals` actions and an operation's `dependency:` (README.md, "The format").
 Selectors (`arg0`, `kw.prefix`, `arg0.baseURL`, `prop.path`, `name`, `rest`, `'GET'`, a
 choice `a | b`) are parsed by `selectors.py`.
 """
