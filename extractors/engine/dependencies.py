@@ -13,7 +13,7 @@ model object used as a token gets its `<provide>` operations run with the provid
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any
 
 from extractors.engine.values import (
     Ext,
@@ -29,9 +29,6 @@ from extractors.engine.values import (
 )
 from extractors.lang.expr import EObject
 
-if TYPE_CHECKING:
-    from extractors.engine.evaluate import Evaluator
-
 OBJECT_NODES = {"object", "dictionary"}
 
 
@@ -46,7 +43,7 @@ class Provider:
 
 
 class Injector:
-    def __init__(self, ev: Evaluator):
+    def __init__(self, ev: Any):  # the Evaluator (which makes its injector)
         self.ev = ev
         self.keys = [m.providers for m in getattr(ev.library, "models", ()) if m.providers]
         self._providers: list[Provider] | None = None

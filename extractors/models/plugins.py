@@ -5,18 +5,15 @@ the call's arguments each is (vue-axios: `axios` and `$http`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
+from extractors.engine.evaluate import Call, Evaluator
 from extractors.engine.values import Method, Obj, Value
 
-if TYPE_CHECKING:
-    from extractors.engine.evaluate import Evaluator
-    from extractors.models.runtime import Library
 
-
-def installed_globals(ev: Evaluator, library: Library) -> dict[str, Value]:
-    from extractors.engine.evaluate import Call
-    from extractors.models.runtime import CallSource
+def installed_globals(ev: Evaluator, library: Any, source: type) -> dict[str, Value]:
+    """`library`: the models' Library; `source`: its CallSource (selectors over a call)."""
+    CallSource = source  # noqa: N806
 
     names = {n for (_, _, n), ops in library.ops.items() if any(o.action == "install" for o in ops)}
     out: dict[str, Value] = {}

@@ -252,7 +252,7 @@ class Library:
                     table[name] = value
         from extractors.models.plugins import installed_globals
 
-        table.update(installed_globals(ev, self))
+        table.update(installed_globals(ev, self, CallSource))
         return table
 
     def _names_maker(self, dotted: str) -> bool:
