@@ -50,6 +50,7 @@ class UseEvent:
     methods: tuple[str, ...] = ()  # only routes of these HTTP methods (empty: all)
     exact: bool = False  # the path names routes (NestJS forRoutes), not a prefix (app.use)
     when: Site | None = None
+    ordered: bool = True  # False: applies whenever it is registered (Flask's before_request)
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,10 @@ class PrefixEvent:
     site: Site
     path_site: Site | None = None
     path_name: str = ""
+    overall: bool = False  # the app's own prefix: before versions, paths excluded from it
+    exclude: tuple[str, ...] = ()  # paths it does not apply to (NestJS `{ exclude }`)
+    version_prefix: str | None = None  # URI versioning: each route's version as `v<n>`
+    default_version: Value | None = None
 
 
 @dataclass(frozen=True)

@@ -201,9 +201,14 @@ class Recognizer:
         receiver = view.callee.child_by_field_name("object")
         if receiver is None or receiver.type != "identifier":
             return
-        router = self.interp.lib.unbound_router(
-            self.program, a.terminal(view.callee) or "", a.site(receiver)
-        )
+        method = a.terminal(view.callee) or ""
+        if method in self.interp.lib.mount_names and (rel, node.start_byte) not in self._reported:
+            self._reported.add((rel, node.start_byte))  # a mount on a parameter nobody passes
+            self.unresolved.append((rel, a.site(node).line, "route_mount", a.text(receiver),
+                                    f"`{a.text(receiver)}.{method}(…)` mounts on a parameter nothing in the "
+                                    "component passes: the mount is not followed"))  # fmt: skip
+            return
+        router = self.interp.lib.unbound_router(self.program, method, a.site(receiver))
         if router is None:
             return
         name = a.text(receiver)
@@ -219,7 +224,7 @@ class Recognizer:
             self.found.append(Found(event))
         if events and (rel, name, scope) not in self._reported:
             self._reported.add((rel, name, scope))
-            self.unresolved.append((rel, a.site(receiver).line, "mount", name,
+            self.unresolved.append((rel, a.site(receiver).line, "route_mount", name,
                                     f"router parameter `{name}` is not followed: nothing in the component "
                                     "passes it, so the prefix it is mounted under is not known"))  # fmt: skip
 
@@ -247,6 +252,9 @@ class Recognizer:
             decorated = self.ev.eval(rel, target, None)
         if expr.type in {"call_expression", "call"}:
             self.site(rel, expr, decorated)
+        elif decorated is not None:  # `@bp.before_request`: the method called with the function
+            for event in self.interp.at_reference(rel, a, expr, decorated):
+                self.found.append(Found(event))
         for event in self.interp.decorators.at(rel, a, expr, target, decorated):
             self.found.append(Found(event))
 

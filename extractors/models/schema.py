@@ -78,6 +78,7 @@ class Decorator:
     action: str  # route | makes | use
     spec: dict[str, Selector]
     role: str | None = None  # for `makes`: the role of the object the class becomes
+    children: tuple[Selector, ...] = ()  # what a made object mounts (`@Module({controllers})`)
 
 
 @dataclass(frozen=True)
@@ -105,6 +106,10 @@ class Model:
     generated: tuple[str, ...] = ()  # header markers of the files a generator writes
     paths: dict[str, tuple[str, ...]] = field(default_factory=dict)  # import aliases it defines
     stores: tuple[str, ...] = ()  # roles whose assigned members every instance has
+    phases: tuple[tuple[str, bool], ...] = ()  # (phase, registration order reversed), run order
+    roots: tuple[str, ...] = ("app",)  # roles that are served as they are (not mounted by anyone)
+    class_views: dict = field(default_factory=dict)  # {role, methods}: a class view's routes
+    default_phase: str = ""
     notes: str = ""
 
 
@@ -208,9 +213,25 @@ def _decorators(raw, path: Path) -> tuple[Decorator, ...]:
         role = None
         if action == "makes":
             role = str(spec.pop("role", "controller")) if isinstance(spec, dict) else None
+        children = tuple(parse_selector(c) for c in (item.get("children") or []))
         out.append(Decorator({str(k): str(v or "") for k, v in names.items()}, item.get("module"),
                              str(item.get("target", "method")), action,
-                             _selectors(spec, path, f"decorators[{i}].{action}"), role))  # fmt: skip
+                             _selectors(spec, path, f"decorators[{i}].{action}"), role, children))  # fmt: skip
+    return tuple(out)
+
+
+def _phases(raw, path: Path) -> tuple[tuple[str, bool], ...]:
+    """`phases: [middleware, {name: dependency}, {name: asgi, order: reversed}]`."""
+    out = []
+    for item in raw or []:
+        if isinstance(item, str):
+            out.append((item, False))
+        elif isinstance(item, dict) and item.get("name"):
+            out.append((str(item["name"]), item.get("order") == "reversed"))
+        else:
+            raise _fail(
+                path, f"`phases` items are names or {{name, order: reversed}}, got {item!r}"
+            )
     return tuple(out)
 
 
@@ -270,5 +291,9 @@ def load_model(path: Path) -> Model:
         generated=tuple(m.lower() for m in _names(raw.get("generated"), path, "generated")),
         paths={str(k): _names(v, path, f"paths.{k}") for k, v in (raw.get("paths") or {}).items()},
         stores=_names(raw.get("stores"), path, "stores"),
+        phases=_phases(raw.get("phases"), path),
+        roots=_names(raw.get("roots"), path, "roots") or ("app",),
+        class_views=dict(raw.get("class_views") or {}),
+        default_phase=str(raw.get("default_phase") or ""),
         notes=str(raw.get("notes") or ""),
     )
