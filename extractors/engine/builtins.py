@@ -166,6 +166,11 @@ def call(ev: Evaluator, c: Call) -> Value | None:
             return c.arg(0)
         if dotted in {"<global>.URL", "url.URL"} and c.view.args:
             base = c.arg(1)
+            if (
+                isinstance(base, Ext) and base.dotted == "<global>.import.meta.url"
+            ):  # a file beside it
+                folder = c.rel.rsplit("/", 1)[0] if "/" in c.rel else ""
+                base = Lit(f"file:///{folder}/")
             return join_paths([base, c.arg(0)]) if base is not None else c.arg(0)  # type: ignore[list-item]
         if dotted in {"pathlib.Path", "pathlib.PurePosixPath"} and c.view.args:
             return join_paths([v for v in c.args() if v is not None])

@@ -533,6 +533,8 @@ class Emitter:
                                 f"dynamic URL: {url.why if isinstance(url, Unknown) else 'a parameter'}")  # fmt: skip
             return
         template, env_var = url_template(url)
+        if template.startswith("file:"):  # `fetch(new URL('./font.ttf', import.meta.url))`
+            return
         attrs: dict = {"method": method, "url_template": template, "client": event.model}
         if env_var:
             attrs["env_var"] = env_var
