@@ -216,6 +216,9 @@ class Evaluator:
             left, right = self.eval(rel, view.left, act, d), self.eval(rel, view.right, act, d)
             return builtins.logical(view.op, left, right)
         if isinstance(view, ECond):
+            decided = self._decided(rel, a, view.test, act, d)
+            if decided is not None:  # `cfg.basePath != null ? cfg.basePath : BASE_PATH`
+                return self.eval(rel, view.then if decided else view.other, act, d)
             then, other = self.eval(rel, view.then, act, d), self.eval(rel, view.other, act, d)
             return choice([then, other], " ".join(a.text(view.test).split())[:120])
         if isinstance(view, EObject):
@@ -233,6 +236,23 @@ class Evaluator:
             info = a.klass(node)
             return Klass(a.site(node), info.name if info else "")
         return Unknown(" ".join(a.text(node).split())[:120], view.why)  # type: ignore[attr-defined]
+
+    def _decided(self, rel: str, a: FileAdapter, test: TsNode, act, depth: int) -> bool | None:
+        """A condition known statically: a comparison with null / undefined of a value that
+        is certainly set (a literal, an env var, text with a literal part), else None."""
+        view = a.view(test)
+        if not (isinstance(view, EBinary) and view.op in ("!=", "!==", "==", "===")):
+            return None
+        right = a.view(view.right)
+        if not (isinstance(right, EConst) and right.value is None):
+            return None
+        left = self.eval(rel, view.left, act, depth)
+        present = left != Lit(None) and (
+            isinstance(left, (Lit, Env, ObjLit, ArrLit, Func)) or builtins.truthy(left) is True
+        )
+        if left == Lit(None):
+            return view.op in ("==", "===")
+        return (view.op in ("!=", "!==")) if present else None
 
     def _stringy(self, value: Value, a: FileAdapter, node: TsNode) -> Value:
         """A value interpolated into text: itself when it is text, each alternative of a
@@ -528,7 +548,11 @@ class Evaluator:
         rel = klass.site.rel
         this = instance if instance is not None else klass
         if name in info.methods:
-            return Func(a.site(info.methods[name]), None, this, name)
+            method = info.methods[name]
+            if a.family == "js" and any(c.type == "get" for c in method.children):  # a getter
+                outs, _ = self.apply(Func(a.site(method), None, this, name), [])
+                return choice(outs) if outs else Unknown(name, "getter returns nothing known")
+            return Func(a.site(method), None, this, name)
         ctor_act = self._ctor_activation(a, info, instance)
         if ctor_act is not None:  # `Object.assign(this, config)` in the constructor
             merged = self._assigned_into_this(a, info, ctor_act, name, depth)
@@ -545,6 +569,9 @@ class Evaluator:
             injected = self.injected(rel, a, info.field_params[name], depth + 1)
             if injected is not None:
                 return injected
+            passed = self._parameter_property(a, info, name, ctor_act, depth)
+            if passed is not None:  # `constructor(private config = new Configuration())`
+                return passed
         if name in info.field_types:  # `constructor(private http: HttpClient)`
             typed = self._typed(rel, a, info.field_types[name], depth + 1)
             if typed is not None:
@@ -573,6 +600,24 @@ class Evaluator:
         fn = a.function(ctor)
         values = self._bind(fn, list(instance.args), dict(instance.kwargs), a.family == "py")
         return Activation(a.scope_of(ctor), values, instance)
+
+    def _parameter_property(self, a: FileAdapter, info, name: str, act: Activation | None,
+                            depth: int) -> Value | None:  # fmt: skip
+        """A TS parameter property's value: what the constructor was passed, else its default
+        (None when neither is known: its declared type may still say)."""
+        ctor = info.methods.get("constructor")
+        node = info.field_params[name]
+        param = next((p for p in a.function(ctor).params if p.node == node), None) if ctor else None
+        if param is None:
+            return None
+        bound = act.get(f"#{param.index}") if act is not None else None
+        if bound is not None:
+            return bound
+        return (
+            self.eval(a.sf.rel, param.default, act, depth + 1)
+            if param.default is not None
+            else None
+        )
 
     def _assigned_into_this(self, a: FileAdapter, info, act: Activation, name: str,
                             depth: int) -> Value | None:  # fmt: skip
