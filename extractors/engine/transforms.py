@@ -134,7 +134,7 @@ class Transforms:
         if t.next:
             outs = self._passed_on(fn, act, t.next)
         assigned = self._assigned(fn, act, request)
-        for out in _options(outs):
+        for out in alternatives(outs):
             if not (isinstance(out, Obj) and out.role == t.request):
                 continue
             fresh = out.origin == request.origin  # the request itself, maybe assigned to
@@ -190,7 +190,8 @@ class Transforms:
         return out
 
 
-def _options(values: list[Value]) -> list[Value]:
+def alternatives(values: list[Value]) -> list[Value]:
+    """Every option of a list of values, choices flattened one level."""
     out: list[Value] = []
     for value in values:
         out += list(value.options) if isinstance(value, Choice) else [value]

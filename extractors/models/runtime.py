@@ -540,24 +540,12 @@ class FileSource(CallSource):
         return self.ev.member(value, name, "", None, 1)
 
 
-class ClassSource(CallSource):
+class ClassSource(FileSource):
     """Selectors over a class: its attributes (`attr.path`)."""
 
     def __init__(self, ev: Evaluator, klass: Klass):
-        self.ev, self.klass = ev, klass
-        self._receiver = self._decorated = self._item = None
-
-    def arg(self, i: int) -> Value | None:
-        return None
-
-    def kwarg(self, name: str) -> Value | None:
-        return None
-
-    def arg_count(self) -> int:
-        return 0
-
-    def method_name(self) -> str:
-        return ""
+        super().__init__(ev)
+        self.klass = klass
 
     def attr(self, name: str) -> Value | None:
         value = self.ev.class_member(self.klass, name, 1, static=True)

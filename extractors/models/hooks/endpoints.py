@@ -7,7 +7,8 @@ import re
 from typing import TYPE_CHECKING
 
 from extractors.engine.events import Event, RequestEvent
-from extractors.engine.values import STRINGISH, Choice, Func, Lit, Obj, ObjLit, Value
+from extractors.engine.transforms import alternatives
+from extractors.engine.values import STRINGISH, Func, Lit, Obj, ObjLit
 
 if TYPE_CHECKING:
     from extractors.engine.evaluate import Call
@@ -38,7 +39,7 @@ def rtk_endpoint(
     results = ev.apply(query, arguments)[0] if isinstance(query, Func) else [query] if query else []
     base = src.select(op.spec.get("base"), STRINGISH)
     events: list[Event] = []
-    for result in _options(results):
+    for result in alternatives(results):
         if isinstance(result, ObjLit):
             url = ev.member(result, "url", call.rel, None, 1)
             method = ev.member(result, "method", call.rel, None, 1)
@@ -49,13 +50,6 @@ def rtk_endpoint(
         method = method if isinstance(method, STRINGISH) and method != Lit(None) else Lit("GET")
         events.append(RequestEvent(api.model, api, method, url, base, call.site))
     return events
-
-
-def _options(values: list[Value]) -> list[Value]:
-    out: list[Value] = []
-    for value in values:
-        out += list(value.options) if isinstance(value, Choice) else [value]
-    return out
 
 
 HOOKS = {"rtk_endpoint": rtk_endpoint}
