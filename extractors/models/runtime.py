@@ -31,45 +31,16 @@ from extractors.engine.values import (
     Typed,
     Value,
 )
+from extractors.models.held import Claim, HeldObjects, Vocabulary, _in_files, model_site
 from extractors.models.schema import Maker, Model, Operation
+from extractors.models.sources import CallSource, ClassSource
 
 if TYPE_CHECKING:
     from extractors.engine.evaluate import Call, Evaluator
 
 
-def model_site(model: str, role: str) -> Site:
-    """The identity of an object a library holds itself (the default axios instance)."""
-    return Site(f"<{model}>", 0, 0, 0, 0, 0)
-
-
-class Vocabulary(set):
-    """The method and maker names the models know; a name matching a pattern an operation
-    names (`use*Query`) is known too."""
-
-    def __contains__(self, name: object) -> bool:
-        if set.__contains__(self, name):
-            return True
-        return isinstance(name, str) and any(fnmatch.fnmatchcase(name, w) for w in self._patterns())
-
-    def _patterns(self) -> list[str]:
-        cached = self.__dict__.get("_cached")
-        if cached is None or cached[0] != len(self):
-            cached = self.__dict__["_cached"] = (
-                len(self),
-                [w for w in set.__iter__(self) if "*" in w],
-            )
-        return cached[1]
-
-
 @dataclass
-class Claim:
-    model: Model
-    role: str
-    maker: Maker
-
-
-@dataclass
-class Library:
+class Library(HeldObjects):
     models: list[Model]
     by_call: dict[str, list[Claim]] = field(default_factory=dict)
     by_value: dict[str, list[Claim]] = field(default_factory=dict)  # module / global makers
@@ -142,28 +113,6 @@ class Library:
         return [f"{m}.{target}" for m in model.modules] or [target]
 
     # --- the evaluator's questions -------------------------------------------------
-    def attach(self, ev: Evaluator) -> None:
-        """The evaluator the objects a library holds itself read their props with."""
-        self._ev = ev
-        self._held.clear()
-
-    def held(self, claim: Claim) -> Obj:
-        """The one object a library holds itself (the default axios instance, the `$axios`
-        a framework injects, the HttpClient of a type), its props read by its maker's
-        selectors off the component's files (`file(nuxt.config).axios.baseURL`)."""
-        key = (claim.model.id, claim.role, claim.maker.how, claim.maker.target)
-        found = self._held.get(key)
-        if found is None:
-            origin = model_site(claim.model.id, claim.role)
-            found = self._held[key] = Obj(claim.model.id, claim.role, origin)  # while reading
-            ev = getattr(self, "_ev", None)
-            if claim.maker.props and ev is not None:
-                src = FileSource(ev)
-                props = tuple((k, v) for k, sel in claim.maker.props.items()
-                              if (v := src.select(sel)) is not None)  # fmt: skip
-                found = self._held[key] = Obj(claim.model.id, claim.role, origin, props)
-        return found
-
     def claim(self, value: Value) -> Obj | None:
         """A value a library holds itself: the module `axios`, the global `fetch`."""
         if not isinstance(value, Ext):
@@ -199,68 +148,6 @@ class Library:
         if prop is not None:
             return prop
         return Obj(obj.model, f"{obj.role}.{name}", obj.origin)  # a facet: `client.defaults`
-
-    def file_claim(self, ev: Evaluator, obj: ObjLit) -> tuple[Claim, str] | None:
-        """The file maker an exported object literal answers (`environments/environment*.ts`:
-        its `environment`), with the name it is exported as."""
-        for claim in self.by_file:
-            if not fnmatch.fnmatch(obj.site.rel, claim.maker.target):
-                continue
-            a = ev.program.adapter(obj.site.rel)
-            node = a.node_at(obj.site) if a is not None else None
-            holder = node.parent if node is not None else None
-            name = holder.child_by_field_name("name") if holder is not None else None
-            if holder is not None and holder.type == "variable_declarator" and name is not None:
-                return claim, a.text(name)
-        return None
-
-    def file_member(self, ev: Evaluator, obj: ObjLit, name: str) -> Value | None:
-        """A configuration value read off such a literal (`reads: config`): a `Config` named
-        `<export>.<member>` whose default is this file's value; nested objects stay objects."""
-        found = self.file_claim(ev, obj)
-        if found is None:
-            return None
-        claim, export = found
-        if claim.model.reads.get(claim.role) != "config":
-            return None
-        value = ev.object_member(obj, name, 1)
-        if not isinstance(value, (Lit, Config)) or value == Lit(None):
-            return None
-        return Config(f"{export}.{name}", claim.model.id, value)
-
-    @property
-    def stores(self) -> set[tuple[str, str]]:
-        found = getattr(self, "_stores", None)
-        if found is None:
-            found = self._stores = {(m.id, role) for m in self.models for role in m.stores}
-        return found
-
-    def shared_members(self, ev: Evaluator) -> dict[str, Value]:
-        """Members every component instance has: what is assigned to a store a model names
-        (`Vue.prototype.$http = axios`, `app.config.globalProperties.$api = api`) and what
-        an installed plugin's `globals` put there (`app.use(VueAxios, axios)`)."""
-        found = getattr(self, "_shared", None)
-        if found is not None:
-            return found
-        if getattr(ev, "_building", False):
-            return {}
-        if ev._assigned is None:
-            ev._build_assigned()
-        stores, table = self.stores, {}
-        self._shared = table  # while reading: nothing shared yet
-        for target, name in list(ev._assigned or {}):
-            if isinstance(target, Obj) and (target.model, target.role) in stores:
-                value = ev.assigned(target, name, 1)
-                if value is not None:
-                    table[name] = value
-        from extractors.models.plugins import installed_globals
-
-        table.update(installed_globals(ev, self, CallSource))
-        return table
-
-    def _names_maker(self, dotted: str) -> bool:
-        return any(dotted in table for table in (self.by_call, self.by_value, self.by_type,
-                                                 self.by_subclass))  # fmt: skip
 
     def field(
         self, ev: Evaluator, klass: Klass, name: str, value: Value, where: Site | None = None
@@ -447,112 +334,8 @@ class Library:
         return found
 
 
-def _in_files(maker: Maker, rel: str) -> bool:
-    """A maker limited to some files (`+page.js`: SvelteKit's load functions) applies there."""
-    if not maker.files:
-        return True
-    name = rel.rsplit("/", 1)[-1]
-    return any(fnmatch.fnmatch(name, pattern) for pattern in maker.files)
-
-
 def _dotted(value: Ext) -> str:
     return value.dotted
-
-
-class CallSource:
-    """What selectors read at a call: its arguments, receiver, name, decorated target."""
-
-    def __init__(self, ev: Evaluator, call: Call, receiver: Value | None,
-                 decorated: Value | None = None, item: Value | None = None):  # fmt: skip
-        self.ev, self.call, self._receiver = ev, call, receiver
-        self._decorated, self._item = decorated, item
-
-    def select(self, selector, want: tuple | None = None) -> Value | None:
-        from extractors.models.selectors import select
-
-        return select(selector, self, want)
-
-    def arg(self, i: int) -> Value | None:
-        return self.call.arg(i)
-
-    def kwarg(self, name: str) -> Value | None:
-        return self.call.kwarg(name)
-
-    def arg_count(self) -> int:
-        return len(self.call.view.args)
-
-    def receiver(self) -> Value | None:
-        return self._receiver
-
-    def method_name(self) -> str:
-        callee = self.call.callee
-        return callee.name if isinstance(callee, Method) else ""
-
-    def decorated(self) -> Value | None:
-        return self._decorated
-
-    def attr(self, name: str) -> Value | None:
-        return None
-
-    def item(self) -> Value | None:
-        return self._item
-
-    def file(self, stem: str) -> Value | None:
-        """What a configuration file of the component exports (`nuxt.config.ts`: its default
-        export), the shallowest file of that name."""
-        return config_file(self.ev, stem)
-
-    def member(self, value: Value, name: str) -> Value:
-        return self.ev.member(value, name, self.call.rel, self.call.node, self.call.depth + 1)
-
-
-def config_file(ev: Evaluator, stem: str) -> Value | None:
-    program = ev.program
-    found = sorted((r.count("/"), r) for r in program.js
-                   if r.rsplit("/", 1)[-1].rsplit(".", 1)[0] == stem)  # fmt: skip
-    if not found:
-        return None
-    rel = found[0][1]
-    value = program.module_exports(ev, rel)
-    return value if value is not None else program.exported(ev, rel, "default")
-
-
-class FileSource(CallSource):
-    """Selectors with no call: what the component's files say (`file(nuxt.config).x`)."""
-
-    def __init__(self, ev: Evaluator):
-        self.ev = ev
-        self._receiver = self._decorated = self._item = None
-
-    def arg(self, i: int) -> Value | None:
-        return None
-
-    def kwarg(self, name: str) -> Value | None:
-        return None
-
-    def arg_count(self) -> int:
-        return 0
-
-    def method_name(self) -> str:
-        return ""
-
-    def member(self, value: Value, name: str) -> Value:
-        return self.ev.member(value, name, "", None, 1)
-
-
-class ClassSource(FileSource):
-    """Selectors over a class: its attributes (`attr.path`)."""
-
-    def __init__(self, ev: Evaluator, klass: Klass):
-        super().__init__(ev)
-        self.klass = klass
-
-    def attr(self, name: str) -> Value | None:
-        value = self.ev.class_member(self.klass, name, 1, static=True)
-        return None if isinstance(value, Method) else value
-
-    def member(self, value: Value, name: str) -> Value:
-        return self.ev.member(value, name, self.klass.site.rel, None, 1)
 
 
 __all__ = ["Library", "CallSource", "ClassSource", "model_site", "Param", "Func", "Instance",
