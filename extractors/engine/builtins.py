@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from extractors.engine.values import (
     STRINGISH,
     ArrLit,
+    Concat,
     Config,
     Env,
     Ext,
@@ -45,6 +46,10 @@ def truthy(value: Value) -> bool | None:
     if isinstance(value, Lit):
         return bool(value.value)
     if isinstance(value, (ObjLit, ArrLit)):
+        return True
+    if isinstance(value, Concat) and any(  # text with a non-empty literal part
+        isinstance(p, Lit) and isinstance(p.value, str) and p.value for p in value.parts
+    ):
         return True
     return None
 
@@ -162,6 +167,11 @@ def call(ev: Evaluator, c: Call) -> Value | None:
             return c.arg(0)
         if dotted in {"<global>.URL", "url.URL"} and c.view.args:
             base = c.arg(1)
+            if (
+                isinstance(base, Ext) and base.dotted == "<global>.import.meta.url"
+            ):  # a file beside it
+                folder = c.rel.rsplit("/", 1)[0] if "/" in c.rel else ""
+                base = Lit(f"file:///{folder}/")
             return join_paths([base, c.arg(0)]) if base is not None else c.arg(0)  # type: ignore[list-item]
         if dotted in {"pathlib.Path", "pathlib.PurePosixPath"} and c.view.args:
             return join_paths([v for v in c.args() if v is not None])

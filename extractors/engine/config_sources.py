@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from extractors.base import ComponentContext
-from extractors.engine.values import Choice, Concat, Env, Lit, Value
+from extractors.engine.values import Choice, Concat, Config, Env, Lit, Value
 
 ORDER = (".env", ".env.local", ".env.development", ".env.dev", ".env.production", ".env.prod")
 LINE = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$")
@@ -46,3 +46,26 @@ def with_env_defaults(value: Value, known: dict[str, tuple[str, int, str]]) -> V
     if isinstance(value, Choice):
         return Choice(tuple(with_env_defaults(o, known) for o in value.options), value.condition)
     return value
+
+
+def file_values(ev, config: Config) -> dict:
+    """{file: (value, line)} of a configuration key in every file its model's `file` maker
+    names (`environment.apiUrl` in environment.ts, environment.prod.ts …), plus "" for where
+    the key is first written (the default file, the shallowest / shortest name)."""
+    import fnmatch
+
+    from extractors.engine.values import ObjLit
+
+    library = ev.library
+    export, _, key = config.key.partition(".")
+    claims = [c for c in getattr(library, "by_file", ()) if c.model.id == config.source]
+    out: dict = {}
+    for rel in sorted(ev.program.js, key=lambda r: (r.count("/"), len(r), r)):
+        if not any(fnmatch.fnmatch(rel, c.maker.target) for c in claims):
+            continue
+        obj = ev.program.exported(ev, rel, export)
+        value = ev.object_member(obj, key, 1) if isinstance(obj, ObjLit) else None
+        if isinstance(value, Lit) and value.value is not None:
+            out[rel] = (str(value.value), obj.site.line)
+            out.setdefault("", (rel, obj.site.line))
+    return out

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext
-from extractors.engine.config_sources import with_env_defaults
+from extractors.engine.config_sources import file_values, with_env_defaults
 from extractors.engine.evaluate import Evaluator
 from extractors.engine.middleware import middleware_use
 from extractors.engine.mounts import NamedRoute
@@ -39,6 +39,7 @@ from extractors.engine.values import (
     Site,
     Unknown,
     Value,
+    concat,
     describe,
     used_at,
 )
@@ -60,6 +61,7 @@ class Emitter:
     _calls_seen: set[str] = field(default_factory=set)
     _middleware: dict[str, str] = field(default_factory=dict)
     _hosts: set[tuple[str, str, int]] = field(default_factory=set)
+    _configs: set[Config] = field(default_factory=set)
     env_files: dict[str, tuple[str, int, str]] = field(default_factory=dict)
 
     # --- symbols --------------------------------------------------------------------
@@ -500,32 +502,32 @@ class Emitter:
                 continue
             hops = [s.where for s in reversed(item.chain[:-1])] + (
                 [self._display_site(event.site).where] if item.chain else []
-            )
+            ) + [s.where for s in event.via]  # fmt: skip
             url = event.url
             if event.base is not None and not _absolute(url):
                 url = (
-                    Concat((event.base, url))
+                    with_base(event.base, url)
                     if not isinstance(event.base, Lit) or event.base.value
                     else url
                 )
-            methods = self._request_methods(event.method)
-            pairs = [
+            methods = self._request_methods(event.method, event.model)
+            pairs = _by_path([
                 (m, u, mc + uc) for m, mc in methods for u, uc in options(url) if compatible(mc, uc)
-            ]
+            ])  # fmt: skip
             for method, option, choices in pairs:
                 self._call(
                     event, site, hops, method, option, len(pairs) > 1, condition_text(choices)
                 )
 
-    def _request_methods(self, value: Value) -> list[tuple[str, tuple]]:
+    def _request_methods(self, value: Value, model: str) -> list[tuple[str, tuple]]:
+        found = self.ev.library.by_id.get(model)
+        aliases = found.aliases if found is not None else {}
         out = []
         for option, choices in options(value):
-            if (
-                isinstance(option, Lit)
-                and isinstance(option.value, str)
-                and option.value.upper() in HTTP_METHODS
-            ):
-                out.append((option.value.upper(), choices))
+            if isinstance(option, Lit) and isinstance(option.value, str):
+                name = aliases.get(option.value, option.value).upper()  # `$post`: POST
+                if name in HTTP_METHODS:
+                    out.append((name, choices))
         return out or [("GET", ())]
 
     def _call(self, event, site: Site, hops: list[str], method: str, url: Value, candidate: bool,
@@ -535,6 +537,8 @@ class Emitter:
                                 f"dynamic URL: {url.why if isinstance(url, Unknown) else 'a parameter'}")  # fmt: skip
             return
         template, env_var = url_template(url)
+        if template.startswith("file:"):  # `fetch(new URL('./font.ttf', import.meta.url))`
+            return
         attrs: dict = {"method": method, "url_template": template, "client": event.model}
         if env_var:
             attrs["env_var"] = env_var
@@ -563,6 +567,9 @@ class Emitter:
         node_id = self.ctx.add_node(
             "http_call", qualifier, name, site.rel, site.line, site.end_line, **attrs
         )
+        self._configs |= {
+            p for p in (url.parts if isinstance(url, Concat) else (url,)) if isinstance(p, Config)
+        }
         owner = self._owner(site)
         self.ctx.add_edge(owner, node_id, "CALLS_HTTP", site.rel, site.line)
         if base and "://" in base:
@@ -580,11 +587,50 @@ class Emitter:
             return mod.enclosing(node.start_byte)
         return owner_at(self.ctx, site.rel, node)
 
+    def config_values(self) -> None:
+        """One `config_value` node per configuration key a call's URL reads from per-build
+        files (Angular's `environment.apiUrl`), with its value in each file: the bridge reads
+        each file as a build configuration."""
+        for config in sorted(self._configs, key=lambda c: c.key):
+            values = file_values(self.ev, config)
+            if not values:
+                continue
+            rel, line = values.pop("", ("", 0))  # type: ignore[misc]
+            self.ctx.add_node("config_value", config.key, config.key, rel, line,
+                              values={r: v for r, (v, _) in values.items()}, source=config.source)  # fmt: skip
+
     def catalog(self) -> None:
         for host, rel, line in sorted(self._hosts):
             self.ctx.facts.catalog.append(
                 CatalogRow("hosts", self.ctx.project, self.ctx.component, host, rel, line)
             )
+
+
+def _by_path(pairs: list[tuple[str, Value, tuple]]) -> list[tuple[str, Value, tuple]]:
+    """One alternative per method and path: alternatives that differ only after the `?`
+    (`query ? '?' + qs : ''`) are one call, written with the shortest query."""
+    best: dict[tuple[str, str], tuple[str, Value, tuple]] = {}
+    for pair in pairs:
+        template = url_template(pair[1])[0]
+        key = (pair[0], template.split("?", 1)[0])
+        if key not in best or len(template) < len(url_template(best[key][1])[0]):
+            best[key] = pair
+    return list(best.values())
+
+
+def with_base(base: Value, url: Value) -> Value:
+    """A client's base before a relative URL, one slash between them (how axios, ky, got and
+    ofetch join them); a URL that is only a query string follows the base as is."""
+    parts = list(url.parts) if isinstance(url, Concat) else [url]
+    head = parts[0].value if isinstance(parts[0], Lit) and isinstance(parts[0].value, str) else None
+    if head is not None and (head == "" or head.startswith(("?", "#"))):
+        return concat(base, url)
+    last = base.parts[-1] if isinstance(base, Concat) else base
+    slash = isinstance(last, Lit) and isinstance(last.value, str) and last.value.endswith("/")
+    if head is not None:
+        parts[0] = Lit(head.lstrip("/") if slash else "/" + head.lstrip("/"))
+        return concat(base, *parts)
+    return concat(base, url) if slash else concat(base, Lit("/"), url)
 
 
 def _shaped_by_parameter(url: Value) -> bool:
@@ -613,6 +659,8 @@ def url_template(url: Value) -> tuple[str, str | None]:
             env_var = env_var or part.name
             out.append("{" + part.name + "}")
         elif isinstance(part, Config):
+            if part is parts[0]:  # a base read from configuration, named like an env var
+                env_var = env_var or part.key
             out.append("{" + part.key + "}")
         elif isinstance(part, Param):
             out.append("{" + part.name + "}")
@@ -624,7 +672,7 @@ def url_template(url: Value) -> tuple[str, str | None]:
 def split_base(url: Value, template: str) -> tuple[str | None, str]:
     """(literal origin or None, the path after the base / env var)."""
     parts = url.parts if isinstance(url, Concat) else (url,)
-    if parts and isinstance(parts[0], Env):
+    if parts and isinstance(parts[0], (Env, Config)):
         rest = (
             Concat(tuple(parts[1:]))
             if len(parts) > 2

@@ -19,6 +19,7 @@ from typing import Protocol
 from tree_sitter import Node as TsNode
 
 from extractors.engine import builtins
+from extractors.engine.dependencies import Injector
 from extractors.engine.program import Program
 from extractors.engine.values import (
     STRINGISH,
@@ -71,11 +72,13 @@ MAX_ITEMS = 64  # array items kept
 class Library(Protocol):
     """What the models add to the language: library objects, their members and calls."""
 
-    def member(self, ev: Evaluator, target: Value, name: str) -> Value | None: ...
+    def member(self, ev: Evaluator, target: Value, name: str, rel: str = "") -> Value | None: ...
 
     def call(self, ev: Evaluator, call: Call) -> Value | None: ...
 
     def typed(self, ev: Evaluator, type_value: Value) -> Value | None: ...
+
+    def subclass(self, ev: Evaluator, klass: Klass) -> Value | None: ...
 
 
 @dataclass
@@ -101,11 +104,33 @@ class Call:
         return self.callee.name if isinstance(self.callee, Method) else ""
 
     def arg(self, i: int) -> Value | None:
+        if self.view.spread and any(n.type == "spread_element" for n in self.view.args[: i + 1]):
+            spread = self._spread()
+            return spread[i] if i < len(spread) else None
         if i >= len(self.view.args):
             return None
         if i not in self._args:
             self._args[i] = self.ev.eval(self.rel, self.view.args[i], self.act, self.depth + 1)
         return self._args[i]
+
+    def _spread(self) -> list[Value]:
+        """The arguments with `...xs` expanded where `xs` is a known list (`fetch(...args)`
+        forwarding a rest parameter); positions after an unknown spread are not known."""
+        if "spread" not in self._args:
+            out: list[Value] = []
+            for node in self.view.args:
+                if node.type != "spread_element":
+                    out.append(self.ev.eval(self.rel, node, self.act, self.depth + 1))
+                    continue
+                inner = self.ev.eval(self.rel, node.named_children[0], self.act, self.depth + 1) \
+                    if node.named_children else None  # fmt: skip
+                if isinstance(inner, Param):  # a rest parameter not bound yet: its items
+                    out += [Param(f"{inner.name}.{k}", inner.scope) for k in range(4)]
+                if not isinstance(inner, ArrLit):
+                    break
+                out += list(inner.items)
+            self._args["spread"] = out
+        return self._args["spread"]
 
     def kwarg(self, name: str) -> Value | None:
         node = self.view.kwargs.get(name)
@@ -117,6 +142,8 @@ class Call:
         return self._args[key]
 
     def args(self) -> list[Value]:
+        if self.view.spread and any(n.type == "spread_element" for n in self.view.args):
+            return list(self._spread())
         return [self.arg(i) for i in range(len(self.view.args))]  # type: ignore[misc]
 
 
@@ -128,6 +155,9 @@ class Evaluator:
         self._assigned: dict[tuple[Value, str], list[tuple[str, TsNode]]] | None = None
         self._building = False
         self._entered: set[Scope] = set()
+        self.injector = Injector(self)  # what dependency injection provides for a token
+        if hasattr(library, "attach"):
+            library.attach(self)
 
     # --- entry --------------------------------------------------------------------
     def eval(self, rel: str, node: TsNode | None, act: Activation | None, depth: int = 0) -> Value:
@@ -186,6 +216,9 @@ class Evaluator:
             left, right = self.eval(rel, view.left, act, d), self.eval(rel, view.right, act, d)
             return builtins.logical(view.op, left, right)
         if isinstance(view, ECond):
+            decided = self._decided(rel, a, view.test, act, d)
+            if decided is not None:  # `cfg.basePath != null ? cfg.basePath : BASE_PATH`
+                return self.eval(rel, view.then if decided else view.other, act, d)
             then, other = self.eval(rel, view.then, act, d), self.eval(rel, view.other, act, d)
             return choice([then, other], " ".join(a.text(view.test).split())[:120])
         if isinstance(view, EObject):
@@ -204,7 +237,28 @@ class Evaluator:
             return Klass(a.site(node), info.name if info else "")
         return Unknown(" ".join(a.text(node).split())[:120], view.why)  # type: ignore[attr-defined]
 
+    def _decided(self, rel: str, a: FileAdapter, test: TsNode, act, depth: int) -> bool | None:
+        """A condition known statically: a comparison with null / undefined of a value that
+        is certainly set (a literal, an env var, text with a literal part), else None."""
+        view = a.view(test)
+        if not (isinstance(view, EBinary) and view.op in ("!=", "!==", "==", "===")):
+            return None
+        right = a.view(view.right)
+        if not (isinstance(right, EConst) and right.value is None):
+            return None
+        left = self.eval(rel, view.left, act, depth)
+        present = left != Lit(None) and (
+            isinstance(left, (Lit, Env, ObjLit, ArrLit, Func)) or builtins.truthy(left) is True
+        )
+        if left == Lit(None):
+            return view.op in ("==", "===")
+        return (view.op in ("!=", "!==")) if present else None
+
     def _stringy(self, value: Value, a: FileAdapter, node: TsNode) -> Value:
+        """A value interpolated into text: itself when it is text, each alternative of a
+        choice likewise, anything else an unknown named by the expression."""
+        if isinstance(value, Choice):
+            return choice([self._stringy(o, a, node) for o in value.options], value.condition)
         if isinstance(value, STRINGISH):
             return value
         return Unknown(" ".join(a.text(node).split())[:80], "not a string")
@@ -289,9 +343,18 @@ class Evaluator:
             if owner is not None:
                 klass = Klass(a.site(owner), a.klass(owner).name)  # type: ignore[union-attr]
                 return Instance(klass) if b.name == "self" else klass
+        if b.path and isinstance(b.path[0], str):  # `({ $axios }) => …`: a member a model names
+            held = self.library.member(
+                self, Unknown(b.name, "destructured parameter"), b.path[0], rel
+            )
+            if isinstance(held, Obj):
+                return self.path_of(held, b.path[1:], rel, b.node, depth)
+        injected = self.injected(rel, a, b.node, depth)  # `@Inject(API_URL) url: string`
+        if injected is not None:
+            return injected
         if b.type is not None:  # a parameter a model knows by its type (`http: HttpClient`)
             typed = self._typed(rel, a, b.type, depth)
-            if isinstance(typed, Obj):
+            if isinstance(typed, (Obj, Instance)):
                 return typed
         return Param(b.name, scope)
 
@@ -317,7 +380,37 @@ class Evaluator:
             return None
         for part in name.split(".")[1:]:
             value = self.member(value, part, rel, annotation, depth)
+        if isinstance(value, Klass):  # a class of the component: an instance of it
+            return self.library.subclass(self, value) or Instance(value)
         return self.library.typed(self, value) or Typed(value, name)
+
+    def injected(self, rel: str, a: FileAdapter, param: TsNode, depth: int) -> Value | None:
+        """What a decorator on a parameter injects (`@Inject(TOKEN)`: a model operation's
+        `dependency`), else None."""
+        for decorator in a.param_decorators(param):
+            value = self.eval(rel, decorator, None, depth + 1)
+            if not isinstance(value, (Unknown, Method, Param)):
+                return value
+        return None
+
+    def apply(self, fn: Func, args: list[Value]) -> tuple[list[Value], Activation | None]:
+        """What a component function returns when called with these arguments (a library
+        calling it: an interceptor, a provider factory), and the activation it ran in."""
+        a = self.program.adapter(fn.site.rel)
+        node = a.node_at(fn.site) if a is not None else None
+        if a is None or node is None or not a.is_function(node):
+            return [], None
+        info = a.function(node)
+        method = a.family == "py" and info.is_method and fn.this is not None
+        act = Activation(a.scope_of(node), self._bind(info, args, {}, method), fn.this, fn.act, 1)
+        scope = a.scope_of(node)
+        if scope in self._entered:
+            return [], act
+        self._entered.add(scope)
+        try:
+            return [self.eval(fn.site.rel, r, act, 1) for r in a.returns(info)], act
+        finally:
+            self._entered.discard(scope)
 
     def path_of(self, value: Value, path: tuple, rel: str, at, depth: int) -> Value:
         """A destructured part of a value (`const { a: [b] } = v`)."""
@@ -340,6 +433,10 @@ class Evaluator:
         while fn is not None and fn.type == "arrow_function":
             fn = a.function_at(fn)
         if fn is None:
+            owner = a.class_of_field(at)  # `users = { login: () => this.request(…) }`
+            if owner is not None:
+                info = a.klass(owner)
+                return Instance(Klass(a.site(owner), info.name if info else ""))
             return Unknown("this", "module-level this")
         owner = a.class_of_method(fn)
         if owner is not None:
@@ -359,7 +456,7 @@ class Evaluator:
         assigned = self.assigned(target, name, depth)
         if assigned is not None:
             return assigned
-        found = self.library.member(self, target, name)
+        found = self.library.member(self, target, name, rel)
         if found is not None:
             return found
         if isinstance(target, Choice):
@@ -398,21 +495,29 @@ class Evaluator:
                 if entry.kind == "method":
                     return Func(a.site(entry.value), obj.act, obj, name)
                 value = self.eval(obj.site.rel, entry.value, obj.act, depth + 1)
-                return Func(value.site, value.act, obj, name) if isinstance(value, Func) else value
+                if isinstance(value, Func):  # an arrow function keeps the `this` it closes over
+                    arrow = a.node_at(value.site) if value.site.rel == obj.site.rel else None
+                    this = None if arrow is not None and arrow.type == "arrow_function" else obj
+                    return Func(value.site, value.act, this, name)
+                return value
+        known = True  # every key is known: a missing member is `undefined`
         for entry in reversed(view.entries):  # a computed key that evaluates to the name
             if entry.key is None and entry.key_node is not None:
                 key = self.eval(obj.site.rel, entry.key_node, obj.act, depth + 1)
                 if isinstance(key, Lit) and str(key.value) == name:
                     return self.eval(obj.site.rel, entry.value, obj.act, depth + 1)
-        for entry in reversed(view.entries):
+                known = known and isinstance(key, Lit)
+        for entry in reversed(view.entries):  # the last spread that has it wins
             if entry.kind == "spread":
                 inner = self.eval(obj.site.rel, entry.value, obj.act, depth + 1)
                 if isinstance(inner, Param):
+                    known = False
                     continue  # `{ url, ...options }`: overrides a caller may pass, not known here
-                found = self.member(inner, name, obj.site.rel, entry.value, depth + 1)
-                if not isinstance(found, (Unknown, Method, Param)):
+                found = _present(self.member(inner, name, obj.site.rel, entry.value, depth + 1))
+                if found is not None and not isinstance(found, Param):
                     return found
-        return Method(obj, name)
+                known = known and isinstance(inner, ObjLit)
+        return Lit(None) if known and a.family == "js" else Method(obj, name)
 
     def any_member(self, obj: ObjLit, key_text: str, depth: int) -> Value:
         """A member of an object literal read with a key not known statically: each of its
@@ -443,8 +548,16 @@ class Evaluator:
         rel = klass.site.rel
         this = instance if instance is not None else klass
         if name in info.methods:
-            return Func(a.site(info.methods[name]), None, this, name)
+            method = info.methods[name]
+            if a.family == "js" and any(c.type == "get" for c in method.children):  # a getter
+                outs, _ = self.apply(Func(a.site(method), None, this, name), [])
+                return choice(outs) if outs else Unknown(name, "getter returns nothing known")
+            return Func(a.site(method), None, this, name)
         ctor_act = self._ctor_activation(a, info, instance)
+        if ctor_act is not None:  # `Object.assign(this, config)` in the constructor
+            merged = self._assigned_into_this(a, info, ctor_act, name, depth)
+            if merged is not None:
+                return merged
         if name in info.fields:
             value = self.eval(rel, info.fields[name], ctor_act, depth + 1)
             return self.library.field(self, klass, name, value, a.site(info.fields[name])) or value
@@ -452,6 +565,13 @@ class Evaluator:
         if assigned:
             values = [self.eval(rel, v, ctor_act, depth + 1) for v in assigned]
             return choice(values)
+        if name in info.field_params:  # `constructor(@Inject(API_URL) private url: string)`
+            injected = self.injected(rel, a, info.field_params[name], depth + 1)
+            if injected is not None:
+                return injected
+            passed = self._parameter_property(a, info, name, ctor_act, depth)
+            if passed is not None:  # `constructor(private config = new Configuration())`
+                return passed
         if name in info.field_types:  # `constructor(private http: HttpClient)`
             typed = self._typed(rel, a, info.field_types[name], depth + 1)
             if typed is not None:
@@ -473,11 +593,54 @@ class Evaluator:
         self, a: FileAdapter, info, instance: Instance | None
     ) -> Activation | None:
         ctor = info.methods.get("constructor") or info.methods.get("__init__")
-        if ctor is None or instance is None or not (instance.args or instance.kwargs):
+        if instance is None or not (instance.args or instance.kwargs):
             return None
+        if ctor is None:  # field initializers still see `this` as the instance made
+            return Activation(a.scope_of(info.node), (), instance) if a.family == "js" else None
         fn = a.function(ctor)
         values = self._bind(fn, list(instance.args), dict(instance.kwargs), a.family == "py")
         return Activation(a.scope_of(ctor), values, instance)
+
+    def _parameter_property(self, a: FileAdapter, info, name: str, act: Activation | None,
+                            depth: int) -> Value | None:  # fmt: skip
+        """A TS parameter property's value: what the constructor was passed, else its default
+        (None when neither is known: its declared type may still say)."""
+        ctor = info.methods.get("constructor")
+        node = info.field_params[name]
+        param = next((p for p in a.function(ctor).params if p.node == node), None) if ctor else None
+        if param is None:
+            return None
+        bound = act.get(f"#{param.index}") if act is not None else None
+        if bound is not None:
+            return bound
+        return (
+            self.eval(a.sf.rel, param.default, act, depth + 1)
+            if param.default is not None
+            else None
+        )
+
+    def _assigned_into_this(self, a: FileAdapter, info, act: Activation, name: str,
+                            depth: int) -> Value | None:  # fmt: skip
+        """A member an `Object.assign(this, source)` in the constructor copies in."""
+        ctor = info.methods.get("constructor")
+        if ctor is None or b"Object.assign" not in a.sf.data:
+            return None
+        rel = a.sf.rel
+        for node in a.calls():
+            if not (ctor.start_byte <= node.start_byte < ctor.end_byte):
+                continue
+            view = a.call_view(node)
+            if view is None or len(view.args) < 2 or a.text(view.callee) != "Object.assign":
+                continue
+            if not isinstance(a.view(view.args[0]), EThis):
+                continue
+            for source in reversed(view.args[1:]):
+                value = self.member(
+                    self.eval(rel, source, act, depth + 1), name, rel, source, depth + 1
+                )
+                if not isinstance(value, (Unknown, Method)) and value != Lit(None):
+                    return value
+        return None
 
     def _self_assignments(self, a: FileAdapter, info, name: str) -> list[TsNode]:
         out = []
@@ -603,7 +766,11 @@ class Evaluator:
                 values.append((f"#{param.index}", kwargs[param.name]))
         for param in info.params:  # destructured parameters read the whole argument
             position = param.index - offset
-            if param.path and 0 <= position < len(args) and f"#{param.index}" not in dict(values):
+            if _rest(param) and 0 <= position <= len(args):  # `...args`: the rest, a list
+                values.append(
+                    (f"#{param.index}", ArrLit(tuple(a for a in args[position:] if a is not None)))
+                )
+            elif param.path and 0 <= position < len(args) and f"#{param.index}" not in dict(values):
                 values.append((f"#{param.index}", args[position]))
         return tuple(values)
 
@@ -626,6 +793,22 @@ class Evaluator:
         if not outs:
             return Unknown(fn_value.name, "returns nothing known")
         return choice(outs)
+
+
+def _present(value: Value) -> Value | None:
+    """A member's value where it may be there: the options of a choice that are (`...(a ||
+    {})` has `a`'s member or none), None when it is certainly absent."""
+    if isinstance(value, Choice):
+        kept = [o for o in value.options if _present(o) is not None]
+        return choice(kept, value.condition) if kept else None
+    return None if isinstance(value, (Unknown, Method)) or value == Lit(None) else value
+
+
+def _rest(param: Binding) -> bool:
+    """A rest parameter (`...args`, `...args: T[]`), not an object pattern's rest."""
+    node = param.node
+    pattern = node.child_by_field_name("pattern") if node.type != "rest_pattern" else node
+    return param.path == ("...",) and pattern is not None and pattern.type == "rest_pattern"
 
 
 def lit_text(value: Value | None) -> str | None:

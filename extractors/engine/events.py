@@ -79,6 +79,7 @@ class RequestEvent:
     url: Value
     base: Value | None
     site: Site
+    via: tuple[Site, ...] = ()  # where a request transform rewrote it (an interceptor)
 
 
 @dataclass(frozen=True)
@@ -92,4 +93,27 @@ class InvokeEvent:
     site: Site
 
 
-Event = RouteEvent | MountEvent | UseEvent | PrefixEvent | RequestEvent | InvokeEvent
+@dataclass(frozen=True)
+class TransformEvent:
+    """A function a client library runs on requests before sending them (an Angular
+    interceptor, an axios request interceptor), registered on one client object (`target`,
+    by its origin) or on every client of a role (`role`). `request` / `next` are the roles
+    of the objects the function is handed; `url` / `base` the request's properties read.
+    A call that configures the client later (`setConfig({ baseUrl })`) `sets` its base."""
+
+    model: str
+    target: Value
+    role: str | None
+    fn: Value
+    method: str | None
+    request: str
+    next: str | None
+    url: str
+    base: str | None
+    site: Site
+    sets: Value | None = None  # the base a configuring call sets (`client.setConfig({ baseUrl })`)
+
+
+Event = (
+    RouteEvent | MountEvent | UseEvent | PrefixEvent | RequestEvent | InvokeEvent | TransformEvent
+)

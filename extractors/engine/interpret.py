@@ -18,6 +18,7 @@ from extractors.engine.events import (
     RouteEvent,
     UseEvent,
 )
+from extractors.engine.transforms import transform_events
 from extractors.engine.values import (
     STRINGISH,
     Activation,
@@ -33,6 +34,7 @@ from extractors.engine.values import (
     ObjLit,
     Param,
     Site,
+    Unknown,
     UseSite,
     Value,
 )
@@ -135,7 +137,7 @@ class Interpreter:
         if op.hook:
             return HOOKS[op.hook](self, op, obj, call, src)
         if op.action == "request":
-            url = src.select(spec.get("url"), STRINGISH)
+            url = _text(src.select(spec.get("url"), STRINGISH))
             if url is None:
                 return []
             method = src.select(spec.get("method"), STRINGISH) or Lit("GET")
@@ -164,6 +166,8 @@ class Interpreter:
                                   (vprefix.value if isinstance(vprefix, Lit) else "v") if version is not None else None,
                                   src.select(spec.get("default_version")))]  # fmt: skip
             return events if path is not None else []
+        if op.action == "transform":
+            return transform_events(op, obj, src, site)  # type: ignore[return-value]
         if op.action == "invoke":
             fn = src.select(spec.get("fn"), (Func,))
             args = tuple(
@@ -453,6 +457,16 @@ def key_is_child(spec: dict, value: Value) -> bool:
     return ("child" in spec or "children" in spec) and isinstance(
         value, (Obj, Func, Klass, Instance, Param)
     )
+
+
+def _text(value: Value | None) -> Value | None:
+    """A URL as text: a choice's alternatives that are not text (a member of an unknown
+    response) stay unknown, so they become `unresolved` rows, never a `{Method}` hole."""
+    if isinstance(value, Choice):
+        return Choice(
+            tuple(_text(o) or Unknown("", "not text") for o in value.options), value.condition
+        )
+    return value if isinstance(value, STRINGISH) else None
 
 
 def _as_list(value: Value | None) -> list[Value]:

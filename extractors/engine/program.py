@@ -116,9 +116,11 @@ class Program:
         """A module spec written inline (`register(require('./books'))`) to its file."""
         if self._resolver is None:
             from extractors.js.resolve import Resolver
+            from extractors.models import import_paths
 
             configs = {r: f.data for r, f in self.ctx.files.items() if r.endswith("config.json")}
-            self._resolver = Resolver(set(self.js), configs)
+            manifests = {r: f.data for r, f in self.ctx.files.items() if r.endswith("package.json")}
+            self._resolver = Resolver(set(self.js), configs, import_paths(manifests))
         target, _, _ = self._resolver.resolve(rel, spec)
         return target
 
@@ -157,6 +159,12 @@ class Program:
                 return self.exported(ev, target, name, depth + 1)
         if name == "default" and mod.consts.get("default") is not None:
             return self.module_name(ev, rel, "default")
+        adapter = self.adapter(rel)
+        binding = adapter.resolve(name, adapter.root) if adapter is not None else None
+        if binding is not None and binding.path and _exported_statement(binding.node):
+            return ev.binding_value(
+                rel, adapter, binding, None, adapter.root, 0
+            )  # `export const { a } = x`
         return Unknown(name, f"{rel} exports no {name}")
 
     def _exports(self, rel: str, name: str, depth: int) -> bool:
@@ -220,6 +228,13 @@ class Program:
             if candidate in self.py:
                 return candidate
         return None
+
+
+def _exported_statement(node) -> bool:
+    """A declaration written inside `export …` (a destructuring one the module tables skip)."""
+    while node is not None and node.type not in ("program", "export_statement"):
+        node = node.parent
+    return node is not None and node.type == "export_statement"
 
 
 class _Empty:

@@ -43,6 +43,7 @@ from extractors.engine.values import (
     Param,
     Scope,
     Site,
+    Unknown,
     Value,
     params_in,
 )
@@ -70,6 +71,7 @@ class Recognizer:
         self.program = ev.program
         self.generated = generated  # rels of generated client code
         self._by_name: dict[str, list[tuple[str, TsNode]]] | None = None
+        self._aliases: list[tuple[str, TsNode, str]] = []  # calls of a local holding a function
         self._callers: dict[Scope, list[tuple[str, TsNode | None, tuple]]] = {}
         self.invokes: list[InvokeEvent] = []
         self._invoked: set = set()
@@ -164,7 +166,9 @@ class Recognizer:
                     self._invoked.add(key)
                     self.invokes.append(event)
                 continue
-            opened = self.open_scope(event, rel, node, waits)
+            opened = self.open_scope(event, rel, node, waits) or self._generated_caller(
+                event, rel, node, chain
+            )
             if self._first_pass and opened is not None:
                 self._opened.append((rel, node, decorated, event, opened, waits))
             else:
@@ -295,6 +299,21 @@ class Recognizer:
         scope = a.scope_of(fn)
         return scope if self.callers(scope) else None
 
+    def _generated_caller(self, event: Event, rel: str, node: TsNode, chain: tuple) -> Scope | None:
+        """A request read in generated client code (`getPet: () => client.get({ url })`) moves
+        to the callers of the generated function it is read in, whatever its URL: the SDK's
+        functions are wrappers, the application's calls of them the call sites."""
+        if not isinstance(event, RequestEvent) or not self.generated:
+            return None
+        where_rel, where = (chain[-1][1][0], chain[-1][1][1]) if chain else (rel, node)
+        if where is None or where_rel not in self.generated:
+            return None
+        a = self.program.adapter(where_rel)
+        fn = a.function_at(where) if a is not None else None
+        while fn is not None and not self.callers(a.scope_of(fn)):
+            fn = a.function_at(fn)  # `const getPet = (o) => (o?.client ?? client).get(…)`
+        return a.scope_of(fn) if fn is not None else None
+
     def _wrapper_by_evidence(self, scope: Scope, rel: str) -> bool:
         """A function whose parameter fills a path segment is still a wrapper when it is
         generated client code, or when a caller passes a path (`/x/y`) for it."""
@@ -304,8 +323,7 @@ class Recognizer:
             a = self.program.adapter(caller_rel)
             view = a.call_view(node) if a is not None and node is not None else None
             for arg in view.args if view is not None else ():
-                value = self.ev.eval(caller_rel, arg, None)
-                if isinstance(value, Lit) and isinstance(value.value, str) and "/" in value.value:
+                if _path_shaped(self.ev.eval(caller_rel, arg, None)):
                     return True
         return False
 
@@ -403,8 +421,18 @@ class Recognizer:
                         continue
                     name = a.terminal(view.callee)
                     index[name or "\0call"].append((rel, call))
+                    if name and view.callee.type == "identifier":  # `const f = a ? x.g : x.h; f()`
+                        binding = a.resolve(name, view.callee)
+                        if (
+                            binding is not None
+                            and binding.kind in ("decl", "assign")
+                            and binding.value is not None
+                        ):
+                            self._aliases.append((rel, call, a.text(binding.value)))
             self._by_name = dict(index)
         out = [c for name in sorted(names) for c in self._by_name.get(name, ())]
+        out += [(rel, call) for rel, call, text in self._aliases
+                if any(name in text for name in names) and (rel, call) not in out]  # fmt: skip
         return out + list(self._by_name.get("\0call", ()))
 
     # --- binding a chain ------------------------------------------------------------
@@ -516,6 +544,29 @@ def _loops_around(a, node: TsNode) -> list[tuple[TsNode, TsNode | None, list, Ts
     return out
 
 
+def _value_like(part: Value) -> bool:
+    """A part that can only be one segment's value: a parameter, or a choice of parameters
+    and unknowns (`article ? article.slug : slug`)."""
+    if isinstance(part, Param):
+        return True
+    options = part.options if isinstance(part, Choice) else ()
+    return all(isinstance(o, (Param, Unknown)) for o in options) and any(
+        isinstance(o, Param) for o in options
+    )
+
+
+def _path_shaped(value: Value) -> bool:
+    """A path a caller passes: text with a `/` in its literal parts (`'users/login'`,
+    `` `articles/${slug}` ``, either branch of a choice)."""
+    if isinstance(value, Lit):
+        return isinstance(value.value, str) and "/" in value.value
+    if isinstance(value, Concat):
+        return any(_path_shaped(p) for p in value.parts if isinstance(p, (Lit, Choice)))
+    if isinstance(value, Choice):
+        return any(_path_shaped(o) for o in value.options)
+    return False
+
+
 def site_line(a, node: TsNode) -> Site:
     """Where a reader sees a call: a chained `.post(` on its own line is that line."""
     site = a.site(node)
@@ -572,7 +623,7 @@ def shape_params(url: Value) -> tuple[set[Scope], set[Scope]]:
         after = parts[i + 1] if i + 1 < len(parts) else None
         prev = before.value if isinstance(before, Lit) and isinstance(before.value, str) else None
         nxt = after.value if isinstance(after, Lit) and isinstance(after.value, str) else None
-        segment = isinstance(part, Param) and (
+        segment = _value_like(part) and (
             in_query  # a query parameter's value
             or (
                 prev is not None

@@ -16,4 +16,5 @@ def extract(ctx: ComponentContext) -> None:
     if analysis is None:
         return
     analysis.emitter.requests(analysis.found)
+    analysis.emitter.config_values()
     analysis.emitter.catalog()

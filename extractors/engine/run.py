@@ -7,18 +7,26 @@ Two emitting extractors, not one, while the old modules are replaced concern by 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from extractors.base import ComponentContext
 from extractors.engine.config_sources import env_file_values
 from extractors.engine.decorators import Decorators
 from extractors.engine.emit import Emitter
 from extractors.engine.evaluate import Evaluator
-from extractors.engine.events import MountEvent, PrefixEvent, RouteEvent, UseEvent
+from extractors.engine.events import (
+    MountEvent,
+    PrefixEvent,
+    RequestEvent,
+    RouteEvent,
+    TransformEvent,
+    UseEvent,
+)
 from extractors.engine.interpret import Interpreter
 from extractors.engine.mounts import MountTree
 from extractors.engine.program import Program
 from extractors.engine.recognize import Found, Recognizer
+from extractors.engine.transforms import Transforms, provided_transforms
 from extractors.models import all_models
 from extractors.models.runtime import Library
 from extractors.shared import EngineRun, JsSymbols, PyModules
@@ -48,10 +56,17 @@ def analyse(ctx: ComponentContext) -> Analysis | None:
     ev = Evaluator(program, library)
     interp = Interpreter(ev, library)
     interp.decorators = Decorators(ev, library)
-    recognizer = Recognizer(ev, interp, generated=generated_files(program))
-    found = recognizer.run()
+    generated = generated_files(program, library)
+    recognizer = Recognizer(ev, interp, generated=generated)
+    found = [f for f in recognizer.run() if not _inside(f, generated)]
     for row in recognizer.unresolved:
         ctx.unresolved(*row)
+    transforms = [f.event for f in found if isinstance(f.event, TransformEvent)]
+    transforms += provided_transforms(ev, library)
+    if transforms:
+        applied = Transforms(ev, transforms)
+        found = [replace(f, event=applied.apply(f.event)) if isinstance(f.event, RequestEvent) else f
+                 for f in found]  # fmt: skip
     tree = MountTree(library)
     for item in found:
         if isinstance(item.event, (RouteEvent, MountEvent, UseEvent, PrefixEvent)):
@@ -59,13 +74,27 @@ def analyse(ctx: ComponentContext) -> Analysis | None:
     return Analysis(found, tree, Emitter(ctx, ev, env_files=env_file_values(ctx)))
 
 
-def generated_files(program: Program) -> set[str]:
-    """Files a code generator wrote (their header says so): an SDK's functions are wrappers,
-    the application's calls of them the call sites."""
+HEADER = 2048  # bytes of a file read for a generator's marker
+
+
+def generated_files(program: Program, library: Library) -> set[str]:
+    """Files a code generator wrote: their header says so (`do not edit`), or names the
+    generator a model describes (`THIS FILE WAS GENERATED VIA SWAGGER-TYPESCRIPT-API`). An
+    SDK's functions are wrappers, the application's calls of them the call sites."""
+    markers = [m.encode() for model in library.models for m in model.generated]
     out = set()
     for rel in program.rels():
         a = program.adapter(rel)
-        head = a.sf.data[:600].lower() if a is not None else b""
-        if any(marker in head for marker in GENERATED):
+        head = a.sf.data[:HEADER].lower() if a is not None else b""
+        if any(marker in head[:600] for marker in GENERATED) or any(m in head for m in markers):
             out.add(rel)
     return out
+
+
+def _inside(item: Found, generated: set[str]) -> bool:
+    """A request whose call site is generated client code: the client's own internals (its
+    methods nobody calls, its fetch wrapper), not a call of the application."""
+    if not isinstance(item.event, RequestEvent):
+        return False
+    site = item.chain[-1] if item.chain else item.event.site
+    return site.rel in generated

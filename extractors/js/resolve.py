@@ -3,7 +3,8 @@
 Relative paths, extension-less specifiers, `index.*` files, `.js` specifiers that name a
 `.ts` file, a stand-in `config.ts.example` for an absent (git-ignored) `config.ts`, and
 `compilerOptions.paths` + `baseUrl` from the nearest `tsconfig.json` /
-`jsconfig.json` (one level of relative `extends` followed). Anything else is a package.
+`jsconfig.json` (its chain of relative `extends` followed, each option relative to the
+file that sets it). Anything else is a package.
 """
 
 from __future__ import annotations
@@ -46,32 +47,44 @@ def package_name(spec: str) -> str:
 class Resolver:
     """Resolves specifiers against a set of known file rels (one component)."""
 
-    def __init__(self, known: set[str], configs: dict[str, bytes]):
+    def __init__(self, known: set[str], configs: dict[str, bytes],
+                 implicit: list[tuple[str, str, list[str]]] | None = None):  # fmt: skip
         self.known = known
         self.configs = [c for c in (self._load(rel, configs) for rel in sorted(configs)) if c]
+        # aliases a framework defines itself (SvelteKit's `$lib`): (folder, pattern, targets)
+        self.implicit = sorted(implicit or [], key=lambda i: (-len(i[0]), -len(i[1].split("*")[0])))
 
     @staticmethod
     def _load(rel: str, configs: dict[str, bytes]) -> PathConfig | None:
-        data = loads_jsonc(configs[rel].decode("utf-8", "replace"))
+        """The config's effective `baseUrl` and `paths`, through its chain of relative
+        `extends`: each option is relative to the file that sets it (TypeScript's rule), and
+        `paths` without a `baseUrl` are relative to the file that sets them."""
         folder = posixpath.dirname(rel)
-        options = data.get("compilerOptions") or {}
-        parent = data.get("extends")
-        if isinstance(parent, str) and parent.startswith("."):
-            parent_rel = posixpath.normpath(posixpath.join(folder, parent))
-            if not parent_rel.endswith(".json"):
-                parent_rel += ".json"
-            if parent_rel in configs:
-                base = loads_jsonc(configs[parent_rel].decode("utf-8", "replace"))
-                options = {**(base.get("compilerOptions") or {}), **options}
-        base_url = options.get("baseUrl")
-        paths = options.get("paths") or {}
-        if not isinstance(paths, dict):
-            paths = {}
+        base_url: str | None = None
+        paths: dict | None = None
+        paths_folder = folder
+        current: str | None = rel
+        seen: set[str] = set()
+        while current is not None and current in configs and current not in seen:
+            seen.add(current)
+            data = loads_jsonc(configs[current].decode("utf-8", "replace"))
+            here = posixpath.dirname(current)
+            options = data.get("compilerOptions") or {}
+            if base_url is None and isinstance(options.get("baseUrl"), str):
+                base_url = posixpath.normpath(posixpath.join(here, options["baseUrl"]))
+            if paths is None and isinstance(options.get("paths"), dict):
+                paths, paths_folder = options["paths"], here
+            parent = data.get("extends")
+            current = None
+            if isinstance(parent, str) and parent.startswith("."):
+                current = posixpath.normpath(posixpath.join(here, parent))
+                if not current.endswith(".json"):
+                    current += ".json"
         if base_url is None and not paths:
             return PathConfig(folder, None)
-        base = posixpath.normpath(posixpath.join(folder, base_url or "."))
+        base = base_url if base_url is not None else posixpath.normpath(paths_folder)
         base = "" if base == "." else base
-        ordered = sorted(paths.items(), key=lambda kv: -len(kv[0].split("*")[0]))
+        ordered = sorted((paths or {}).items(), key=lambda kv: -len(kv[0].split("*")[0]))
         return PathConfig(folder, base, [(k, list(v)) for k, v in ordered if isinstance(v, list)])
 
     def _config_for(self, rel: str) -> PathConfig | None:
@@ -112,12 +125,8 @@ class Resolver:
         config = self._config_for(from_rel)
         if config is not None and config.base_url is not None:
             for pattern, targets in config.paths:
-                head, star, tail = pattern.partition("*")
-                if star and spec.startswith(head) and spec.endswith(tail):
-                    middle = spec[len(head) : len(spec) - len(tail) if tail else None]
-                elif not star and spec == pattern:
-                    middle = ""
-                else:
+                middle = _match(pattern, spec)
+                if middle is None:
                     continue
                 for target in targets:
                     found = self._file(
@@ -129,4 +138,21 @@ class Resolver:
             found = self._file(posixpath.join(config.base_url, spec))
             if found:
                 return found, None, True
+        for folder, pattern, targets in self.implicit:
+            middle = _match(pattern, spec)
+            if middle is None or (folder and not from_rel.startswith(folder + "/")):
+                continue
+            for target in targets:
+                found = self._file(posixpath.join(folder, target.replace("*", middle, 1)))
+                if found:
+                    return found, None, True
+            return None, None, True
         return None, package_name(spec), False
+
+
+def _match(pattern: str, spec: str) -> str | None:
+    """What `*` stands for when a paths pattern matches the specifier ("" for an exact one)."""
+    head, star, tail = pattern.partition("*")
+    if star and spec.startswith(head) and spec.endswith(tail):
+        return spec[len(head) : len(spec) - len(tail) if tail else None]
+    return "" if not star and spec == pattern else None

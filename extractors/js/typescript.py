@@ -45,6 +45,7 @@ from extractors.js.symbols import add_symbol as _symbol
 from extractors.js.symbols import alias_symbols as _alias_symbols
 from extractors.js.symbols import declaration as _declaration
 from extractors.js.symbols import object_members as _object_members
+from extractors.models import import_paths
 from extractors.shared import CodeSymbols, JsSymbols, VueComponents
 from extractors.source import SourceFile
 
@@ -59,7 +60,8 @@ def extract(ctx: ComponentContext) -> None:
     files = js_files(ctx)
     configs = {rel: f.data for rel, f in ctx.files.items() if _CONFIG.search(rel)}
     components = ctx.shared.vue.components
-    resolver = Resolver({f.rel for f in files} | set(components), configs)
+    manifests = {rel: f.data for rel, f in ctx.files.items() if rel.endswith("package.json")}
+    resolver = Resolver({f.rel for f in files} | set(components), configs, import_paths(manifests))
     mods = modules(ctx)
     for sf in files:
         mods[sf.rel] = _scan(ctx, sf, resolver, components.get(sf.rel))

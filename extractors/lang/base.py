@@ -54,6 +54,7 @@ class ClassInfo:
     fields: dict[str, TsNode]  # name -> initializer (class fields, Python class attributes)
     field_types: dict[str, TsNode]  # name -> type annotation
     method_decorators: dict[str, list[TsNode]]
+    field_params: dict[str, TsNode] = field(default_factory=dict)  # parameter properties
 
 
 class FileAdapter:
@@ -135,6 +136,14 @@ class FileAdapter:
 
     def class_of_method(self, fn: TsNode) -> TsNode | None:
         raise NotImplementedError
+
+    def class_of_field(self, node: TsNode) -> TsNode | None:
+        """The class whose field initializer `node` is in (outside any function), else None."""
+        return None
+
+    def param_decorators(self, param: TsNode) -> list[TsNode]:
+        """The decorator expressions on a parameter (`@Inject(TOKEN) url: string`)."""
+        return []
 
     def member_assignments(self) -> list[tuple[TsNode, TsNode]]:
         """(member target, value) of every `a.b.c = value` in the file."""

@@ -511,21 +511,20 @@ class JsFile(FileAdapter):
                     types[label] = annotation
             pending = []
         ctor = methods.get("constructor")
+        params_of: dict[str, TsNode] = {}
         if ctor is not None:  # TS parameter properties: `constructor(private http: HttpClient)`
             params = ctor.child_by_field_name("parameters")
             for child in params.named_children if params is not None else []:
                 if any(c.type == "accessibility_modifier" for c in child.named_children):
                     pattern = child.child_by_field_name("pattern")
                     annotation = child.child_by_field_name("type")
-                    if (
-                        pattern is not None
-                        and pattern.type == "identifier"
-                        and annotation is not None
-                    ):
-                        types.setdefault(self.text(pattern), annotation)
+                    if pattern is not None and pattern.type == "identifier":
+                        params_of[self.text(pattern)] = child
+                        if annotation is not None:
+                            types.setdefault(self.text(pattern), annotation)
         return ClassInfo(node, self.text(name) if name is not None else "", bases,
                          [self._decorator_expr(d) for d in decorators], methods, fields, types,
-                         method_decorators)  # fmt: skip
+                         method_decorators, params_of)  # fmt: skip
 
     def _decorator_expr(self, decorator: TsNode) -> TsNode:
         inner = [c for c in decorator.named_children if c.type != "comment"]
@@ -548,6 +547,20 @@ class JsFile(FileAdapter):
             body = parent.parent
             return body.parent if body is not None else None
         return None
+
+    def class_of_field(self, node: TsNode) -> TsNode | None:
+        parent = node.parent
+        while parent is not None:
+            if parent.type in FUNCTIONS and parent.type != "arrow_function":
+                return None
+            if parent.type in {"public_field_definition", "field_definition"}:
+                body = parent.parent
+                return body.parent if body is not None and body.type == "class_body" else None
+            parent = parent.parent
+        return None
+
+    def param_decorators(self, param: TsNode) -> list[TsNode]:
+        return [self._decorator_expr(c) for c in param.named_children if c.type == "decorator"]
 
     def member_assignments(self) -> list[tuple[TsNode, TsNode]]:
         return self._index["member"]

@@ -181,11 +181,12 @@ class PyFile(FileAdapter):
     def _index(self) -> dict[str, list]:
         found: dict[str, list] = {
             "calls": [], "dec": [], "assign": [], "aug": [], "fn": [], "cls": [], "loop": [],
-            "comp": [], "walrus": [], "import": [],
+            "comp": [], "walrus": [], "import": [], "with": [],
         }  # fmt: skip
         plan = [("calls", "call"), ("dec", "dec"), ("assign", "assign"), ("aug", "aug"),
                 ("fn", "fn"), ("cls", "cls"), ("loop", "loop"), ("comp", "comp"),
-                ("walrus", None), ("import", "import"), ("import", "import")]  # fmt: skip
+                ("walrus", None), ("import", "import"), ("import", "import"),
+                ("with", "with")]  # fmt: skip
         for pattern, m in matches("python", QUERY, self.root):
             key, capture = plan[pattern]
             if capture is None:
@@ -236,6 +237,19 @@ class PyFile(FileAdapter):
                 add(Binding(name, "loop", scope, loop, right, path))
         for left, value in index["walrus"]:
             add(Binding(self.text(left), "decl", self._scope_above(left), left, value))
+        for item in index["with"]:  # `with Client(base_url=…) as client`: what __enter__
+            pattern = item.child_by_field_name("value")  # returns, the manager itself by default
+            value = (
+                pattern.named_children[0]
+                if pattern is not None and pattern.named_children
+                else None
+            )
+            target = pattern.child_by_field_name("alias") if pattern is not None else None
+            name = (
+                target.named_children[0] if target is not None and target.named_children else None
+            )
+            if name is not None and value is not None:
+                add(Binding(self.text(name), "decl", self._scope_above(item), item, value))
         for stmt in index["import"]:
             scope = self._scope_above(stmt)
             for name, module, imported in self._imported_names(stmt):

@@ -5,6 +5,7 @@ tests/extractors/test_models.py). The format is in `schema.py` and README.md."""
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from pathlib import Path
 
@@ -27,8 +28,35 @@ def all_models() -> tuple[Model, ...]:
     return tuple(found.values())
 
 
+def import_paths(manifests: dict[str, bytes]) -> list[tuple[str, str, list[str]]]:
+    """Import aliases the frameworks a component uses define themselves (SvelteKit's
+    `$lib` → `src/lib`): (folder of the package.json declaring it, pattern, targets)."""
+    out: list[tuple[str, str, list[str]]] = []
+    models = [m for m in all_models() if m.paths]
+    for rel, data in sorted(manifests.items()):
+        if rel.rsplit("/", 1)[-1] != "package.json" or not models:
+            continue
+        try:
+            manifest = json.loads(data.decode("utf-8", "replace"))
+        except ValueError:
+            continue
+        if not isinstance(manifest, dict):
+            continue
+        deps: set[str] = set()
+        for key in ("dependencies", "devDependencies", "peerDependencies"):
+            if isinstance(manifest.get(key), dict):
+                deps |= set(manifest[key])
+        folder = rel.rsplit("/", 1)[0] if "/" in rel else ""
+        for model in models:
+            if deps & set(model.detect.get("npm", ())):
+                out += [
+                    (folder, pattern, list(targets)) for pattern, targets in model.paths.items()
+                ]
+    return out
+
+
 def models_for(language: str) -> list[Model]:
     return [m for m in all_models() if m.language == language]
 
 
-__all__ = ["Model", "ModelError", "all_models", "models_for"]
+__all__ = ["Model", "ModelError", "all_models", "import_paths", "models_for"]

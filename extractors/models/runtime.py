@@ -11,6 +11,7 @@ from the making call by the maker's selectors.
 
 from __future__ import annotations
 
+import fnmatch
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -24,31 +25,22 @@ from extractors.engine.values import (
     Lit,
     Method,
     Obj,
+    ObjLit,
     Param,
     Site,
     Typed,
     Value,
 )
+from extractors.models.held import Claim, HeldObjects, Vocabulary, _in_files, model_site
 from extractors.models.schema import Maker, Model, Operation
+from extractors.models.sources import CallSource, ClassSource
 
 if TYPE_CHECKING:
     from extractors.engine.evaluate import Call, Evaluator
 
 
-def model_site(model: str, role: str) -> Site:
-    """The identity of an object a library holds itself (the default axios instance)."""
-    return Site(f"<{model}>", 0, 0, 0, 0, 0)
-
-
 @dataclass
-class Claim:
-    model: Model
-    role: str
-    maker: Maker
-
-
-@dataclass
-class Library:
+class Library(HeldObjects):
     models: list[Model]
     by_call: dict[str, list[Claim]] = field(default_factory=dict)
     by_value: dict[str, list[Claim]] = field(default_factory=dict)  # module / global makers
@@ -56,11 +48,14 @@ class Library:
     by_type: dict[str, list[Claim]] = field(default_factory=dict)
     by_subclass: dict[str, list[Claim]] = field(default_factory=dict)
     ops: dict[tuple[str, str, str], list[Operation]] = field(default_factory=dict)
-    vocabulary: set[str] = field(default_factory=set)
+    vocabulary: Vocabulary = field(default_factory=lambda: Vocabulary())
+    patterns: dict[tuple[str, str], list[tuple[str, Operation]]] = field(default_factory=dict)
+    by_file: list[Claim] = field(default_factory=list)  # object literals files of a name export
     by_id: dict[str, Model] = field(default_factory=dict)
     _holders: dict[tuple[str, str], bool] = field(default_factory=dict)
     made: dict[tuple[str, str], list[Obj]] = field(default_factory=dict)  # objects made, by role
     maker_names: set[str] = field(default_factory=set)  # last names of what makes objects
+    _held: dict[tuple, Obj] = field(default_factory=dict)
     injects: set[str] = field(default_factory=set)  # injection markers: `fastapi.Depends`
     mount_names: set[str] = field(default_factory=set)  # methods that mount (`include_router`)
 
@@ -71,6 +66,9 @@ class Library:
                 for maker in makers:
                     claim = Claim(model, role, maker)
                     for name in self.full_names(model, maker):
+                        if maker.how == "file":
+                            self.by_file.append(claim)
+                            continue
                         table = {
                             "call": self.by_call, "new": self.by_call, "module": self.by_value,
                             "global": self.by_value, "member": self.by_member,
@@ -84,6 +82,10 @@ class Library:
             for op in model.operations:
                 for role in op.on:
                     for name in op.calls:
+                        if "*" in name:  # `use*Query`: the methods a library names by pattern
+                            self.patterns.setdefault((model.id, role), []).append((name, op))
+                            self.vocabulary.add(name)
+                            continue
                         self.ops.setdefault((model.id, role, name), []).append(op)
                         self.vocabulary.add(name)
                 if op.action == "mount" and "child" in op.spec:
@@ -116,18 +118,28 @@ class Library:
         if not isinstance(value, Ext):
             return None
         for claim in self.by_value.get(_dotted(value), ()):
-            return Obj(claim.model.id, claim.role, model_site(claim.model.id, claim.role))
+            return self.held(claim)
         return None
 
-    def member(self, ev: Evaluator, target: Value, name: str) -> Value | None:
-        claims = self.by_member.get(name)
-        if claims:
-            claim = claims[0]
-            return Obj(claim.model.id, claim.role, model_site(claim.model.id, claim.role))
+    def member(self, ev: Evaluator, target: Value, name: str, rel: str = "") -> Value | None:
+        for claim in self.by_member.get(name, ()):
+            if _in_files(claim.maker, rel):
+                return self.held(claim)
+        if self.by_file and isinstance(target, ObjLit):  # `environment.apiUrl` of environment.ts
+            read = self.file_member(ev, target, name)
+            if read is not None:
+                return read
+        store_owner = isinstance(target, Obj) and any(m == target.model for m, _ in self.stores)
+        if self.stores and (not isinstance(target, Obj) or store_owner):
+            shared = self.shared_members(ev).get(name)
+            if shared is not None:  # `this.$http` after `Vue.prototype.$http = axios`
+                return shared
+        if isinstance(target, Ext) and self._names_maker(f"{target.dotted}.{name}"):
+            return None  # `requests.Session`: a maker of its own, not a facet of the module
         obj = target if isinstance(target, Obj) else self.claim(target)
         if obj is None:
             return None
-        if (obj.model, obj.role, name) in self.ops:
+        if self.operations(obj, name):
             return Method(obj, name)
         model = self.by_id.get(obj.model)
         if model is not None and model.reads.get(obj.role) == "env":
@@ -170,14 +182,16 @@ class Library:
     def typed(self, ev: Evaluator, type_value: Value) -> Value | None:
         if isinstance(type_value, Ext):
             for claim in self.by_type.get(_dotted(type_value), ()):
-                return Obj(claim.model.id, claim.role, model_site(claim.model.id, claim.role))
+                return self.held(claim)
         return None
 
     def call(self, ev: Evaluator, call: Call) -> Value | None:
         callee = call.callee
         if isinstance(callee, Ext):
             for claim in self.by_call.get(_dotted(callee), ()):
-                return self.make(ev, claim, call)
+                made = self.make(ev, claim, call)
+                if made is not None:
+                    return made
             obj = self.claim(callee)
             if obj is not None:
                 return self._returned(ev, obj, "()", call)
@@ -197,8 +211,14 @@ class Library:
                 return made  # (a settings class stays an instance: its fields are read)
         return None
 
-    def make(self, ev: Evaluator, claim: Claim, call: Call) -> Obj:
+    def make(self, ev: Evaluator, claim: Claim, call: Call) -> Obj | None:
+        """The object a making call makes, unless the maker's `when` says this call makes
+        none (`when: {absent: kw.app}`: an httpx client on an in-process app is no client)."""
         src = CallSource(ev, call, None)
+        for condition, selector in claim.maker.when.items():
+            found = src.select(selector) is not None
+            if found != (condition == "present"):
+                return None
         props = tuple(
             (k, v) for k, sel in claim.maker.props.items() if (v := src.select(sel)) is not None
         )
@@ -222,7 +242,7 @@ class Library:
         return None
 
     def _returned(self, ev: Evaluator, obj: Obj, name: str, call: Call) -> Value | None:
-        for op in self.ops.get((obj.model, obj.role, name), ()):
+        for op in self.operations(obj, name):
             src = CallSource(ev, call, obj)
             if op.action == "env":
                 key = src.select(op.spec.get("name"))
@@ -232,6 +252,8 @@ class Library:
                 key = src.select(op.spec.get("key"))
                 if isinstance(key, Lit) and isinstance(key.value, str):
                     return Config(key.value, obj.model, src.select(op.spec.get("default")))
+            if op.dependency is not None:  # `inject(Token)`: what the component provides
+                return ev.injector.resolve(src.select(op.dependency))
             if op.yields is not None:
                 found = src.select(op.yields)
                 if isinstance(found, Func):
@@ -248,7 +270,11 @@ class Library:
         return None
 
     def operations(self, obj: Obj, name: str) -> list[Operation]:
-        return self.ops.get((obj.model, obj.role, name), [])
+        found = self.ops.get((obj.model, obj.role, name))
+        if found is not None:
+            return found
+        return [op for pattern, op in self.patterns.get((obj.model, obj.role), ())
+                if fnmatch.fnmatchcase(name, pattern)]  # fmt: skip
 
     def phase_at(self, ev: Evaluator, where: Site) -> str | None:
         """The phase a middleware use belongs to, from the call or decorator it is an
@@ -310,75 +336,6 @@ class Library:
 
 def _dotted(value: Ext) -> str:
     return value.dotted
-
-
-class CallSource:
-    """What selectors read at a call: its arguments, receiver, name, decorated target."""
-
-    def __init__(self, ev: Evaluator, call: Call, receiver: Value | None,
-                 decorated: Value | None = None, item: Value | None = None):  # fmt: skip
-        self.ev, self.call, self._receiver = ev, call, receiver
-        self._decorated, self._item = decorated, item
-
-    def select(self, selector, want: tuple | None = None) -> Value | None:
-        from extractors.models.selectors import select
-
-        return select(selector, self, want)
-
-    def arg(self, i: int) -> Value | None:
-        return self.call.arg(i)
-
-    def kwarg(self, name: str) -> Value | None:
-        return self.call.kwarg(name)
-
-    def arg_count(self) -> int:
-        return len(self.call.view.args)
-
-    def receiver(self) -> Value | None:
-        return self._receiver
-
-    def method_name(self) -> str:
-        callee = self.call.callee
-        return callee.name if isinstance(callee, Method) else ""
-
-    def decorated(self) -> Value | None:
-        return self._decorated
-
-    def attr(self, name: str) -> Value | None:
-        return None
-
-    def item(self) -> Value | None:
-        return self._item
-
-    def member(self, value: Value, name: str) -> Value:
-        return self.ev.member(value, name, self.call.rel, self.call.node, self.call.depth + 1)
-
-
-class ClassSource(CallSource):
-    """Selectors over a class: its attributes (`attr.path`)."""
-
-    def __init__(self, ev: Evaluator, klass: Klass):
-        self.ev, self.klass = ev, klass
-        self._receiver = self._decorated = self._item = None
-
-    def arg(self, i: int) -> Value | None:
-        return None
-
-    def kwarg(self, name: str) -> Value | None:
-        return None
-
-    def arg_count(self) -> int:
-        return 0
-
-    def method_name(self) -> str:
-        return ""
-
-    def attr(self, name: str) -> Value | None:
-        value = self.ev.class_member(self.klass, name, 1, static=True)
-        return None if isinstance(value, Method) else value
-
-    def member(self, value: Value, name: str) -> Value:
-        return self.ev.member(value, name, self.klass.site.rel, None, 1)
 
 
 __all__ = ["Library", "CallSource", "ClassSource", "model_site", "Param", "Func", "Instance",

@@ -16,7 +16,11 @@ A model says, from the library's documentation:
 - `router`: how a router's own properties enter its routes (`prefix: prop.prefix`);
 - `params`: the path-parameter syntax (`colon`, `brace`, `angle`, `bracket`);
 - `aliases`: method names that are not HTTP methods (`all: ANY`, `del: DELETE`);
-- `hooks`: named Python hooks (`models/hooks.py`) for what data cannot say.
+- `hooks`: named Python hooks (`models/hooks.py`) for what data cannot say;
+- client-side: `providers` (the keys of a DI provider literal), `stores` (roles whose
+  assigned members every component instance has), `paths` (import aliases a framework
+  defines), `generated` (header markers of a generator's files); the `transform`, `install`
+  and `globals` actions and an operation's `dependency:` (README.md, "The format").
 Selectors (`arg0`, `kw.prefix`, `arg0.baseURL`, `prop.path`, `name`, `rest`, `'GET'`, a
 choice `a | b`) are parsed by `selectors.py`.
 """
@@ -32,9 +36,11 @@ from extractors.models.selectors import Selector, parse_selector
 
 KINDS = ("server", "client", "config", "gateway", "generator")
 LANGUAGES = ("js", "python")
-MAKERS = ("call", "new", "module", "global", "member", "type", "decorator", "subclass")
+MAKERS = ("call", "new", "module", "global", "member", "type", "decorator", "subclass",
+          "file")  # fmt: skip
 ACTIONS = ("route", "mount", "use", "prefix", "request", "returns", "invoke", "env", "config",
-           "setting", "handlers")  # fmt: skip
+           "setting", "handlers", "transform", "install", "globals")  # fmt: skip
+PROVIDER_KEYS = ("token", "value", "class", "factory", "alias")
 PARAM_STYLES = ("colon", "brace", "angle", "bracket")
 
 
@@ -47,7 +53,8 @@ class Maker:
     how: str  # one of MAKERS
     target: str  # dotted name: `express.Router`, `fetch`, `$axios`, `HttpClient`
     props: dict[str, Selector] = field(default_factory=dict)
-    when: dict[str, Selector] = field(default_factory=dict)  # conditions on arguments
+    when: dict[str, Selector] = field(default_factory=dict)  # {present|absent: selector}
+    files: tuple[str, ...] = ()  # only in files whose name matches one of these globs
 
 
 @dataclass(frozen=True)
@@ -60,6 +67,7 @@ class Operation:
     returns_props: dict[str, Selector] = field(default_factory=dict)
     hook: str | None = None
     yields: Selector | None = None  # the call's value is one of its arguments (`fp(plugin)`)
+    dependency: Selector | None = None  # the call's value is what is injected for a token
 
 
 @dataclass(frozen=True)
@@ -94,6 +102,10 @@ class Model:
     router_roles: tuple[str, ...] = ()  # roles routes hang off (besides those with operations)
     reads: dict[str, str] = field(default_factory=dict)  # role -> what reading a member is: env
     injects: tuple[str, ...] = ()  # markers a handler's parameters inject through (`Depends`)
+    providers: dict[str, str] = field(default_factory=dict)  # DI provider literal keys
+    generated: tuple[str, ...] = ()  # header markers of the files a generator writes
+    paths: dict[str, tuple[str, ...]] = field(default_factory=dict)  # import aliases it defines
+    stores: tuple[str, ...] = ()  # roles whose assigned members every instance has
     phases: tuple[tuple[str, bool], ...] = ()  # (phase, registration order reversed), run order
     roots: tuple[str, ...] = ("app",)  # roles that are served as they are (not mounted by anyone)
     class_views: dict = field(default_factory=dict)  # {role, methods}: a class view's routes
@@ -144,11 +156,14 @@ def _makers(raw, path: Path) -> dict[str, tuple[Maker, ...]]:
                 raise _fail(
                     path, f"`objects.{role}`: each maker is a mapping like {{call: pkg.fn}}"
                 )
+            if set(item.get("when") or {}) - {"present", "absent"}:
+                raise _fail(path, f"`objects.{role}.when` maps present / absent to a selector")
             how = next((k for k in MAKERS if k in item), None)
             if how is None:
                 raise _fail(path, f"`objects.{role}`: a maker needs one of {', '.join(MAKERS)}")
             found.append(Maker(how, str(item[how]), _selectors(item.get("props"), path, f"objects.{role}.props"),
-                               _selectors(item.get("when"), path, f"objects.{role}.when")))  # fmt: skip
+                               _selectors(item.get("when"), path, f"objects.{role}.when"),
+                               _names(item.get("files"), path, f"objects.{role}.files")))  # fmt: skip
         out[str(role)] = tuple(found)
     return out
 
@@ -160,7 +175,7 @@ def _operations(raw, path: Path) -> tuple[Operation, ...]:
             raise _fail(path, f"`operations[{i}]` must be a mapping")
         action = next((k for k in ACTIONS if k in item and k != "returns"), None)
         returns = item.get("returns")
-        if action is None and returns is None and "yields" not in item:
+        if action is None and returns is None and "yields" not in item and "dependency" not in item:
             raise _fail(path, f"`operations[{i}]` needs one of {', '.join(ACTIONS)}")
         spec = item.get(action) if action else None
         if spec is not None and not isinstance(spec, dict):
@@ -175,7 +190,8 @@ def _operations(raw, path: Path) -> tuple[Operation, ...]:
                              action or "returns",
                              _selectors(spec, path, f"operations[{i}].{action}"),
                              returns_role, returns_props, item.get("hook"),
-                             parse_selector(item["yields"]) if "yields" in item else None))  # fmt: skip
+                             parse_selector(item["yields"]) if "yields" in item else None,
+                             parse_selector(item["dependency"]) if "dependency" in item else None))  # fmt: skip
     return tuple(out)
 
 
@@ -220,6 +236,17 @@ def _phases(raw, path: Path) -> tuple[tuple[str, bool], ...]:
     return tuple(out)
 
 
+def _providers(raw, path: Path) -> dict[str, str]:
+    """`{token: provide, value: useValue, ...}`: the keys of a DI provider object literal."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict) or "token" not in raw or set(raw) - set(PROVIDER_KEYS):
+        raise _fail(
+            path, f"`providers` maps {', '.join(PROVIDER_KEYS)} to object keys (token required)"
+        )
+    return {str(k): str(v) for k, v in raw.items()}
+
+
 def load_model(path: Path) -> Model:
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -261,6 +288,10 @@ def load_model(path: Path) -> Model:
         router_roles=_names(raw.get("router_roles"), path, "router_roles"),
         reads={str(k): str(v) for k, v in (raw.get("reads") or {}).items()},
         injects=_names(raw.get("injects"), path, "injects"),
+        providers=_providers(raw.get("providers"), path),
+        generated=tuple(m.lower() for m in _names(raw.get("generated"), path, "generated")),
+        paths={str(k): _names(v, path, f"paths.{k}") for k, v in (raw.get("paths") or {}).items()},
+        stores=_names(raw.get("stores"), path, "stores"),
         phases=_phases(raw.get("phases"), path),
         roots=_names(raw.get("roots"), path, "roots") or ("app",),
         class_views=dict(raw.get("class_views") or {}),

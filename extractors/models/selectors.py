@@ -1,7 +1,8 @@
 """Selectors: how a model names a value of a call — `arg0`, `arg1.baseURL`, `kw.prefix`,
 `prop.path` (the receiver object's property), `attr.path` (a class attribute of the class a
 model object was made from), `item.method` (a member of each item of a list being
-registered), `name` (the method called), `self` (the receiver), `decorated` (what a
+registered), `file(nuxt.config)` (what a configuration file of the component exports),
+`name` (the method called), `self` (the receiver), `decorated` (what a
 decorator decorates), `last`, `rest` (the arguments after the ones named before), `'GET'`
 (a literal), and a choice `a | b` (the first present).
 `arg0?` takes the argument only when it is a string (Express's optional path)."""
@@ -17,6 +18,7 @@ from extractors.engine.values import STRINGISH, Choice, Lit, Method, Obj, Param,
 _TERM = re.compile(
     r"^(?:(?P<lit>'[^']*'|\"[^\"]*\")|(?P<arg>arg(?P<n>\d+)(?P<opt>\?)?)|kw\.(?P<kw>[A-Za-z_]\w*)"
     r"|prop\.(?P<prop>[A-Za-z_$][\w$]*)|attr\.(?P<attr>[A-Za-z_$][\w$]*)|item\.(?P<item>[A-Za-z_$][\w$]*)"
+    r"|file\((?P<file>[\w.-]+)\)"
     r"|(?P<word>name|self|decorated|last|rest|all|item|args))"
     r"(?P<path>(?:\.[A-Za-z_$][\w$]*)*)$"
 )
@@ -67,6 +69,8 @@ def parse_selector(raw) -> Selector:
             terms.append(Term("prop", m.group("prop"), False, path))
         elif m.group("attr"):
             terms.append(Term("attr", m.group("attr"), False, path))
+        elif m.group("file"):
+            terms.append(Term("file", m.group("file"), False, path))
         elif m.group("item"):
             terms.append(Term("item", m.group("item"), False, path))
         else:
@@ -107,8 +111,11 @@ def select(selector: Selector | None, src: Source, want: tuple | None = None) ->
             continue
         for step in term.path:
             value = src.member(value, step)
-        if isinstance(value, Method) or (term.path and isinstance(value, Unknown)):
-            continue  # no such member: the next alternative
+        member = bool(term.path) or (term.kind == "item" and bool(term.key))
+        if isinstance(value, Method) or (
+            member and (isinstance(value, Unknown) or value == Lit(None))
+        ):
+            continue  # no such member (or `undefined`): the next alternative
         if want is not None and not isinstance(value, want):
             continue
         return value
@@ -140,6 +147,9 @@ def _term(term: Term, src: Source) -> Value | None:
     if kind == "item":
         item = src.item()
         return src.member(item, term.key) if item is not None and term.key else item
+    if kind == "file":
+        reader = getattr(src, "file", None)
+        return reader(term.key) if reader is not None else None
     if kind == "args":  # every positional argument, as a list
         from extractors.engine.values import ArrLit
 

@@ -38,8 +38,8 @@ class Expectation:
 def expectations(case: Path) -> list[Expectation]:
     out = []
     for path in sorted(case.rglob("*")):
-        if not path.is_file():
-            continue
+        if not path.is_file() or "__pycache__" in path.parts:
+            continue  # bytecode a Python run left beside a fixture is not a source
         rel = path.relative_to(case).as_posix()
         for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
             m = EXPECT.search(text)

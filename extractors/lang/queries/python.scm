@@ -11,3 +11,4 @@
 (named_expression name: (identifier) @left value: (_) @value) @walrus
 (import_from_statement) @import
 (import_statement) @import
+(with_item value: (as_pattern alias: (as_pattern_target (identifier) @left))) @with
