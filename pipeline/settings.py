@@ -1,11 +1,31 @@
-"""The scale-out settings `kb refresh` reads from the environment (docs/scale.md), read
-without importing Dagster: a cold refresh decides with them what to start before it."""
+"""The settings `kb refresh`, the refresh service, the UI and the workers read from the
+environment (docs/scale.md, docs/team.md), read without importing Dagster: a cold refresh
+decides with them what to start before it."""
 
 from __future__ import annotations
 
 import os
 
 EXECUTORS = ("in_process", "multiprocess", "celery")
+# The team instance: a PostgreSQL URL (postgresql://user:password@host:5432/db). Set, every
+# process's dagster.yaml selects Dagster's PostgreSQL storage; unset, SQLite files.
+POSTGRES_URL_ENV = "KB_POSTGRES_URL"
+
+
+def postgres_url() -> str | None:
+    """The team instance's PostgreSQL URL, or None for the SQLite default."""
+    return os.environ.get(POSTGRES_URL_ENV, "").strip() or None
+
+
+def storage_error() -> str | None:
+    """One line saying what is wrong with the instance setting, or None."""
+    url = postgres_url()
+    if url is not None and not url.startswith(("postgresql://", "postgres://")):
+        return (
+            f"{POSTGRES_URL_ENV} is not a PostgreSQL URL — "
+            "use postgresql://USER:PASSWORD@HOST:5432/DATABASE (docs/team.md)"
+        )
+    return None
 
 
 def selected_executor() -> str | None:
