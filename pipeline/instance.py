@@ -14,10 +14,12 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-
-import dagster as dg
+from typing import TYPE_CHECKING
 
 from pipeline.settings import POSTGRES_URL_ENV, postgres_url
+
+if TYPE_CHECKING:
+    import dagster as dg
 
 OUR_CONFIG = "# written by kb-graph (kb refresh): edit freely, then remove this line\n"
 # Documented in Dagster's API docs: no stdout/stderr capture per step. The default starts
@@ -68,6 +70,8 @@ def write_instance_yaml(home: Path) -> Path:
 
 
 def open_instance(data_dir: Path) -> dg.DagsterInstance:
+    import dagster as dg  # here: `kb ui` writes the dagster.yaml without importing Dagster
+
     return dg.DagsterInstance.from_config(str(dagster_home(data_dir)))
 
 

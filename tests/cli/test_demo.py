@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.portfolio import REPO, TODAY
+from tests.support.processes import start, stop_group
 
 ENV = {**os.environ, "KB_TODAY": TODAY}
 ENV.pop("DAGSTER_HOME", None)
@@ -70,7 +71,7 @@ def test_every_printed_command_runs(demo) -> None:
 @pytest.mark.slow
 def test_printed_viewer_command_serves_the_page_and_the_graph(demo) -> None:
     line = next(c for c in _next_commands(demo.stdout) if " kb viewer" in c)
-    proc = subprocess.Popen(
+    proc = start(
         [*_argv(line), "--port", "0"],
         cwd=REPO,
         env=ENV,
@@ -89,10 +90,7 @@ def test_printed_viewer_command_serves_the_page_and_the_graph(demo) -> None:
         with urllib.request.urlopen(url + "api/partitions", timeout=10) as api:
             assert {p["name"] for p in json.load(api)["partitions"]} >= {"_global"}
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-        proc.stdout.close()
-        proc.stderr.close()
+        stop_group(proc)
 
 
 @pytest.mark.slow
