@@ -181,7 +181,7 @@ def test_the_dagster_yaml_we_write_uses_documented_storage_only(
 
     monkeypatch.delenv("DAGSTER_HOME", raising=False)
     if postgres:
-        monkeypatch.setenv("KB_POSTGRES_URL", "postgresql://kb:secret@127.0.0.1:5432/kb")
+        monkeypatch.setenv("KB_POSTGRES_URL", "postgresql+psycopg2://kb:secret@127.0.0.1:5432/kb")
     else:
         monkeypatch.delenv("KB_POSTGRES_URL", raising=False)
     text = (dagster_home(tmp_path / "data") / "dagster.yaml").read_text(encoding="utf-8")
