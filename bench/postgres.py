@@ -61,7 +61,19 @@ class PostgresServer:
 
     @property
     def url(self) -> str:
-        return f"postgresql+psycopg2://{USER}@127.0.0.1:{self.port}/{DATABASE}"
+        return self.url_of(DATABASE)
+
+    def url_of(self, database: str) -> str:
+        return f"postgresql+psycopg2://{USER}@127.0.0.1:{self.port}/{database}"
+
+    def new_database(self, name: str) -> str:
+        """Create one more (empty) database on this server; its URL."""
+        import psycopg2
+
+        with contextlib.closing(psycopg2.connect(self._dsn("postgres"))) as conn:
+            conn.autocommit = True
+            conn.cursor().execute(f"CREATE DATABASE {name}")
+        return self.url_of(name)
 
     def _as_server_user(self) -> list[str]:
         if os.geteuid() != 0:
@@ -107,11 +119,7 @@ class PostgresServer:
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"postgres did not start (log: {self.log})")
             time.sleep(0.2)
-        import psycopg2
-
-        with contextlib.closing(psycopg2.connect(self._dsn("postgres"))) as conn:
-            conn.autocommit = True
-            conn.cursor().execute(f"CREATE DATABASE {DATABASE}")
+        self.new_database(DATABASE)
 
     def _dsn(self, database: str) -> str:
         return f"host=127.0.0.1 port={self.port} user={USER} dbname={database}"

@@ -16,11 +16,18 @@ Settings (environment, so `kb refresh`, hooks and services pick them up unchange
   KB_CELERY_BACKEND    result backend URL (defaults to the broker URL)
   KB_PARTITION_RUNS    how many partition runs are in flight at once (default 4)
 Workers: `dagster-celery worker start -A dagster_celery.app -y <celery.yaml>` with the
-same DAGSTER_HOME (the instance) and the data dir on a path they all see.
+same DAGSTER_HOME (the instance: PostgreSQL through KB_POSTGRES_URL across machines,
+docs/team.md) and the data dir on a path they all see.
+
+A worker that dies mid-step (its machine lost, the process killed) never reports its
+task: Dagster's Celery executor would wait for it forever and the run would stay
+STARTED. `pipeline.lost_workers` watches each partition run's tasks and fails a task
+whose worker no longer answers, so the run ends FAILURE and the refresh says which.
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import warnings
@@ -66,12 +73,19 @@ def _partitioned(defs: dg.Definitions) -> dg.AssetSelection:
     return dg.AssetSelection.assets(*keys) - dg.AssetSelection.groups("sources")
 
 
+def _celery_urls() -> tuple[str, str]:
+    broker = os.environ["KB_CELERY_BROKER"]
+    return broker, os.environ.get("KB_CELERY_BACKEND") or broker
+
+
 def _run_config(executor: str) -> dict:
     if executor != "celery":
         return QUIET
-    broker = os.environ["KB_CELERY_BROKER"]
-    backend = os.environ.get("KB_CELERY_BACKEND") or broker
-    return {**QUIET, "execution": {"config": {"broker": broker, "backend": backend}}}
+    broker, backend = _celery_urls()
+    # the task's record then names the worker running it (pipeline.lost_workers)
+    source = {"task_track_started": True}
+    config = {"broker": broker, "backend": backend, "config_source": source}
+    return {**QUIET, "execution": {"config": config}}
 
 
 def run_partitions(
@@ -105,7 +119,6 @@ def run_partitions(
 
 def _run_partition(job: tuple) -> str | None:
     home, kb_root, data_dir, executor, partition, keys = job
-    from dagster._core.instance.ref import InstanceRef
 
     warnings.filterwarnings("ignore", category=dg.BetaWarning)
     warnings.filterwarnings("ignore", category=dg.PreviewWarning)
@@ -115,7 +128,12 @@ def _run_partition(job: tuple) -> str | None:
         "partition_job",
         reconstructable_kwargs={"kb_root": kb_root, "data_dir": data_dir, "executor": executor},
     )
-    with dg.DagsterInstance.from_ref(InstanceRef.from_dir(home)) as instance:
+    watch = None
+    if executor == "celery":
+        from pipeline.lost_workers import LostWorkerWatch
+
+        watch = LostWorkerWatch(*_celery_urls())
+    with dg.DagsterInstance.from_config(home) as instance, watch or contextlib.nullcontext():
         result = dg.execute_job(
             recon,
             instance=instance,
@@ -126,8 +144,17 @@ def _run_partition(job: tuple) -> str | None:
         )
         if result.success:
             return None
-        failures = [e for e in result.all_events if e.is_step_failure]
-        why = (
-            failures[0].step_failure_data.error.message.strip().splitlines()[0] if failures else ""
-        )
-        return f"{partition}: run {result.run_id} failed {why}".rstrip()
+        return f"{partition}: run {result.run_id} failed {_why(result, watch)}".rstrip()
+
+
+def _why(result: dg.ExecuteJobResult, watch) -> str:
+    """The first line of what failed: a lost worker, a step's error, or the run's."""
+    if watch is not None and watch.lost:
+        return watch.lost[0]
+    for event in result.all_events:
+        if event.is_step_failure and event.step_failure_data.error:
+            return event.step_failure_data.error.message.strip().splitlines()[0]
+    for event in result.all_events:
+        if event.is_failure and event.message:
+            return event.message.strip().splitlines()[0]
+    return ""

@@ -58,11 +58,13 @@ def dagster_home(data_dir: Path) -> Path:
     return home
 
 
-def write_instance_yaml(home: Path) -> Path:
-    """Write our dagster.yaml into `home` unless a person has made it theirs."""
+def write_instance_yaml(home: Path, postgres: bool | None = None) -> Path:
+    """Write our dagster.yaml into `home` unless a person has made it theirs; `postgres`
+    defaults to whether `$KB_POSTGRES_URL` is set."""
     home.mkdir(parents=True, exist_ok=True)
     config = home / "dagster.yaml"
-    wanted = instance_yaml(home.resolve(), postgres_url() is not None)
+    postgres = postgres_url() is not None if postgres is None else postgres
+    wanted = instance_yaml(home.resolve(), postgres)
     text = config.read_text(encoding="utf-8") if config.exists() else None
     if text != wanted and (text is None or text.startswith(OUR_CONFIG)):
         config.write_text(wanted, encoding="utf-8")
