@@ -117,14 +117,19 @@ class Browser(Part):
 
     async def _tab(self, browser, offset: int) -> None:
         page = await browser.new_page()
-        inflight: set = set()
+        inflight: dict = {}  # GraphQL request -> when it was sent
+        load_started = [0.0]
 
         def sent(request) -> None:
             if "/graphql" in request.url:
-                inflight.add(request)
+                inflight[request] = time.perf_counter()
+
+        answered_since = [0]  # GraphQL answers since this load began
 
         async def answered(response) -> None:
-            inflight.discard(response.request)
+            when = inflight.pop(response.request, 0.0)
+            if "/graphql" in response.url and when >= load_started[0]:
+                answered_since[0] += 1
             if "/graphql" not in response.url:
                 return
             with contextlib.suppress(Exception):
@@ -134,35 +139,33 @@ class Browser(Part):
                     self.page_errors.append(f"{response.url}: {str(error)[:200]}")
 
         page.on("request", sent)
-        page.on("requestfailed", lambda request: inflight.discard(request))
+        page.on("requestfailed", lambda request: inflight.pop(request, None))
         page.on("response", answered)
         names = list(PAGES)
         n = offset
         while not self._stop.is_set():
             name = names[n % len(names)]
             n += 1
-            started = time.perf_counter()
+            started = load_started[0] = time.perf_counter()
+            answered_since[0] = 0
             try:
                 if n % FULL_RELOAD_EVERY == 1 or page.url == "about:blank":
                     await page.goto(self.base + PAGES[name], wait_until="load", timeout=60_000)
                 else:  # in-app navigation, as a person clicking through the UI does
                     await page.evaluate(NAVIGATE, PAGES[name])
-                quiet_since = None
-                while time.perf_counter() - started < 30:  # until GraphQL is quiet 300 ms
-                    if inflight:
-                        quiet_since = None
-                    elif quiet_since is None:
-                        quiet_since = time.perf_counter()
-                    elif time.perf_counter() - quiet_since >= 0.3:
+                # loaded: its first GraphQL answers are in and none is in flight (the UI then
+                # keeps polling; those later requests are not part of the load)
+                while time.perf_counter() - started < 60:
+                    mine = [r for r, when in inflight.items() if when >= started]
+                    if answered_since[0] > 0 and not mine:
                         break
                     await asyncio.sleep(0.05)
-                self.loads.append((name, time.perf_counter() - started - 0.3))
+                self.loads.append((name, time.perf_counter() - started))
                 text = await page.inner_text("body")
                 if UNEXPECTED in text:
                     self.page_errors.append(f"{name}: {UNEXPECTED} shown on the page")
             except Exception as exc:  # noqa: BLE001 - a page that failed is a finding
                 self.page_errors.append(f"{name}: {type(exc).__name__}: {str(exc)[:200]}")
-            inflight.clear()
         await page.close()
 
 

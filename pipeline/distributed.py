@@ -30,6 +30,8 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import threading
+import time
 import warnings
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -40,6 +42,8 @@ from assets.partitions import components_partitions
 from pipeline.settings import setting_error
 
 PARTITION_JOB = "component_partition"
+# The pid of the process coordinating a partition run (`_end_with_parent`).
+COORDINATOR_TAG = "kb/coordinator_pid"
 QUIET = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 
 
@@ -134,17 +138,39 @@ def _run_partition(job: tuple) -> str | None:
 
         watch = LostWorkerWatch(*_celery_urls())
     with dg.DagsterInstance.from_config(home) as instance, watch or contextlib.nullcontext():
+        _end_with_parent(instance)
         result = dg.execute_job(
             recon,
             instance=instance,
             run_config=_run_config(executor),
-            tags={"dagster/partition": partition},
+            tags={"dagster/partition": partition, COORDINATOR_TAG: str(os.getpid())},
             asset_selection=[dg.AssetKey.from_user_string(k) for k in keys],
             raise_on_error=False,
         )
         if result.success:
             return None
         return f"{partition}: run {result.run_id} failed {_why(result, watch)}".rstrip()
+
+
+def _end_with_parent(instance: dg.DagsterInstance) -> None:
+    """When the `kb refresh` that started this coordinator goes away (killed, Ctrl-C'd in
+    another terminal), fail the run it coordinates and exit: an orphan would wait for its
+    steps forever and leave the run STARTED in every UI."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        mine = dg.RunsFilter(
+            tags={COORDINATOR_TAG: str(os.getpid())},
+            statuses=[dg.DagsterRunStatus.STARTED, dg.DagsterRunStatus.STARTING],
+        )
+        with contextlib.suppress(Exception):
+            for run in instance.get_runs(filters=mine):
+                instance.report_run_failed(run, "the kb refresh coordinating this run stopped")
+        os._exit(1)
+
+    threading.Thread(target=watch, name="kb-parent-watch", daemon=True).start()
 
 
 def _why(result: dg.ExecuteJobResult, watch) -> str:
