@@ -29,8 +29,8 @@ EXTRACTORS: list[str] = [
     # one line per extractor module (under extractors/); order only breaks ties
     "js.vue",
     "js.typescript",
-    "js.express",
-    "js.nestjs",
+    "engine.run",
+    "engine.routes",
     "js.injected",
     "js.nextjs",
     "js.firebase",
@@ -38,7 +38,6 @@ EXTRACTORS: list[str] = [
     "js.server_actions",
     "js.cookies",
     "python.symbols",
-    "python.routes",
     "python.django",
     "infra.env",
     "infra.constants",
@@ -109,6 +108,28 @@ def _plan(names: tuple[str, ...]) -> list[tuple[str, ModuleType]]:
 def plan() -> list[tuple[str, ModuleType]]:
     """(registry name, module) of every extractor, in run order."""
     return _plan(tuple(EXTRACTORS))
+
+
+def extract_only(project: str, component: str, root: Path, names: set[str]) -> ComponentFacts:
+    """The facts of the extractors named (`extractors.<name>` modules) and of those they
+    need, nothing else: how the model fixtures run the engine on its own."""
+    modules = {n: m for n, m in plan()}
+    for name in names:
+        modules.setdefault(name, importlib.import_module(f"extractors.{name}"))
+    needed = set(names)
+    while True:  # every provider of what a needed extractor requires
+        wants = {r for n in needed for r in modules[n].REQUIRES}
+        more = {n for n, m in modules.items() if set(m.PROVIDES) & wants} - needed
+        if not more:
+            break
+        needed |= more
+    ctx = ComponentContext(project, component, Path(root))
+    collect_files(ctx)
+    for name in run_order(tuple(n for n in modules if n in needed), modules):
+        modules[name].extract(ctx)
+    ctx.shared = Shared()
+    ctx.files.clear()
+    return ctx.facts
 
 
 def extract_component(project: str, component: str, root: Path) -> ComponentFacts:
