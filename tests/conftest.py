@@ -11,7 +11,7 @@ import pytest
 
 from tests.support.import_fakes import DRIVE_TOKEN, TOKEN, USER, FakeConfluence, FakeDrive
 from tests.support.portfolio import TODAY, copy_example, shared_built
-from tests.support.processes import stop_leftovers
+from tests.support.processes import live, stop_leftovers
 from vocab.stop_signals import restore_stop_signals
 
 # PYTHONDONTWRITEBYTECODE is set on these machines: pytest would then rewrite the asserts
@@ -29,9 +29,11 @@ restore_stop_signals()
 @pytest.fixture(autouse=True)
 def _no_process_outlives_its_test():
     """Whatever a test started through tests/support/processes.py and left running is
-    stopped (its whole process group) when the test ends."""
+    stopped (its whole process group) when the test ends; processes of module- and
+    session-scoped fixtures (set up before this) are theirs to stop."""
+    before = live()
     yield
-    stop_leftovers()
+    stop_leftovers(keep=before)
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ import re
 import shlex
 import subprocess
 import urllib.request
-from pathlib import Path
 
 import pytest
 

@@ -79,9 +79,14 @@ def running(argv: list[str], **popen: object) -> Iterator[subprocess.Popen]:
         stop_group(proc)
 
 
-def stop_leftovers() -> list[str]:
-    """Stop every process `start()` made that is still registered; what was left."""
-    left = [" ".join(map(str, p.args)) if isinstance(p.args, list) else str(p.args) for p in _LIVE]
-    for proc in list(_LIVE):
+def live() -> set[int]:
+    """The pids of the processes `start()` made that are still registered."""
+    return {p.pid for p in _LIVE}
+
+
+def stop_leftovers(keep: set[int] = frozenset()) -> list[str]:
+    """Stop every registered process not in `keep` (those of longer-lived fixtures)."""
+    left = [p for p in _LIVE if p.pid not in keep]
+    for proc in left:
         stop_group(proc, grace=2.0)
-    return left
+    return [" ".join(map(str, p.args)) if isinstance(p.args, list) else str(p.args) for p in left]
