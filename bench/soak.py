@@ -146,6 +146,7 @@ def soak(args, work: Path, env: dict, kb_root: Path, data: Path) -> dict:
         "graphql_errors": browser.graphql_errors,
         "page_errors": browser.page_errors[:20],
         "commits": committer.commits,
+        "commit_errors": committer.errors[:10],
         "warehouse_published_last_commit": bool(published),
         "runs": _count(statuses),
         "runs_unfinished": sum(1 for s in statuses if s in UNFINISHED),
@@ -187,7 +188,8 @@ def _checks(r: dict) -> dict[str, bool]:
         "kernel log free of segfaults (where readable)": not r["kernel_segfaults"],
         '0 "Unexpected GraphQL error"': r["graphql_errors"] == 0 and not r["page_errors"],
         "every run SUCCESS or FAILURE": r["runs_unfinished"] == 0 and bool(r["runs"]),
-        "warehouse published the last commit": r["warehouse_published_last_commit"],
+        "warehouse published the last commit": r["warehouse_published_last_commit"]
+        and not r["commit_errors"],
         "every MCP call answered": r["mcp_calls"] > 0 and not r["mcp_failures"],
         "every SQL query answered": r["sql_queries"] > 0 and not r["sql_failures"],
         f"at least {r['min_rate']} page loads a second": r["page_loads_per_s"] >= r["min_rate"],

@@ -181,6 +181,7 @@ class Committer(Part):
         self.folders = [c.repo_path for c in load_kb(kb_root).components() if c.repo_path]
         self.components = len(load_kb(kb_root).components())
         self.commits = 0
+        self.errors: list[str] = []
 
     def commit_one(self) -> None:
         folder = self.folders[self.commits % len(self.folders)]
@@ -194,16 +195,26 @@ class Committer(Part):
             "GIT_COMMITTER_NAME": "soak",
             "GIT_COMMITTER_EMAIL": "soak@example.invalid",
         }
-        subprocess.run(["git", "-C", str(folder), "add", "soak_touch.txt"], check=True, env=env)
-        subprocess.run(  # the post-commit hook hands a refresh to the refresh service
-            ["git", "-C", str(folder), "commit", "-q", "-m", f"soak {self.commits}"],
-            check=True,
-            env=env,
-        )
+        for attempt in range(10):  # another git process may hold index.lock a moment
+            added = subprocess.run(["git", "-C", str(folder), "add", "soak_touch.txt"], env=env)
+            done = added.returncode == 0 and (
+                subprocess.run(  # the post-commit hook hands a refresh to the refresh service
+                    ["git", "-C", str(folder), "commit", "-q", "-m", f"soak {self.commits}"],
+                    env=env,
+                ).returncode
+                == 0
+            )
+            if done:
+                return
+            time.sleep(0.5 * (attempt + 1))
+        raise RuntimeError(f"could not commit in {folder}")
 
     def run(self) -> None:
         while not self._stop.wait(self.every):
-            self.commit_one()
+            try:
+                self.commit_one()
+            except Exception as exc:  # noqa: BLE001 - reported, the soak goes on
+                self.errors.append(str(exc))
 
     def published(self, data: Path, env: dict) -> bool:
         """Whether the published warehouse is built from the current commits and KB."""
