@@ -29,6 +29,8 @@ CATALOG_KINDS: dict[str, tuple[str, str, str]] = {
     "env_vars": ("catalog_env_vars", "env_var_name", "READS_ENV_NAME"),
 }
 CATALOG_TABLES = [v[0] for v in CATALOG_KINDS.values()]
+# catalog row tables that are portfolio tables of their own, with no catalog node
+PLAIN_TABLES = ("coverage",)
 
 
 def component_frames(facts: ComponentFacts) -> dict[str, pl.DataFrame]:
@@ -39,8 +41,19 @@ def component_frames(facts: ComponentFacts) -> dict[str, pl.DataFrame]:
         "unresolved": frame("unresolved", facts.unresolved),
         "problems": frame("problems", facts.problems),
     }
-    rows: dict[str, list[dict[str, Any]]] = {t: [] for t in CATALOG_TABLES}
+    rows: dict[str, list[dict[str, Any]]] = {t: [] for t in (*CATALOG_TABLES, *PLAIN_TABLES)}
     for row in facts.catalog:
+        if row.table in PLAIN_TABLES:
+            rows[row.table].append(
+                {
+                    **row.attrs,
+                    "project": row.project,
+                    "component": row.component,
+                    "file": row.file,
+                    "line": row.line,
+                }  # fmt: skip
+            )
+            continue
         table = CATALOG_KINDS.get(row.table, (f"catalog_{row.table}",))[0]
         if table not in TABLES:
             continue
@@ -74,6 +87,11 @@ def build_catalog(
             table, one_table_of_each([t for _, t in sorted(component_tables.items())], table)
         )
         out[table] = df.sort(["project", "component", "name", "file", "line"], nulls_last=True)
+    for table in PLAIN_TABLES:
+        df = concat(
+            table, one_table_of_each([t for _, t in sorted(component_tables.items())], table)
+        )
+        out[table] = df.sort(["project", "component", "package"], nulls_last=True)
     nodes: dict[str, Node] = {}
     edges: dict[tuple[str, str, str], Edge] = {}
     for _, (table, kind, edge_type) in CATALOG_KINDS.items():

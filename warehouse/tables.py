@@ -95,6 +95,24 @@ TABLES: dict[str, dict[str, pl.DataType]] = {
     "catalog_hosts": dict(_CATALOG),
     "catalog_tf_types": dict(_CATALOG),
     "catalog_env_vars": dict(_CATALOG),
+    # What each component declares (web frameworks, HTTP clients) against what extraction
+    # found (extractors/coverage.py): a declared framework with no route is a `warning`.
+    "coverage": {
+        "project": S,
+        "component": S,
+        "kind": S,
+        "ecosystem": S,
+        "package": S,
+        "model": S,
+        "routes": N,
+        "calls": N,
+        "unresolved": N,
+        "low_confidence": N,
+        "status": S,
+        "warning": S,
+        "file": S,
+        "line": N,
+    },
     "problems": {"severity": S, "path": S, "line": N, "rule": S, "message": S},
     # Doc context broker (doc_context/): one row per Markdown chunk.
     "doc_chunks": {
@@ -151,6 +169,7 @@ _REQUIRED: dict[str, set[str]] = {
     "adrs": {"id", "project", "status", "path"},
     "problems": {"severity", "path", "rule", "message"},
     "builds": {"partition", "built_at"},
+    "coverage": {"project", "component", "package", "status"},
 }
 _UNIQUE: dict[str, list[str]] = {"nodes": ["id"], "docs": ["path"]}
 
