@@ -36,6 +36,7 @@ import contextlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -242,8 +243,6 @@ def sessions(args, work: Path, env: dict, kb_root: Path, data: Path) -> dict:
 
 
 def _stop_pid(pid: int) -> None:
-    import signal
-
     try:
         os.kill(pid, signal.SIGTERM)
     except ProcessLookupError:
@@ -273,6 +272,9 @@ def main() -> int:
     ap.add_argument("--session-minutes", type=float, default=2.0)
     ap.add_argument("--out", type=Path, default=None, help="report file (JSON)")
     args = ap.parse_args()
+    # `timeout`, a CI runner or a test's kill sends SIGTERM: unwind, so the `finally`
+    # blocks stop the UI's group, the refresh service and the database server
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     work = Path(tempfile.mkdtemp(prefix="kb-soak-"))
     env = {**os.environ, "KB_TODAY": os.environ.get("KB_TODAY", "2026-11-29")}
     env.pop("DAGSTER_HOME", None)
