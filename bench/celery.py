@@ -7,13 +7,17 @@ workers) — and compares the published nodes/edges byte for byte (sorted dump).
 
     uv run python bench/celery.py              # the bundled example (examples/kb)
     uv run python bench/celery.py --portfolio  # bench/portfolio.py's 46 components
+    uv run python bench/celery.py --postgres --workers 1 2 4   # a team's setting, scaling
 
-Writes bench/results/celery.json (`--portfolio`: celery-portfolio.json).
+`--postgres` runs the instance on Debian's PostgreSQL (bench/postgres.py, one database per
+worker count), as docs/team.md sets it up. Writes bench/results/celery.json
+(`--portfolio`: celery-portfolio.json; `--postgres`: celery-postgres[-portfolio].json).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -27,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.cluster import CeleryCluster, graph_dump, redis_available  # noqa: E402
+from bench.postgres import PostgresServer, postgres_available  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "celery.json"
 KB_EXE = str(Path(sys.executable).with_name("kb"))
@@ -50,10 +55,11 @@ def refresh(kb: Path, data: Path, env: dict[str, str] | None = None) -> float:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--portfolio", action="store_true", help="the 46-component scale portfolio")
-    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--workers", type=int, nargs="+", default=[2], help="worker counts to time")
+    ap.add_argument("--postgres", action="store_true", help="the instance on PostgreSQL")
     args = ap.parse_args()
-    if why := redis_available():
-        print(f"skipped: {why} (apt-get install -y redis-server)")
+    if why := redis_available() or (args.postgres and postgres_available()):
+        print(f"skipped: {why} (apt-get install -y redis-server postgresql)")
         return 1
     tmp = Path(tempfile.mkdtemp(prefix="kb-bench-celery-"))
     try:
@@ -68,22 +74,30 @@ def main() -> int:
         os.environ.setdefault("KB_TODAY", "2026-11-29")
         local = refresh(kb, tmp / "data-local")
         print(f"in process: {local:.1f}s")
-        with CeleryCluster(tmp / "data-celery" / "dagster", workers=args.workers) as cluster:
-            distributed = refresh(kb, tmp / "data-celery", cluster.env())
-            print(f"celery executor, {args.workers} workers: {distributed:.1f}s")
-            worker_steps = sum(
-                (cluster.work / f"worker{i}.log").read_text(errors="replace").count("succeeded")
-                for i in range(1, args.workers + 1)
-            )
-        a, b = graph_dump(tmp / "data-local"), graph_dump(tmp / "data-celery")
+        with contextlib.ExitStack() as stack:
+            server = stack.enter_context(PostgresServer()) if args.postgres else None
+            timings, identical, worker_steps = {}, True, 0
+            for n in args.workers:
+                data = tmp / f"data-celery-{n}"
+                url = server.new_database(f"kb_workers_{n}") if server else None
+                with CeleryCluster(data / "dagster", workers=n, postgres_url=url) as cluster:
+                    timings[n] = refresh(kb, data, cluster.env())
+                    print(f"celery executor, {n} worker(s): {timings[n]:.1f}s")
+                    worker_steps = sum(log.count("succeeded") for log in cluster.worker_logs())
+                identical &= graph_dump(data) == graph_dump(tmp / "data-local")
+        distributed = timings[args.workers[-1]]
+        a = graph_dump(tmp / "data-local")
+        b = a if identical else b""
         result = {
             "kb": label,
+            "instance": "postgres" if args.postgres else "sqlite",
+            "celery_s_by_workers": {str(n): round(t, 2) for n, t in timings.items()},
             "components": len(
                 json.loads((tmp / "data-local" / "manifest.json").read_text())["components"]
             ),
             "in_process_s": round(local, 2),
             "celery_s": round(distributed, 2),
-            "workers": args.workers,
+            "workers": args.workers[-1],
             "steps_run_on_workers": worker_steps,
             "graph_dump_bytes": len(a),
             "identical": a == b,
@@ -95,7 +109,10 @@ def main() -> int:
     print(
         f"{'PASS' if result['identical'] else 'MISS'}: celery warehouse equals the in-process one"
     )
-    out = RESULTS.with_name("celery-portfolio.json") if args.portfolio else RESULTS
+    name = (
+        "celery" + ("-postgres" if args.postgres else "") + ("-portfolio" if args.portfolio else "")
+    )
+    out = RESULTS.with_name(f"{name}.json")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n")
     return 0 if result["identical"] else 1

@@ -20,6 +20,7 @@ import sys
 
 import cli.commands as commands_pkg
 from cli.common import UserError, resolve_kb_option
+from vocab.stop_signals import restore_stop_signals
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
@@ -61,6 +62,7 @@ def _module_of(argv: list[str] | None, names: list[str]) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    restore_stop_signals()  # a background shell's ignored SIGINT/SIGTERM are not ours
     parser = build_parser(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
     try:

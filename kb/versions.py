@@ -25,7 +25,9 @@ def versions_cache(data_dir: Path) -> Path:
 def _git(folder: Path, *args: str) -> str | None:
     try:
         out = subprocess.run(
-            ["git", "-C", str(folder), *args],
+            # read-only: never take index.lock (a person's `git commit` would then fail
+            # with "index.lock: File exists" while a refresh looks at the repo)
+            ["git", "--no-optional-locks", "-C", str(folder), *args],
             capture_output=True,
             check=True,
             timeout=30,

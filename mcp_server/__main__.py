@@ -29,7 +29,8 @@ def serve(kb: Path, data_dir: Path | None = None) -> None:
     from mcp_server.server import create_server
 
     server = create_server(kb.resolve(), data_dir.resolve() if data_dir else None)
-    signal.signal(signal.SIGTERM, lambda signum, frame: _stop_in_background(server))
+    for signum in (signal.SIGTERM, signal.SIGINT):  # also when started with them ignored
+        signal.signal(signum, lambda signum, frame: _stop_in_background(server))
     try:
         server.run("stdio")
     except (KeyboardInterrupt, SystemExit):

@@ -16,13 +16,22 @@ Settings (environment, so `kb refresh`, hooks and services pick them up unchange
   KB_CELERY_BACKEND    result backend URL (defaults to the broker URL)
   KB_PARTITION_RUNS    how many partition runs are in flight at once (default 4)
 Workers: `dagster-celery worker start -A dagster_celery.app -y <celery.yaml>` with the
-same DAGSTER_HOME (the instance) and the data dir on a path they all see.
+same DAGSTER_HOME (the instance: PostgreSQL through KB_POSTGRES_URL across machines,
+docs/team.md) and the data dir on a path they all see.
+
+A worker that dies mid-step (its machine lost, the process killed) never reports its
+task: Dagster's Celery executor would wait for it forever and the run would stay
+STARTED. `pipeline.lost_workers` watches each partition run's tasks and fails a task
+whose worker no longer answers, so the run ends FAILURE and the refresh says which.
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
+import threading
+import time
 import warnings
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -33,6 +42,8 @@ from assets.partitions import components_partitions
 from pipeline.settings import setting_error
 
 PARTITION_JOB = "component_partition"
+# The pid of the process coordinating a partition run (`_end_with_parent`).
+COORDINATOR_TAG = "kb/coordinator_pid"
 QUIET = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 
 
@@ -66,12 +77,19 @@ def _partitioned(defs: dg.Definitions) -> dg.AssetSelection:
     return dg.AssetSelection.assets(*keys) - dg.AssetSelection.groups("sources")
 
 
+def _celery_urls() -> tuple[str, str]:
+    broker = os.environ["KB_CELERY_BROKER"]
+    return broker, os.environ.get("KB_CELERY_BACKEND") or broker
+
+
 def _run_config(executor: str) -> dict:
     if executor != "celery":
         return QUIET
-    broker = os.environ["KB_CELERY_BROKER"]
-    backend = os.environ.get("KB_CELERY_BACKEND") or broker
-    return {**QUIET, "execution": {"config": {"broker": broker, "backend": backend}}}
+    broker, backend = _celery_urls()
+    # the task's record then names the worker running it (pipeline.lost_workers)
+    source = {"task_track_started": True}
+    config = {"broker": broker, "backend": backend, "config_source": source}
+    return {**QUIET, "execution": {"config": config}}
 
 
 def run_partitions(
@@ -105,7 +123,6 @@ def run_partitions(
 
 def _run_partition(job: tuple) -> str | None:
     home, kb_root, data_dir, executor, partition, keys = job
-    from dagster._core.instance.ref import InstanceRef
 
     warnings.filterwarnings("ignore", category=dg.BetaWarning)
     warnings.filterwarnings("ignore", category=dg.PreviewWarning)
@@ -115,19 +132,55 @@ def _run_partition(job: tuple) -> str | None:
         "partition_job",
         reconstructable_kwargs={"kb_root": kb_root, "data_dir": data_dir, "executor": executor},
     )
-    with dg.DagsterInstance.from_ref(InstanceRef.from_dir(home)) as instance:
+    watch = None
+    if executor == "celery":
+        from pipeline.lost_workers import LostWorkerWatch
+
+        watch = LostWorkerWatch(*_celery_urls())
+    with dg.DagsterInstance.from_config(home) as instance, watch or contextlib.nullcontext():
+        _end_with_parent(instance)
         result = dg.execute_job(
             recon,
             instance=instance,
             run_config=_run_config(executor),
-            tags={"dagster/partition": partition},
+            tags={"dagster/partition": partition, COORDINATOR_TAG: str(os.getpid())},
             asset_selection=[dg.AssetKey.from_user_string(k) for k in keys],
             raise_on_error=False,
         )
         if result.success:
             return None
-        failures = [e for e in result.all_events if e.is_step_failure]
-        why = (
-            failures[0].step_failure_data.error.message.strip().splitlines()[0] if failures else ""
+        return f"{partition}: run {result.run_id} failed {_why(result, watch)}".rstrip()
+
+
+def _end_with_parent(instance: dg.DagsterInstance) -> None:
+    """When the `kb refresh` that started this coordinator goes away (killed, Ctrl-C'd in
+    another terminal), fail the run it coordinates and exit: an orphan would wait for its
+    steps forever and leave the run STARTED in every UI."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        mine = dg.RunsFilter(
+            tags={COORDINATOR_TAG: str(os.getpid())},
+            statuses=[dg.DagsterRunStatus.STARTED, dg.DagsterRunStatus.STARTING],
         )
-        return f"{partition}: run {result.run_id} failed {why}".rstrip()
+        with contextlib.suppress(Exception):
+            for run in instance.get_runs(filters=mine):
+                instance.report_run_failed(run, "the kb refresh coordinating this run stopped")
+        os._exit(1)
+
+    threading.Thread(target=watch, name="kb-parent-watch", daemon=True).start()
+
+
+def _why(result: dg.ExecuteJobResult, watch) -> str:
+    """The first line of what failed: a lost worker, a step's error, or the run's."""
+    if watch is not None and watch.lost:
+        return watch.lost[0]
+    for event in result.all_events:
+        if event.is_step_failure and event.step_failure_data.error:
+            return event.step_failure_data.error.message.strip().splitlines()[0]
+    for event in result.all_events:
+        if event.is_failure and event.message:
+            return event.message.strip().splitlines()[0]
+    return ""

@@ -21,9 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import dagster as dg
-from dagster._core.definitions.data_version import DATA_VERSION_TAG
+from dagster import deserialize_value, serialize_value
 from dagster._core.storage.asset_check_execution_record import AssetCheckExecutionRecordStatus
-from dagster._serdes import deserialize_value, serialize_value
 
 # Before the Definitions import below: their beta APIs warn at decoration time, and a
 # CLI user should see our progress lines, not Dagster's API-stability notices.
@@ -38,12 +37,7 @@ from kb.problems import Problem  # noqa: E402
 from pipeline.definitions import build_definitions  # noqa: E402
 from pipeline.distributed import run_partitions  # noqa: E402
 from pipeline.fastpath import staleness  # noqa: E402
-from pipeline.instance import (  # noqa: E402
-    dagster_home,
-    event_log_identity,
-    open_instance,
-    partitions_read_once,
-)
+from pipeline.instance import dagster_home, event_log_identity, open_instance  # noqa: E402
 from pipeline.phases import Phases  # noqa: E402
 from pipeline.sensors import partition_requests  # noqa: E402
 from pipeline.settings import selected_executor  # noqa: E402
@@ -58,6 +52,9 @@ CURSOR_FILE = "automation_cursor.json"
 # event log's identity: a cold `kb refresh` skips those already in that log, as the
 # refresh service does in memory.
 REPORTED_MEMO = "observed_versions"
+# The tag an observation's data version travels in (what `ObserveResult(data_version=…)`
+# records; the same tag Dagster's UI reads).
+DATA_VERSION_TAG = "dagster/data_version"
 # Present while a build's materializations have not been taken in by a tick yet.
 PENDING_FILE = "automation_cursor.pending"
 # Assets whose blocking checks must have passed on their current materialization in
@@ -102,8 +99,7 @@ def _evaluate(
             cursor = deserialize_value(cursor_path.read_text(encoding="utf-8"))
         except Exception:  # an unreadable cursor only costs one full evaluation
             cursor = None
-    with partitions_read_once(instance):
-        result = dg.evaluate_automation_conditions(defs=defs, instance=instance, cursor=cursor)
+    result = dg.evaluate_automation_conditions(defs=defs, instance=instance, cursor=cursor)
     cursor_path.write_text(serialize_value(result.cursor), encoding="utf-8")
     requested = {}
     for spec in defs.resolve_all_asset_specs():

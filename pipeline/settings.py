@@ -1,11 +1,35 @@
-"""The scale-out settings `kb refresh` reads from the environment (docs/scale.md), read
-without importing Dagster: a cold refresh decides with them what to start before it."""
+"""The settings `kb refresh`, the refresh service, the UI and the workers read from the
+environment (docs/scale.md, docs/team.md), read without importing Dagster: a cold refresh
+decides with them what to start before it."""
 
 from __future__ import annotations
 
 import os
 
 EXECUTORS = ("in_process", "multiprocess", "celery")
+# The team instance: a PostgreSQL URL (postgresql+psycopg2://user:password@host:5432/db).
+# Set, every process's dagster.yaml selects Dagster's PostgreSQL storage; unset, SQLite.
+# The driver is named: SQLAlchemy 2.1 maps a bare postgresql:// to psycopg 3, and
+# dagster-postgres speaks psycopg2 (its statements fail under psycopg 3).
+POSTGRES_SCHEME = "postgresql+psycopg2://"
+POSTGRES_URL_ENV = "KB_POSTGRES_URL"
+
+
+def postgres_url() -> str | None:
+    """The team instance's PostgreSQL URL, or None for the SQLite default."""
+    return os.environ.get(POSTGRES_URL_ENV, "").strip() or None
+
+
+def storage_error() -> str | None:
+    """One line saying what is wrong with the instance setting, or None."""
+    url = postgres_url()
+    if url is None or url.startswith(POSTGRES_SCHEME):
+        return None
+    scheme = url.split("://", 1)[0] + "://" if "://" in url else "no scheme"
+    return (
+        f"{POSTGRES_URL_ENV} starts with {scheme} — "
+        f"use {POSTGRES_SCHEME}USER:PASSWORD@HOST:5432/DATABASE (docs/team.md)"
+    )
 
 
 def selected_executor() -> str | None:

@@ -29,8 +29,7 @@ own KB folder, or with --kb DIR, the same commands use your KB instead of --exam
   uv run kb context --example "how does the contact form reach zendesk"
   uv run kb mcp --example                               MCP server for agents (stdio)
   uv run kb viewer --example                            graph viewer on http://127.0.0.1:8765
-  KB_ROOT=$PWD/examples/kb DAGSTER_HOME=$PWD/examples/kb/.kb/dagster uv run dagster dev
-                                                        the asset graph in the Dagster UI; open it with every group expanded:
+  uv run kb ui --example                                the Dagster UI (dagster dev) on the instance kb refresh uses; open it with every group expanded:
   http://127.0.0.1:3000/asset-groups?expanded=global@global:sources,global@global:imports,global@global:knowledge,global@global:docs,global@global:code,global@global:graph,global@global:verification,global@global:warehouse
   examples/kb/index/projects.yaml, examples/kb/index/decisions.md
 NEXT

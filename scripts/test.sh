@@ -2,8 +2,11 @@
 # Command 2 of the README (and what CI runs): set up everything the tests need, then
 # run the whole suite with `uv run pytest`. Installs uv, the locked Python env, the
 # viewer's npm packages, Debian's chromium (for the viewer tests), Debian's redis-server
-# (the Celery broker of the scale-out test; started by the test, stopped after) and warms the MCP
-# Inspector CLI in npm's cache. Extra arguments go to pytest.
+# (the Celery broker of the scale-out test) and postgresql (the team instance of the
+# scale-out and soak tests; each started by its test on loopback in a temporary folder,
+# stopped after) and warms the MCP Inspector CLI in npm's cache. The suite runs on both
+# cores (pytest-xdist, one test file per worker at a time) and prints its 30 slowest tests.
+# Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/bootstrap.sh
@@ -16,6 +19,10 @@ if ! command -v redis-server >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v
   echo "test: installing Debian's redis-server for the celery scale-out test" >&2
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server) >/dev/null
 fi
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "test: installing Debian's postgresql for the team-instance tests" >&2
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql) >/dev/null
+fi
 if ! command -v node >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "test: installing Debian's nodejs and npm (the viewer, the metamorphic oracle's JS half)" >&2
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm) >/dev/null
@@ -24,4 +31,4 @@ if command -v npm >/dev/null 2>&1; then
   bash viewer/setup.sh >/dev/null
   npm exec --yes --package=@modelcontextprotocol/inspector@0.15 -- true >/dev/null 2>&1 || true
 fi
-exec uv run pytest -q "$@"
+exec uv run pytest -q -n 2 --dist loadfile --durations=30 "$@"

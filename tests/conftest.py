@@ -11,6 +11,8 @@ import pytest
 
 from tests.support.import_fakes import DRIVE_TOKEN, TOKEN, USER, FakeConfluence, FakeDrive
 from tests.support.portfolio import TODAY, copy_example, shared_built
+from tests.support.processes import live, stop_leftovers
+from vocab.stop_signals import restore_stop_signals
 
 # PYTHONDONTWRITEBYTECODE is set on these machines: pytest would then rewrite the asserts
 # of every test module anew in each process (~5 CPU-s per run and per xdist worker). Let it
@@ -19,6 +21,19 @@ sys.dont_write_bytecode = False
 os.environ["KB_TODAY"] = TODAY
 # Each KB's Dagster instance lives in its own (temporary) data dir unless a test sets one.
 os.environ.pop("DAGSTER_HOME", None)
+# Started by a background shell, pytest would hand ignored SIGINT/SIGTERM to everything
+# it spawns (and Dagster's in-process runs copy SIGINT's disposition onto SIGTERM).
+restore_stop_signals()
+
+
+@pytest.fixture(autouse=True)
+def _no_process_outlives_its_test():
+    """Whatever a test started through tests/support/processes.py and left running is
+    stopped (its whole process group) when the test ends; processes of module- and
+    session-scoped fixtures (set up before this) are theirs to stop."""
+    before = live()
+    yield
+    stop_leftovers(keep=before)
 
 
 @pytest.fixture

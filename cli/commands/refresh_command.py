@@ -115,6 +115,10 @@ def _refresh(args: argparse.Namespace, start: float, cost: dict) -> int:
         short = shortage(data_dir)
         if short:
             raise UserError(short)
+        from pipeline.settings import storage_error
+
+        if wrong := storage_error():  # KB_POSTGRES_URL (docs/team.md)
+            raise UserError(wrong)
         answer = None if args.no_service else _via_service(args, config, phases, display)
         if answer is None:
             kb = kb or load_kb_or_exit(args)

@@ -9,11 +9,11 @@ import re
 import shlex
 import subprocess
 import urllib.request
-from pathlib import Path
 
 import pytest
 
 from tests.support.portfolio import REPO, TODAY
+from tests.support.processes import start, stop_group
 
 ENV = {**os.environ, "KB_TODAY": TODAY}
 ENV.pop("DAGSTER_HOME", None)
@@ -34,7 +34,7 @@ def demo() -> subprocess.CompletedProcess:
 def _next_commands(stdout: str) -> list[str]:
     block = stdout.split("Where to look next", 1)[1]
     lines = [line.strip() for line in block.splitlines()]
-    return [line for line in lines if line.startswith(("uv run ", "KB_ROOT="))]
+    return [line for line in lines if line.startswith("uv run ")]
 
 
 def _argv(line: str) -> list[str]:
@@ -70,7 +70,7 @@ def test_every_printed_command_runs(demo) -> None:
 @pytest.mark.slow
 def test_printed_viewer_command_serves_the_page_and_the_graph(demo) -> None:
     line = next(c for c in _next_commands(demo.stdout) if " kb viewer" in c)
-    proc = subprocess.Popen(
+    proc = start(
         [*_argv(line), "--port", "0"],
         cwd=REPO,
         env=ENV,
@@ -89,10 +89,7 @@ def test_printed_viewer_command_serves_the_page_and_the_graph(demo) -> None:
         with urllib.request.urlopen(url + "api/partitions", timeout=10) as api:
             assert {p["name"] for p in json.load(api)["partitions"]} >= {"_global"}
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-        proc.stdout.close()
-        proc.stderr.close()
+        stop_group(proc)
 
 
 @pytest.mark.slow
@@ -114,10 +111,10 @@ def test_printed_mcp_command_serves_the_tools(demo) -> None:
 
 @pytest.mark.slow
 def test_printed_dagster_command_is_the_readmes_with_a_kept_ignored_home(demo) -> None:
-    line = next(c for c in _next_commands(demo.stdout) if c.startswith("KB_ROOT="))
+    line = next(c for c in _next_commands(demo.stdout) if " kb ui" in c)
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    assert line in readme
-    home = Path(re.search(r"DAGSTER_HOME=(\S+)", line).group(1).replace("$PWD", str(REPO)))
+    assert _argv(line)[:4] == ["uv", "run", "kb", "ui"] and " ".join(_argv(line)) in readme
+    home = REPO / "examples" / "kb" / ".kb" / "dagster"  # `kb ui --example`'s instance
     assert (home / "dagster.yaml").is_file()  # the runs `kb refresh` made live there
     ignored = subprocess.run(["git", "-C", str(REPO), "check-ignore", "-q", str(home)])
     assert ignored.returncode == 0, f"{home} is not git-ignored"

@@ -14,6 +14,7 @@ import pytest
 from mcp_fixtures import StdioClient, mcp_synthetic, tree_rss_mb
 
 from tests.support.portfolio import kb_cli
+from tests.support.processes import start
 
 OTHER = "globex-portal"
 
@@ -168,7 +169,7 @@ def test_stdin_eof_exits_cleanly(synth, runs: int) -> None:
 
 def test_sigterm_after_a_session_exits_cleanly(synth) -> None:
     root = Path(__file__).resolve().parents[2]
-    proc = subprocess.Popen(
+    proc = start(
         _server_command(synth), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True, cwd=root,
     )  # fmt: skip

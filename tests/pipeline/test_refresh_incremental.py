@@ -4,6 +4,7 @@ publishes equals a from-scratch build's nodes and edges, byte for byte — in pr
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.portfolio import git, kb_cli
+from tests.support.processes import start, stop_group
 
 COMPONENTS = {"one": "export const one = () => 1;\n", "two": "export function two() {}\n"}
 
@@ -108,7 +110,7 @@ def test_one_component_refresh_equals_a_from_scratch_build(tmp_path: Path) -> No
 def test_refresh_handed_to_the_service_equals_a_from_scratch_build(tmp_path: Path) -> None:
     kb, data = _tiny_portfolio(tmp_path / "portfolio"), tmp_path / "data"
     kb_exe = Path(sys.executable).with_name("kb")
-    service = subprocess.Popen(
+    service = start(
         [str(kb_exe), "serve-refresh", "--kb", str(kb), "--data-dir", str(data)],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -127,8 +129,10 @@ def test_refresh_handed_to_the_service_equals_a_from_scratch_build(tmp_path: Pat
         _assert_one_extracted(result, before, _stamps(data), "two")
         assert "refresh service, peak memory" in result.stdout.strip().splitlines()[-1]
     finally:
-        service.send_signal(signal.SIGTERM)
-        service.wait(timeout=60)
+        service.send_signal(signal.SIGTERM)  # `kill <pid>`, as docs/cli.md tells
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            service.wait(timeout=60)
+        stop_group(service)
     scratch = tmp_path / "scratch"
     _refresh(kb, scratch, "--all", "--no-service")
     assert _graph_files(data) == _graph_files(scratch)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -18,6 +17,8 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+
+from tests.support.processes import start, stop_group
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -63,21 +64,16 @@ def dagster_dev(kb_root: Path, tmp_path: Path, data_dir: Path | None = None) -> 
     if data_dir is not None:
         env["KB_DATA_DIR"] = str(data_dir)
     dagster = Path(sys.executable).with_name("dagster")
-    proc = subprocess.Popen(
+    proc = start(
         [str(dagster), "dev", "-h", "127.0.0.1", "-p", str(port)],
         cwd=REPO,
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
-        start_new_session=True,
     )
     try:
         up = wait_for(lambda: graphql(port, "{ assetNodes { id } }")["assetNodes"], 240, 1)
         assert up, "dagster dev did not answer GraphQL within 240 s"
         yield port
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
+        stop_group(proc, grace=60)

@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+from tests.support.processes import start, stop_group
+
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("KB_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -27,7 +29,7 @@ KB = str(Path(sys.executable).with_name("kb"))
 class ViewerProcess:
     def __init__(self, args: list[str]):
         self.started = time.perf_counter()
-        self.proc = subprocess.Popen(
+        self.proc = start(
             [KB, "viewer", *args],
             cwd=REPO,
             stdout=subprocess.PIPE,
@@ -38,22 +40,13 @@ class ViewerProcess:
         self.startup_s = time.perf_counter() - self.started
         if " at http://" not in line:
             if self.proc.poll() is None:
-                self.proc.terminate()
-            _, err = self.proc.communicate(timeout=10)
+                stop_group(self.proc)
+            err = self.proc.stderr.read() if not self.proc.stderr.closed else ""
             raise AssertionError(f"kb viewer did not start: {line!r} {err!r}")
         self.url = line.rsplit(" at ", 1)[1].strip()
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        for stream in (self.proc.stdout, self.proc.stderr):
-            if stream:
-                stream.close()
+        stop_group(self.proc)
 
 
 def open_view(page, url: str, settled: bool = True):

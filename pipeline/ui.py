@@ -1,0 +1,54 @@
+"""`kb ui`: the Dagster UI (`dagster dev`: webserver + daemon) for one KB and its warehouse.
+
+It runs the same instance `kb refresh` writes (`<data dir>/dagster`, or `$DAGSTER_HOME`),
+so the UI shows the refreshes' runs and the refreshes see the UI's, on SQLite or on the
+team's PostgreSQL (`KB_POSTGRES_URL`). The process becomes `dagster dev` (exec): no extra
+process in between, and the signals a person sends reach Dagster directly. Its SIGINT and
+SIGTERM are restored first (`vocab.stop_signals`): `dagster dev` maps SIGTERM to SIGINT's
+handler, so started from a shell that ignores SIGINT it could be stopped by neither.
+Imports no Dagster.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipeline.instance import dagster_home
+from pipeline.settings import POSTGRES_URL_ENV, postgres_url, storage_error
+
+CODE_LOCATION = "pipeline.definitions"  # also [tool.dagster] in pyproject.toml
+
+
+@dataclass(frozen=True)
+class UiLaunch:
+    argv: list[str]
+    env: dict[str, str]
+    home: Path
+    storage: str  # "sqlite" | "postgres", for the line printed before starting
+
+
+def ui_launch(kb_root: Path, data_dir: Path, host: str, port: int) -> UiLaunch:
+    """What `kb ui` executes; raises ValueError with one line when the setting is wrong."""
+    if error := storage_error():
+        raise ValueError(error)
+    home = dagster_home(data_dir).resolve()
+    env = {
+        **os.environ,
+        "DAGSTER_HOME": str(home),
+        "KB_ROOT": str(Path(kb_root).resolve()),
+        "KB_DATA_DIR": str(Path(data_dir).resolve()),
+    }
+    dagster = str(Path(sys.executable).with_name("dagster"))
+    argv = [dagster, "dev", "-m", CODE_LOCATION, "-h", host, "-p", str(port)]
+    return UiLaunch(argv, env, home, "postgres" if postgres_url() else "sqlite")
+
+
+def describe(launch: UiLaunch, host: str, port: int) -> str:
+    where = f"PostgreSQL (${POSTGRES_URL_ENV})" if launch.storage == "postgres" else "SQLite"
+    return (
+        f"Dagster UI on http://{host}:{port} — instance {launch.home} ({where}); "
+        "stop it with Ctrl-C or kill <pid>"
+    )
