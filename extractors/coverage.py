@@ -5,7 +5,7 @@ low-confidence facts. A declared framework with no route, a client with no call,
 package no model reads is a row with a `warning`: `kb status` and the verification
 report print it, so a miss is never a silent zero.
 
-Runs after every other extractor (last in the registry, nothing depends on it): it
+Runs after every other extractor (`AFTER_ALL`, read by the registry's run order): it
 counts the facts they wrote."""
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from extractors.models import all_models
 NAME = "coverage"
 PROVIDES = ()
 REQUIRES = ()
+AFTER_ALL = True  # it counts what every other extractor found
 
 UNMODELED = Path(__file__).parent / "models" / "unmodeled.yaml"
 SERVER_UNRESOLVED = {"route", "route_prefix", "route_mount"}

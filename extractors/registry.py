@@ -49,7 +49,7 @@ EXTRACTORS: list[str] = [
     "infra.packages",
     "infra.contentful",
     "infra.deploy",
-    "coverage",  # last: counts what the others found
+    "coverage",  # AFTER_ALL: counts what the others found
 ]
 
 
@@ -65,7 +65,13 @@ def extractors_code_version() -> str:
 
 def run_order(names: tuple[str, ...], modules: dict[str, ModuleType]) -> list[str]:
     """`names` sorted so every provider of a requirement runs before who requires it;
-    ties go to the earlier name in `names` (Kahn's algorithm with a position heap)."""
+    ties go to the earlier name in `names` (Kahn's algorithm with a position heap). An
+    extractor that declares `AFTER_ALL = True` (coverage: it counts the others' facts)
+    runs after every other one."""
+    last = [name for name in names if getattr(modules[name], "AFTER_ALL", False)]
+    if last:
+        first = tuple(name for name in names if name not in last)
+        return run_order(first, {n: modules[n] for n in first}) + last
     providers: dict[type, list[str]] = {}
     for name in names:
         for index in modules[name].PROVIDES:

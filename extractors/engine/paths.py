@@ -88,6 +88,11 @@ def condition_text(choices: Choices) -> str | None:
     return " and ".join(unique)
 
 
+_MEMBER_CHAIN = re.compile(r"^[A-Za-z_$][\w$]*(\??\.[A-Za-z_$][\w$]*)+$")
+# members that only unwrap a holder (`ref.value` in Vue, `ref.current` in React, `this.x`)
+_ACCESSORS = {"this", "self", "value", "current"}
+
+
 def hole_name(value: Value) -> tuple[str, str, str | None]:
     """(name, source, default text) of a part that is not a literal."""
     if isinstance(value, Env):
@@ -100,6 +105,10 @@ def hole_name(value: Value) -> tuple[str, str, str | None]:
         return value.name, "param", None
     if isinstance(value, Unknown):  # the expression as written: `{compute_prefix()}`
         word = " ".join(value.expr.split())
+        if _MEMBER_CHAIN.match(word):  # `article.slug`: the member read, `{slug}`
+            names = [n for n in word.replace("?.", ".").split(".") if n not in _ACCESSORS]
+            names = names or [word]
+            word = names[-1]
         word = (
             word if word and len(word) <= 48 and "/" not in word and "\n" not in word else "dynamic"
         )
