@@ -156,13 +156,14 @@ def create_server(kb_root: Path, data_dir: Path | None = None) -> MCPServer:
         component: str | None = None,
         edge_types: list[str] | None = None,
         direction: str = "both",
+        to: str | None = None,
         budget: Budget = None,
     ) -> str:
         return _run(
             state,
             budget,
             lambda a: tools_trace.neighbors(
-                state, a, node, project, component, edge_types, direction
+                state, a, node, project, component, edge_types, direction, to
             ),
         )
 

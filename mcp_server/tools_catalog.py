@@ -298,8 +298,9 @@ def _sdk_apart(rows: list[dict]) -> tuple[list[dict], str]:
 
 def _no_route(state: State, ans: Answer, project: str, query: str) -> None:
     """No route matches: a plain no, with the routes one method or segment away."""
-    from mcp_server.negatives import NO, near_routes, route_parts
+    from mcp_server.negatives import NO
     from mcp_server.render import where
+    from mcp_server.route_names import near_routes, route_parts
 
     ans.add(f"{NO}: no route matching '{short(query, 80)}' in project {project}.")
     parts = route_parts(query.strip())

@@ -11,7 +11,7 @@ from collections import Counter
 from mcp_server.budget import Answer
 from mcp_server.facts import is_test
 from mcp_server.graph import ProjectGraph
-from mcp_server.negatives import resolve_or_no
+from mcp_server.lookup import resolve_or_no
 from mcp_server.render import ref, short, where
 from mcp_server.resolve import candidates, describe, pick_project
 from mcp_server.settings import KIND as SETTING

@@ -32,7 +32,7 @@ from mcp_server.facts import (
     via_text,
 )
 from mcp_server.graph import ProjectGraph, folder_of
-from mcp_server.negatives import routes_at_folder
+from mcp_server.lookup import routes_at_folder
 from mcp_server.render import short, where
 from mcp_server.settings import section, settings_of
 

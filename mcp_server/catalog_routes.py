@@ -1,0 +1,68 @@
+"""Routes across projects, from the catalog: for kb_find and for cross-project negatives.
+
+The `_global` partition's `catalog_routes` table lists every route of every project (name,
+method, path, declaring `file:line`) — the one code-level fact the catalog carries, so
+"which projects serve POST /api/users?" needs no project's partition. A warehouse
+published before that table existed answers from each partition's route nodes instead.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp_server.route_names import match_tier
+from mcp_server.state import State
+from warehouse.reader import dict_rows, fetch_dicts
+
+TABLE = "catalog_routes"
+COLUMNS = ("project", "component", "name", "method", "path", "file", "line")
+
+
+def all_routes(state: State) -> list[dict[str, Any]]:
+    """Every project's routes (project, component, name, method, path, file, line)."""
+
+    def make() -> list[dict[str, Any]]:
+        con = state.connection(None)
+        tables = {
+            r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()
+        }
+        if TABLE in tables:
+            sql = f"SELECT {', '.join(COLUMNS)} FROM {TABLE} ORDER BY project, component, name, file, line"
+            return fetch_dicts(con.execute(sql))
+        out: list[dict[str, Any]] = []
+        for p in state.projects():
+            df = state.read(p, "nodes")
+            if not df.height or "kind" not in df.columns:
+                continue
+            for row in dict_rows(df.filter(df["kind"] == "route")):
+                a = row.get("attrs") or {}
+                method, _, path = str(row.get("name") or "").partition(" ")
+                out.append({
+                    "project": row["project"], "component": row.get("component"), "name": row["name"],
+                    "method": a.get("method") or method, "path": a.get("path") or path,
+                    "file": row.get("file"), "line": row.get("line"),
+                })  # fmt: skip
+        return out
+
+    return state.cached(TABLE, make)
+
+
+def serving(state: State, method: str | None, path: str, exclude: str | None = None) -> list[dict]:
+    """Catalog routes the typed route matches (exact, parameters or holes), best first."""
+    hits = []
+    for row in all_routes(state):
+        if row["project"] == exclude:
+            continue
+        tier = match_tier(method, path, str(row.get("method") or "ANY"), str(row.get("path") or ""))
+        if tier is not None and tier <= 2:
+            hits.append((tier, row))
+    return [r for _, r in sorted(hits, key=lambda x: (x[0], x[1]["project"], x[1]["name"]))]
+
+
+def foreign_lookup(state: State, project: str):
+    """`(method, path) → [other projects serving it]` for the negatives engine."""
+
+    def lookup(method: str | None, path: str) -> list[str]:
+        return sorted({r["project"] for r in serving(state, method, path, exclude=project)})
+
+    return lookup
