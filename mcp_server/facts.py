@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from mcp_server.graph import ProjectGraph
-from mcp_server.render import short, where
+from mcp_server.render import confidence_words, short, where
 from warehouse.reader import parse_attrs
 
 _TEST_DIR = re.compile(r"(^|/)(tests?|__tests__|spec|specs|e2e|cypress|__mocks__)(/|$)", re.I)
@@ -145,6 +145,9 @@ def via_text(data: dict) -> str:
     envs = a.get("envs")
     if envs:
         bits.append("envs " + ("+".join(map(str, envs)) if isinstance(envs, list) else str(envs)))
+    said = confidence_words(a)
+    if said:
+        bits.append(said)
     return f" ({', '.join(bits)})" if bits else ""
 
 
@@ -165,11 +168,14 @@ def unresolved_reason(pg: ProjectGraph, call: str) -> str:
 
 def env_read_sites(pg: ProjectGraph, env: str) -> tuple[list[str], list[str]]:
     """(production read sites, test read sites) of an env_var node, each `who at path:line`."""
-    prod, test = [], []
+    prod, test, seen = [], [], set()
     for u, d in sorted(
         ins(pg, env, "READS_ENV"), key=lambda x: (x[1].get("file") or "", x[1].get("line") or 0)
     ):
         loc = at(pg, u, d)
+        if loc in seen:  # one read site, seen from the file and from its function
+            continue
+        seen.add(loc)
         line = f"{loc} ({name(pg, u, 50)})"
         (test if is_test(d.get("file") or pg.node(u).get("file")) else prod).append(line)
     return prod, test
