@@ -166,12 +166,16 @@ def unresolved_reason(pg: ProjectGraph, call: str) -> str:
     return "no route of this project matches its method and path"
 
 
-def env_read_sites(pg: ProjectGraph, env: str) -> tuple[list[str], list[str]]:
+def env_read_sites(
+    pg: ProjectGraph, env: str, skip: set[str] | None = None
+) -> tuple[list[str], list[str]]:
     """(production read sites, test read sites) of an env_var node, each `who at path:line`."""
     prod, test, seen = [], [], set()
     for u, d in sorted(
         ins(pg, env, "READS_ENV"), key=lambda x: (x[1].get("file") or "", x[1].get("line") or 0)
     ):
+        if skip and u in skip:
+            continue
         loc = at(pg, u, d)
         if loc in seen:  # one read site, seen from the file and from its function
             continue

@@ -43,6 +43,25 @@ def is_code(kind: object) -> bool:
 
 
 CALLER_DEPTH = 4
+REGISTRATION_KINDS = {"route", "middleware"}
+
+
+def inline_line(pg: ProjectGraph, reads: list[tuple[str, dict]]) -> str:
+    """Reads written inside route registrations (`router.get(p, jwt({secret: process.env.X}))`)
+    are one fact — a middleware built per route — said once with its registration lines,
+    not a list of "readers"."""
+    lines = sorted(
+        {
+            (d.get("file") or pg.node(u).get("file"), d.get("line") or pg.node(u).get("line"))
+            for u, d in reads
+        }
+    )
+    files: dict[str, list[str]] = {}
+    for f, ln in lines:
+        files.setdefault(str(f), []).append(str(ln))
+    shown = "; ".join(f"{f}:{','.join(v)}" for f, v in files.items())
+    comp = pg.node(reads[0][0]).get("component")
+    return f"read inline where {len(lines)} route registrations build a middleware ({pg.project}/{comp} {shown})"
 
 
 @dataclass
@@ -170,16 +189,20 @@ def reach(pg: ProjectGraph, seeds: list[str]) -> Reach:
 def render(pg: ProjectGraph, ans: Answer, got: Reach) -> None:
     for comp in got.components:
         ans.touch(pg.project, comp)
-    if got.readers:
-        ans.add(f"read at ({len(got.readers)}, production code):", prio=1)
-        several = len({e for _, _, e in got.readers}) > 1  # then say which one each reads
+    inline = [r for r in got.readers if pg.node(r[0]).get("kind") in REGISTRATION_KINDS]
+    readers = [r for r in got.readers if r not in inline]
+    if readers:
+        ans.add(f"read at ({len(readers)}, production code):", prio=1)
+        several = len({e for _, _, e in readers}) > 1  # then say which one each reads
         for u, d, e in sorted(
-            got.readers, key=lambda x: (x[1].get("file") or "", x[1].get("line") or 0)
+            readers, key=lambda x: (x[1].get("file") or "", x[1].get("line") or 0)
         ):
             what = f" reads {name(pg, e, 40)}" if several else ""
             ans.add(
                 f"{at(pg, u, d)} — {name(pg, u, 60)}{what}", prio=1, group="reader", indent="  "
             )
+    if inline:
+        ans.add(inline_line(pg, [(u, d) for u, d, _ in inline]), prio=2)
     if got.module:
         shown = ", ".join(f"{name(pg, m, 40)}:{pg.node(m).get('line')}" for m in got.module[:12])
         more = f" +{len(got.module) - 12}" if len(got.module) > 12 else ""

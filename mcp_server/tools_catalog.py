@@ -8,12 +8,16 @@ that project's partition.
 from __future__ import annotations
 
 import difflib
+import re
 from typing import Any
 
 from mcp_server.budget import Answer
 from mcp_server.catalog_envs import compare_envs
 from mcp_server.catalog_envs import knowledge as _knowledge
+from mcp_server.catalog_routes import all_routes, serving
+from mcp_server.negatives import NO
 from mcp_server.render import short
+from mcp_server.route_names import route_parts
 from mcp_server.settings import find_rows, find_section
 from mcp_server.state import State, ToolFailure
 from warehouse.reader import fetch_dicts
@@ -187,21 +191,7 @@ def find(state: State, ans: Answer, kind: str, query: str, project: str | None) 
     scope = state.check_project(project, allow_all=True)
     where = f"project {scope}" if scope else "all projects"
     if kind == "route":
-        if scope is None:
-            raise ToolFailure(
-                "kind=route reads code internals of one project — pass project=<name>"
-            )
-        con = state.connection(scope)
-        rows = con.execute(
-            "SELECT project, component, name, file, line FROM nodes WHERE kind = 'route' AND project = ? AND name ILIKE ? ESCAPE '\\' ORDER BY component, name LIMIT 2000",
-            [scope, like],
-        ).fetchall()
-        ans.add(f"routes matching '{query}' in {where}: {len(rows)}")
-        if not rows:
-            _no_route(state, ans, scope, query)
-        for p, c, name, file, line in rows:
-            ans.touch(p, c)
-            ans.add(f"{name} ({p}/{c} {file}:{line})", prio=10, group="route", indent="  ")
+        _find_routes(state, ans, query, scope, where)
         return
     if kind in CATALOG:
         rows = _catalog_rows(state, kind, like, scope)
@@ -279,6 +269,53 @@ def find(state: State, ans: Answer, kind: str, query: str, project: str | None) 
         )
 
 
+def _find_routes(state: State, ans: Answer, query: str, scope: str | None, where: str) -> None:
+    """Routes matching a query (`METHOD /path` with holes or parameters, a glob, `*`), from
+    the catalog: across projects with project='*', grouped by route name."""
+    q = query.strip()
+    parts = route_parts(q)
+    if parts is not None:
+        rows = [r for r in serving(state, parts[0], parts[1]) if not scope or r["project"] == scope]
+    else:
+        like = _glob(q)
+        rows = [
+            r
+            for r in all_routes(state)
+            if (not scope or r["project"] == scope) and like.search(str(r["name"]))
+        ]
+    by_name: dict[str, list[dict]] = {}
+    for r in rows:
+        by_name.setdefault(str(r["name"]), []).append(r)
+    projects = sorted({r["project"] for r in rows})
+    ans.add(
+        f"routes matching '{short(q, 80)}' in {where}: {len(by_name)} routes, {len(projects)} projects, {len(rows)} registrations"
+    )
+    if not rows:
+        if scope:
+            _no_route(state, ans, scope, q)
+        else:
+            ans.add(f"{NO}: no route matching '{short(q, 80)}' in any project's catalog")
+        return
+    for name, group in by_name.items():
+        if len(by_name) > 1 or len(group) > 1:
+            ps = sorted({r["project"] for r in group})
+            ans.add(
+                f"{name} — {len(group)} in {len(ps)} projects ({', '.join(ps[:6])}{'…' if len(ps) > 6 else ''})",
+                prio=5,
+            )
+        for r in group:
+            ans.touch(r["project"], r.get("component"))
+            ans.add(f"{name} ({_loc(r)})", prio=10, group=f"route {name}", indent="  ")
+
+
+def _glob(query: str) -> re.Pattern[str]:
+    """A glob (`*`, `?`) or a plain substring as a case-insensitive regex."""
+    if "*" in query or "?" in query:
+        body = re.escape(query).replace("\\*", ".*").replace("\\?", ".")
+        return re.compile(f"^{body}$", re.I)
+    return re.compile(re.escape(query), re.I)
+
+
 def _sdk_apart(rows: list[dict]) -> tuple[list[dict], str]:
     """A survey of hosts (`*`) lists the hosts written in code; hosts an SDK reaches by
     itself (a Firebase import implies firestore.googleapis.com) are one summary line."""
@@ -298,9 +335,8 @@ def _sdk_apart(rows: list[dict]) -> tuple[list[dict], str]:
 
 def _no_route(state: State, ans: Answer, project: str, query: str) -> None:
     """No route matches: a plain no, with the routes one method or segment away."""
-    from mcp_server.negatives import NO
     from mcp_server.render import where
-    from mcp_server.route_names import near_routes, route_parts
+    from mcp_server.route_names import near_routes
 
     ans.add(f"{NO}: no route matching '{short(query, 80)}' in project {project}.")
     parts = route_parts(query.strip())

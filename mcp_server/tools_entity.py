@@ -20,7 +20,7 @@ from mcp_server.state import State
 from mcp_server.tools_impact import _docs
 from mcp_server.views import component_view
 from mcp_server.views_file import file_view
-from mcp_server.views_node import env_view, route_view, symbol_view
+from mcp_server.views_node import call_view, env_view, route_view, symbol_view
 
 
 def entity(
@@ -90,6 +90,7 @@ VIEWS = {
     "symbol": symbol_view,
     "middleware": symbol_view,
     "env_var": env_view,
+    "http_call": call_view,
     SETTING: setting_view,
 }
 
