@@ -29,7 +29,15 @@ from mcp_server.facts import (
 from mcp_server.graph import ProjectGraph
 from mcp_server.provenance import with_tail
 from mcp_server.render import ref, short, unresolved_line, where
-from mcp_server.route_names import holes_that_could_be, near_routes, route_of, route_parts, segments
+from mcp_server.route_names import (
+    has_hole,
+    holes_that_could_be,
+    near_routes,
+    normal,
+    route_of,
+    route_parts,
+    segments,
+)
 from warehouse.routematch import match_segments
 
 NO = "no — per the static graph"
@@ -221,7 +229,8 @@ def hiding_block(
             indent="  ",
         )
     want = [s for r in routes[:3] for s in segments((route_of(pg.node(r)) or ("", ""))[1])]
-    rows = _hints(pg, comps, want)
+    listed = {(pg.node(c).get("file"), pg.node(c).get("line")) for c in fits[:SHOWN]}
+    rows = [r for r in _hints(pg, comps, want) if (r.get("file"), r.get("line")) not in listed]
     if rows:
         ans.add(f"{title} ({len(rows)}):")
     for row in rows[:SHOWN]:
@@ -399,6 +408,8 @@ def does_call(
     ans.add(f"{NO}: {ref(pg, src)} does not reach {ref(pg, dst)}")
     ans.add(with_tail(f"from: {ref(pg, src)}", pg, src))
     ans.add(with_tail(f"to: {ref(pg, dst)}", pg, dst))
+    if pg.node(dst).get("kind") == "route":
+        ans.add(_exists(pg, dst, dst_text))
     if routes:
         _inbound(pg, ans, routes)
     _instead(pg, ans, src, calls)
@@ -428,6 +439,16 @@ def does_call(
         for row in rows[:SHOWN]:
             ans.add(unresolved_line(row), prio=20, group="unresolved", indent="  ")
     ans.add(CAVEAT)
+
+
+def _exists(pg: ProjectGraph, route: str, typed: str) -> str:
+    """Whether the typed route is this route as written, or only through its holes."""
+    parts = route_parts(typed)
+    have = route_of(pg.node(route))
+    if parts is None or have is None or normal(parts[1]) == normal(have[1]):
+        return f"the route exists: declared at {where(pg, route)}"
+    how = "its unresolved prefix" if has_hole(have[1]) else "its path parameters"
+    return f"the route exists: '{short(typed, 80)}' is this route through {how}"
 
 
 def _inbound(pg: ProjectGraph, ans: Answer, routes: list[str]) -> None:

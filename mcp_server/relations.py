@@ -211,7 +211,10 @@ def outbound_section(pg: ProjectGraph, calls: list[str], value: int) -> Section 
                 f"    {name(pg, r, 90)} ({_loc(pg, r)})" + (f" → {hs}" if hs else "") + f" ← {at}"
             )
             at_short = ", ".join(_loc(pg, c) for c, _ in sites)
-            compact.append(f"    {name(pg, r, 80)} ← {at_short}")
+            h_short = ", ".join(name(pg, h, 40) for h in handlers(pg, r))
+            compact.append(
+                f"    {name(pg, r, 80)}" + (f" → {h_short}" if h_short else "") + f" ← {at_short}"
+            )
             listed.append(name(pg, r, 60))
         grouped.append(f"{tag} " + ", ".join(listed))
     for host, cs in sorted(hosts.items()):

@@ -26,6 +26,7 @@ from mcp_server.facts import (
     secrets_of_env,
 )
 from mcp_server.graph import ProjectGraph
+from mcp_server.impact_code import REGISTRATION_KINDS
 from mcp_server.relations import inbound_section, outbound_section, routes_section
 from mcp_server.render import ref, short, where
 from mcp_server.sections import Section, levels, plan, scratch
@@ -75,9 +76,15 @@ def env_section(pg: ProjectGraph, comp: str, value: int) -> Section | None:
     )
     full, compact = [head], [head]
     for e in envs:
-        prod, test = env_read_sites(pg, e)
-        sites = ", ".join(s.split(" (")[0] for s in prod[:4]) or "tests only"
+        inline = {
+            u for u, _ in ins(pg, e, "READS_ENV") if pg.node(u).get("kind") in REGISTRATION_KINDS
+        }
+        prod, test = env_read_sites(pg, e, skip=inline)
+        sites = ", ".join(s.split(" (")[0] for s in prod[:4])
         sites += f" +{len(prod) - 4}" if len(prod) > 4 else ""
+        if inline:
+            sites += f"{', ' if sites else ''}inline in {len(inline)} route registrations"
+        sites = sites or "tests only"
         sites += f" (+{len(test)} in tests)" if test else ""
         secret = "".join(f" → secret {name(pg, s, 50)}" for s in secrets_of_env(pg, e))
         full.append(f"  {name(pg, e, 60)} read at {sites}; {declared_text(pg, e)}{secret}")

@@ -88,7 +88,9 @@ def file_view(pg: ProjectGraph, ans: Answer, file_node: str) -> None:
         lines = [f"functions and symbols ({len(syms)}):"]
         for s in syms:
             kind = "middleware " if pg.node(s).get("kind") == "middleware" else ""
-            lines.append(f"  {kind}{name(pg, s, 80)} (lines {span(pg.node(s)).rsplit(':', 1)[-1]})")
+            lines_at = span(pg.node(s)).rsplit(":", 1)[-1]
+            word = "lines" if "-" in lines_at else "line"
+            lines.append(f"  {kind}{name(pg, s, 80)} ({word} {lines_at})")
         compact = [
             lines[0],
             "  " + ", ".join(f"{name(pg, s, 50)}:{pg.node(s).get('line')}" for s in syms),
