@@ -3,7 +3,8 @@
 The `_global` partition's `catalog_routes` table lists every route of every project (name,
 method, path, declaring `file:line`) — the one code-level fact the catalog carries, so
 "which projects serve POST /api/users?" needs no project's partition. A warehouse
-published before that table existed answers from each partition's route nodes instead.
+published before that table existed (its view is empty) answers from each partition's
+route nodes instead, the same columns.
 """
 
 from __future__ import annotations
@@ -28,8 +29,10 @@ def all_routes(state: State) -> list[dict[str, Any]]:
         }
         if TABLE in tables:
             sql = f"SELECT {', '.join(COLUMNS)} FROM {TABLE} ORDER BY project, component, name, file, line"
-            return fetch_dicts(con.execute(sql))
-        out: list[dict[str, Any]] = []
+            rows = fetch_dicts(con.execute(sql))
+            if rows:
+                return rows
+        out: list[dict[str, Any]] = []  # an older warehouse (its view is empty), or no route
         for p in state.projects():
             df = state.read(p, "nodes")
             if not df.height or "kind" not in df.columns:

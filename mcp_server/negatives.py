@@ -399,6 +399,8 @@ def does_call(
     hits = [(c, r, d) for c in calls for r, d in _bridged(pg, c) if r in routes]
     if hits:
         _yes_http(pg, ans, src, dst, hits)
+        if pg.node(dst).get("kind") not in ("route", "component"):
+            _onward(pg, ans, hits[0][1], dst)
         ans.add(CAVEAT)
         return
     path = _shortest(pg, src, dst)
@@ -449,6 +451,20 @@ def _exists(pg: ProjectGraph, route: str, typed: str) -> str:
         return f"the route exists: declared at {where(pg, route)}"
     how = "its unresolved prefix" if has_hole(have[1]) else "its path parameters"
     return f"the route exists: '{short(typed, 80)}' is this route through {how}"
+
+
+def _onward(pg: ProjectGraph, ans: Answer, route: str, dst: str) -> None:
+    """From the route on to the target (a handler's service): the hops, each with its line."""
+    from mcp_server.render import edge_label
+
+    path = _shortest(pg, route, dst)
+    if not path or len(path) < 2:
+        return
+    ans.add(f"from {name(pg, route, 80)} on to it ({len(path) - 1} hops):")
+    for i, (u, v) in enumerate(zip(path, path[1:], strict=False)):
+        data = next(d for d in pg.g[u][v].values() if d.get("type") in PATH_TYPES)
+        ans.touch(pg.node(v).get("project"), pg.node(v).get("component"))
+        ans.add(f"{edge_label(data)} {ref(pg, v)}", prio=3, indent="  " * (i + 1))
 
 
 def _inbound(pg: ProjectGraph, ans: Answer, routes: list[str]) -> None:

@@ -63,6 +63,9 @@ def common_chain(pg: ProjectGraph, routes: list[str]) -> list[tuple[str, list[st
     if len(routes) < 2 or not all(chained):
         return []
     common = set.intersection(*({m for m, _ in c} for c in chained))
+    for r, c in zip(routes, chained, strict=True):  # applied on the route's own line: route-level
+        own = (pg.node(r).get("file"), pg.node(r).get("line"))
+        common -= {m for m, d in c if (d.get("file"), d.get("line")) == own}
     uses: dict[str, set[str]] = {}
     for c in chained:
         for m, d in c:

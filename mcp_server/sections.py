@@ -17,16 +17,16 @@ from dataclasses import dataclass, field
 
 from mcp_server.budget import Answer
 
-RESERVE = 80  # tokens kept free for staleness notes and the collapsed: line
+RESERVE = 30  # tokens kept free for a staleness note
 RANK = {"full": 0, "compact": 1, "grouped": 2, "summary": 3, "drop": 4}
 MAIN = 50  # sections of at least this value are the view's relationships; below, "the rest"
 # the order in which detail gives way: the rest to one line, the relationships compacter,
-# then grouped, the rest left out, the relationships to one line, then anything droppable
+# the rest left out, the relationships grouped, then to one line, then anything droppable
 SCHEDULE = (
     (False, "summary"),
     (True, "compact"),
-    (True, "grouped"),
     (False, "drop"),
+    (True, "grouped"),
     (True, "summary"),
     (True, "drop"),
 )
@@ -77,13 +77,25 @@ def _used(ans: Answer) -> int:
     return _tokens([ln.indent + ln.text for ln in ans.lines])
 
 
+def _cut(sections: list[Section]) -> list[str]:
+    """What the answer's `collapsed:` line says of the sections shown in less detail."""
+    out = []
+    for s in sections:
+        if s.level:
+            shown = s.levels[s.level][0] if s.level < len(s.levels) else "left out"
+            out.append(f"{s.name} {'one line' if shown == 'summary' else shown}")
+    return out
+
+
 def plan(ans: Answer, sections: list[Section], budget: int | None = None) -> None:
     """Add the sections to the answer at the richest levels that fit its budget."""
     sections = [s for s in sections if s.levels and s.levels[0][1]]
     limit = (budget or ans.budget) - RESERVE - _used(ans)
 
     def cost() -> int:
-        return _tokens([ln for s in sections for ln in s.lines()])
+        cut = _cut(sections) + ans.cut
+        tail = ["collapsed: " + "; ".join(cut)] if cut else []
+        return _tokens([ln for s in sections for ln in s.lines()] + tail)
 
     order = sorted(sections, key=lambda s: s.value)
     for main, target in SCHEDULE:
@@ -101,9 +113,7 @@ def plan(ans: Answer, sections: list[Section], budget: int | None = None) -> Non
     for s in sections:
         for text in s.lines():
             ans.add(text)
-        if s.level:
-            shown = s.levels[s.level][0] if s.level < len(s.levels) else "left out"
-            ans.cut.append(f"{s.name} {'one line' if shown == 'summary' else shown}")
+    ans.cut.extend(_cut(sections))
 
 
 def scratch(render: Callable[[Answer], None]) -> list[str]:

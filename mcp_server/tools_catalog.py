@@ -273,7 +273,7 @@ def _find_routes(state: State, ans: Answer, query: str, scope: str | None, where
     """Routes matching a query (`METHOD /path` with holes or parameters, a glob, `*`), from
     the catalog: across projects with project='*', grouped by route name."""
     q = query.strip()
-    parts = route_parts(q)
+    parts = route_parts(q) if "*" not in q and "?" not in q else None
     if parts is not None:
         rows = [r for r in serving(state, parts[0], parts[1]) if not scope or r["project"] == scope]
     else:

@@ -57,9 +57,16 @@ def settings_section(pg: ProjectGraph, ids: list[str], title: str, value: int) -
     if not ids:
         return None
     full = scratch(lambda a: section(pg, a, ids, title, 9, group=None))
+    compact = [f"{title} ({len(ids)}): name = value (file:line)"]
+    for n in ids:
+        value_ = pg.attrs(n).get("value")
+        shown = f" = {short(value_, 50)}" if value_ not in (None, "") else ""
+        compact.append(
+            f"  {short(pg.node(n).get('name'), 40)}{shown} ({where(pg, n).split(' ', 1)[-1]})"
+        )
     names = ", ".join(short(pg.node(n).get("name"), 40) for n in ids)
     summary = [f"{title} ({len(ids)}): {names} (kb_entity name=<setting> gives one's value)"]
-    return Section(title, levels(full=full, summary=summary), value)
+    return Section(title, levels(full=full, compact=compact, summary=summary), value)
 
 
 def env_section(pg: ProjectGraph, comp: str, value: int) -> Section | None:
@@ -262,6 +269,7 @@ def component_view(pg: ProjectGraph, ans: Answer, comp: str, extra: Extra | None
         )
     if cid in pg.g:
         counts = Counter(d["type"] for _, _, d in pg.g.out_edges(cid, data=True))
-        line = "edges: " + ", ".join(f"out {t}={n}" for t, n in sorted(counts.items()))
-        parts.append(Section("edge counts", levels(full=[line]), 10, keep=False))
+        if counts:
+            line = "edges: " + ", ".join(f"out {t}={n}" for t, n in sorted(counts.items()))
+            parts.append(Section("edge counts", levels(full=[line]), 10, keep=False))
     plan(ans, [p for p in parts if p is not None])

@@ -61,7 +61,8 @@ def file_view(pg: ProjectGraph, ans: Answer, file_node: str) -> None:
         ]
         compact = lines[:1] + [f"  {name(pg, r, 80)}" for r, _ in served]
         parts.append(Section("served routes", levels(full=lines, compact=compact), 98))
-    if not routes and not served:
+    serves = any(d.get("component") == comp for _, d in pg.of_kind("route"))
+    if not routes and not served and serves:
         parts.append(Section("routes", levels(full=_no_routes(pg, str(path), comp)), 99))
     parts.append(outbound_section(pg, kinds["http_call"], 95))
     parts.append(inbound_section(pg, routes, 90))

@@ -28,7 +28,7 @@ from warehouse.catalog import routes_of
 from warehouse.publish import publish
 from warehouse.tables import frame
 
-O, D = "orbit", "delta"
+ORBIT, DELTA = "orbit", "delta"
 PLANT = "Dq9Planted"
 RESOURCES = ["books", "todos", "profiles", "invoices", "payments", "uploads"]
 VERBS = [("GET", "", "list"), ("POST", "", "create"), ("GET", "/:id", "show"),
@@ -46,58 +46,58 @@ LOGIN = "POST /{API_PREFIX}/v1/auth/{provider}/login"
 def _gateway() -> tuple[list[Node], list[Edge]]:
     c = "gateway"
     nodes = [
-        code_node(O, c, "middleware", "helmet", "helmet", "src/app.ts", 10, package="helmet"),
-        code_node(O, c, "middleware", "cors", "cors", "src/app.ts", 11, package="cors"),
-        code_node(O, c, "symbol", "requireAuth", "requireAuth", "src/guards/auth.ts", 3, 14),
+        code_node(ORBIT, c, "middleware", "helmet", "helmet", "src/app.ts", 10, package="helmet"),
+        code_node(ORBIT, c, "middleware", "cors", "cors", "src/app.ts", 11, package="cors"),
+        code_node(ORBIT, c, "symbol", "requireAuth", "requireAuth", "src/guards/auth.ts", 3, 14),
         code_node(
-            O,
+            ORBIT,
             c,
             "middleware",
             "requireAuth",
             "requireAuth",
             "src/guards/auth.ts",
             3,
-            symbol=f"{O}/{c}:symbol:requireAuth",
+            symbol=f"{ORBIT}/{c}:symbol:requireAuth",
         ),  # fmt: skip
-        code_node(O, c, "env_var", "JWT_SECRET", "JWT_SECRET", ".env.example", 2),
+        code_node(ORBIT, c, "env_var", "JWT_SECRET", "JWT_SECRET", ".env.example", 2),
     ]
     edges: list[Edge] = []
     for i, res in enumerate(RESOURCES):
         rf, hf = f"src/routes/{res}.ts", f"src/controllers/{res}.ts"
         for j, (method, tail, verb) in enumerate(VERBS):
             line, hline = 5 + j, 10 + 12 * j
-            rid = f"{O}/{c}:route:{method} /{res}{tail}"
-            hid = f"{O}/{c}:symbol:{res}Controller.{verb}"
+            rid = f"{ORBIT}/{c}:route:{method} /{res}{tail}"
+            hid = f"{ORBIT}/{c}:symbol:{res}Controller.{verb}"
             nodes += [
-                code_node(O, c, "route", f"{method} /{res}{tail}", f"{method} /{res}{tail}", rf, line,
+                code_node(ORBIT, c, "route", f"{method} /{res}{tail}", f"{method} /{res}{tail}", rf, line,
                           method=method, path=f"/{res}{tail}", mounts=["src/app.ts:20"]),  # fmt: skip
-                code_node(O, c, "symbol", f"{res}Controller.{verb}", f"{res}Controller.{verb}", hf, hline, hline + 9),
+                code_node(ORBIT, c, "symbol", f"{res}Controller.{verb}", f"{res}Controller.{verb}", hf, hline, hline + 9),
             ]  # fmt: skip
             edges += [
-                edge(rid, hid, "ROUTES_TO", O, c, rf, line),
-                edge(rid, f"{O}/{c}:middleware:helmet", "USES_MIDDLEWARE", O, c, "src/app.ts", 10, order=1),
-                edge(rid, f"{O}/{c}:middleware:cors", "USES_MIDDLEWARE", O, c, "src/app.ts", 11, order=2),
+                edge(rid, hid, "ROUTES_TO", ORBIT, c, rf, line),
+                edge(rid, f"{ORBIT}/{c}:middleware:helmet", "USES_MIDDLEWARE", ORBIT, c, "src/app.ts", 10, order=1),
+                edge(rid, f"{ORBIT}/{c}:middleware:cors", "USES_MIDDLEWARE", ORBIT, c, "src/app.ts", 11, order=2),
             ]  # fmt: skip
             if method != "GET":
-                edges.append(edge(rid, f"{O}/{c}:middleware:requireAuth", "USES_MIDDLEWARE", O, c, rf, line,
+                edges.append(edge(rid, f"{ORBIT}/{c}:middleware:requireAuth", "USES_MIDDLEWARE", ORBIT, c, rf, line,
                                   order=3, expr="requireAuth"))  # fmt: skip
         if i < len(BACKENDS):  # each of the first five resources calls one backend
             comp, method, path, handler, cf = BACKENDS[i]
             env = f"{comp.upper()}_URL"
-            call = code_node(O, c, "http_call", f"{comp}@{cf}:8", f"{method} {{{env}}}{path}", cf, 8,
+            call = code_node(ORBIT, c, "http_call", f"{comp}@{cf}:8", f"{method} {{{env}}}{path}", cf, 8,
                              method=method, path=path, env_var=env, client="fetch")  # fmt: skip
             nodes.append(call)
             edges += [
-                edge(f"{O}/{c}:symbol:{res}Controller.create", call.id, "CALLS_HTTP", O, c, cf, 8),
-                edge(call.id, f"{O}/{comp}:route:{method} {path}", "CALLS", O, None, cf, 8, via=env, envs=["dev", "prod"],
+                edge(f"{ORBIT}/{c}:symbol:{res}Controller.create", call.id, "CALLS_HTTP", ORBIT, c, cf, 8),
+                edge(call.id, f"{ORBIT}/{comp}:route:{method} {path}", "CALLS", ORBIT, None, cf, 8, via=env, envs=["dev", "prod"],
                      **({"confidence": "medium", "match": "param", "resolution": f"KB calls[0] env_var {env}"}
                         if comp == "users" else {})),
             ]  # fmt: skip
     for line in (5, 6):  # jwt({secret: process.env.JWT_SECRET}) written in two registrations
-        mid = f"{O}/{c}:middleware:jwt@src/routes/books.ts:{line}"
+        mid = f"{ORBIT}/{c}:middleware:jwt@src/routes/books.ts:{line}"
         nodes.append(
             code_node(
-                O,
+                ORBIT,
                 c,
                 "middleware",
                 f"jwt@src/routes/books.ts:{line}",
@@ -107,15 +107,25 @@ def _gateway() -> tuple[list[Node], list[Edge]]:
             )
         )
         edges.append(
-            edge(mid, f"{O}/{c}:env_var:JWT_SECRET", "READS_ENV", O, c, "src/routes/books.ts", line)
+            edge(
+                mid,
+                f"{ORBIT}/{c}:env_var:JWT_SECRET",
+                "READS_ENV",
+                ORBIT,
+                c,
+                "src/routes/books.ts",
+                line,
+            )
         )
-    nodes.append(code_node(O, c, "symbol", "signToken", "signToken", "src/auth/tokens.ts", 4, 9))
+    nodes.append(
+        code_node(ORBIT, c, "symbol", "signToken", "signToken", "src/auth/tokens.ts", 4, 9)
+    )
     edges.append(
         edge(
-            f"{O}/{c}:symbol:signToken",
-            f"{O}/{c}:env_var:JWT_SECRET",
+            f"{ORBIT}/{c}:symbol:signToken",
+            f"{ORBIT}/{c}:env_var:JWT_SECRET",
             "READS_ENV",
-            O,
+            ORBIT,
             c,
             "src/auth/tokens.ts",
             5,
@@ -128,43 +138,43 @@ def _backends() -> tuple[list[Node], list[Edge]]:
     nodes, edges = [], []
     for comp, method, path, handler, _ in BACKENDS:
         rf = f"src/routes/{comp}.ts"
-        rid, hid = f"{O}/{comp}:route:{method} {path}", f"{O}/{comp}:symbol:{handler}"
+        rid, hid = f"{ORBIT}/{comp}:route:{method} {path}", f"{ORBIT}/{comp}:symbol:{handler}"
         nodes += [
-            code_node(O, comp, "route", f"{method} {path}", f"{method} {path}", rf, 4, method=method, path=path),
-            code_node(O, comp, "symbol", handler, handler, f"src/controllers/{comp}.ts", 6, 30),
+            code_node(ORBIT, comp, "route", f"{method} {path}", f"{method} {path}", rf, 4, method=method, path=path),
+            code_node(ORBIT, comp, "symbol", handler, handler, f"src/controllers/{comp}.ts", 6, 30),
         ]  # fmt: skip
-        edges.append(edge(rid, hid, "ROUTES_TO", O, comp, rf, 4))
+        edges.append(edge(rid, hid, "ROUTES_TO", ORBIT, comp, rf, 4))
     nodes += [
-        code_node(O, "users", "route", LOGIN, LOGIN, "src/routes/auth.ts", 12, 19, method="POST",
+        code_node(ORBIT, "users", "route", LOGIN, LOGIN, "src/routes/auth.ts", 12, 19, method="POST",
                   path="/{API_PREFIX}/v1/auth/{provider}/login", mounts=["src/main.ts:7"]),  # fmt: skip
-        code_node(O, "users", "symbol", "authController.login", "authController.login", "src/routes/auth.ts", 14, 19),
-        code_node(O, "users", "env_var", "API_PREFIX", "API_PREFIX", "src/main.ts", 7),
-        code_node(O, "users", "setting", "src/main.ts:7:prefix", "setGlobalPrefix", "src/main.ts", 7,
+        code_node(ORBIT, "users", "symbol", "authController.login", "authController.login", "src/routes/auth.ts", 14, 19),
+        code_node(ORBIT, "users", "env_var", "API_PREFIX", "API_PREFIX", "src/main.ts", 7),
+        code_node(ORBIT, "users", "setting", "src/main.ts:7:prefix", "setGlobalPrefix", "src/main.ts", 7,
                   value="{API_PREFIX}", about="global route prefix"),  # fmt: skip
-        code_node(O, "search", "symbol", "search", "search", "src/lib/search.ts", 3, 8),
-        code_node(O, "billing", "symbol", "billing#formatPrice", "formatPrice", "src/money.ts", 2, 6),
-        code_node(O, "notify", "route", "GET /api/messages", "GET /api/messages", "src/routes/notify.ts", 9, method="GET"),
-        code_node(O, "notify", "route", "GET /api/api/messages", "GET /api/api/messages", "src/routes/notify.ts", 9, method="GET"),
-        code_node(O, "notify", "symbol", "messagesController.list", "messagesController.list", "src/controllers/notify.ts", 40, 52),
+        code_node(ORBIT, "search", "symbol", "search", "search", "src/lib/search.ts", 3, 8),
+        code_node(ORBIT, "billing", "symbol", "billing#formatPrice", "formatPrice", "src/money.ts", 2, 6),
+        code_node(ORBIT, "notify", "route", "GET /api/messages", "GET /api/messages", "src/routes/notify.ts", 9, method="GET"),
+        code_node(ORBIT, "notify", "route", "GET /api/api/messages", "GET /api/api/messages", "src/routes/notify.ts", 9, method="GET"),
+        code_node(ORBIT, "notify", "symbol", "messagesController.list", "messagesController.list", "src/controllers/notify.ts", 40, 52),
     ]  # fmt: skip
     edges += [
-        edge(f"{O}/users:route:{LOGIN}", f"{O}/users:symbol:authController.login", "ROUTES_TO", O, "users", "src/routes/auth.ts", 12),
-        edge(f"{O}/notify:route:GET /api/messages", f"{O}/notify:symbol:messagesController.list", "ROUTES_TO", O, "notify", "src/routes/notify.ts", 9),
-        edge(f"{O}/notify:route:GET /api/api/messages", f"{O}/notify:symbol:messagesController.list", "ROUTES_TO", O, "notify", "src/routes/notify.ts", 9),
+        edge(f"{ORBIT}/users:route:{LOGIN}", f"{ORBIT}/users:symbol:authController.login", "ROUTES_TO", ORBIT, "users", "src/routes/auth.ts", 12),
+        edge(f"{ORBIT}/notify:route:GET /api/messages", f"{ORBIT}/notify:symbol:messagesController.list", "ROUTES_TO", ORBIT, "notify", "src/routes/notify.ts", 9),
+        edge(f"{ORBIT}/notify:route:GET /api/api/messages", f"{ORBIT}/notify:symbol:messagesController.list", "ROUTES_TO", ORBIT, "notify", "src/routes/notify.ts", 9),
     ]  # fmt: skip
     return nodes, edges
 
 
 def _web() -> tuple[list[Node], list[Edge], list[Unresolved]]:
     c = "web"
-    env = code_node(O, c, "env_var", "VITE_GATEWAY_URL", "VITE_GATEWAY_URL", ".env.development", 1,
+    env = code_node(ORBIT, c, "env_var", "VITE_GATEWAY_URL", "VITE_GATEWAY_URL", ".env.development", 1,
                     values={".env.development": "http://localhost:8080", ".env.production": "https://gw.orbit.example"})  # fmt: skip
-    wrapper = code_node(O, c, "symbol", "http.post", "http.post", "src/lib/http.ts", 10, 14)
+    wrapper = code_node(ORBIT, c, "symbol", "http.post", "http.post", "src/lib/http.ts", 10, 14)
     nodes = [
         env,
         wrapper,
         code_node(
-            O,
+            ORBIT,
             c,
             "symbol",
             "Books",
@@ -176,7 +186,7 @@ def _web() -> tuple[list[Node], list[Edge], list[Unresolved]]:
             framework="vue",
         ),
         code_node(
-            O,
+            ORBIT,
             c,
             "symbol",
             "Books.addBook",
@@ -190,7 +200,7 @@ def _web() -> tuple[list[Node], list[Edge], list[Unresolved]]:
             event="submit",
         ),  # fmt: skip
         code_node(
-            O,
+            ORBIT,
             c,
             "symbol",
             "TodoApp",
@@ -201,7 +211,7 @@ def _web() -> tuple[list[Node], list[Edge], list[Unresolved]]:
             symbol_kind="class",
         ),
         code_node(
-            O,
+            ORBIT,
             c,
             "symbol",
             "TodoApp.handleAddTodo",
@@ -213,9 +223,9 @@ def _web() -> tuple[list[Node], list[Edge], list[Unresolved]]:
             ui_handler=True,
             event="submit",
         ),  # fmt: skip
-        code_node(O, c, "symbol", "web#formatPrice", "formatPrice", "src/lib/price.ts", 1, 4),
+        code_node(ORBIT, c, "symbol", "web#formatPrice", "formatPrice", "src/lib/price.ts", 1, 4),
         code_node(
-            O,
+            ORBIT,
             c,
             "symbol",
             "LoginButton.signIn",
@@ -227,32 +237,46 @@ def _web() -> tuple[list[Node], list[Edge], list[Unresolved]]:
     ]
     edges = [
         edge(
-            f"{O}/{c}:code_file:.env.development", env.id, "DECLARES", O, c, ".env.development", 1
+            f"{ORBIT}/{c}:code_file:.env.development",
+            env.id,
+            "DECLARES",
+            ORBIT,
+            c,
+            ".env.development",
+            1,
         ),
-        edge(f"{O}/{c}:code_file:.env.production", env.id, "DECLARES", O, c, ".env.production", 1),
+        edge(
+            f"{ORBIT}/{c}:code_file:.env.production",
+            env.id,
+            "DECLARES",
+            ORBIT,
+            c,
+            ".env.production",
+            1,
+        ),
     ]
     for sym, line, path, route in (
         ("Books.addBook", 22, "/books", "POST /books"),
         ("TodoApp.handleAddTodo", 6, "/todos", "POST /todos"),
     ):
         file = str(next(n.file for n in nodes if n.name == sym))
-        call = code_node(O, c, "http_call", f"{path}@{file}:{line}", f"POST {{VITE_GATEWAY_URL}}{path}", file, line,
+        call = code_node(ORBIT, c, "http_call", f"{path}@{file}:{line}", f"POST {{VITE_GATEWAY_URL}}{path}", file, line,
                          method="POST", path=path, env_var="VITE_GATEWAY_URL", client="axios",
                          wrapper=wrapper.id, hops=["src/lib/http.ts:12"])  # fmt: skip
         nodes.append(call)
         edges += [
-            edge(f"{O}/{c}:symbol:{sym}", call.id, "CALLS_HTTP", O, c, file, line),
-            edge(call.id, f"{O}/gateway:route:{route}", "CALLS", O, None, file, line, via="VITE_GATEWAY_URL", envs=["dev", "prod"]),
+            edge(f"{ORBIT}/{c}:symbol:{sym}", call.id, "CALLS_HTTP", ORBIT, c, file, line),
+            edge(call.id, f"{ORBIT}/gateway:route:{route}", "CALLS", ORBIT, None, file, line, via="VITE_GATEWAY_URL", envs=["dev", "prod"]),
         ]  # fmt: skip
-    login = code_node(O, c, "http_call", "login@src/components/LoginButton.vue:14", "POST {AUTH_URL}/v1/auth/{provider}/login",
+    login = code_node(ORBIT, c, "http_call", "login@src/components/LoginButton.vue:14", "POST {AUTH_URL}/v1/auth/{provider}/login",
                       "src/components/LoginButton.vue", 14, method="POST", path="/v1/auth/{provider}/login", env_var="AUTH_URL")  # fmt: skip
     nodes.append(login)
     edges.append(
         edge(
-            f"{O}/{c}:symbol:LoginButton.signIn",
+            f"{ORBIT}/{c}:symbol:LoginButton.signIn",
             login.id,
             "CALLS_HTTP",
-            O,
+            ORBIT,
             c,
             "src/components/LoginButton.vue",
             14,
@@ -260,7 +284,7 @@ def _web() -> tuple[list[Node], list[Edge], list[Unresolved]]:
     )
     unresolved = [
         Unresolved(
-            O,
+            ORBIT,
             c,
             "src/components/LoginButton.vue",
             14,
@@ -269,7 +293,7 @@ def _web() -> tuple[list[Node], list[Edge], list[Unresolved]]:
             "base AUTH_URL is set nowhere in the repo",
         ),  # fmt: skip
         Unresolved(
-            O,
+            ORBIT,
             c,
             "src/lib/track.ts",
             7,
@@ -284,11 +308,11 @@ def _web() -> tuple[list[Node], list[Edge], list[Unresolved]]:
 def _infra() -> list[Node]:
     c = "infra"
     return [
-        code_node(O, c, "tf_resource", "google_cloud_run_v2_service.gateway", "google_cloud_run_v2_service.gateway",
+        code_node(ORBIT, c, "tf_resource", "google_cloud_run_v2_service.gateway", "google_cloud_run_v2_service.gateway",
                   "main.tf", 1, 30, block="resource"),  # fmt: skip
-        code_node(O, c, "tf_resource", "google_storage_bucket.media", "google_storage_bucket.media", "main.tf", 32, 40, block="resource"),
-        code_node(O, c, "tf_resource", "var.region", "var.region", "variables.tf", 1, 4, block="variable", default="europe-west1"),
-        code_node(O, c, "tf_resource", "var.project_id", "var.project_id", "variables.tf", 6, 8, block="variable"),
+        code_node(ORBIT, c, "tf_resource", "google_storage_bucket.media", "google_storage_bucket.media", "main.tf", 32, 40, block="resource"),
+        code_node(ORBIT, c, "tf_resource", "var.region", "var.region", "variables.tf", 1, 4, block="variable", default="europe-west1"),
+        code_node(ORBIT, c, "tf_resource", "var.project_id", "var.project_id", "variables.tf", 6, 8, block="variable"),
     ]  # fmt: skip
 
 
@@ -316,7 +340,7 @@ def build(tmp: Path) -> dict[str, Path]:
     orbit_nodes = gn + bn + wn + _infra()
     files = sorted({(n.component, n.file) for n in orbit_nodes if n.component and n.file})
     orbit_nodes += [
-        code_node(O, c, "code_file", f, f, f, 1, 60)
+        code_node(ORBIT, c, "code_file", f, f, f, 1, 60)
         for c, f in files + [("web", ".env.production")]
     ]
     roles = {
@@ -325,10 +349,10 @@ def build(tmp: Path) -> dict[str, Path]:
         "infra": "infra",
         **{b[0]: "api" for b in BACKENDS},
     }
-    kn, ke = _knowledge(O, roles)
-    dn, de = _knowledge(D, {"api": "api", "portal": "frontend"})
+    kn, ke = _knowledge(ORBIT, roles)
+    dn, de = _knowledge(DELTA, {"api": "api", "portal": "frontend"})
     delta_nodes = [
-        code_node(D, "api", "route", "POST /api/users", "POST /api/users", f"src/{PLANT}.ts", 3, method="POST", path="/api/users"),
+        code_node(DELTA, "api", "route", "POST /api/users", "POST /api/users", f"src/{PLANT}.ts", 3, method="POST", path="/api/users"),
     ]  # fmt: skip
     orbit = {
         "nodes": frame("nodes", orbit_nodes),
@@ -341,11 +365,11 @@ def build(tmp: Path) -> dict[str, Path]:
         "unresolved": frame("unresolved", []),
     }
     catalog_routes = routes_of(
-        {f"{O}/all": {"nodes": orbit["nodes"]}, f"{D}/api": {"nodes": delta["nodes"]}}
+        {f"{ORBIT}/all": {"nodes": orbit["nodes"]}, f"{DELTA}/api": {"nodes": delta["nodes"]}}
     )
     partitions = {
-        O: orbit,
-        D: delta,
+        ORBIT: orbit,
+        DELTA: delta,
         "_global": {"nodes": frame("nodes", kn + dn), "edges": frame("edges", ke + de), "catalog_routes": catalog_routes},
     }  # fmt: skip
     data = tmp / "data"

@@ -11,7 +11,7 @@ import mcp_relations_fixture as fixture
 import pytest
 from mcp_ask import asker, serve
 
-O = fixture.O
+ORBIT = fixture.ORBIT
 LOGIN = "POST /api/v1/auth/google/login"
 
 
@@ -24,12 +24,12 @@ ask = asker(fixture.PLANT, "delta/")
 
 
 def test_a_component_with_30_routes_and_5_targets_fits_2000_tokens_whole(orbit):
-    text = ask(orbit, "kb_entity", name="gateway", project=O, budget=2000)
+    text = ask(orbit, "kb_entity", name="gateway", project=ORBIT, budget=2000)
     for res in fixture.RESOURCES:
         for method, tail, _ in fixture.VERBS:
             assert re.search(rf"^  {method} /{res}{re.escape(tail)} \(src/routes/{res}\.ts:\d\)", text, re.M), (res, method, tail)  # fmt: skip
     for comp, method, path, handler, _ in fixture.BACKENDS:
-        assert f"→ {O}/{comp} (1 call, 1 route):" in text
+        assert f"→ {ORBIT}/{comp} (1 call, 1 route):" in text
         assert (
             f"{method} {path} → {handler}" in text
             or f"{method} {path} (src/routes/{comp}.ts:4) → {handler}" in text
@@ -46,16 +46,16 @@ def test_a_component_with_30_routes_and_5_targets_fits_2000_tokens_whole(orbit):
 
 
 def test_a_tight_budget_keeps_every_route_and_target_in_less_detail(orbit):
-    text = ask(orbit, "kb_entity", name="gateway", project=O, budget=1000)
+    text = ask(orbit, "kb_entity", name="gateway", project=ORBIT, budget=1000)
     for res in fixture.RESOURCES:
         assert f"src/routes/{res}.ts (5): GET /{res}:5, POST /{res}:6" in text
     for comp, *_ in fixture.BACKENDS:
-        assert f"→ {O}/{comp} (1 call" in text
+        assert f"→ {ORBIT}/{comp} (1 call" in text
     assert text.splitlines()[-1].startswith("collapsed: routes grouped")
 
 
 def test_a_file_view_lists_its_routes_with_handler_and_what_the_handler_calls(orbit):
-    text = ask(orbit, "kb_entity", name="src/routes/books.ts", project=O)
+    text = ask(orbit, "kb_entity", name="src/routes/books.ts", project=ORBIT)
     assert "every route first passes: [1] helmet (src/app.ts:10) [2] cors (src/app.ts:11)" in text
     assert (
         "POST /books (src/routes/books.ts:6) → booksController.create (src/controllers/books.ts:22-31)"
@@ -76,7 +76,7 @@ def test_a_file_view_lists_its_routes_with_handler_and_what_the_handler_calls(or
     ],
 )
 def test_a_negative_whose_route_has_a_placeholder_prefix(orbit, tool, args):
-    text = ask(orbit, tool, project=O, **args)
+    text = ask(orbit, tool, project=ORBIT, **args)
     first = text.splitlines()[0]
     assert first.startswith("no — per the static graph: component web")
     assert (
@@ -96,7 +96,7 @@ def test_a_negative_whose_route_has_a_placeholder_prefix(orbit, tool, args):
 
 
 def test_the_placeholder_route_resolves_by_its_concrete_path(orbit):
-    text = ask(orbit, "kb_entity", name=LOGIN, project=O)
+    text = ask(orbit, "kb_entity", name=LOGIN, project=ORBIT)
     assert text.startswith("route POST /{API_PREFIX}/v1/auth/{provider}/login")
     assert "path built: mounted {API_PREFIX} (src/main.ts:7 setGlobalPrefix)" in text
     assert "no — per the static graph: no call site reaches route" in text
@@ -104,7 +104,7 @@ def test_the_placeholder_route_resolves_by_its_concrete_path(orbit):
 
 @pytest.mark.parametrize("to", ["POST /api/users", "delta/api:route:POST /api/users"])
 def test_a_cross_project_negative_says_no_edge_can_exist(orbit, to):
-    text = ask(orbit, "kb_trace", start="web", project=O, to=to)
+    text = ask(orbit, "kb_trace", start="web", project=ORBIT, to=to)
     assert text.startswith(
         "no — per the static graph, and no edge can exist: route 'POST /api/users'"
     )
@@ -113,7 +113,7 @@ def test_a_cross_project_negative_says_no_edge_can_exist(orbit, to):
 
 
 def test_a_yes_verdict_comes_first_with_each_call_site(orbit):
-    text = ask(orbit, "kb_trace", start="web", project=O, to="gateway")
+    text = ask(orbit, "kb_trace", start="web", project=ORBIT, to="gateway")
     assert text.startswith("yes — per the static graph: component web")
     assert "2 call sites → 2 routes" in text
     assert (
@@ -138,7 +138,7 @@ def test_a_yes_verdict_comes_first_with_each_call_site(orbit):
     ],
 )
 def test_a_trace_starts_from_a_ui_handler_with_the_url_provenance(orbit, start, first, route):
-    text = ask(orbit, "kb_trace", start=start, project=O)
+    text = ask(orbit, "kb_trace", start=start, project=ORBIT)
     lines = text.splitlines()
     assert lines[0] == first
     res = route.split("/")[1]
@@ -155,15 +155,15 @@ def test_a_trace_starts_from_a_ui_handler_with_the_url_provenance(orbit, start, 
 
 
 def test_an_ambiguous_name_lists_its_candidates_and_a_component_outranks_a_symbol(orbit):
-    text, err = orbit.call("kb_entity", name="formatPrice", project=O)
+    text, err = orbit.call("kb_entity", name="formatPrice", project=ORBIT)
     assert err and "matches 2 nodes" in text and "\n" not in text
     assert "orbit/billing src/money.ts:2-6" in text and "orbit/web src/lib/price.ts:1-4" in text
-    text = ask(orbit, "kb_entity", name="search", project=O)
+    text = ask(orbit, "kb_entity", name="search", project=ORBIT)
     assert text.startswith("component search\nid: orbit:component:search")
 
 
 def test_an_up_trace_without_callers_names_what_could_hide_one(orbit):
-    text = ask(orbit, "kb_trace", start=LOGIN, project=O, direction="up")
+    text = ask(orbit, "kb_trace", start=LOGIN, project=ORBIT, direction="up")
     assert "no — per the static graph: no call site reaches route POST /{API_PREFIX}" in text
     assert "call sites not bridged to any route whose method and path fit it (1):" in text
     assert "unresolved http_call fetch(endpoints[kind]) (orbit/web src/lib/track.ts:7)" in text
@@ -171,7 +171,7 @@ def test_an_up_trace_without_callers_names_what_could_hide_one(orbit):
 
 
 def test_a_medium_confidence_edge_is_said_in_words(orbit):
-    text = ask(orbit, "kb_trace", start="GET /v1/users/:id", project=O, direction="up")
+    text = ask(orbit, "kb_trace", start="GET /v1/users/:id", project=ORBIT, direction="up")
     assert (
         "medium confidence — the path matched through route parameters; resolved by KB calls[0] env_var USERS_URL"
         in text
@@ -179,7 +179,7 @@ def test_a_medium_confidence_edge_is_said_in_words(orbit):
 
 
 def test_terraform_variables_are_not_listed_as_resources(orbit):
-    text = ask(orbit, "kb_entity", name="infra", project=O)
+    text = ask(orbit, "kb_entity", name="infra", project=ORBIT)
     assert "terraform of orbit/infra: 2 resources, 2 variables" in text
     assert (
         "variables (2): var.region = europe-west1 (variables.tf:1-4), var.project_id (variables.tf:6-8)"
@@ -189,7 +189,7 @@ def test_terraform_variables_are_not_listed_as_resources(orbit):
 
 
 def test_one_handler_under_two_paths_is_one_route_line(orbit):
-    text = ask(orbit, "kb_entity", name="notify", project=O)
+    text = ask(orbit, "kb_entity", name="notify", project=ORBIT)
     assert (
         "GET /api/messages (src/routes/notify.ts:9) (also /api/api/messages (src/routes/notify.ts:9)) → "
         "messagesController.list"
@@ -198,7 +198,7 @@ def test_one_handler_under_two_paths_is_one_route_line(orbit):
 
 
 def test_reads_written_in_route_registrations_are_one_fact(orbit):
-    text = ask(orbit, "kb_impact", target="JWT_SECRET", project=O)
+    text = ask(orbit, "kb_impact", target="JWT_SECRET", project=ORBIT)
     assert "read at (1, production code):\n  orbit/gateway src/auth/tokens.ts:5 — signToken" in text
     assert (
         "read inline where 2 route registrations build a middleware (orbit/gateway src/routes/books.ts:5,6)"
@@ -215,7 +215,7 @@ def test_routes_are_found_across_projects_from_the_catalog(orbit):
         and "POST /{API_PREFIX}/v1/auth/{provider}/login (orbit/users src/routes/auth.ts:12)"
         in text
     )
-    text, err = orbit.call("kb_find", kind="route", query="GET /books*", project=O)
+    text, err = orbit.call("kb_find", kind="route", query="GET /books*", project=ORBIT)
     assert (
         not err
         and "GET /books (orbit/gateway src/routes/books.ts:5)" in text
