@@ -9,9 +9,14 @@ route nodes instead, the same columns.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import Any
 
-from mcp_server.route_names import match_tier
+from mcp_server.budget import Answer
+from mcp_server.negatives import NO
+from mcp_server.render import short
+from mcp_server.route_names import match_tier, route_parts
 from mcp_server.state import State
 from warehouse.reader import dict_rows, fetch_dicts
 
@@ -69,3 +74,57 @@ def foreign_lookup(state: State, project: str):
         return sorted({r["project"] for r in serving(state, method, path, exclude=project)})
 
     return lookup
+
+
+def find_routes(
+    state: State, ans: Answer, query: str, scope: str | None, where: str, no_route: Callable
+) -> None:
+    """Routes matching a query (`METHOD /path` with holes or parameters, a glob, `*`), from
+    the catalog: across projects with project='*', grouped by route name."""
+    q = query.strip()
+    parts = route_parts(q) if "*" not in q and "?" not in q else None
+    if parts is not None:
+        rows = [r for r in serving(state, parts[0], parts[1]) if not scope or r["project"] == scope]
+    else:
+        like = _glob(q)
+        rows = [
+            r
+            for r in all_routes(state)
+            if (not scope or r["project"] == scope) and like.search(str(r["name"]))
+        ]
+    by_name: dict[str, list[dict]] = {}
+    for r in rows:
+        by_name.setdefault(str(r["name"]), []).append(r)
+    projects = sorted({r["project"] for r in rows})
+    ans.add(
+        f"routes matching '{short(q, 80)}' in {where}: {len(by_name)} routes, {len(projects)} projects, {len(rows)} registrations"
+    )
+    if not rows:
+        if scope:
+            no_route(state, ans, scope, q)
+        else:
+            ans.add(f"{NO}: no route matching '{short(q, 80)}' in any project's catalog")
+        return
+    for name, group in by_name.items():
+        if len(by_name) > 1 or len(group) > 1:
+            ps = sorted({r["project"] for r in group})
+            ans.add(
+                f"{name} — {len(group)} in {len(ps)} projects ({', '.join(ps[:6])}{'…' if len(ps) > 6 else ''})",
+                prio=5,
+            )
+        for r in group:
+            ans.touch(r["project"], r.get("component"))
+            ans.add(
+                f"{name} ({r['project']}/{r.get('component')} {r.get('file')}:{r.get('line')})",
+                prio=10,
+                group=f"route {name}",
+                indent="  ",
+            )
+
+
+def _glob(query: str) -> re.Pattern[str]:
+    """A glob (`*`, `?`) or a plain substring as a case-insensitive regex."""
+    if "*" in query or "?" in query:
+        body = re.escape(query).replace("\\*", ".*").replace("\\?", ".")
+        return re.compile(f"^{body}$", re.I)
+    return re.compile(re.escape(query), re.I)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import networkx as nx
 
 from mcp_server.budget import Answer
+from mcp_server.call_ends import WALK, bridged, calls_of, could_be, fits_text, routes_of
 from mcp_server.facts import (
     call_site_text,
     callers_http,
@@ -38,129 +39,12 @@ from mcp_server.route_names import (
     route_parts,
     segments,
 )
-from warehouse.routematch import match_segments
 
 NO = "no — per the static graph"
 YES = "yes — per the static graph"
 CAVEAT = "caveats: static graph — runtime middleware/DI and dynamic dispatch do not appear"
-WALK = {"CALLS_FN", "CALLS_HTTP", "ROUTES_TO", "DEFINES", "HAS_CODE", "USES_MIDDLEWARE"}
 PATH_TYPES = WALK | {"CALLS", "READS_ENV", "RESOLVES_TO"}
-MAX_DEPTH = 8
 SHOWN = 8
-
-
-# -- the two ends ----------------------------------------------------------------------------
-
-
-def _reach(pg: ProjectGraph, starts: list[str], types: set[str]) -> set[str]:
-    seen, todo = set(starts), [(s, 0) for s in starts]
-    while todo:
-        node, depth = todo.pop()
-        if depth >= MAX_DEPTH:
-            continue
-        for _, v, d in pg.g.out_edges(node, data=True):
-            if d.get("type") in types and v not in seen:
-                seen.add(v)
-                todo.append((v, depth + 1))
-    return seen
-
-
-def calls_of(pg: ProjectGraph, node: str) -> list[str]:
-    """The production HTTP call sites the node makes, itself or through what it calls."""
-    data = pg.node(node)
-    if data.get("kind") == "http_call":
-        return [node]
-    if data.get("kind") == "component":
-        comp = data.get("name")
-        found = [n for n, d in pg.of_kind("http_call") if d.get("component") == comp]
-    else:
-        start = [node] + [n for n in pg.by_file.get(data.get("file") or "", [])
-                          if data.get("kind") == "code_file" and pg.node(n).get("component") == data.get("component")]  # fmt: skip
-        found = [n for n in _reach(pg, start, WALK) if pg.node(n).get("kind") == "http_call"]
-    prod = [
-        n
-        for n in found
-        if not is_test(pg.node(n).get("file")) and pg.node(n).get("project") == pg.project
-    ]
-    return sorted(
-        set(prod), key=lambda n: (pg.node(n).get("file") or "", pg.node(n).get("line") or 0)
-    )
-
-
-def routes_of(pg: ProjectGraph, node: str) -> list[str]:
-    """The routes the node stands for as a target: itself, a component's routes, the routes a
-    handler serves, the routes whose handler reaches a service, a file's routes."""
-    data = pg.node(node)
-    kind = data.get("kind")
-    if kind == "route":
-        return [node]
-    if kind == "component":
-        return [n for n, d in pg.of_kind("route") if d.get("component") == data.get("name")
-                and d.get("project") == pg.project]  # fmt: skip
-    if kind == "code_file":
-        here = [
-            n
-            for n in pg.by_file.get(data.get("file") or "", [])
-            if pg.node(n).get("component") == data.get("component")
-        ]
-        return sorted(
-            {
-                r
-                for n in here
-                for r in ([n] if pg.node(n).get("kind") == "route" else _served(pg, n))
-            }
-        )
-    if kind in ("symbol", "middleware"):
-        return sorted({r for n in _callers_up(pg, node) for r in _served(pg, n)})
-    return []
-
-
-def _served(pg: ProjectGraph, sym: str) -> list[str]:
-    return [u for u, _, d in pg.g.in_edges(sym, data=True) if d.get("type") == "ROUTES_TO"]
-
-
-def _callers_up(pg: ProjectGraph, node: str) -> set[str]:
-    """The node and every function that reaches it through CALLS_FN (a service's handlers)."""
-    seen, todo = {node}, [(node, 0)]
-    while todo:
-        cur, depth = todo.pop()
-        if depth >= MAX_DEPTH:
-            continue
-        for u, _, d in pg.g.in_edges(cur, data=True):
-            if d.get("type") == "CALLS_FN" and u not in seen:
-                seen.add(u)
-                todo.append((u, depth + 1))
-    return seen
-
-
-def call_path(pg: ProjectGraph, call: str) -> str:
-    """The path part of a call's URL (after its base, env var or host)."""
-    a = pg.attrs(call)
-    path = a.get("path")
-    if isinstance(path, str) and path:
-        return path
-    text = str(pg.node(call).get("name") or "").split(" ", 1)[-1]
-    text = text.split("}", 1)[-1] if text.startswith("{") else text
-    if "://" in text:
-        text = "/" + text.split("://", 1)[1].partition("/")[2]
-    return text
-
-
-def could_be(pg: ProjectGraph, call: str, route: str) -> bool:
-    """The call's method and path fit the route, its base aside (the path is the route's tail)."""
-    have = route_of(pg.node(route))
-    if have is None:
-        return False
-    method = str(
-        pg.attrs(call).get("method") or str(pg.node(call).get("name")).split(" ")[0]
-    ).upper()
-    if have[0] not in ("ANY", "ALL", "USE") and method != have[0]:
-        return False
-    return bool(match_segments(segments(call_path(pg, call)), segments(have[1]), suffix=True))
-
-
-def _bridged(pg: ProjectGraph, call: str) -> list[tuple[str, dict]]:
-    return [(v, d) for _, v, d in pg.g.out_edges(call, data=True) if d.get("type") == "CALLS"]
 
 
 # -- evidence blocks ---------------------------------------------------------------------------
@@ -242,7 +126,7 @@ def hiding_block(
 
 def _unbridged(pg: ProjectGraph, comp: str) -> list[str]:
     return [n for n, d in pg.of_kind("http_call") if d.get("component") == comp and d.get("project") == pg.project
-            and not _bridged(pg, n) and not is_test(d.get("file"))]  # fmt: skip
+            and not bridged(pg, n) and not is_test(d.get("file"))]  # fmt: skip
 
 
 def unbridged_reason(pg: ProjectGraph, call: str) -> str:
@@ -333,7 +217,7 @@ def _instead(pg: ProjectGraph, ans: Answer, src: str, calls: list[str]) -> None:
     by_target: dict[str, list[str]] = {}
     loose = []
     for c in calls:
-        targets = _bridged(pg, c)
+        targets = bridged(pg, c)
         if not targets:
             loose.append(c)
         for r, _ in targets:
@@ -381,12 +265,12 @@ def does_call(
             )
         ans.add(f"from: {ref(pg, src)}")
         if parts:
-            fitting = [c for c in calls if _fits_text(pg, c, *parts)]
+            fitting = [c for c in calls if fits_text(pg, c, *parts)]
             if fitting:
                 ans.add(f"its call sites with that method and path ({len(fitting)}):")
             for c in fitting[:SHOWN]:
                 lands = (
-                    "; ".join(f"→ {ref(pg, r)}" for r, _ in _bridged(pg, c))
+                    "; ".join(f"→ {ref(pg, r)}" for r, _ in bridged(pg, c))
                     or f"→ no route: {unbridged_reason(pg, c)}"
                 )
                 ans.add(f"{call_site_text(pg, c)} {lands}", prio=3, indent="  ")
@@ -396,7 +280,7 @@ def does_call(
         ans.add(CAVEAT)
         return
     routes = routes_of(pg, dst)
-    hits = [(c, r, d) for c in calls for r, d in _bridged(pg, c) if r in routes]
+    hits = [(c, r, d) for c in calls for r, d in bridged(pg, c) if r in routes]
     if hits:
         _yes_http(pg, ans, src, dst, hits)
         if pg.node(dst).get("kind") not in ("route", "component"):
@@ -500,10 +384,3 @@ def _yes_path(pg: ProjectGraph, ans: Answer, path: list[str]) -> None:
         ans.touch(pg.node(v).get("project"), pg.node(v).get("component"))
         ans.add(with_tail(f"{edge_label(data)} {ref(pg, v)}", pg, v), indent="  " * (i + 2))
     ans.add(CAVEAT)
-
-
-def _fits_text(pg: ProjectGraph, call: str, method: str | None, path: str) -> bool:
-    m = str(pg.attrs(call).get("method") or "").upper()
-    if method and m and m != method:
-        return False
-    return bool(match_segments(segments(call_path(pg, call)), segments(path), suffix=True))

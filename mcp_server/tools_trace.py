@@ -7,11 +7,12 @@ import re
 from typing import Any
 
 from mcp_server.budget import Answer
+from mcp_server.call_ends import routes_of
 from mcp_server.catalog_routes import foreign_lookup
 from mcp_server.facts import callers_http, mw_text, order_of
 from mcp_server.graph import ProjectGraph, folder_of, hiding
 from mcp_server.lookup import resolve_or_no, unused_middleware
-from mcp_server.negatives import NO, does_call, no_callers, no_route_for_call, routes_of
+from mcp_server.negatives import NO, does_call, no_callers, no_route_for_call
 from mcp_server.provenance import tail
 from mcp_server.render import edge_label, ref, short, unresolved_line
 from mcp_server.resolve import candidates, pick_project
