@@ -28,7 +28,8 @@ from mcp_server.facts import (
     via_text,
 )
 from mcp_server.graph import ProjectGraph, folder_of
-from mcp_server.render import where
+from mcp_server.provenance import call_tail, route_tail
+from mcp_server.render import short, where
 from vocab import EDGE_TYPES, NODE_KINDS
 
 CODE_KINDS = {
@@ -216,6 +217,9 @@ def render(pg: ProjectGraph, ans: Answer, got: Reach) -> None:
                 group="route",
                 indent="  ",
             )
+            built = route_tail(pg, r)
+            if built:
+                ans.add(f"↳ {short(built, 200)}", prio=11, group="route tail", indent="    ")
     if got.sites:
         ans.add(f"call sites in other code that reach them ({len(got.sites)}):", prio=6)
         for c, r, d in got.sites:
@@ -225,6 +229,9 @@ def render(pg: ProjectGraph, ans: Answer, got: Reach) -> None:
                 group="call site",
                 indent="  ",
             )
+            built = call_tail(pg, c)
+            if built:
+                ans.add(f"↳ {short(built, 200)}", prio=12, group="call site tail", indent="    ")
     if got.callers:
         ans.add(f"callers of the readers ({len(got.callers)}):", prio=10)
         for u, d, depth in sorted(got.callers, key=lambda x: x[2]):
