@@ -44,7 +44,24 @@ def is_code(kind: object) -> bool:
 
 
 CALLER_DEPTH = 4
-REGISTRATION_KINDS = {"route", "middleware"}
+TAILED = 5  # a longer list of routes or call sites goes without provenance lines
+
+
+def inline_reads(pg: ProjectGraph, env: str) -> list[tuple[str, dict]]:
+    """Reads written inside a route registration: by the route itself, or by a middleware
+    built right there (`router.get(p, jwt({secret: process.env.X}))` — the read's line is
+    the line where a route gets that middleware)."""
+    out = []
+    for u, d in ins(pg, env, "READS_ENV"):
+        kind = pg.node(u).get("kind")
+        if kind == "route":
+            out.append((u, d))
+        elif kind == "middleware":
+            at = (d.get("file"), d.get("line"))
+            uses = [e for _, e in ins(pg, u, "USES_MIDDLEWARE")]
+            if any((e.get("file"), e.get("line")) == at for e in uses):
+                out.append((u, d))
+    return out
 
 
 def inline_line(pg: ProjectGraph, reads: list[tuple[str, dict]]) -> str:
@@ -190,7 +207,8 @@ def reach(pg: ProjectGraph, seeds: list[str]) -> Reach:
 def render(pg: ProjectGraph, ans: Answer, got: Reach) -> None:
     for comp in got.components:
         ans.touch(pg.project, comp)
-    inline = [r for r in got.readers if pg.node(r[0]).get("kind") in REGISTRATION_KINDS]
+    written = {(u, e) for e in {e for _, _, e in got.readers} for u, _ in inline_reads(pg, e)}
+    inline = [r for r in got.readers if (r[0], r[2]) in written]
     readers = [r for r in got.readers if r not in inline]
     if readers:
         ans.add(f"read at ({len(readers)}, production code):", prio=1)
@@ -217,7 +235,7 @@ def render(pg: ProjectGraph, ans: Answer, got: Reach) -> None:
                 group="route",
                 indent="  ",
             )
-            built = route_tail(pg, r)
+            built = route_tail(pg, r) if len(got.routes) <= TAILED else ""
             if built:
                 ans.add(f"↳ {short(built, 200)}", prio=11, group="route tail", indent="    ")
     if got.sites:
@@ -229,7 +247,7 @@ def render(pg: ProjectGraph, ans: Answer, got: Reach) -> None:
                 group="call site",
                 indent="  ",
             )
-            built = call_tail(pg, c)
+            built = call_tail(pg, c) if len(got.sites) <= TAILED else ""
             if built:
                 ans.add(f"↳ {short(built, 200)}", prio=12, group="call site tail", indent="    ")
     if got.callers:

@@ -190,8 +190,9 @@ def route_tail(pg: ProjectGraph, route: str) -> str:
     bits = []
     if isinstance(mounts, list) and mounts:
         chain = [_mount_text(pg, data.get("component"), m) for m in mounts]
-        kept = [c for c in chain if not c.startswith(NO_PREFIX)] or chain[:1]
-        bits.append("mounted " + " > ".join(kept[:4]) + (" > …" if len(kept) > 4 else ""))
+        kept = [c for c in chain if not c.startswith(NO_PREFIX)]
+        if kept:  # mounts that add no prefix say nothing about the path
+            bits.append("mounted " + " > ".join(kept[:4]) + (" > …" if len(kept) > 4 else ""))
     holes = hole_text(pg, route)
     if holes:
         bits.append(holes)

@@ -26,11 +26,11 @@ from mcp_server.facts import (
     secrets_of_env,
 )
 from mcp_server.graph import ProjectGraph
-from mcp_server.impact_code import REGISTRATION_KINDS
+from mcp_server.impact_code import inline_reads
 from mcp_server.relations import inbound_section, outbound_section, routes_section
 from mcp_server.render import ref, short, where
 from mcp_server.sections import Section, levels, plan, scratch
-from mcp_server.settings import section, settings_of
+from mcp_server.settings import section, settings_of, value_from
 
 Extra = Callable[[Answer], None]  # a renderer of trailing lines (docs, ADRs) from the tool
 
@@ -52,8 +52,9 @@ def _one(name_: str, lines: list[str], value: int, summary: str, keep: bool = Fa
 
 
 def settings_section(pg: ProjectGraph, ids: list[str], title: str, value: int) -> Section | None:
-    """Config/deploy statements (`name = value (file:line)`): dense single facts, so they
-    give way after the env reads although they are listed after them."""
+    """Config/deploy statements (`name = value (file:line)`): dense single facts (a mount
+    prefix, a Node version, an image), so they give way after the env reads and the
+    inbound calls although they are listed after them."""
     if not ids:
         return None
     full = scratch(lambda a: section(pg, a, ids, title, 9, group=None))
@@ -61,9 +62,8 @@ def settings_section(pg: ProjectGraph, ids: list[str], title: str, value: int) -
     for n in ids:
         value_ = pg.attrs(n).get("value")
         shown = f" = {short(value_, 50)}" if value_ not in (None, "") else ""
-        compact.append(
-            f"  {short(pg.node(n).get('name'), 40)}{shown} ({where(pg, n).split(' ', 1)[-1]})"
-        )
+        loc = where(pg, n).split(" ", 1)[-1]
+        compact.append(f"  {short(pg.node(n).get('name'), 40)}{shown} ({loc}){value_from(pg, n)}")
     names = ", ".join(short(pg.node(n).get("name"), 40) for n in ids)
     summary = [f"{title} ({len(ids)}): {names} (kb_entity name=<setting> gives one's value)"]
     return Section(title, levels(full=full, compact=compact, summary=summary), value)
@@ -83,9 +83,7 @@ def env_section(pg: ProjectGraph, comp: str, value: int) -> Section | None:
     )
     full, compact = [head], [head]
     for e in envs:
-        inline = {
-            u for u, _ in ins(pg, e, "READS_ENV") if pg.node(u).get("kind") in REGISTRATION_KINDS
-        }
+        inline = {u for u, _ in inline_reads(pg, e)}
         prod, test = env_read_sites(pg, e, skip=inline)
         sites = ", ".join(s.split(" (")[0] for s in prod[:4])
         sites += f" +{len(prod) - 4}" if len(prod) > 4 else ""
@@ -235,7 +233,7 @@ def component_view(pg: ProjectGraph, ans: Answer, comp: str, extra: Extra | None
         else []
     )
     parts.append(Section("unresolved", levels(full=notes), 75, keep=False) if notes else None)
-    parts.append(settings_section(pg, settings_of(pg, comp), "settings", 85))
+    parts.append(settings_section(pg, settings_of(pg, comp), "settings", 92))
     triggers, exported = _symbols(pg, comp)
     if triggers:
         parts.append(

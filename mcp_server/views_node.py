@@ -31,7 +31,7 @@ from mcp_server.facts import (
     via_text,
 )
 from mcp_server.graph import ProjectGraph
-from mcp_server.impact_code import REGISTRATION_KINDS, inline_line
+from mcp_server.impact_code import inline_line, inline_reads
 from mcp_server.negatives import no_callers, no_route_for_call
 from mcp_server.provenance import call_tail, route_tail
 from mcp_server.render import confidence_words, ref, short, where
@@ -222,9 +222,7 @@ def symbol_view(pg: ProjectGraph, ans: Answer, sym: str) -> None:
 
 
 def env_view(pg: ProjectGraph, ans: Answer, env: str) -> None:
-    inline = [
-        (u, d) for u, d in ins(pg, env, "READS_ENV") if pg.node(u).get("kind") in REGISTRATION_KINDS
-    ]
+    inline = inline_reads(pg, env)
     prod, test = env_read_sites(pg, env, skip={u for u, _ in inline})
     if inline:
         ans.add(inline_line(pg, inline))

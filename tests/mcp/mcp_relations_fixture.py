@@ -117,6 +117,11 @@ def _gateway() -> tuple[list[Node], list[Edge]]:
                 line,
             )
         )
+        method, tail, _ = VERBS[line - 5]  # the route registered on that line gets it
+        route = f"{ORBIT}/{c}:route:{method} /books{tail}"
+        edges.append(
+            edge(route, mid, "USES_MIDDLEWARE", ORBIT, c, "src/routes/books.ts", line, order=4)
+        )
     nodes.append(
         code_node(ORBIT, c, "symbol", "signToken", "signToken", "src/auth/tokens.ts", 4, 9)
     )
