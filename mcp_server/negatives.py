@@ -224,7 +224,8 @@ def _instead(pg: ProjectGraph, ans: Answer, src: str, calls: list[str]) -> None:
             by_target.setdefault(str(comp_of(pg, r)), []).append(
                 f"{name(pg, r, 70)} ← {where(pg, c).split(' ', 1)[-1]}"
             )
-    ans.add(f"what {name(pg, src, 60)} calls instead ({len(calls)} call sites):")
+    sites = f"{len(calls)} call site{'s' if len(calls) != 1 else ''}"
+    ans.add(f"what {name(pg, src, 60)} calls instead ({sites}):")
     for comp, items in sorted(by_target.items()):
         ans.touch(pg.project, comp)
         ans.add(

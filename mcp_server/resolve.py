@@ -113,8 +113,9 @@ def _by_location(pg: ProjectGraph, path: str, line: int | None, component: str |
     exact = [
         i for i in ids if pg.node(i).get("line") == line and pg.node(i).get("kind") != "code_file"
     ]
-    if exact:
-        return [min(exact, key=lambda i: _rank(pg, i))]
+    if exact:  # several call sites on one line (a ternary URL) are all meant
+        best = min(_rank(pg, i) for i in exact)
+        return sorted(i for i in exact if _rank(pg, i) == best)
     spans = [
         i
         for i in ids

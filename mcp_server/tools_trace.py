@@ -151,13 +151,15 @@ def trace(
     pg = state.graph(pick_project(state, project, start))
     up = direction == "up"
     several = _few_same_kind(pg, start, component)
-    if several and not to:
+    if several:
         kind = pg.node(several[0]).get("kind")
-        ans.add(
-            f"'{start}' matches {len(several)} {kind}s — each traced (pass the id to pick one):"
-        )
+        verb = "each asked" if to else "each traced"
+        ans.add(f"'{start}' matches {len(several)} {kind}s — {verb} (pass the id to pick one):")
         for node in several:
-            _trace_from(pg, ans, node, up, max_depth)
+            if to:
+                ask_does_call(state, pg, ans, node, to, up)
+            else:
+                _trace_from(pg, ans, node, up, max_depth)
         return
     src = resolve_or_no(pg, ans, start, component, "start node")
     if src is None:
