@@ -51,6 +51,11 @@ def _one(name_: str, lines: list[str], value: int, summary: str, keep: bool = Fa
     return Section(name_, levels(full=lines), value, keep)
 
 
+def _listed(title: str, items: list[str], value: int) -> Section:
+    """A titled list of the rest: whole, or its count."""
+    return _one(title, [f"{title} ({len(items)}):", *items], value, f"{title}: {len(items)}")
+
+
 def settings_section(pg: ProjectGraph, ids: list[str], title: str, value: int) -> Section | None:
     """Config/deploy statements (`name = value (file:line)`): dense single facts (a mount
     prefix, a Node version, an image), so they give way after the env reads and the
@@ -236,14 +241,7 @@ def component_view(pg: ProjectGraph, ans: Answer, comp: str, extra: Extra | None
     parts.append(settings_section(pg, settings_of(pg, comp), "settings", 92))
     triggers, exported = _symbols(pg, comp)
     if triggers:
-        parts.append(
-            _one(
-                "triggers",
-                [f"triggers ({len(triggers)}):", *triggers],
-                49,
-                f"triggers: {len(triggers)}",
-            )
-        )
+        parts.append(_listed("triggers", triggers, 49))
     if cid in pg.g:
         runtime = _runtime(pg, cid)
         parts.append(
@@ -257,14 +255,7 @@ def component_view(pg: ProjectGraph, ans: Answer, comp: str, extra: Extra | None
         docs = scratch(extra)
         parts.append(_one("docs", docs, 25, f"docs and ADRs: {max(len(docs) - 1, 0)}"))
     if exported:
-        parts.append(
-            _one(
-                "exported functions",
-                [f"exported functions ({len(exported)}):", *exported],
-                20,
-                f"exported functions: {len(exported)}",
-            )
-        )
+        parts.append(_listed("exported functions", exported, 20))
     if cid in pg.g:
         counts = Counter(d["type"] for _, _, d in pg.g.out_edges(cid, data=True))
         if counts:

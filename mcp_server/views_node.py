@@ -34,7 +34,7 @@ from mcp_server.graph import ProjectGraph
 from mcp_server.impact_code import inline_line, inline_reads
 from mcp_server.negatives import no_callers, no_route_for_call
 from mcp_server.provenance import call_tail, route_tail
-from mcp_server.render import confidence_words, ref, short, where
+from mcp_server.render import confidence_words, ref, short, span, where
 from mcp_server.settings import env_settings, route_mounts, route_paths, section, settings_of
 
 CALLEE_CAP = 25
@@ -200,7 +200,7 @@ def symbol_view(pg: ProjectGraph, ans: Answer, sym: str) -> None:
         ans.add(f"handler of ({len(served)} routes):", prio=2)
         for r, h in sorted(served, key=lambda x: str(pg.node(x[0]).get("name"))):
             d = pg.node(h)  # a member method answers it: name it at its own line
-            by = f" → {name(pg, h, 50)} ({d.get('file')}:{d.get('line')})" if h != sym else ""
+            by = f" → {name(pg, h, 50)} ({span(d)})" if h != sym else ""
             ans.add(f"{name(pg, r, 90)} ({where(pg, r)}){by}", prio=2, group="route", indent="  ")
         probes = [n for r, _ in served for n in route_paths(pg, r)]
         section(pg, ans, list(dict.fromkeys(probes)), "settings naming those paths", 3)
