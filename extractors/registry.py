@@ -111,6 +111,28 @@ def plan() -> list[tuple[str, ModuleType]]:
     return _plan(tuple(EXTRACTORS))
 
 
+def extract_only(project: str, component: str, root: Path, names: set[str]) -> ComponentFacts:
+    """The facts of the extractors named (`extractors.<name>` modules) and of those they
+    need, nothing else: how the model fixtures run the engine on its own."""
+    modules = {n: m for n, m in plan()}
+    for name in names:
+        modules.setdefault(name, importlib.import_module(f"extractors.{name}"))
+    needed = set(names)
+    while True:  # every provider of what a needed extractor requires
+        wants = {r for n in needed for r in modules[n].REQUIRES}
+        more = {n for n, m in modules.items() if set(m.PROVIDES) & wants} - needed
+        if not more:
+            break
+        needed |= more
+    ctx = ComponentContext(project, component, Path(root))
+    collect_files(ctx)
+    for name in run_order(tuple(n for n in modules if n in needed), modules):
+        modules[name].extract(ctx)
+    ctx.shared = Shared()
+    ctx.files.clear()
+    return ctx.facts
+
+
 def extract_component(project: str, component: str, root: Path) -> ComponentFacts:
     """Every fact of one component's folder. One extractor failing never stops the others.
 

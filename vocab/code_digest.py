@@ -14,10 +14,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
+DATA_SUFFIXES = (".yaml", ".scm")  # extraction models and tree-sitter queries are code too
+
+
 def source_digest(root: Path) -> str:
-    """12 hex digits over every `*.py` under `root` (recursively): relative path and bytes."""
+    """12 hex digits over every `*.py` under `root` (recursively) and every model or query
+    file (`*.yaml`, `*.scm`) outside a `fixtures` folder: relative path and bytes."""
     digest = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
+    files = list(root.rglob("*.py")) + [
+        p for suffix in DATA_SUFFIXES for p in root.rglob("*" + suffix) if "fixtures" not in p.parts
+    ]
+    for path in sorted(files):
         digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:12]

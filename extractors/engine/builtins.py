@@ -1,0 +1,245 @@
+"""What the languages' own libraries do to values: `+` and `%`, `||` / `??` / `or`, path and
+URL joins (`path.join`, `new URL(p, base)`, `os.path.join`, `urljoin`, `Path(a) / b`),
+string methods (`concat`, `format`, `join`, `replace`, `trim`), `encodeURIComponent` and
+`String()` / `str()` (a hole stays a hole), `Object.entries/keys/values` (for loops).
+Framework and client libraries are models, not here."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from extractors.engine.values import (
+    STRINGISH,
+    ArrLit,
+    Config,
+    Env,
+    Ext,
+    Lit,
+    Method,
+    ObjLit,
+    Unknown,
+    Value,
+    choice,
+    concat,
+)
+
+if TYPE_CHECKING:
+    from extractors.engine.evaluate import Call, Evaluator
+
+JOINS = {
+    "path.join", "path.posix.join", "node:path.join", "path.resolve", "node:path.resolve",
+    "os.path.join", "posixpath.join", "url.resolve", "urllib.parse.urljoin", "urlparse.urljoin",
+    "requests.compat.urljoin", "<global>.urljoin",
+}  # fmt: skip
+IDENTITY = {
+    "<global>.encodeURIComponent", "<global>.encodeURI", "<global>.String", "<global>.str",
+    "urllib.parse.quote", "<global>.decodeURIComponent",
+}  # fmt: skip
+STRING_KEEP = {"trim", "toString", "toLowerCase", "toUpperCase", "strip", "lower", "upper",
+               "rstrip", "lstrip", "valueOf", "trimEnd", "trimStart"}  # fmt: skip
+
+
+def truthy(value: Value) -> bool | None:
+    """Whether a value is certainly truthy (True), certainly falsy (False), or unknown."""
+    if isinstance(value, Lit):
+        return bool(value.value)
+    if isinstance(value, (ObjLit, ArrLit)):
+        return True
+    return None
+
+
+def logical(op: str, left: Value, right: Value) -> Value:
+    if op == "and":
+        sure = truthy(left)
+        return right if sure else left if sure is False else right
+    sure = truthy(left)
+    if sure is True or (op == "??" and isinstance(left, Lit) and left.value is not None):
+        return left
+    if (
+        sure is False
+        and op == "or"
+        or (op == "??" and isinstance(left, Lit) and left.value is None)
+    ):
+        return right
+    if isinstance(left, Env) and left.default is None:
+        return Env(left.name, right, left.via)  # `process.env.X || 'default'`
+    if isinstance(left, Config) and left.default is None:
+        return Config(left.key, left.source, right)
+    return choice([left, right])
+
+
+def binary(op: str, left: Value, right: Value, expr: str) -> Value:
+    if op == "+":
+        numbers = isinstance(left, Lit) and isinstance(right, Lit)
+        if numbers and all(isinstance(v.value, (int, float)) for v in (left, right)):
+            return Lit(left.value + right.value)  # type: ignore[union-attr]
+        if isinstance(left, STRINGISH) and isinstance(right, STRINGISH):
+            return concat(left, right)
+        return Unknown(expr[:120], "sum of values not known to be strings")
+    numeric = isinstance(left, Lit) and isinstance(left.value, (int, float))
+    if op == "/" and isinstance(left, STRINGISH) and isinstance(right, STRINGISH) and not numeric:
+        return join_paths([left, right])  # pathlib: Path(a) / "b"
+    if op == "%" and isinstance(left, Lit) and isinstance(left.value, str):
+        items = list(right.items) if isinstance(right, ArrLit) else [right]
+        return percent_format(left.value, items)
+    return Unknown(expr[:120], f"operator {op}")
+
+
+def join_paths(parts: list[Value]) -> Value:
+    """`a/b` from path pieces: one slash between pieces, an absolute later piece is kept."""
+    out: list[Value] = []
+    for part in parts:
+        text = part.value if isinstance(part, Lit) and isinstance(part.value, str) else None
+        if out:
+            prev = out[-1]
+            prev_text = (
+                prev.value if isinstance(prev, Lit) and isinstance(prev.value, str) else None
+            )
+            if text is not None:
+                text = text.lstrip("/")
+                if prev_text is not None and not prev_text.endswith("/") or prev_text is None:
+                    text = "/" + text
+                part = Lit(text)
+            elif prev_text is not None and not prev_text.endswith("/") or prev_text is None:
+                out.append(Lit("/"))
+        out.append(part)
+    return concat(*out)
+
+
+def percent_format(template: str, items: list[Value]) -> Value:
+    parts: list[Value] = []
+    chunks = template.split("%s")
+    for i, chunk in enumerate(chunks):
+        parts.append(Lit(chunk.replace("%%", "%")))
+        if i < len(chunks) - 1:
+            parts.append(items[i] if i < len(items) else Unknown("%s", "missing argument"))
+    return concat(*parts)
+
+
+def brace_format(template: str, call: Call) -> Value:
+    """`'{}/{name}'.format(a, name=b)`."""
+    parts: list[Value] = []
+    i, auto = 0, 0
+    while i < len(template):
+        j = template.find("{", i)
+        if j < 0 or j + 1 >= len(template):
+            parts.append(Lit(template[i:]))
+            break
+        if template[j + 1] == "{":
+            parts.append(Lit(template[i : j + 1]))
+            i = j + 2
+            continue
+        k = template.find("}", j)
+        if k < 0:
+            parts.append(Lit(template[i:]))
+            break
+        parts.append(Lit(template[i:j]))
+        field = template[j + 1 : k].split(":")[0].split("!")[0]
+        if field == "":
+            value = call.arg(auto)
+            auto += 1
+        elif field.isdigit():
+            value = call.arg(int(field))
+        else:
+            value = call.kwarg(field)
+        parts.append(value if value is not None else Unknown("{" + field + "}", "format field"))
+        i = k + 1
+    return concat(*parts)
+
+
+def call(ev: Evaluator, c: Call) -> Value | None:
+    callee = c.callee
+    if isinstance(callee, Ext):
+        dotted = callee.dotted
+        if dotted == "<global>.require" and c.view.args:
+            spec = c.arg(0)
+            if isinstance(spec, Lit) and isinstance(spec.value, str):
+                return ev.program.required(ev, c.rel, spec.value)
+        if dotted in JOINS:
+            return join_paths([v for v in c.args() if v is not None])
+        if dotted in IDENTITY and c.view.args:
+            return c.arg(0)
+        if dotted in {"<global>.URL", "url.URL"} and c.view.args:
+            base = c.arg(1)
+            return join_paths([base, c.arg(0)]) if base is not None else c.arg(0)  # type: ignore[list-item]
+        if dotted in {"pathlib.Path", "pathlib.PurePosixPath"} and c.view.args:
+            return join_paths([v for v in c.args() if v is not None])
+        if dotted in {"<global>.Object.entries", "<global>.Object.keys", "<global>.Object.values"}:
+            return object_items(ev, c.arg(0), callee.path[-1])
+        if dotted == "<global>.Object.assign":
+            return _merged(c)
+    if isinstance(callee, Method):
+        target, name = callee.target, callee.name
+        if isinstance(target, STRINGISH):
+            if name in STRING_KEEP:
+                return target
+            if name == "concat":
+                return concat(target, *[v for v in c.args() if v is not None])
+            if name == "format" and isinstance(target, Lit) and isinstance(target.value, str):
+                return brace_format(target.value, c)
+            if name == "join" and isinstance(target, Lit) and c.view.args:
+                items = c.arg(0)
+                if isinstance(items, ArrLit):
+                    sep = Lit(str(target.value))
+                    out: list[Value] = []
+                    for i, item in enumerate(items.items):
+                        out += [sep, item] if i else [item]
+                    return concat(*out)
+            if name in {"replace", "replaceAll"}:
+                return _replace(target, c)
+            return Unknown(f"{name}()", f"string method {name}")
+        if isinstance(target, ArrLit) and name == "join":
+            sep = c.arg(0) if c.view.args else Lit(",")
+            out = []
+            for i, item in enumerate(target.items):
+                out += [sep, item] if i else [item]  # type: ignore[list-item]
+            return concat(*out)
+        if isinstance(target, ArrLit) and name in {"concat"}:
+            extra = [v for v in c.args() if v is not None]
+            items = list(target.items)
+            for v in extra:
+                items += list(v.items) if isinstance(v, ArrLit) else [v]
+            return ArrLit(tuple(items))
+    return None
+
+
+def _replace(target: Value, c: Call) -> Value:
+    old, new = c.arg(0), c.arg(1)
+    literal = isinstance(target, Lit) and isinstance(old, Lit) and isinstance(new, Lit)
+    if literal and isinstance(target.value, str) and isinstance(old.value, str):  # type: ignore[union-attr]
+        return Lit(target.value.replace(old.value, str(new.value), 1))  # type: ignore[union-attr]
+    return target
+
+
+def object_items(ev: Evaluator, obj: Value | None, how: str) -> Value:
+    """`Object.entries(o)` as `[[key, value], ...]` (keys, values likewise), for loops."""
+    if not isinstance(obj, ObjLit):
+        return Unknown(how, "entries of an object not known statically")
+    a = ev.program.adapter(obj.site.rel)
+    node = a.node_at(obj.site) if a is not None else None
+    from extractors.lang.expr import EObject
+
+    view = a.view(node) if a is not None and node is not None else None
+    if not isinstance(view, EObject):
+        return Unknown(how, "object literal not found")
+    items: list[Value] = []
+    for entry in view.entries:
+        if entry.key is None or entry.kind == "spread":
+            continue
+        value = ev.object_member(obj, entry.key, 1)
+        if how == "keys":
+            items.append(Lit(entry.key))
+        elif how == "values":
+            items.append(value)
+        else:
+            items.append(ArrLit((Lit(entry.key), value)))
+    return ArrLit(tuple(items))
+
+
+def _merged(c: Call) -> Value:
+    values = [v for v in c.args() if v is not None]
+    objects = [v for v in values if isinstance(v, ObjLit)]
+    if not objects:
+        return Unknown("Object.assign", "no object literal")
+    first = objects[-1]
+    return ObjLit(first.site, first.act, first.extra)

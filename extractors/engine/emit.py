@@ -1,0 +1,441 @@
+"""The one emitter: named routes and requests -> the graph's nodes, edges, `unresolved`
+rows and catalog rows, in the contract the warehouse reads (docs/ARCHITECTURE.md): route
+nodes `METHOD /path` with ROUTES_TO and ordered USES_MIDDLEWARE; http_call nodes with their
+URL template and typed parts; CALLS_HTTP from the enclosing symbol. Typed parts travel as
+attrs (`segments`, `holes`), never a string to parse back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tree_sitter import Node as TsNode
+
+from extractors.base import ComponentContext
+from extractors.engine.config_sources import with_env_defaults
+from extractors.engine.evaluate import Evaluator
+from extractors.engine.mounts import NamedRoute
+from extractors.engine.paths import (
+    compatible,
+    condition_text,
+    holes_of,
+    options,
+    path_text,
+    segments,
+)
+from extractors.engine.recognize import Found, site_line
+from extractors.engine.values import (
+    ArrLit,
+    Choice,
+    Concat,
+    Config,
+    Env,
+    Ext,
+    Func,
+    Lit,
+    Method,
+    Obj,
+    Param,
+    Site,
+    Unknown,
+    Value,
+    describe,
+)
+from extractors.facts import CatalogRow
+from extractors.js.common import owner_at
+from extractors.js.resolve import package_name
+
+MAX_EXPR = 120
+HTTP_METHODS = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "ANY", "TRACE"}
+
+
+@dataclass
+class Emitter:
+    ctx: ComponentContext
+    ev: Evaluator
+    _symbols: dict[tuple[str, int], list[tuple[int, str]]] | None = None
+    _routes_seen: set[str] = field(default_factory=set)
+    _calls_seen: set[str] = field(default_factory=set)
+    _middleware: dict[str, str] = field(default_factory=dict)
+    _hosts: set[tuple[str, str, int]] = field(default_factory=set)
+    env_files: dict[str, tuple[str, int, str]] = field(default_factory=dict)
+
+    # --- symbols --------------------------------------------------------------------
+    def symbol_for(self, fn: Func) -> str:
+        """The symbol node of a function (the component's own symbol, else a new
+        `<anonymous>` one at its line)."""
+        if self._symbols is None:
+            index: dict[tuple[str, int], list[tuple[int, str]]] = {}
+            for node in self.ctx.facts.nodes:
+                if node.kind == "symbol" and node.file and node.line:
+                    index.setdefault((node.file, node.line), []).append(
+                        (node.end_line or node.line, node.id)
+                    )
+            self._symbols = index
+        site = fn.site
+        found = self._symbols.get((site.rel, site.line))
+        if found:
+            exact = [i for end, i in found if end == site.end_line]
+            return (exact or [found[0][1]])[0]
+        qualifier = f"{site.rel}#<anonymous>@{site.line}:{site.col + 1}"
+        node_id = self.ctx.node_id("symbol", qualifier)
+        if self.ctx.find_node(node_id) is None:
+            self.ctx.add_node("symbol", qualifier, fn.name or "<anonymous>", site.rel, site.line,
+                              site.end_line, exported=False, symbol_kind="anonymous")  # fmt: skip
+            self.ctx.add_edge(
+                self.ctx.node_id("code_file", site.rel), node_id, "DEFINES", site.rel, site.line
+            )
+            self._symbols.setdefault((site.rel, site.line), []).append((site.end_line, node_id))
+        return node_id
+
+    def handler_of(self, value: Value | None) -> Func | None:
+        """The function a route runs: a wrapper's argument (`catchAsync(fn)`) unwrapped."""
+        seen = 0
+        while isinstance(value, Func) and value.act is not None and seen < 4:
+            inner = next((v for _, v in value.act.values if isinstance(v, Func)), None)
+            if inner is None:
+                break
+            value, seen = inner, seen + 1
+        if isinstance(value, Choice):
+            return next((v for v in value.options if isinstance(v, Func)), None)
+        return value if isinstance(value, Func) else None
+
+    # --- routes ---------------------------------------------------------------------
+    def routes(self, named: list[NamedRoute]) -> None:
+        for route in named:
+            event = route.event
+            full = with_env_defaults(route.path, self.env_files)
+            for method, m_choices in self._methods(event.method, event.model):
+                for path, p_choices in options(full):
+                    if compatible(m_choices, p_choices):
+                        self._route(route, method, path, condition_text(m_choices + p_choices))
+
+    def _methods(self, value: Value, model: str) -> list[tuple[str, str | None]]:
+        aliases = self.ev.library.by_id[model].aliases if model in self.ev.library.by_id else {}
+        out = []
+        items = value.items if isinstance(value, ArrLit) else (value,)
+        for item in items:
+            for option, choices in options(item):
+                if isinstance(option, Lit) and isinstance(option.value, str):
+                    raw = option.value
+                    name = aliases.get(raw, aliases.get(raw.lower(), raw)).upper()
+                    if name in HTTP_METHODS:
+                        out.append((name, choices))
+        return out
+
+    def _route(self, route: NamedRoute, method: str, path: Value, condition: str | None) -> None:
+        event = route.event
+        text, parts = path_text(path)
+        site = self._display_site(event.site)
+        name = f"{method} {text}"
+        qualifier = name if name not in self._routes_seen else f"{name}@{site.rel}:{site.line}"
+        if qualifier in self._routes_seen:
+            return
+        self._routes_seen.add(qualifier)
+        attrs: dict = {"method": method, "path": text, "framework": event.model,
+                       "segments": [p.as_dict() for p in parts]}  # fmt: skip
+        holes = holes_of(path)
+        if holes:
+            attrs["holes"] = holes
+        if route.mounts:
+            attrs["mounts"] = [m.where for m in route.mounts]
+        if condition:
+            attrs["condition"] = condition
+        node_id = self.ctx.add_node(
+            "route", qualifier, name, site.rel, site.line, site.line, **attrs
+        )
+        handler = self.handler_of(event.handler)
+        target = (
+            self.symbol_for(handler)
+            if handler is not None
+            else self._built_handler(event.handler_site)
+        )
+        if target is not None:
+            self.ctx.add_edge(node_id, target, "ROUTES_TO", site.rel, site.line)
+        for order, (value, where) in enumerate(route.middleware, start=1):
+            mw, expr = self._middleware_node(value, where)
+            if mw is not None:
+                self.ctx.add_edge(
+                    node_id, mw, "USES_MIDDLEWARE", where.rel, where.line, order=order, expr=expr
+                )
+        for hole in holes:
+            if "default" not in hole and hole["source"] != "param":
+                self.ctx.unresolved(site.rel, site.line, "route_prefix", name,
+                                    f"path part {{{hole['name']}}} ({hole['source']}) has no value in the component")  # fmt: skip
+
+    def _built_handler(self, where: Site | None) -> str | None:
+        """A handler a call builds: the function a package wrapper wraps
+        (`asyncHandler(fn)`), else the expression itself (`swaggerUi.setup(spec)`)."""
+        a = self.ev.program.adapter(where.rel) if where is not None else None
+        node = a.node_at(where) if a is not None and where is not None else None
+        view = a.call_view(node) if node is not None and a is not None else None
+        if view is None or a is None or node is None:
+            return None
+        for arg in reversed(view.args):
+            value = self.handler_of(self.ev.eval(where.rel, arg, None))
+            if value is not None:
+                return self.symbol_for(value)
+        callee = self.ev.eval(where.rel, view.callee, None)
+        package = (
+            package_name(callee.package)
+            if isinstance(callee, Ext) and not callee.package.startswith("<")
+            else None
+        )
+        qualifier = f"{where.rel}#<handler>@{where.line}:{where.col + 1}"
+        node_id = self.ctx.node_id("symbol", qualifier)
+        if self.ctx.find_node(node_id) is None:
+            attrs = {"package": package} if package else {}
+            name = " ".join(a.text(view.callee).split())[:60]
+            self.ctx.add_node("symbol", qualifier, name, where.rel, where.line, where.end_line,
+                              exported=False, symbol_kind="expression", **attrs)  # fmt: skip
+            self.ctx.add_edge(
+                self.ctx.node_id("code_file", where.rel), node_id, "DEFINES", where.rel, where.line
+            )
+        return node_id
+
+    def _display_site(self, site: Site) -> Site:
+        a = self.ev.program.adapter(site.rel)
+        node = a.node_at(site) if a is not None else None
+        if node is None or a is None:
+            return site
+        if a.call_view(node) is not None:
+            return site_line(a, node)
+        return site
+
+    def _middleware_node(self, value: Value, where: Site) -> tuple[str | None, str]:
+        if isinstance(value, Obj) and not value.origin.rel.startswith("<"):
+            named = value.origin  # a library object applied as middleware: named as it was made
+            where = Site(named.rel, where.line, where.end_line, named.col, named.start, named.end)
+            if named.rel != where.rel:
+                where = Site(
+                    named.rel, named.line, named.end_line, named.col, named.start, named.end
+                )
+        a = self.ev.program.adapter(where.rel)
+        node = a.node_at(where) if a is not None else None
+        expr = (
+            " ".join(a.text(node).split())[:MAX_EXPR]
+            if a is not None and node is not None
+            else describe(value)
+        )
+        fn = value if isinstance(value, Func) else None
+        callee_text, package = expr, None
+        if node is not None and a is not None:
+            view = a.call_view(node)
+            target = view.callee if view is not None else node
+            callee_text = " ".join(a.text(target).split())[:MAX_EXPR]
+            callee = self.ev.eval(where.rel, target, None)
+            if isinstance(callee, Func) and view is not None:
+                fn = callee  # a factory called (`auth('admin')`): the middleware is the factory
+            elif isinstance(callee, Ext) and not callee.package.startswith("<"):
+                package = package_name(callee.package)
+                if (
+                    view is not None
+                    and view.args
+                    and all(isinstance(self.ev.eval(where.rel, x, None), Lit) for x in view.args)
+                ):
+                    callee_text = expr  # `AuthGuard('jwt')` and `AuthGuard('jwt-refresh')` differ
+            elif isinstance(callee, (Obj, Method)) and isinstance(
+                getattr(callee, "target", callee), Obj
+            ):
+                package = self._package_of(callee)
+        if fn is not None:
+            symbol = self.symbol_for(self.handler_of(fn) or fn)
+            found = self.ctx.find_node(symbol)
+            anonymous = found is not None and found.name == "<anonymous>"
+            qualifier = (
+                f"<anonymous>@{where.rel}:{where.line}"
+                if anonymous
+                else symbol.split(":symbol:", 1)[1]
+            )
+            label = "<anonymous>" if anonymous else found.name if found is not None else callee_text
+            file, line = (found.file, found.line) if found is not None else (where.rel, where.line)
+            return self._mw(qualifier, label, file, line, None, symbol), (
+                "<anonymous>" if anonymous else expr
+            )
+        if not callee_text:
+            return None, expr
+        return self._mw(callee_text, callee_text, where.rel, where.line, package, None), expr
+
+    def _package_of(self, value: Value) -> str | None:
+        obj = value.target if isinstance(value, Method) else value
+        if isinstance(obj, Obj):
+            model = self.ev.library.by_id.get(obj.model)
+            if model is not None and model.detect:
+                names = next(iter(model.detect.values()), ())
+                return names[0] if names else None
+        return None
+
+    def _mw(self, qualifier: str, name: str, file: str, line: int, package, symbol) -> str:
+        if qualifier in self._middleware:
+            return self._middleware[qualifier]
+        attrs = {k: v for k, v in {"package": package, "symbol": symbol}.items() if v}
+        node_id = self.ctx.add_node("middleware", qualifier, name, file, line, **attrs)
+        self._middleware[qualifier] = node_id
+        if package:
+            label = name if package in {"express", "koa", "fastify"} else package
+            self.ctx.facts.catalog.append(CatalogRow("middleware", self.ctx.project, self.ctx.component,
+                                                     label, file, line, {"middleware": name, "package": package}))  # fmt: skip
+        return node_id
+
+    # --- requests -------------------------------------------------------------------
+    def requests(self, found: list[Found]) -> None:
+        from extractors.engine.events import RequestEvent
+
+        for item in found:
+            event = item.event
+            if not isinstance(event, RequestEvent):
+                continue
+            site = item.chain[-1] if item.chain else self._display_site(event.site)
+            if item.uncalled and _shaped_by_parameter(event.url):
+                self.ctx.unresolved(site.rel, site.line, "http_call", describe(event.url, 200),
+                                    "dynamic URL: a wrapper's parameter, and nothing in the component calls the wrapper")  # fmt: skip
+                continue
+            hops = [s.where for s in reversed(item.chain[:-1])] + (
+                [self._display_site(event.site).where] if item.chain else []
+            )
+            url = event.url
+            if event.base is not None and not _absolute(url):
+                url = (
+                    Concat((event.base, url))
+                    if not isinstance(event.base, Lit) or event.base.value
+                    else url
+                )
+            methods = self._request_methods(event.method)
+            pairs = [
+                (m, u, mc + uc) for m, mc in methods for u, uc in options(url) if compatible(mc, uc)
+            ]
+            for method, option, choices in pairs:
+                self._call(
+                    event, site, hops, method, option, len(pairs) > 1, condition_text(choices)
+                )
+
+    def _request_methods(self, value: Value) -> list[tuple[str, tuple]]:
+        out = []
+        for option, choices in options(value):
+            if (
+                isinstance(option, Lit)
+                and isinstance(option.value, str)
+                and option.value.upper() in HTTP_METHODS
+            ):
+                out.append((option.value.upper(), choices))
+        return out or [("GET", ())]
+
+    def _call(self, event, site: Site, hops: list[str], method: str, url: Value, candidate: bool,
+              condition: str | None) -> None:  # fmt: skip
+        if isinstance(url, Unknown) or (isinstance(url, Param) and not hops):
+            self.ctx.unresolved(site.rel, site.line, "http_call", describe(url, 200),
+                                f"dynamic URL: {url.why if isinstance(url, Unknown) else 'a parameter'}")  # fmt: skip
+            return
+        template, env_var = url_template(url)
+        attrs: dict = {"method": method, "url_template": template, "client": event.model}
+        if env_var:
+            attrs["env_var"] = env_var
+        base, path = split_base(url, template)
+        if base:
+            attrs["base"] = base
+        attrs["path"] = path
+        attrs["segments"] = [p.as_dict() for p in segments(_path_value(url))]
+        holes = holes_of(url)
+        if holes:
+            attrs["holes"] = holes
+        if hops:
+            attrs["hops"] = hops
+        attrs["resolved_via"] = "wrapper" if hops else "env" if env_var else "literal"
+        if candidate:
+            attrs["candidate"] = True
+        if condition:
+            attrs["condition"] = condition
+        name = f"{method} {template}"
+        qualifier = f"{name}@{site.rel}:{site.line}"
+        if qualifier in self._calls_seen:
+            qualifier += f":{site.col + 1}"
+        if qualifier in self._calls_seen:
+            return
+        self._calls_seen.add(qualifier)
+        node_id = self.ctx.add_node(
+            "http_call", qualifier, name, site.rel, site.line, site.end_line, **attrs
+        )
+        owner = self._owner(site)
+        self.ctx.add_edge(owner, node_id, "CALLS_HTTP", site.rel, site.line)
+        if base and "://" in base:
+            self._hosts.add((base.split("://", 1)[1].split("/")[0], site.rel, site.line))
+
+    def _owner(self, site: Site) -> str:
+        a = self.ev.program.adapter(site.rel)
+        node: TsNode | None = a.node_at(site) if a is not None else None
+        if node is None and a is not None:
+            node = a.root.descendant_for_byte_range(site.start, site.start)
+        if node is None:
+            return self.ctx.node_id("code_file", site.rel)
+        mod = self.ctx.shared.py.modules.get(site.rel)
+        if mod is not None:
+            return mod.enclosing(node.start_byte)
+        return owner_at(self.ctx, site.rel, node)
+
+    def catalog(self) -> None:
+        for host, rel, line in sorted(self._hosts):
+            self.ctx.facts.catalog.append(
+                CatalogRow("hosts", self.ctx.project, self.ctx.component, host, rel, line)
+            )
+
+
+def _shaped_by_parameter(url: Value) -> bool:
+    """The URL's path (after its base) starts with a wrapper's parameter."""
+    parts = [p for p in (url.parts if isinstance(url, Concat) else (url,)) if not isinstance(p, (Env, Config))]
+    return bool(parts) and isinstance(parts[0], Param)
+
+
+def _absolute(url: Value) -> bool:
+    first = url.parts[0] if isinstance(url, Concat) else url
+    return isinstance(first, Lit) and isinstance(first.value, str) and "://" in first.value
+
+
+def url_template(url: Value) -> tuple[str, str | None]:
+    """`{ENV}/path/{param}` text of a URL and the env var its base comes from."""
+    parts = url.parts if isinstance(url, Concat) else (url,)
+    out, env_var = [], None
+    for part in parts:
+        if isinstance(part, Lit):
+            out.append("" if part.value is None else str(part.value))
+        elif isinstance(part, Env):
+            env_var = env_var or part.name
+            out.append("{" + part.name + "}")
+        elif isinstance(part, Config):
+            out.append("{" + part.key + "}")
+        elif isinstance(part, Param):
+            out.append("{" + part.name + "}")
+        else:
+            out.append("{" + (describe(part, 30).split("(")[0].strip("'\" ") or "dynamic") + "}")
+    return "".join(out), env_var
+
+
+def split_base(url: Value, template: str) -> tuple[str | None, str]:
+    """(literal origin or None, the path after the base / env var)."""
+    parts = url.parts if isinstance(url, Concat) else (url,)
+    if parts and isinstance(parts[0], Env):
+        rest = (
+            Concat(tuple(parts[1:]))
+            if len(parts) > 2
+            else (parts[1] if len(parts) == 2 else Lit(""))
+        )
+        return None, url_template(rest)[0] or "/"
+    if "://" in template:
+        scheme, _, rest = template.partition("://")
+        host, slash, path = rest.partition("/")
+        return f"{scheme}://{host}", "/" + path if slash else "/"
+    return None, template
+
+
+def _path_value(url: Value) -> Value:
+    parts = list(url.parts) if isinstance(url, Concat) else [url]
+    if parts and isinstance(parts[0], (Env, Config)):
+        parts = parts[1:]
+    elif (
+        parts
+        and isinstance(parts[0], Lit)
+        and isinstance(parts[0].value, str)
+        and "://" in parts[0].value
+    ):
+        scheme, _, rest = parts[0].value.partition("://")
+        _, slash, path = rest.partition("/")
+        parts[0] = Lit("/" + path if slash else "")
+    return Concat(tuple(parts)) if len(parts) > 1 else (parts[0] if parts else Lit(""))

@@ -1,0 +1,83 @@
+"""What the models recognise at one call or decorator, before the mount tree and the
+wrapper fixed point turn it into facts: typed, with their sites and the values involved."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from extractors.engine.values import Site, Value
+
+
+@dataclass(frozen=True)
+class RouteEvent:
+    """`router.get('/x', auth, handler)`, `@Get(':id')`, `@app.post('/y')`."""
+
+    model: str
+    router: Value  # the router / app / controller object (or a parameter, pending)
+    method: Value  # the HTTP method(s): a literal, a choice, or a list
+    path: Value
+    handler: Value | None
+    middleware: tuple[tuple[Value, Site], ...]  # in order, each where this route gets it
+    site: Site
+    handler_site: Site | None = None  # the decorated function, for decorator routes
+
+
+@dataclass(frozen=True)
+class MountEvent:
+    """`app.use('/api', router)`, `include_router(r, prefix=…)`, `register(plugin, {prefix})`."""
+
+    model: str
+    parent: Value
+    child: Value
+    path: Value | None
+    middleware: tuple[tuple[Value, Site], ...]
+    site: Site
+
+
+@dataclass(frozen=True)
+class UseEvent:
+    """Middleware applied to everything under a router (`app.use(helmet())`)."""
+
+    model: str
+    target: Value
+    path: Value | None
+    middleware: tuple[tuple[Value, Site], ...]
+    site: Site
+    methods: tuple[str, ...] = ()  # only routes of these HTTP methods (empty: all)
+    exact: bool = False  # the path names routes (NestJS forRoutes), not a prefix (app.use)
+
+
+@dataclass(frozen=True)
+class PrefixEvent:
+    """A prefix every route of an app gets (`app.setGlobalPrefix('api')`)."""
+
+    model: str
+    target: Value
+    path: Value
+    site: Site
+
+
+@dataclass(frozen=True)
+class RequestEvent:
+    """An HTTP request: `fetch(url, {method})`, `client.get(url)`, `requests.post(url)`."""
+
+    model: str
+    client: Value
+    method: Value
+    url: Value
+    base: Value | None
+    site: Site
+
+
+@dataclass(frozen=True)
+class InvokeEvent:
+    """The library calls a function argument with known arguments (`useSWR(key, fetcher)`,
+    a plugin registered on an app): a call site of that function the code never writes."""
+
+    model: str
+    fn: Value
+    args: tuple[Value, ...]
+    site: Site
+
+
+Event = RouteEvent | MountEvent | UseEvent | PrefixEvent | RequestEvent | InvokeEvent

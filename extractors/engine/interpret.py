@@ -1,0 +1,354 @@
+"""One call or decorator, interpreted by the models into events.
+
+`at_call` evaluates the callee; a method of a model object (or the object called itself)
+is looked up in the model's operations, whose selectors read the call's arguments. A
+method called on a parameter whose name is an operation of some model is *pending*: the
+wrapper fixed point (`recognize.py`) re-reads it at each caller with the parameter bound.
+"""
+
+from __future__ import annotations
+
+from extractors.engine.evaluate import Call, Evaluator
+from extractors.engine.events import (
+    Event,
+    InvokeEvent,
+    MountEvent,
+    PrefixEvent,
+    RequestEvent,
+    RouteEvent,
+    UseEvent,
+)
+from extractors.engine.values import (
+    STRINGISH,
+    Activation,
+    ArrLit,
+    Choice,
+    Ext,
+    Func,
+    Instance,
+    Klass,
+    Lit,
+    Method,
+    Obj,
+    ObjLit,
+    Param,
+    Site,
+    Value,
+)
+from extractors.lang.base import FileAdapter
+from extractors.lang.expr import EArray, ECall, EName
+from extractors.models.hooks import HOOKS
+from extractors.models.runtime import CallSource, Library
+from extractors.models.schema import Operation
+from extractors.models.selectors import Selector, first_free
+
+Pending = Param  # an event that waits for a parameter's argument
+
+
+class Interpreter:
+    def __init__(self, ev: Evaluator, library: Library):
+        self.ev = ev
+        self.lib = library
+
+    # --- calls ----------------------------------------------------------------------
+    def at_call(self, rel: str, a: FileAdapter, node, act: Activation | None,
+                decorated: Value | None = None) -> tuple[list[Event], set]:  # fmt: skip
+        """(events, scopes the call waits on)."""
+        view = a.call_view(node)
+        if view is None:
+            return [], set()
+        callee = self.ev.eval(rel, view.callee, act)
+        receiver = callee.target if isinstance(callee, Method) else None
+        call = Call(self.ev, rel, node, view, act, callee, receiver)
+        if (
+            isinstance(callee, Param) and "." in callee.name
+        ):  # `server.route(…)`, server a parameter
+            if callee.name.rsplit(".", 1)[1] in self.lib.vocabulary:
+                return [], {callee.scope}
+            return [], set()
+        events: list[Event] = []
+        callees = callee.options if isinstance(callee, Choice) else (callee,)
+        for option in callees:  # `client[cond ? 'delete' : 'post'](url)`: each method
+            target, name = self._target(option)
+            if target is None:
+                continue
+            one = Call(self.ev, rel, node, view, act, option, target, call.depth, call._args)
+            for op in self.lib.operations(target, name):
+                events += self.operation(op, target, one, decorated)
+        made = self.ev.eval(rel, node, act) if self._makes(callee) else None
+        if isinstance(made, Obj) and made.origin == call.site:
+            for op in self.lib.operations(made, "<init>"):
+                events += self.operation(op, made, call, decorated)
+        return events, set()
+
+    def _target(self, callee: Value) -> tuple[Obj | None, str]:
+        if isinstance(callee, Method) and isinstance(callee.target, Obj):
+            return callee.target, callee.name
+        if isinstance(callee, Obj):
+            return callee, "()"
+        if isinstance(callee, Ext):
+            obj = self.lib.claim(callee)
+            if obj is not None:
+                return obj, "()"
+            if callee.path:  # `import { useQuery } from 'react-query'`: the module's function
+                owner = self.lib.claim(Ext(callee.package, callee.path[:-1]))
+                if owner is not None:
+                    return owner, callee.path[-1]
+        return None, ""
+
+    def _makes(self, callee: Value) -> bool:
+        return isinstance(callee, (Ext, Klass)) or (
+            isinstance(callee, Method) and isinstance(callee.target, Obj)
+        )
+
+    # --- one operation --------------------------------------------------------------
+    def operation(
+        self, op: Operation, obj: Obj, call: Call, decorated: Value | None
+    ) -> list[Event]:
+        src = CallSource(self.ev, call, obj, decorated)
+        spec = op.spec
+        model = obj.model
+        site = call.site
+        if op.hook:
+            return HOOKS[op.hook](self, op, obj, call, src)
+        if op.action == "request":
+            url = src.select(spec.get("url"), STRINGISH)
+            if url is None:
+                return []
+            method = src.select(spec.get("method"), STRINGISH) or Lit("GET")
+            base = src.select(spec.get("base"), STRINGISH)
+            return [RequestEvent(model, obj, method, url, base, site)]
+        if op.action == "route":
+            return self._routes(op, obj, call, src, decorated)
+        if op.action in ("mount", "use"):
+            return self._mounts(op, obj, call, src)
+        if op.action == "prefix":
+            path = src.select(spec.get("path"))
+            return [PrefixEvent(model, obj, path, site)] if path is not None else []
+        if op.action == "invoke":
+            fn = src.select(spec.get("fn"), (Func,))
+            args = tuple(
+                v
+                for key in ("arg0", "arg1", "arg2")
+                if (v := src.select(spec.get(key))) is not None
+            )
+            return [InvokeEvent(model, fn, args, site)] if fn is not None else []
+        return []
+
+    def _routes(self, op: Operation, obj: Obj, call: Call, src: CallSource,
+                decorated: Value | None) -> list[Event]:  # fmt: skip
+        spec = op.spec
+        items_value = src.select(spec.get("items"))
+        sources = [src]
+        if items_value is not None:
+            items = items_value.items if isinstance(items_value, ArrLit) else (items_value,)
+            sources = [CallSource(self.ev, call, obj, decorated, item) for item in items]
+        events: list[Event] = []
+        for s in sources:
+            path = s.select(spec.get("path"))
+            if path is None:
+                path = Lit("")
+            handler, where, middleware = self._handlers(spec, s, call)
+            if decorated is not None and handler is None:
+                handler = decorated
+            guards = (
+                self.decorators.function_middleware(handler, call.node)
+                if decorated is not None
+                else []
+            )
+            middleware = tuple(middleware + guards + self.injected_params(handler))
+            method = s.select(spec.get("method")) or Lit(s.method_name())
+            router = s.select(spec.get("router")) or obj
+            item = s.item()
+            site = (
+                item.site if isinstance(item, ObjLit) else call.site
+            )  # a route object: its own line
+            if isinstance(decorated, Func):
+                where = decorated.site
+            events.append(
+                RouteEvent(obj.model, router, method, path, handler, middleware, site, where)
+            )
+        return events
+
+    def _handlers(self, spec: dict[str, Selector], src: CallSource, call: Call):
+        """(handler, its site, middleware with sites): `handler` names it, else the last of
+        `handlers` (the arguments after the path), the ones before it being middleware; a
+        handler's injected parameters (`Depends(fn)`) come after."""
+        middleware = self.selected(spec.get("middleware"), call, src)
+        handler = src.select(spec.get("handler"))
+        where = None
+        if spec.get("handlers") is not None:
+            args = self.selected(spec.get("handlers"), call, src, spec.get("path"))
+            if args and handler is None:
+                handler, where = args[-1]
+                args = args[:-1]
+            middleware += args
+        return handler, where, middleware
+
+    def _arg_sites(self, call: Call):
+        a = self.ev.program.adapter(call.rel)
+
+        def site(i: int) -> Site:
+            return (
+                a.site(call.view.args[i])
+                if a is not None and i < len(call.view.args)
+                else call.site
+            )
+
+        return site
+
+    def _mounts(self, op: Operation, obj: Obj, call: Call, src: CallSource) -> list[Event]:
+        spec = op.spec
+        model = obj.model
+        path = src.select(spec.get("path"))
+        if path is not None and not isinstance(path, STRINGISH):
+            path = None
+        items: list[tuple[Value, Site]] = []
+        for key in ("child", "children", "items"):
+            items += self.selected(spec.get(key), call, src, spec.get("path"))
+        middleware = tuple(self.selected(spec.get("middleware"), call, src))
+        events: list[Event] = []
+        uses: list[tuple[Value, Site]] = []
+        for value, where in items:
+            if self._mountable(value, op) or op.action == "mount" and key_is_child(spec, value):
+                before = tuple(uses)  # `use('/api', auth, router)`: auth guards the router
+                events.append(MountEvent(model, obj, value, path, middleware + before, call.site))
+            elif op.action == "use" or "items" in spec:
+                uses.append((value, _at_line(where, call.site)))  # used where the call is
+        if uses and not any(isinstance(e, MountEvent) for e in events):
+            target = src.select(spec.get("target")) or obj  # `cors.init_app(blueprint)`
+            events.append(UseEvent(model, target, path, tuple(uses), call.site))
+        return events
+
+    def selected(self, selector: Selector | None, call: Call, src: CallSource,
+                 after: Selector | None = None) -> list[tuple[Value, Site]]:  # fmt: skip
+        """The values a selector names, each with the site it is written at: the arguments
+        after the named ones (`rest`), the items of a list literal (`dependencies=[…]`), or
+        the one argument — an injection marker (`Depends(fn)`) standing for what it injects."""
+        if selector is None:
+            return []
+        a = self.ev.program.adapter(call.rel)
+        nodes: list = []
+        for term in selector.terms:
+            if term.path or term.kind not in ("arg", "kw", "rest"):
+                continue
+            if term.kind == "rest":
+                nodes = list(call.view.args[first_free([after], src) :])
+                break
+            node = (
+                call.view.args[int(term.key)]
+                if term.kind == "arg" and int(term.key) < len(call.view.args)
+                else call.view.kwargs.get(term.key)
+                if term.kind == "kw"
+                else None
+            )
+            if node is not None:
+                view = a.view(node) if a is not None else None
+                nodes = list(view.items) if isinstance(view, EArray) else [node]
+                break
+        if not nodes or a is None:
+            value = src.select(selector)
+            return [(v, call.site) for v in _as_list(value)]
+        out = []
+        for node in nodes:
+            node = self.injected_node(call.rel, node) or node
+            value = self.ev.eval(call.rel, node, call.act)
+            items = (
+                value.items if isinstance(value, ArrLit) else (value,)
+            )  # one use per written item
+            out += [(v, a.site(node)) for v in items]
+        return out
+
+    def injected_node(self, rel: str, node) -> object | None:
+        """`Depends(fn)` / `Security(fn)` (a model's `injects`): the node of what it injects."""
+        a = self.ev.program.adapter(rel)
+        view = a.call_view(node) if a is not None else None
+        if view is None or not view.args:
+            return None
+        callee = self.ev.eval(rel, view.callee, None)
+        if isinstance(callee, Ext) and callee.dotted in self.lib.injects:
+            return view.args[0]
+        return None
+
+    def injected_params(self, handler: Value) -> list[tuple[Value, Site]]:
+        """What a handler's parameters inject, in order (`user = Depends(current_user)`,
+        `Annotated[User, Depends(current_user)]`): middleware of its route."""
+        if not isinstance(handler, Func):
+            return []
+        a = self.ev.program.adapter(handler.site.rel)
+        node = a.node_at(handler.site) if a is not None else None
+        if a is None or node is None or not a.is_function(node):
+            return []
+        out = []
+        for param in a.function(node).params:
+            for candidate in (param.default, param.type):
+                marker = self._marker_in(handler.site.rel, a, candidate)
+                if marker is not None:
+                    out.append((self.ev.eval(handler.site.rel, marker, None), a.site(marker)))
+                    break
+        return out
+
+    def _marker_in(self, rel: str, a, node, depth: int = 0):
+        if node is None or depth > 4:
+            return None
+        found = self.injected_node(rel, node)
+        if found is not None:
+            return found
+        for child in node.named_children:  # `Annotated[T, Depends(fn)]`, a type alias's value
+            found = self._marker_in(rel, a, child, depth + 1)
+            if found is not None:
+                return found
+        if (
+            node.type in ("identifier", "type") and depth == 0
+        ):  # an alias: `CurrentUser = Annotated[...]`
+            value_node = self._alias_node(rel, a, node)
+            if value_node is not None:
+                return self._marker_in(*value_node, depth + 1)
+        return None
+
+    def _alias_node(self, rel: str, a, node):
+        name_node = node.named_children[0] if node.type == "type" and node.named_children else node
+        if name_node.type != "identifier":
+            return None
+        binding = a.resolve(a.text(name_node), name_node)
+        if binding is not None and binding.value is not None:
+            return rel, a, binding.value
+        value = self.ev.program.imported(self.ev, rel, a.text(name_node))
+        return None if value is None else None
+
+    def _mountable(self, value: Value, op: Operation) -> bool:
+        """A router-like value: a model object that can hold routes or mounts, a class the
+        models make one of, or a plugin function where the operation takes plugins."""
+        if isinstance(value, Obj):
+            return self.lib.holds_routes(value)
+        if isinstance(value, Func):
+            return "plugin" in op.spec
+        if isinstance(value, Klass):
+            made = self.lib.subclass(self.ev, value)
+            return made is not None and self.lib.holds_routes(made)
+        return False
+
+
+def _at_line(where: Site, call: Site) -> Site:
+    """An argument's node, read as used on the line of the call that applies it."""
+    return Site(where.rel, call.line, call.line, where.col, where.start, where.end)
+
+
+def key_is_child(spec: dict, value: Value) -> bool:
+    """An explicitly named child (`include_router(router)`) is mounted whatever it is."""
+    return ("child" in spec or "children" in spec) and isinstance(
+        value, (Obj, Func, Klass, Instance, Param)
+    )
+
+
+def _as_list(value: Value | None) -> list[Value]:
+    if value is None:
+        return []
+    if isinstance(value, ArrLit):
+        return list(value.items)
+    if isinstance(value, Choice):
+        return list(value.options)
+    return [value]
+
+
+__all__ = ["Interpreter", "Pending", "EName", "ECall", "ObjLit"]

@@ -1,0 +1,201 @@
+"""The component's code as the engine sees it: one adapter per source file, and what a
+module-level name, an import or an export stands for — across files, re-exports and index
+modules, for both languages (over the module tables `js.typescript` and `python.symbols`
+build)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from extractors.engine.values import Ext, Module, Unknown, Value
+from extractors.lang.base import FileAdapter
+from extractors.lang.js import JsFile
+from extractors.lang.python import PyFile
+
+if TYPE_CHECKING:
+    from extractors.base import ComponentContext
+    from extractors.engine.evaluate import Evaluator
+
+MAX_HOPS = 10  # re-export chains followed
+
+
+class Program:
+    def __init__(self, ctx: ComponentContext):
+        self.ctx = ctx
+        self.js = ctx.shared.js.modules
+        self.py = ctx.shared.py.modules
+        self._adapters: dict[str, FileAdapter] = {}
+        self._resolver = None
+
+    def rels(self) -> list[str]:
+        return sorted(set(self.js) | set(self.py))
+
+    def adapter(self, rel: str) -> FileAdapter | None:
+        found = self._adapters.get(rel)
+        if found is None:
+            if rel in self.js:
+                found = JsFile(self.js[rel].sf)
+            elif rel in self.py:
+                found = PyFile(self.py[rel].sf)
+            else:
+                return None
+            self._adapters[rel] = found
+        return found
+
+    def family(self, rel: str) -> str:
+        return "py" if rel in self.py else "js"
+
+    # --- imports ------------------------------------------------------------------
+    def imported(self, ev: Evaluator, rel: str, name: str, depth: int = 0) -> Value | None:
+        """What a module-level imported name of `rel` is, or None when it is not imported."""
+        if rel in self.js:
+            binding = self.js[rel].imports.get(name)
+            if binding is None:
+                return None
+            if binding.package or binding.target is None:
+                spec = binding.spec
+                if binding.target is None and binding.package is None:
+                    return Unknown(name, f"import {spec}: no such file in the component")
+                path = () if binding.imported in ("default", "*") else (binding.imported,)
+                return Ext(spec, path)
+            if binding.imported == "*":
+                if binding.cjs and "default" in self.js.get(binding.target, _EMPTY).exports:
+                    return self.exported(ev, binding.target, "default", depth + 1)
+                return Module(binding.target)
+            return self.exported(ev, binding.target, binding.imported, depth + 1)
+        mod = self.py.get(rel)
+        if mod is None:
+            return None
+        binding = mod.bindings.get(name)
+        if binding is None:
+            dotted = next((k for k in mod.bindings if k.startswith(name + ".")), None)
+            if dotted is None:
+                return None
+            binding = mod.bindings[dotted]
+            if binding.target is None:
+                return Ext(name)
+        if binding.target is None:
+            spec = binding.spec.lstrip(".")
+            return Ext(spec, (binding.name,)) if binding.name else Ext(spec)
+        if binding.name is None:
+            return Module(binding.target)
+        return self.exported(ev, binding.target, binding.name, depth + 1)
+
+    def required(self, ev: Evaluator, rel: str, spec: str) -> Value:
+        """`require(spec)` in `rel`: the module's `module.exports` (a package: the package)."""
+        mod = self.js.get(rel)
+        binding = next((b for b in mod.imports.values() if b.spec == spec), None) if mod else None
+        target_rel = binding.target if binding is not None else self._resolve(rel, spec)
+        if target_rel is None:
+            if binding is not None or not spec.startswith("."):
+                return Ext(spec)
+            return Unknown(spec, "require of a file not in the component")
+        assigned = self.module_exports(ev, target_rel)
+        if assigned is not None:
+            return assigned
+        target = self.js.get(target_rel)
+        if target is not None and "default" in target.exports:
+            return self.exported(ev, target_rel, "default")
+        return Module(target_rel)
+
+    def module_exports(self, ev: Evaluator, rel: str) -> Value | None:
+        """What `module.exports = …` makes a CommonJS module (the last such assignment)."""
+        adapter = self.adapter(rel)
+        if adapter is None or rel not in self.js:
+            return None
+        found = None
+        for target, value in adapter.member_assignments():
+            if (
+                adapter.text(target).replace(" ", "") == "module.exports"
+                and adapter.function_at(target) is None
+            ):
+                found = value
+        return ev.eval(rel, found, None) if found is not None else None
+
+    def _resolve(self, rel: str, spec: str) -> str | None:
+        """A module spec written inline (`register(require('./books'))`) to its file."""
+        if self._resolver is None:
+            from extractors.js.resolve import Resolver
+
+            configs = {r: f.data for r, f in self.ctx.files.items() if r.endswith("config.json")}
+            self._resolver = Resolver(set(self.js), configs)
+        target, _, _ = self._resolver.resolve(rel, spec)
+        return target
+
+    def exported(self, ev: Evaluator, rel: str, name: str, depth: int = 0) -> Value:
+        """What `name` exported from `rel` is (a Python module's top-level name)."""
+        if depth > MAX_HOPS:
+            return Unknown(name, "re-export chain too long")
+        if rel in self.py:
+            adapter = self.adapter(rel)
+            if adapter is None:
+                return Unknown(name, "no module")
+            binding = adapter.resolve(name, adapter.root)
+            if binding is not None and binding.kind != "import":
+                return ev.binding_value(rel, adapter, binding, None, adapter.root, 0)
+            found = self.imported(ev, rel, name, depth + 1)
+            if found is not None:
+                return found
+            if self._is_package(rel):  # `from pkg import submodule`
+                sub = self._submodule(rel, name)
+                if sub is not None:
+                    return Module(sub)
+            return Unknown(name, f"{rel} defines no {name}")
+        mod = self.js.get(rel)
+        if mod is None:
+            return Unknown(name, "no module")
+        if name in mod.exports:
+            local = mod.exports[name]
+            if local in mod.imports:
+                return self.imported(ev, rel, local, depth + 1) or Unknown(name, "import")
+            return self.module_name(ev, rel, local)
+        if name in mod.reexports:
+            target, imported = mod.reexports[name]
+            return self.exported(ev, target, imported, depth + 1)
+        for target in mod.star_reexports:
+            if self._exports(target, name, depth + 1):
+                return self.exported(ev, target, name, depth + 1)
+        if name == "default" and mod.consts.get("default") is not None:
+            return self.module_name(ev, rel, "default")
+        return Unknown(name, f"{rel} exports no {name}")
+
+    def _exports(self, rel: str, name: str, depth: int) -> bool:
+        mod = self.js.get(rel)
+        if mod is None or depth > MAX_HOPS:
+            return False
+        if name in mod.exports or name in mod.reexports:
+            return True
+        return any(self._exports(t, name, depth + 1) for t in mod.star_reexports)
+
+    def module_name(self, ev: Evaluator, rel: str, name: str) -> Value:
+        """A top-level name of a JS module: a declaration, or a CommonJS export's value."""
+        adapter = self.adapter(rel)
+        mod = self.js.get(rel)
+        if adapter is None or mod is None:
+            return Unknown(name, "no module")
+        binding = adapter.resolve(name, adapter.root) if name != "default" else None
+        if binding is not None:
+            return ev.binding_value(rel, adapter, binding, None, adapter.root, 0)
+        node = mod.consts.get(name)
+        if node is not None:
+            return ev.eval(rel, node, None)
+        imported = self.imported(ev, rel, name)
+        return imported if imported is not None else Unknown(name, f"{rel}: no top-level {name}")
+
+    def _is_package(self, rel: str) -> bool:
+        return rel.endswith("__init__.py")
+
+    def _submodule(self, rel: str, name: str) -> str | None:
+        folder = rel.rsplit("/", 1)[0] if "/" in rel else ""
+        for candidate in (f"{folder}/{name}.py", f"{folder}/{name}/__init__.py"):
+            candidate = candidate.lstrip("/")
+            if candidate in self.py:
+                return candidate
+        return None
+
+
+class _Empty:
+    exports: dict = {}
+
+
+_EMPTY = _Empty()

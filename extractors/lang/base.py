@@ -1,0 +1,149 @@
+"""What a language adapter tells the engine about one file, in language-neutral records.
+
+An adapter answers, for its grammar: the view of an expression node (`lang.expr`), which
+declaration a name at a position refers to (`resolve`), the calls and decorators of the
+file, the parameters and returns of a function, the members of a class, the assignments to
+object members, and the loops around a node. Everything is computed when first asked and
+kept for the file (one component's extraction).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tree_sitter import Node as TsNode
+
+from extractors.engine.values import Scope, Site
+from extractors.lang.expr import ECall, Expr
+from extractors.source import SourceFile
+
+
+@dataclass(slots=True)
+class Binding:
+    """A name's declaration: what kind, in which scope, and how to compute its value."""
+
+    name: str
+    kind: str  # decl | assign | param | function | class | loop | catch
+    scope: TsNode  # the scope node the name lives in
+    node: TsNode  # the declaring node (declarator, function, class, parameter, loop)
+    value: TsNode | None = None  # initializer; a loop's iterable
+    path: tuple = ()  # destructuring path into the value: keys, indexes, "..." for a rest
+    index: int = -1  # a parameter's position
+    default: TsNode | None = None
+    type: TsNode | None = None  # a declared type annotation
+
+
+@dataclass(slots=True)
+class FunctionInfo:
+    node: TsNode
+    name: str
+    params: list[Binding]
+    body: TsNode | None
+    is_method: bool = False
+    decorators: list[TsNode] = field(default_factory=list)
+    _returns: list[TsNode] | None = None
+
+
+@dataclass(slots=True)
+class ClassInfo:
+    node: TsNode
+    name: str
+    bases: list[TsNode]
+    decorators: list[TsNode]
+    methods: dict[str, TsNode]  # name -> function node
+    fields: dict[str, TsNode]  # name -> initializer (class fields, Python class attributes)
+    field_types: dict[str, TsNode]  # name -> type annotation
+    method_decorators: dict[str, list[TsNode]]
+
+
+class FileAdapter:
+    """The language-specific half; one instance per source file."""
+
+    family = ""
+
+    def __init__(self, sf: SourceFile):
+        self.sf = sf
+        self.root = sf.tree.root_node
+
+    # --- plumbing shared by both languages
+    def text(self, node: TsNode | None) -> str:
+        return self.sf.node_text(node) if node is not None else ""
+
+    def site(self, node: TsNode) -> Site:
+        return Site(
+            self.sf.rel,
+            node.start_point[0] + 1,
+            node.end_point[0] + 1,
+            node.start_point[1],
+            node.start_byte,
+            node.end_byte,
+        )
+
+    def scope_of(self, node: TsNode) -> Scope:
+        return Scope(self.sf.rel, node.start_byte, node.end_byte)
+
+    def node_at(self, site: Site) -> TsNode | None:
+        """The node a site was made from (same byte span)."""
+        node = self.root.descendant_for_byte_range(site.start, site.end)
+        while node is not None and (node.start_byte, node.end_byte) != (site.start, site.end):
+            if node.start_byte < site.start or node.end_byte > site.end:
+                return None
+            node = node.parent
+        return node
+
+    # --- the grammar-specific half
+    def unwrap(self, node: TsNode) -> TsNode:
+        """The expression inside parentheses, `await`, type assertions: what `view` reads."""
+        return node
+
+    def view(self, node: TsNode) -> Expr:
+        raise NotImplementedError
+
+    def call_view(self, node: TsNode) -> ECall | None:
+        view = self.view(node)
+        return view if isinstance(view, ECall) else None
+
+    def resolve(self, name: str, at: TsNode) -> Binding | None:
+        raise NotImplementedError
+
+    def calls(self) -> list[TsNode]:
+        raise NotImplementedError
+
+    def terminal(self, callee: TsNode) -> str | None:
+        raise NotImplementedError
+
+    def is_function(self, node: TsNode) -> bool:
+        raise NotImplementedError
+
+    def function_at(self, node: TsNode) -> TsNode | None:
+        """The innermost function containing `node` (not `node` itself)."""
+        parent = node.parent
+        while parent is not None:
+            if self.is_function(parent):
+                return parent
+            parent = parent.parent
+        return None
+
+    def function(self, node: TsNode) -> FunctionInfo:
+        raise NotImplementedError
+
+    def returns(self, info: FunctionInfo) -> list[TsNode]:
+        raise NotImplementedError
+
+    def klass(self, node: TsNode) -> ClassInfo | None:
+        raise NotImplementedError
+
+    def class_of_method(self, fn: TsNode) -> TsNode | None:
+        raise NotImplementedError
+
+    def member_assignments(self) -> list[tuple[TsNode, TsNode]]:
+        """(member target, value) of every `a.b.c = value` in the file."""
+        raise NotImplementedError
+
+    def decorated(self) -> list[tuple[TsNode, TsNode]]:
+        """(decorator expression, decorated function or class) in source order."""
+        raise NotImplementedError
+
+    def loop_binding(self, binding: Binding) -> tuple[TsNode, TsNode | None] | None:
+        """(loop node, body) when the binding is a loop variable."""
+        return None

@@ -1,0 +1,338 @@
+"""The models at work: the `Library` the evaluator asks what a library value is, and the
+interpretation of one call or decorator into events (`recognize`).
+
+Indexes every model's makers by the dotted name they match (`express.Router`,
+`<global>.fetch`, member `$axios`, type `@angular/common/http.HttpClient`) and its
+operations by (model, role, method). A value becomes a model object (`Obj`) when it is
+made the way a maker says — called, constructed, imported as the module itself, read as a
+global, a member name, a declared type, a decorated or derived class; its props are read
+from the making call by the maker's selectors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from extractors.engine.values import (
+    Config,
+    Env,
+    Ext,
+    Func,
+    Instance,
+    Klass,
+    Lit,
+    Method,
+    Obj,
+    Param,
+    Site,
+    Typed,
+    Value,
+)
+from extractors.models.schema import Maker, Model, Operation
+
+if TYPE_CHECKING:
+    from extractors.engine.evaluate import Call, Evaluator
+
+
+def model_site(model: str, role: str) -> Site:
+    """The identity of an object a library holds itself (the default axios instance)."""
+    return Site(f"<{model}>", 0, 0, 0, 0, 0)
+
+
+@dataclass
+class Claim:
+    model: Model
+    role: str
+    maker: Maker
+
+
+@dataclass
+class Library:
+    models: list[Model]
+    by_call: dict[str, list[Claim]] = field(default_factory=dict)
+    by_value: dict[str, list[Claim]] = field(default_factory=dict)  # module / global makers
+    by_member: dict[str, list[Claim]] = field(default_factory=dict)
+    by_type: dict[str, list[Claim]] = field(default_factory=dict)
+    by_subclass: dict[str, list[Claim]] = field(default_factory=dict)
+    ops: dict[tuple[str, str, str], list[Operation]] = field(default_factory=dict)
+    vocabulary: set[str] = field(default_factory=set)
+    by_id: dict[str, Model] = field(default_factory=dict)
+    _holders: dict[tuple[str, str], bool] = field(default_factory=dict)
+    made: dict[tuple[str, str], list[Obj]] = field(default_factory=dict)  # objects made, by role
+    maker_names: set[str] = field(default_factory=set)  # last names of what makes objects
+    injects: set[str] = field(default_factory=set)  # injection markers: `fastapi.Depends`
+
+    def __post_init__(self) -> None:
+        for model in self.models:
+            self.by_id[model.id] = model
+            for role, makers in model.objects.items():
+                for maker in makers:
+                    claim = Claim(model, role, maker)
+                    for name in self.full_names(model, maker):
+                        table = {
+                            "call": self.by_call, "new": self.by_call, "module": self.by_value,
+                            "global": self.by_value, "member": self.by_member,
+                            "type": self.by_type, "subclass": self.by_subclass,
+                        }.get(maker.how)  # fmt: skip
+                        if table is not None:
+                            table.setdefault(name, []).append(claim)
+                        self.vocabulary.add(name.rsplit(".", 1)[-1])
+                        if maker.how in ("call", "new"):
+                            self.maker_names.add(name.rsplit(".", 1)[-1])
+            for op in model.operations:
+                for role in op.on:
+                    for name in op.calls:
+                        self.ops.setdefault((model.id, role, name), []).append(op)
+                        self.vocabulary.add(name)
+            for deco in model.decorators:
+                self.vocabulary.update(deco.names)
+            for marker in model.injects:
+                self.injects.update(self.full_names(model, Maker("call", marker)))
+
+    @staticmethod
+    def full_names(model: Model, maker: Maker) -> list[str]:
+        """A maker's target as the dotted names values have: a global is `<global>.name`, a
+        member maker is the member's name, `module#path` is explicit, a module's own name is the module itself, and a bare path is
+        relative to each of the model's modules."""
+        target = maker.target
+        if maker.how == "global":
+            return [f"<global>.{target}"]
+        if maker.how == "member":
+            return [target]
+        if "#" in target:
+            module, _, path = target.partition("#")
+            return [f"{module}.{path}" if path else module]
+        if target in model.modules:
+            return [target]
+        return [f"{m}.{target}" for m in model.modules] or [target]
+
+    # --- the evaluator's questions -------------------------------------------------
+    def claim(self, value: Value) -> Obj | None:
+        """A value a library holds itself: the module `axios`, the global `fetch`."""
+        if not isinstance(value, Ext):
+            return None
+        for claim in self.by_value.get(_dotted(value), ()):
+            return Obj(claim.model.id, claim.role, model_site(claim.model.id, claim.role))
+        return None
+
+    def member(self, ev: Evaluator, target: Value, name: str) -> Value | None:
+        claims = self.by_member.get(name)
+        if claims:
+            claim = claims[0]
+            return Obj(claim.model.id, claim.role, model_site(claim.model.id, claim.role))
+        obj = target if isinstance(target, Obj) else self.claim(target)
+        if obj is None:
+            return None
+        if (obj.model, obj.role, name) in self.ops:
+            return Method(obj, name)
+        model = self.by_id.get(obj.model)
+        if model is not None and model.reads.get(obj.role) == "env":
+            return Env(name, None, obj.model)
+        prop = obj.prop(name)
+        if prop is not None:
+            return prop
+        return Obj(obj.model, f"{obj.role}.{name}", obj.origin)  # a facet: `client.defaults`
+
+    def field(self, ev: Evaluator, klass: Klass, name: str, value: Value) -> Value | None:
+        """A class attribute a library reads from the environment: a field of a settings
+        class (pydantic's BaseSettings: the variable of the field's name, its default the
+        value written)."""
+        made = self._derived(ev, klass, 0)
+        model = self.by_id.get(made.model) if made is not None else None
+        if model is not None and model.reads.get(made.role) == "env-field":
+            return Env(name.upper(), value, made.model)
+        return None
+
+    def _derived(self, ev: Evaluator, klass: Klass, depth: int) -> Obj | None:
+        """The model object a class is by derivation, through component base classes."""
+        if depth > 6:
+            return None
+        made = self.subclass(ev, klass)
+        if made is not None:
+            return made
+        a = ev.program.adapter(klass.site.rel)
+        node = a.node_at(klass.site) if a is not None else None
+        info = a.klass(node) if node is not None else None
+        for base in info.bases if info is not None else []:
+            value = ev.eval(klass.site.rel, base, None)
+            if isinstance(value, Klass):
+                found = self._derived(ev, value, depth + 1)
+                if found is not None:
+                    return found
+        return None
+
+    def typed(self, ev: Evaluator, type_value: Value) -> Value | None:
+        if isinstance(type_value, Ext):
+            for claim in self.by_type.get(_dotted(type_value), ()):
+                return Obj(claim.model.id, claim.role, model_site(claim.model.id, claim.role))
+        return None
+
+    def call(self, ev: Evaluator, call: Call) -> Value | None:
+        callee = call.callee
+        if isinstance(callee, Ext):
+            for claim in self.by_call.get(_dotted(callee), ()):
+                return self.make(ev, claim, call)
+            obj = self.claim(callee)
+            if obj is not None:
+                return self._returned(ev, obj, "()", call)
+            if callee.path:
+                owner = self.claim(Ext(callee.package, callee.path[:-1]))
+                if owner is not None:
+                    return self._returned(ev, owner, callee.path[-1], call)
+            return None
+        if isinstance(callee, Method) and isinstance(callee.target, Obj):
+            return self._returned(ev, callee.target, callee.name, call)
+        if isinstance(callee, Obj):
+            return self._returned(ev, callee, "()", call)
+        if isinstance(callee, Klass):  # a class derived from a library class
+            made = self.subclass(ev, callee)
+            if made is not None:
+                return made
+        return None
+
+    def make(self, ev: Evaluator, claim: Claim, call: Call) -> Obj:
+        src = CallSource(ev, call, None)
+        props = tuple(
+            (k, v) for k, sel in claim.maker.props.items() if (v := src.select(sel)) is not None
+        )
+        return Obj(claim.model.id, claim.role, call.site, props)
+
+    def subclass(self, ev: Evaluator, klass: Klass) -> Obj | None:
+        """A class of the component derived from a library class a model names."""
+        a = ev.program.adapter(klass.site.rel)
+        node = a.node_at(klass.site) if a is not None else None
+        info = a.klass(node) if node is not None else None
+        if info is None:
+            return None
+        for base in info.bases:
+            value = ev.eval(klass.site.rel, base, None)
+            if isinstance(value, Ext):
+                for claim in self.by_subclass.get(_dotted(value), ()):
+                    src = ClassSource(ev, klass)
+                    props = tuple((k, v) for k, sel in claim.maker.props.items()
+                                  if (v := src.select(sel)) is not None)  # fmt: skip
+                    return Obj(claim.model.id, claim.role, klass.site, props)
+        return None
+
+    def _returned(self, ev: Evaluator, obj: Obj, name: str, call: Call) -> Value | None:
+        for op in self.ops.get((obj.model, obj.role, name), ()):
+            src = CallSource(ev, call, obj)
+            if op.action == "env":
+                key = src.select(op.spec.get("name"))
+                if isinstance(key, Lit) and isinstance(key.value, str):
+                    return Env(key.value, src.select(op.spec.get("default")), obj.model)
+            if op.action == "config":
+                key = src.select(op.spec.get("key"))
+                if isinstance(key, Lit) and isinstance(key.value, str):
+                    return Config(key.value, obj.model, src.select(op.spec.get("default")))
+            if op.yields is not None:
+                found = src.select(op.yields)
+                if isinstance(found, Func):
+                    return Func(found.site, found.act, found.this, found.name, obj.model)
+                if found is not None:
+                    return found
+            if op.returns == "self":
+                return obj
+            if op.returns:
+                props = tuple((k, v) for k, sel in op.returns_props.items()
+                              if (v := src.select(sel)) is not None)  # fmt: skip
+                inherited = tuple((k, v) for k, v in obj.props if k not in dict(props))
+                return Obj(obj.model, op.returns, call.site, inherited + props)
+        return None
+
+    def operations(self, obj: Obj, name: str) -> list[Operation]:
+        return self.ops.get((obj.model, obj.role, name), [])
+
+    def holds_routes(self, obj: Obj) -> bool:
+        """Whether routes can hang off an object of this role (a router, app, controller)."""
+        key = (obj.model, obj.role)
+        found = self._holders.get(key)
+        if found is None:
+            model = self.by_id.get(obj.model)
+            found = model is not None and (
+                any(obj.role in op.on and op.action in ("route", "mount", "prefix")
+                    for op in model.operations)
+                or any(d.role == obj.role for d in model.decorators)
+                or any(obj.role in roles for roles in model.implicit.values())
+                or obj.role in model.router_roles
+            )  # fmt: skip
+            self._holders[key] = found
+        return found
+
+
+def _dotted(value: Ext) -> str:
+    return value.dotted
+
+
+class CallSource:
+    """What selectors read at a call: its arguments, receiver, name, decorated target."""
+
+    def __init__(self, ev: Evaluator, call: Call, receiver: Value | None,
+                 decorated: Value | None = None, item: Value | None = None):  # fmt: skip
+        self.ev, self.call, self._receiver = ev, call, receiver
+        self._decorated, self._item = decorated, item
+
+    def select(self, selector, want: tuple | None = None) -> Value | None:
+        from extractors.models.selectors import select
+
+        return select(selector, self, want)
+
+    def arg(self, i: int) -> Value | None:
+        return self.call.arg(i)
+
+    def kwarg(self, name: str) -> Value | None:
+        return self.call.kwarg(name)
+
+    def arg_count(self) -> int:
+        return len(self.call.view.args)
+
+    def receiver(self) -> Value | None:
+        return self._receiver
+
+    def method_name(self) -> str:
+        callee = self.call.callee
+        return callee.name if isinstance(callee, Method) else ""
+
+    def decorated(self) -> Value | None:
+        return self._decorated
+
+    def attr(self, name: str) -> Value | None:
+        return None
+
+    def item(self) -> Value | None:
+        return self._item
+
+    def member(self, value: Value, name: str) -> Value:
+        return self.ev.member(value, name, self.call.rel, self.call.node, self.call.depth + 1)
+
+
+class ClassSource(CallSource):
+    """Selectors over a class: its attributes (`attr.path`)."""
+
+    def __init__(self, ev: Evaluator, klass: Klass):
+        self.ev, self.klass = ev, klass
+        self._receiver = self._decorated = self._item = None
+
+    def arg(self, i: int) -> Value | None:
+        return None
+
+    def kwarg(self, name: str) -> Value | None:
+        return None
+
+    def arg_count(self) -> int:
+        return 0
+
+    def method_name(self) -> str:
+        return ""
+
+    def attr(self, name: str) -> Value | None:
+        value = self.ev.class_member(self.klass, name, 1, static=True)
+        return None if isinstance(value, Method) else value
+
+    def member(self, value: Value, name: str) -> Value:
+        return self.ev.member(value, name, self.klass.site.rel, None, 1)
+
+
+__all__ = ["Library", "CallSource", "ClassSource", "model_site", "Param", "Func", "Instance",
+           "Typed", "Config"]  # fmt: skip

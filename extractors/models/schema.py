@@ -1,0 +1,243 @@
+"""The model file format: one YAML file per framework, client library, config idiom or
+gateway (`models/{server,client,config,gateway}/*.yaml`), read into typed records.
+
+A model says, from the library's documentation:
+- `detect`: the manifest entries that mean the library is used (npm / pypi names);
+- `objects`: the roles of the objects it makes (app, router, client …) and how each is made:
+  `call: <module>.<path>` (called), `new:` (constructed), `module:` (the module itself is
+  the object), `global:` (a global name), `member:` (any value's member of that name, e.g.
+  `$axios`), `type:` (a parameter or field declared with that type), `decorator:` (a class
+  decorated with it) — each with `props` read from the making call's arguments;
+- `operations`: what calling a method of such an object does — `route`, `mount`, `use`
+  (middleware), `prefix` (a global prefix), `request` (an HTTP call), `returns` (another
+  object, e.g. a chained route), `invoke` (the library calls a function argument), `env`
+  (an environment read), `config` (a configuration read);
+- `decorators`: decorators that make routes or middleware (`@Get(':id')`, `@app.get`);
+- `router`: how a router's own properties enter its routes (`prefix: prop.prefix`);
+- `params`: the path-parameter syntax (`colon`, `brace`, `angle`, `bracket`);
+- `aliases`: method names that are not HTTP methods (`all: ANY`, `del: DELETE`);
+- `hooks`: named Python hooks (`models/hooks.py`) for what data cannot say.
+Selectors (`arg0`, `kw.prefix`, `arg0.baseURL`, `prop.path`, `name`, `rest`, `'GET'`, a
+choice `a | b`) are parsed by `selectors.py`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from extractors.models.selectors import Selector, parse_selector
+
+KINDS = ("server", "client", "config", "gateway", "generator")
+LANGUAGES = ("js", "python")
+MAKERS = ("call", "new", "module", "global", "member", "type", "decorator", "subclass")
+ACTIONS = ("route", "mount", "use", "prefix", "request", "returns", "invoke", "env", "config",
+           "setting", "handlers")  # fmt: skip
+PARAM_STYLES = ("colon", "brace", "angle", "bracket")
+
+
+class ModelError(ValueError):
+    """A model file that does not follow the format: `path: what — how to fix`."""
+
+
+@dataclass(frozen=True)
+class Maker:
+    how: str  # one of MAKERS
+    target: str  # dotted name: `express.Router`, `fetch`, `$axios`, `HttpClient`
+    props: dict[str, Selector] = field(default_factory=dict)
+    when: dict[str, Selector] = field(default_factory=dict)  # conditions on arguments
+
+
+@dataclass(frozen=True)
+class Operation:
+    on: tuple[str, ...]  # object roles (`of:` in the file: YAML reads a bare `on` as true)
+    calls: tuple[str, ...]  # method names; "()" = the object called itself
+    action: str  # one of ACTIONS
+    spec: dict[str, Selector]  # the action's fields as selectors
+    returns: str | None = None  # role of the object the call returns ("self": the receiver)
+    returns_props: dict[str, Selector] = field(default_factory=dict)
+    hook: str | None = None
+    yields: Selector | None = None  # the call's value is one of its arguments (`fp(plugin)`)
+
+
+@dataclass(frozen=True)
+class Decorator:
+    names: dict[str, str]  # decorator name -> HTTP method ("" when not a route)
+    module: str | None  # the module the decorator is imported from
+    on: str  # class | method | function
+    action: str  # route | makes | use
+    spec: dict[str, Selector]
+    role: str | None = None  # for `makes`: the role of the object the class becomes
+
+
+@dataclass(frozen=True)
+class Model:
+    id: str
+    kind: str
+    language: str
+    title: str
+    docs: str
+    path: Path
+    detect: dict[str, tuple[str, ...]]
+    modules: tuple[str, ...]
+    objects: dict[str, tuple[Maker, ...]]
+    operations: tuple[Operation, ...]
+    decorators: tuple[Decorator, ...]
+    router: dict[str, Selector]
+    params: str
+    aliases: dict[str, str]
+    hooks: tuple[str, ...]
+    implicit: dict[str, tuple[str, ...]]  # parent role -> child roles mounted implicitly
+    router_roles: tuple[str, ...] = ()  # roles routes hang off (besides those with operations)
+    reads: dict[str, str] = field(default_factory=dict)  # role -> what reading a member is: env
+    injects: tuple[str, ...] = ()  # markers a handler's parameters inject through (`Depends`)
+    notes: str = ""
+
+
+def _fail(path: Path, what: str) -> ModelError:
+    return ModelError(f"{path}: {what} — see extractors/models/README.md for the format")
+
+
+def _names(value, path: Path, key: str) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    raise _fail(path, f"`{key}` must be a name or a list of names, got {value!r}")
+
+
+def _selectors(raw, path: Path, key: str) -> dict[str, Selector]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise _fail(path, f"`{key}` must be a mapping of field: selector")
+    out = {}
+    for name, text in raw.items():
+        try:
+            out[str(name)] = parse_selector(text)
+        except ValueError as exc:
+            raise _fail(path, f"`{key}.{name}`: {exc}") from None
+    return out
+
+
+def _makers(raw, path: Path) -> dict[str, tuple[Maker, ...]]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise _fail(path, "`objects` must map a role to a list of makers")
+    out: dict[str, tuple[Maker, ...]] = {}
+    for role, makers in raw.items():
+        items = makers if isinstance(makers, list) else [makers]
+        found = []
+        for item in items:
+            if not isinstance(item, dict):
+                raise _fail(
+                    path, f"`objects.{role}`: each maker is a mapping like {{call: pkg.fn}}"
+                )
+            how = next((k for k in MAKERS if k in item), None)
+            if how is None:
+                raise _fail(path, f"`objects.{role}`: a maker needs one of {', '.join(MAKERS)}")
+            found.append(Maker(how, str(item[how]), _selectors(item.get("props"), path, f"objects.{role}.props"),
+                               _selectors(item.get("when"), path, f"objects.{role}.when")))  # fmt: skip
+        out[str(role)] = tuple(found)
+    return out
+
+
+def _operations(raw, path: Path) -> tuple[Operation, ...]:
+    out = []
+    for i, item in enumerate(raw or []):
+        if not isinstance(item, dict):
+            raise _fail(path, f"`operations[{i}]` must be a mapping")
+        action = next((k for k in ACTIONS if k in item and k != "returns"), None)
+        returns = item.get("returns")
+        if action is None and returns is None and "yields" not in item:
+            raise _fail(path, f"`operations[{i}]` needs one of {', '.join(ACTIONS)}")
+        spec = item.get(action) if action else None
+        if spec is not None and not isinstance(spec, dict):
+            raise _fail(path, f"`operations[{i}].{action}` must be a mapping of field: selector")
+        returns_role, returns_props = None, {}
+        if isinstance(returns, dict):
+            returns_role = str(returns.get("role", "self"))
+            returns_props = _selectors(returns.get("props"), path, f"operations[{i}].returns.props")
+        elif returns is not None:
+            returns_role = str(returns)
+        out.append(Operation(_names(item.get("of"), path, "of"), _names(item.get("call"), path, "call"),
+                             action or "returns",
+                             _selectors(spec, path, f"operations[{i}].{action}"),
+                             returns_role, returns_props, item.get("hook"),
+                             parse_selector(item["yields"]) if "yields" in item else None))  # fmt: skip
+    return tuple(out)
+
+
+def _decorators(raw, path: Path) -> tuple[Decorator, ...]:
+    out = []
+    for i, item in enumerate(raw or []):
+        if not isinstance(item, dict):
+            raise _fail(path, f"`decorators[{i}]` must be a mapping")
+        names = item.get("names") or item.get("name")
+        if isinstance(names, str):
+            names = {names: ""}
+        elif isinstance(names, list):
+            names = {str(n): "" for n in names}
+        if not isinstance(names, dict) or not names:
+            raise _fail(path, f"`decorators[{i}]` needs `name` or `names`")
+        action = next((k for k in ("route", "makes", "use") if k in item), None)
+        if action is None:
+            raise _fail(path, f"`decorators[{i}]` needs one of route, makes, use")
+        spec = item.get(action) or {}
+        role = None
+        if action == "makes":
+            role = str(spec.pop("role", "controller")) if isinstance(spec, dict) else None
+        out.append(Decorator({str(k): str(v or "") for k, v in names.items()}, item.get("module"),
+                             str(item.get("target", "method")), action,
+                             _selectors(spec, path, f"decorators[{i}].{action}"), role))  # fmt: skip
+    return tuple(out)
+
+
+def load_model(path: Path) -> Model:
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except Exception as exc:  # noqa: BLE001 - one line naming the file
+        raise _fail(path, f"not valid YAML ({exc})") from None
+    if not isinstance(raw, dict):
+        raise _fail(path, "a model is a YAML mapping")
+    for key in ("id", "kind", "language"):
+        if not raw.get(key):
+            raise _fail(path, f"missing `{key}`")
+    if raw["kind"] not in KINDS:
+        raise _fail(path, f"`kind` must be one of {', '.join(KINDS)}")
+    if raw["language"] not in LANGUAGES:
+        raise _fail(path, f"`language` must be one of {', '.join(LANGUAGES)}")
+    params = raw.get("params", "colon")
+    if params not in PARAM_STYLES:
+        raise _fail(path, f"`params` must be one of {', '.join(PARAM_STYLES)}")
+    detect = raw.get("detect") or {}
+    if not isinstance(detect, dict):
+        raise _fail(path, "`detect` maps npm / pypi to package names")
+    implicit = raw.get("implicit") or {}
+    return Model(
+        id=str(raw["id"]),
+        kind=str(raw["kind"]),
+        language=str(raw["language"]),
+        title=str(raw.get("title") or raw["id"]),
+        docs=str(raw.get("docs") or ""),
+        path=path,
+        detect={k: _names(v, path, f"detect.{k}") for k, v in detect.items()},
+        modules=_names(raw.get("modules"), path, "modules"),
+        objects=_makers(raw.get("objects"), path),
+        operations=_operations(raw.get("operations"), path),
+        decorators=_decorators(raw.get("decorators"), path),
+        router=_selectors(raw.get("router"), path, "router"),
+        params=str(params),
+        aliases={str(k): str(v) for k, v in (raw.get("aliases") or {}).items()},
+        hooks=_names(raw.get("hooks"), path, "hooks"),
+        implicit={str(k): _names(v, path, f"implicit.{k}") for k, v in implicit.items()},
+        router_roles=_names(raw.get("router_roles"), path, "router_roles"),
+        reads={str(k): str(v) for k, v in (raw.get("reads") or {}).items()},
+        injects=_names(raw.get("injects"), path, "injects"),
+        notes=str(raw.get("notes") or ""),
+    )

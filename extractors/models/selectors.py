@@ -1,0 +1,172 @@
+"""Selectors: how a model names a value of a call — `arg0`, `arg1.baseURL`, `kw.prefix`,
+`prop.path` (the receiver object's property), `attr.path` (a class attribute of the class a
+model object was made from), `item.method` (a member of each item of a list being
+registered), `name` (the method called), `self` (the receiver), `decorated` (what a
+decorator decorates), `last`, `rest` (the arguments after the ones named before), `'GET'`
+(a literal), and a choice `a | b` (the first present).
+`arg0?` takes the argument only when it is a string (Express's optional path)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Protocol
+
+from extractors.engine.values import STRINGISH, Choice, Lit, Method, Obj, Param, Unknown, Value
+
+_TERM = re.compile(
+    r"^(?:(?P<lit>'[^']*'|\"[^\"]*\")|(?P<arg>arg(?P<n>\d+)(?P<opt>\?)?)|kw\.(?P<kw>[A-Za-z_]\w*)"
+    r"|prop\.(?P<prop>[A-Za-z_$][\w$]*)|attr\.(?P<attr>[A-Za-z_$][\w$]*)|item\.(?P<item>[A-Za-z_$][\w$]*)"
+    r"|(?P<word>name|self|decorated|last|rest|all|item|args))"
+    r"(?P<path>(?:\.[A-Za-z_$][\w$]*)*)$"
+)
+
+
+@dataclass(frozen=True)
+class Term:
+    kind: str  # lit | arg | kw | prop | attr | item | name | self | decorated | last | rest | all
+    key: str = ""  # the literal, the argument index, the keyword or property name
+    optional: bool = False
+    path: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Selector:
+    terms: tuple[Term, ...]
+
+    @property
+    def text(self) -> str:
+        return " | ".join(t.kind + (f":{t.key}" if t.key else "") for t in self.terms)
+
+    def positions(self) -> set[int]:
+        return {int(t.key) for t in self.terms if t.kind == "arg"}
+
+
+def parse_selector(raw) -> Selector:
+    if isinstance(raw, (int, float, bool)) or raw is None:
+        return Selector((Term("lit", str(raw) if raw is not None else ""),))
+    if not isinstance(raw, str):
+        raise ValueError(f"a selector is a string such as arg0 or kw.prefix, got {raw!r}")
+    terms = []
+    for part in raw.split("|"):
+        part = part.strip()
+        m = _TERM.match(part)
+        if m is None:
+            raise ValueError(f"cannot read selector {part!r}")
+        path = tuple(p for p in (m.group("path") or "").split(".") if p)
+        if m.group("lit"):
+            text = m.group("lit")[1:-1]
+            if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+                text = text[1:-1]  # `"'GET'"` written inside YAML's own quotes
+            terms.append(Term("lit", text))
+        elif m.group("arg"):
+            terms.append(Term("arg", m.group("n"), bool(m.group("opt")), path))
+        elif m.group("kw"):
+            terms.append(Term("kw", m.group("kw"), False, path))
+        elif m.group("prop"):
+            terms.append(Term("prop", m.group("prop"), False, path))
+        elif m.group("attr"):
+            terms.append(Term("attr", m.group("attr"), False, path))
+        elif m.group("item"):
+            terms.append(Term("item", m.group("item"), False, path))
+        else:
+            terms.append(Term(m.group("word"), "", False, path))
+    return Selector(tuple(terms))
+
+
+class Source(Protocol):
+    """What a selector reads from: a call (or a decorator call) being interpreted."""
+
+    def arg(self, i: int) -> Value | None: ...
+
+    def kwarg(self, name: str) -> Value | None: ...
+
+    def arg_count(self) -> int: ...
+
+    def receiver(self) -> Value | None: ...
+
+    def method_name(self) -> str: ...
+
+    def decorated(self) -> Value | None: ...
+
+    def attr(self, name: str) -> Value | None: ...
+
+    def item(self) -> Value | None: ...
+
+    def member(self, value: Value, name: str) -> Value: ...
+
+
+def select(selector: Selector | None, src: Source, want: tuple | None = None) -> Value | None:
+    """The first term of the selector that is present (and, with `want`, of one of those
+    value types), its member path applied."""
+    if selector is None:
+        return None
+    for term in selector.terms:
+        value = _term(term, src)
+        if value is None:
+            continue
+        for step in term.path:
+            value = src.member(value, step)
+        if isinstance(value, Method) or (term.path and isinstance(value, Unknown)):
+            continue  # no such member: the next alternative
+        if want is not None and not isinstance(value, want):
+            continue
+        return value
+    return None
+
+
+def _term(term: Term, src: Source) -> Value | None:
+    kind = term.kind
+    if kind == "lit":
+        return Lit(term.key)
+    if kind == "arg":
+        value = src.arg(int(term.key))
+        if term.optional and value is not None and not _pathlike(value):
+            return None
+        return value
+    if kind == "kw":
+        return src.kwarg(term.key)
+    if kind == "prop":
+        receiver = src.receiver()
+        return receiver.prop(term.key) if isinstance(receiver, Obj) else None
+    if kind == "name":
+        return Lit(src.method_name())
+    if kind == "self":
+        return src.receiver()
+    if kind == "decorated":
+        return src.decorated()
+    if kind == "attr":
+        return src.attr(term.key)
+    if kind == "item":
+        item = src.item()
+        return src.member(item, term.key) if item is not None and term.key else item
+    if kind == "args":  # every positional argument, as a list
+        from extractors.engine.values import ArrLit
+
+        return ArrLit(tuple(v for i in range(src.arg_count()) if (v := src.arg(i)) is not None))
+    if kind == "last":
+        n = src.arg_count()
+        return src.arg(n - 1) if n else None
+    return None
+
+
+def _pathlike(value: Value) -> bool:
+    """What an optional path argument can be: text known at least in part (not a value
+    that is only known to be unknown, which is as likely a function)."""
+    if isinstance(value, Choice):
+        return all(_pathlike(v) for v in value.options)
+    return isinstance(value, STRINGISH) and not isinstance(value, (Unknown, Param))
+
+
+def first_free(selectors: list[Selector | None], src: Source) -> int:
+    """The first argument position after every argument the selectors took (for `rest`)."""
+    used = -1
+    for selector in selectors:
+        if selector is None:
+            continue
+        for term in selector.terms:
+            if term.kind == "arg" and (value := _term(term, src)) is not None:
+                del value
+                used = max(used, int(term.key))
+                break
+    return used + 1
