@@ -19,7 +19,7 @@ from extractors.registry import extract_only  # noqa: E402
 
 
 def facts(folder: Path) -> None:
-    found = extract_only("p", "c", folder, {"engine.run"})
+    found = extract_only("p", "c", folder, {"engine.routes", "engine.requests"})
     for n in found.nodes:
         if n.kind in ("route", "http_call", "middleware"):
             attrs = {k: v for k, v in n.attrs.items() if k != "segments"}

@@ -32,7 +32,7 @@ def main() -> int:
         if only and p.id not in only:
             continue
         for comp, slug in (("web", p.web["slug"]), ("api", p.api["slug"])):
-            facts = extract_only(p.id, comp, REPOS / slug, {"engine.run"})
+            facts = extract_only(p.id, comp, REPOS / slug, {"engine.routes", "engine.requests"})
             for n in facts.nodes:
                 if n.kind in ("route", "http_call"):
                     nodes.append({"id": n.id, "project": p.id, "component": comp, "kind": n.kind,

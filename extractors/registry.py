@@ -29,8 +29,8 @@ EXTRACTORS: list[str] = [
     # one line per extractor module (under extractors/); order only breaks ties
     "js.vue",
     "js.typescript",
-    "js.express",
-    "js.nestjs",
+    "engine.run",
+    "engine.routes",
     "js.injected",
     "js.nextjs",
     "js.firebase",
@@ -38,7 +38,6 @@ EXTRACTORS: list[str] = [
     "js.server_actions",
     "js.cookies",
     "python.symbols",
-    "python.routes",
     "python.django",
     "infra.env",
     "infra.constants",

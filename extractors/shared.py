@@ -80,6 +80,14 @@ class StackHints:
 
 
 @dataclass
+class EngineRun:
+    """Provided by `engine.run`: what the extraction engine found, for the extractors that
+    emit it (`engine.routes`, `engine.requests`)."""
+
+    result: object | None = None  # engine.run.Analysis
+
+
+@dataclass
 class Shared:
     vue: VueComponents = field(default_factory=VueComponents)
     js: JsSymbols = field(default_factory=JsSymbols)
@@ -88,6 +96,7 @@ class Shared:
     express: ExpressApps = field(default_factory=ExpressApps)
     env: EnvVars = field(default_factory=EnvVars)
     stack: StackHints = field(default_factory=StackHints)
+    engine: EngineRun = field(default_factory=EngineRun)
     # caches, filled per file on first use (no provider)
     js_index: dict[str, FileIndex] = field(default_factory=dict)
     py_index: dict[str, PyIndex] = field(default_factory=dict)

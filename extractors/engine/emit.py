@@ -13,6 +13,7 @@ from tree_sitter import Node as TsNode
 from extractors.base import ComponentContext
 from extractors.engine.config_sources import with_env_defaults
 from extractors.engine.evaluate import Evaluator
+from extractors.engine.middleware import middleware_use
 from extractors.engine.mounts import NamedRoute
 from extractors.engine.paths import (
     compatible,
@@ -100,14 +101,19 @@ class Emitter:
         return value if isinstance(value, Func) else None
 
     # --- routes ---------------------------------------------------------------------
-    def routes(self, named: list[NamedRoute]) -> None:
-        for route in named:
+    def routes(self, named: list[NamedRoute]) -> dict[int, list[str]]:
+        """Emit every named route; returns the route node ids of each (by index)."""
+        made: dict[int, list[str]] = {}
+        for i, route in enumerate(named):
             event = route.event
             full = with_env_defaults(route.path, self.env_files)
             for method, m_choices in self._methods(event.method, event.model):
                 for path, p_choices in options(full):
                     if compatible(m_choices, p_choices):
-                        self._route(route, method, path, condition_text(m_choices + p_choices))
+                        node_id = self._route(route, method, path, condition_text(m_choices + p_choices))
+                        if node_id is not None:
+                            made.setdefault(i, []).append(node_id)
+        return made
 
     def _methods(self, value: Value, model: str) -> list[tuple[str, str | None]]:
         aliases = self.ev.library.by_id[model].aliases if model in self.ev.library.by_id else {}
@@ -122,14 +128,14 @@ class Emitter:
                         out.append((name, choices))
         return out
 
-    def _route(self, route: NamedRoute, method: str, path: Value, condition: str | None) -> None:
+    def _route(self, route: NamedRoute, method: str, path: Value, condition: str | None) -> str | None:
         event = route.event
         text, parts = path_text(path)
         site = self._display_site(event.site)
         name = f"{method} {text}"
         qualifier = name if name not in self._routes_seen else f"{name}@{site.rel}:{site.line}"
         if qualifier in self._routes_seen:
-            return
+            return None
         self._routes_seen.add(qualifier)
         attrs: dict = {"method": method, "path": text, "framework": event.model,
                        "segments": [p.as_dict() for p in parts]}  # fmt: skip
@@ -159,8 +165,62 @@ class Emitter:
                 )
         for hole in holes:
             if "default" not in hole and hole["source"] != "param":
-                self.ctx.unresolved(site.rel, site.line, "route_prefix", name,
-                                    f"path part {{{hole['name']}}} ({hole['source']}) has no value in the component")  # fmt: skip
+                expr = hole.get("expr") or name
+                self.ctx.unresolved(site.rel, site.line, "route", expr,
+                                    f"path part {{{hole['name']}}} ({hole['source']}) is not known statically")  # fmt: skip
+        return node_id
+
+    def used_middleware(self, events: list) -> None:
+        """Every middleware applied anywhere has its node (and catalog row), applied to a
+        route or not (`app.use(express.json())` after the routes)."""
+        from extractors.engine.events import UseEvent
+
+        for event in events:
+            if isinstance(event, UseEvent):
+                for value, where in event.middleware:
+                    self._middleware_node(value, where)
+
+    def settings(self, events: list) -> None:
+        """A `setting` node per route prefix the code writes (a mount's path, a global prefix),
+        at the line it is written: how the API is reached, for single-fact answers."""
+        from extractors.engine.events import MountEvent, PrefixEvent
+
+        files = {n.id for n in self.ctx.facts.nodes if n.kind == "code_file"}
+        seen: dict[str, list[str]] = {}
+        rows: dict[str, tuple] = {}
+        for event in events:
+            if not isinstance(event, (MountEvent, PrefixEvent)) or event.path_site is None:
+                continue
+            if event.path is None:
+                continue
+            value = with_env_defaults(event.path, self.env_files)
+            if isinstance(value, Lit):
+                text = str(value.value or "")
+            elif isinstance(value, (Env, Config)) and isinstance(value.default, Lit):
+                text = str(value.default.value or "")  # read as its default; the hole is in `holes`
+            else:
+                text = url_template(value)[0]
+            if not text.strip("/"):
+                continue
+            where = event.path_site
+            name = event.path_name or "prefix"
+            found = [(where, name)]
+            origin = getattr(event.path, "site", None)
+            if isinstance(event.path, (Env, Config)) and origin is not None:  # a settings field
+                found.append((origin, event.path.name.lower() if isinstance(event.path, Env) else event.path.key))
+            for at, label in found:
+                qualifier = f"{at.rel}:{at.line}:{label}"
+                values = seen.setdefault(qualifier, [])
+                if text not in values:
+                    values.append(text)
+                rows[qualifier] = (at, label, event.model)
+        for qualifier, (where, name, model) in sorted(rows.items()):
+            node_id = self.ctx.add_node("setting", qualifier, name, where.rel, where.line, where.line,
+                                        value=", ".join(seen[qualifier]), about=f"route prefix: {name}",
+                                        source=model)  # fmt: skip
+            file_id = self.ctx.node_id("code_file", where.rel)
+            if file_id in files:
+                self.ctx.add_edge(file_id, node_id, "DECLARES", where.rel, where.line)
 
     def _built_handler(self, where: Site | None) -> str | None:
         """A handler a call builds: the function a package wrapper wraps
@@ -202,67 +262,36 @@ class Emitter:
         return site
 
     def _middleware_node(self, value: Value, where: Site) -> tuple[str | None, str]:
-        if isinstance(value, Obj) and not value.origin.rel.startswith("<"):
-            named = value.origin  # a library object applied as middleware: named as it was made
-            where = Site(named.rel, where.line, where.end_line, named.col, named.start, named.end)
-            if named.rel != where.rel:
-                where = Site(
-                    named.rel, named.line, named.end_line, named.col, named.start, named.end
-                )
-        a = self.ev.program.adapter(where.rel)
-        node = a.node_at(where) if a is not None else None
-        expr = (
-            " ".join(a.text(node).split())[:MAX_EXPR]
-            if a is not None and node is not None
-            else describe(value)
-        )
-        fn = value if isinstance(value, Func) else None
-        callee_text, package = expr, None
-        if node is not None and a is not None:
-            view = a.call_view(node)
-            target = view.callee if view is not None else node
-            callee_text = " ".join(a.text(target).split())[:MAX_EXPR]
-            callee = self.ev.eval(where.rel, target, None)
-            if isinstance(callee, Func) and view is not None:
-                fn = callee  # a factory called (`auth('admin')`): the middleware is the factory
-            elif isinstance(callee, Ext) and not callee.package.startswith("<"):
-                package = package_name(callee.package)
-                if (
-                    view is not None
-                    and view.args
-                    and all(isinstance(self.ev.eval(where.rel, x, None), Lit) for x in view.args)
-                ):
-                    callee_text = expr  # `AuthGuard('jwt')` and `AuthGuard('jwt-refresh')` differ
-            elif isinstance(callee, (Obj, Method)) and isinstance(
-                getattr(callee, "target", callee), Obj
-            ):
-                package = self._package_of(callee)
-        if fn is not None:
-            symbol = self.symbol_for(self.handler_of(fn) or fn)
+        """(middleware node id, the use as written) for one element of a route's chain."""
+        use = middleware_use(self.ev, value, where)
+        if use is None:
+            return None, describe(value)
+        if use.function is not None:
+            symbol = self.symbol_for(self.handler_of(use.function) or use.function)
             found = self.ctx.find_node(symbol)
-            anonymous = found is not None and found.name == "<anonymous>"
-            qualifier = (
-                f"<anonymous>@{where.rel}:{where.line}"
-                if anonymous
-                else symbol.split(":symbol:", 1)[1]
-            )
-            label = "<anonymous>" if anonymous else found.name if found is not None else callee_text
+            if found is not None and found.name == "<anonymous>":
+                qualifier, label = f"<anonymous>@{where.rel}:{where.line}", "<anonymous>"
+                return self._mw(qualifier, label, where.rel, where.line, None, symbol), "<anonymous>"
+            qualifier = symbol.split(":symbol:", 1)[1]
             file, line = (found.file, found.line) if found is not None else (where.rel, where.line)
-            return self._mw(qualifier, label, file, line, None, symbol), (
-                "<anonymous>" if anonymous else expr
-            )
-        if not callee_text:
-            return None, expr
-        return self._mw(callee_text, callee_text, where.rel, where.line, package, None), expr
+            return self._mw(qualifier, use.name, file, line, None, symbol), use.expr
+        file, line = use.defined or (where.rel, where.line)
+        symbol = self._symbol_at(file, line) if use.defined else None
+        qualifier = symbol.split(":symbol:", 1)[1] if symbol else use.name  # the component's own const
+        return self._mw(qualifier, use.name, file, line, use.package, symbol), use.expr
 
-    def _package_of(self, value: Value) -> str | None:
-        obj = value.target if isinstance(value, Method) else value
-        if isinstance(obj, Obj):
-            model = self.ev.library.by_id.get(obj.model)
-            if model is not None and model.detect:
-                names = next(iter(model.detect.values()), ())
-                return names[0] if names else None
-        return None
+    def _symbol_at(self, file: str, line: int) -> str | None:
+        found = self._symbol_index().get((file, line))
+        return found[0][1] if found else None
+
+    def _symbol_index(self) -> dict[tuple[str, int], list[tuple[int, str]]]:
+        if self._symbols is None:
+            index: dict[tuple[str, int], list[tuple[int, str]]] = {}
+            for node in self.ctx.facts.nodes:
+                if node.kind == "symbol" and node.file and node.line:
+                    index.setdefault((node.file, node.line), []).append((node.end_line or node.line, node.id))
+            self._symbols = index
+        return self._symbols
 
     def _mw(self, qualifier: str, name: str, file: str, line: int, package, symbol) -> str:
         if qualifier in self._middleware:

@@ -447,7 +447,7 @@ class Evaluator:
         ctor_act = self._ctor_activation(a, info, instance)
         if name in info.fields:
             value = self.eval(rel, info.fields[name], ctor_act, depth + 1)
-            return self.library.field(self, klass, name, value) or value
+            return self.library.field(self, klass, name, value, a.site(info.fields[name])) or value
         assigned = self._self_assignments(a, info, name)
         if assigned:
             values = [self.eval(rel, v, ctor_act, depth + 1) for v in assigned]

@@ -32,6 +32,8 @@ class MountEvent:
     path: Value | None
     middleware: tuple[tuple[Value, Site], ...]
     site: Site
+    path_site: Site | None = None  # where the prefix is written (a `setting`)
+    path_name: str = ""  # what the code calls it: the keyword (`prefix`) or the call (`app.use`)
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,8 @@ class PrefixEvent:
     target: Value
     path: Value
     site: Site
+    path_site: Site | None = None
+    path_name: str = ""
 
 
 @dataclass(frozen=True)

@@ -124,7 +124,8 @@ class Interpreter:
             return self._mounts(op, obj, call, src)
         if op.action == "prefix":
             path = src.select(spec.get("path"))
-            return [PrefixEvent(model, obj, path, site)] if path is not None else []
+            where, name = self.written(spec.get("path"), call, src)
+            return [PrefixEvent(model, obj, path, site, where, name)] if path is not None else []
         if op.action == "invoke":
             fn = src.select(spec.get("fn"), (Func,))
             args = tuple(
@@ -207,12 +208,14 @@ class Interpreter:
         for key in ("child", "children", "items"):
             items += self.selected(spec.get(key), call, src, spec.get("path"))
         middleware = tuple(self.selected(spec.get("middleware"), call, src))
+        path_site, path_name = self.written(spec.get("path"), call, src) if path is not None else (None, "")
         events: list[Event] = []
         uses: list[tuple[Value, Site]] = []
         for value, where in items:
             if self._mountable(value, op) or op.action == "mount" and key_is_child(spec, value):
                 before = tuple(uses)  # `use('/api', auth, router)`: auth guards the router
-                events.append(MountEvent(model, obj, value, path, middleware + before, call.site))
+                events.append(MountEvent(model, obj, value, path, middleware + before, call.site,
+                                         path_site, path_name))  # fmt: skip
             elif op.action == "use" or "items" in spec:
                 uses.append((value, _at_line(where, call.site)))  # used where the call is
         if uses and not any(isinstance(e, MountEvent) for e in events):
@@ -249,8 +252,12 @@ class Interpreter:
         if not nodes or a is None:
             value = src.select(selector)
             return [(v, call.site) for v in _as_list(value)]
+        flat = []
+        for node in nodes:  # `[auth, validate]` passed as one argument: each element
+            view = a.view(node)
+            flat += list(view.items) if isinstance(view, EArray) else [node]
         out = []
-        for node in nodes:
+        for node in flat:
             node = self.injected_node(call.rel, node) or node
             value = self.ev.eval(call.rel, node, call.act)
             items = (
@@ -258,6 +265,25 @@ class Interpreter:
             )  # one use per written item
             out += [(v, a.site(node)) for v in items]
         return out
+
+    def written(self, selector: Selector | None, call: Call, src: CallSource) -> tuple[Site | None, str]:
+        """Where the value a selector takes is written, and what the code calls it: a
+        keyword argument by its keyword (`prefix`), a positional one by the call (`app.use`,
+        `setGlobalPrefix`)."""
+        a = self.ev.program.adapter(call.rel)
+        if selector is None or a is None:
+            return None, ""
+        for term in selector.terms:
+            node = None
+            if term.kind == "arg" and int(term.key) < len(call.view.args):
+                node = call.view.args[int(term.key)]
+                name = " ".join(a.text(call.view.callee).split())[:60]
+            elif term.kind == "kw":
+                node = call.view.kwargs.get(term.key)
+                name = term.key
+            if node is not None and src.select(Selector((term,))) is not None:
+                return a.site(node), name
+        return None, ""
 
     def injected_node(self, rel: str, node) -> object | None:
         """`Depends(fn)` / `Security(fn)` (a model's `injects`): the node of what it injects."""

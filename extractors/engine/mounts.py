@@ -188,7 +188,7 @@ class MountTree:
             if mount.path is not None and not (
                 isinstance(mount.path, Lit) and str(mount.path.value or "").strip("/") == ""
             ):
-                here.append(mount.site)
+                here.append(mount.path_site or mount.site)  # where its prefix is written
             self._walk(child, join(prefix, mount.path), chain, here, root, (*stack, id(child)),
                        depth + 1, out, mount.path is not None)  # fmt: skip
 

@@ -199,6 +199,8 @@ def holes_of(value: Value) -> list[dict]:
             item = {"name": name, "source": source}
             if default is not None:
                 item["default"] = default
+            if isinstance(hole, Unknown) and hole.expr:
+                item["expr"] = hole.expr
             found.append(item)
     return found
 

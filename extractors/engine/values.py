@@ -35,6 +35,7 @@ class Env(Value):
     name: str
     default: Value | None = None
     via: str = "env"  # process.env | import.meta.env | os.environ | settings ...
+    site: Site | None = field(default=None, compare=False)  # where it is read or declared
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +45,7 @@ class Config(Value):
     key: str
     source: str  # the config model that read it: nest-config, node-config, django ...
     default: Value | None = None
+    site: Site | None = field(default=None, compare=False)  # where its value is written
 
 
 @dataclass(frozen=True, slots=True)

@@ -134,14 +134,14 @@ class Library:
             return prop
         return Obj(obj.model, f"{obj.role}.{name}", obj.origin)  # a facet: `client.defaults`
 
-    def field(self, ev: Evaluator, klass: Klass, name: str, value: Value) -> Value | None:
+    def field(self, ev: Evaluator, klass: Klass, name: str, value: Value, where: Site | None = None) -> Value | None:
         """A class attribute a library reads from the environment: a field of a settings
         class (pydantic's BaseSettings: the variable of the field's name, its default the
         value written)."""
         made = self._derived(ev, klass, 0)
         model = self.by_id.get(made.model) if made is not None else None
         if model is not None and model.reads.get(made.role) == "env-field":
-            return Env(name.upper(), value, made.model)
+            return Env(name.upper(), value, made.model, where)
         return None
 
     def _derived(self, ev: Evaluator, klass: Klass, depth: int) -> Obj | None:

@@ -77,8 +77,8 @@ def test_routes_get_every_mount_prefix_and_their_handler(tmp_path):
         "POST /api/jp/contact",
         "GET /api/jp/items/:id",
         "DELETE /api/jp/items/:id",
-        "ALL /api/jp/any",
-        "GET /api/jp/<dynamic>",
+        "ANY /api/jp/any",  # `.all`: any method
+        "GET /api/jp/{pathFromSomewhere}",  # a path not known statically: named after its expression
     }
     contact = routes["POST /api/jp/contact"]
     assert (contact.file, contact.line) == ("src/routes/contact.ts", 10)
@@ -86,7 +86,11 @@ def test_routes_get_every_mount_prefix_and_their_handler(tmp_path):
         "method": "POST",
         "path": "/api/jp/contact",
         "framework": "express",
-        "router": "src/routes/contact.ts#contactRouter",
+        "segments": [
+            {"kind": "lit", "text": "api"},
+            {"kind": "lit", "text": "jp"},
+            {"kind": "lit", "text": "contact"},
+        ],
         "mounts": ["src/index.ts:10", "src/routes/index.ts:11"],
     }
     to = {s: d for (s, d) in f.edges("ROUTES_TO")}

@@ -59,7 +59,7 @@ def _option(word: str) -> bool:
 
 
 def facts_of(case: Path):
-    facts = extract_only("fx", case.name, case, {"engine.run"})
+    facts = extract_only("fx", case.name, case, {"engine.routes", "engine.requests"})
     by_id = {n.id: n for n in facts.nodes}
     out_edges: dict[str, list] = {}
     for edge in facts.edges:

@@ -1,0 +1,19 @@
+"""HTTP calls (http_call nodes, CALLS_HTTP edges, hosts catalog rows) from the engine's
+analysis."""
+
+from __future__ import annotations
+
+from extractors.base import ComponentContext
+from extractors.shared import CodeSymbols, EngineRun
+
+NAME = "engine_requests"
+PROVIDES = ()
+REQUIRES = (EngineRun, CodeSymbols)
+
+
+def extract(ctx: ComponentContext) -> None:
+    analysis = ctx.shared.engine.result
+    if analysis is None:
+        return
+    analysis.emitter.requests(analysis.found)
+    analysis.emitter.catalog()
