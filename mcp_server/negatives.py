@@ -334,7 +334,9 @@ def _exists(pg: ProjectGraph, route: str, typed: str) -> str:
     have = route_of(pg.node(route))
     if parts is None or have is None or normal(parts[1]) == normal(have[1]):
         return f"the route exists: declared at {where(pg, route)}"
-    how = "its unresolved prefix" if has_hole(have[1]) else "its path parameters"
+    holes = pg.attrs(route).get("holes")
+    holed = bool(holes) and isinstance(holes, list) or has_hole(have[1])
+    how = "its unresolved prefix" if holed else "its path parameters"
     return f"the route exists: '{short(typed, 80)}' is this route through {how}"
 
 

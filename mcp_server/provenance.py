@@ -164,9 +164,31 @@ def _mount_text(pg: ProjectGraph, comp: str | None, mount: Any) -> str:
     return f"{file}:{line}"
 
 
+def _typed_holes(pg: ProjectGraph, route: str, holes: list) -> str:
+    """The extractor's `holes` attr: each hole's name, where its value comes from (an env
+    var with its values, a config key), its default."""
+    comp = pg.node(route).get("component")
+    out = []
+    for h in holes:
+        if not isinstance(h, dict):
+            continue
+        name, source = str(h.get("name") or "?"), str(h.get("source") or "unknown")
+        text = f"{{{name}}} from {source}"
+        env = _env_node(pg, comp, name) if source in ("env", "config") else None
+        if env:
+            text += f" — {env_values(pg, env)}"
+        if h.get("default") is not None:
+            text += f" (default {short(h['default'], 40)}, shown in the path)"
+        out.append(text)
+    return "; ".join(out)
+
+
 def hole_text(pg: ProjectGraph, route: str) -> str:
     """For each prefix hole of the route's path, what could fill it."""
     data = pg.node(route)
+    typed = (data.get("attrs") or {}).get("holes")
+    if isinstance(typed, list) and typed:
+        return _typed_holes(pg, route, typed)
     out = []
     for m in _BRACE.finditer(str(data.get("name") or "")):
         body = m.group(1)

@@ -79,7 +79,8 @@ def normal(path: str) -> str:
         if _is_param(seg):
             out.append("{}")
             continue
-        out.append(_BRACE.sub(lambda m: "{*}" if is_hole(m.group(1)) else "{}", seg.lower()))
+        marked = _BRACE.sub(lambda m: "\x01" if is_hole(m.group(1)) else "\x02", seg)
+        out.append(marked.lower().replace("\x01", "{*}").replace("\x02", "{}"))
     return "/" + "/".join(out)
 
 
@@ -130,17 +131,39 @@ def method_ok(asked: str | None, route_method: str) -> bool:
     return not asked or asked in ANY_METHOD or have in ANY_METHOD or have == asked
 
 
-def match_tier(method: str | None, path: str, route_method: str, route_path: str) -> int | None:
-    """How well the typed route matches a route node (lower is better), None: no match."""
+def _typed_pattern(parts: list[dict]) -> re.Pattern[str] | None:
+    """The regex of a route's typed `segments` attr (lit / param / hole), a hole — even one
+    shown by its default — standing for any run; None when it has no hole."""
+    if not any(isinstance(p, dict) and p.get("kind") == "hole" for p in parts):
+        return None
+    out = []
+    for p in parts:
+        kind, text = p.get("kind"), str(p.get("text") or "")
+        out.append(
+            "(?:/.*)?" if kind == "hole" else "/[^/]+" if kind == "param" else "/" + re.escape(text)
+        )
+    return re.compile("^" + "".join(out) + "/?$", re.I)
+
+
+def match_tier(
+    method: str | None,
+    path: str,
+    route_method: str,
+    route_path: str,
+    parts: list[dict] | None = None,
+) -> int | None:
+    """How well the typed route matches a route node (lower is better), None: no match.
+    `parts`: the route's typed segments when the extractor gave them (holes known as such)."""
     if not method_ok(method, route_method):
         return None
     if normal(path) == normal(route_path):
         return 0
     typed = _literal(path)
-    exact = _pattern(route_path, holes=False)
+    holed = _typed_pattern(parts) if parts else None  # the extractor's holes, known as such
+    exact = None if holed else _pattern(route_path, holes=False)
     if exact is not None and exact.match(typed):
         return 1
-    loose = _pattern(route_path, holes=True)
+    loose = holed or _pattern(route_path, holes=True)
     if loose is not None and loose.match(typed):
         return 2
     back = _pattern(path, holes=True, strict=True) if has_hole(path) else None
@@ -184,7 +207,8 @@ def matching_routes(
         have = route_of(d)
         if have is None:
             continue
-        tier = match_tier(method, path, *have)
+        typed = (d.get("attrs") or {}).get("segments")
+        tier = match_tier(method, path, *have, typed if isinstance(typed, list) else None)
         if tier is not None:
             hits.append(RouteHit(n, tier))
     return sorted(hits, key=lambda h: (h.tier, h.node))

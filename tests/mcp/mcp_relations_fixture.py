@@ -151,7 +151,11 @@ def _backends() -> tuple[list[Node], list[Edge]]:
         edges.append(edge(rid, hid, "ROUTES_TO", ORBIT, comp, rf, 4))
     nodes += [
         code_node(ORBIT, "users", "route", LOGIN, LOGIN, "src/routes/auth.ts", 12, 19, method="POST",
-                  path="/{API_PREFIX}/v1/auth/{provider}/login", mounts=["src/main.ts:7"]),  # fmt: skip
+                  path="/{API_PREFIX}/v1/auth/{provider}/login", mounts=["src/main.ts:7"],
+                  segments=[{"kind": "hole", "text": "API_PREFIX", "source": "env"}, {"kind": "lit", "text": "v1"},
+                            {"kind": "lit", "text": "auth"}, {"kind": "param", "text": "provider", "raw": "{provider}"},
+                            {"kind": "lit", "text": "login"}],
+                  holes=[{"name": "API_PREFIX", "source": "env"}]),  # fmt: skip
         code_node(ORBIT, "users", "symbol", "authController.login", "authController.login", "src/routes/auth.ts", 14, 19),
         code_node(ORBIT, "users", "env_var", "API_PREFIX", "API_PREFIX", "src/main.ts", 7),
         code_node(ORBIT, "users", "setting", "src/main.ts:7:prefix", "setGlobalPrefix", "src/main.ts", 7,

@@ -84,7 +84,7 @@ def test_a_negative_whose_route_has_a_placeholder_prefix(orbit, tool, args):
         in first
     )
     assert f"the route exists: '{LOGIN}' is this route through its unresolved prefix" in text
-    assert "API_PREFIX (declared without a value at src/main.ts:7)" in text
+    assert "{API_PREFIX} from env — API_PREFIX (declared without a value at src/main.ts:7)" in text
     assert "its inbound CALLS: none" in text
     assert (
         "→ orbit/gateway (2): POST /books ← src/components/Books.vue:22" in text
