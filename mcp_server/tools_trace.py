@@ -14,9 +14,11 @@ from mcp_server.graph import ProjectGraph, folder_of, hiding
 from mcp_server.lookup import resolve_or_no, unused_middleware
 from mcp_server.negatives import NO, does_call, no_callers, no_route_for_call
 from mcp_server.provenance import tail
+from mcp_server.relations import inbound_section, outbound_section
 from mcp_server.render import edge_label, ref, short, unresolved_line
 from mcp_server.resolve import candidates, pick_project
 from mcp_server.route_names import route_parts
+from mcp_server.sections import plan
 from mcp_server.settings import section, settings_of
 from mcp_server.state import State, ToolFailure
 from vocab import ALL_EDGE_TYPES
@@ -267,6 +269,15 @@ def _not_http(pg: ProjectGraph, ans: Answer, comp: object) -> None:
         ans.add(ref(pg, n), prio=20, group="sdk call", indent="  ")
 
 
+def component_neighbours(pg: ProjectGraph, ans: Answer, comp: str) -> None:
+    """A component's neighbours that matter first: the components it calls (target →
+    route → handler) and the ones that call it, each list whole; its own edges follow."""
+    calls = [n for n, d in pg.of_kind("http_call") if d.get("component") == comp]
+    routes = [n for n, d in pg.of_kind("route") if d.get("component") == comp]
+    parts = [outbound_section(pg, calls, 95), inbound_section(pg, routes, 90)]
+    plan(ans, [p for p in parts if p is not None], budget=ans.budget * 2 // 3)
+
+
 def neighbors(
     state: State,
     ans: Answer,
@@ -295,6 +306,8 @@ def neighbors(
     data = pg.node(nid)
     ans.touch(data.get("project"), data.get("component"))
     ans.add(ref(pg, nid))
+    if data.get("kind") == "component" and not wanted:
+        component_neighbours(pg, ans, str(data.get("name")))
     if data.get("kind") == "component" and (not wanted or "DECLARES" in wanted):
         own = settings_of(pg, str(data.get("name")))  # reached through HAS_CODE → DECLARES
         section(pg, ans, own, "settings its files declare", 5)

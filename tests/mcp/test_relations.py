@@ -229,3 +229,12 @@ def test_compare_matches_components_by_role(orbit):
     for comp in ("orbit/gateway", "orbit/users", "orbit/billing", "delta/api"):
         assert f"{comp} | api |" in text
     assert "orbit/web" not in text and "delta/portal" not in text
+
+
+def test_neighbors_of_a_component_lead_with_the_components_it_calls_and_is_called_by(orbit):
+    text = ask(orbit, "kb_neighbors", node="gateway", project=ORBIT)
+    lines = text.splitlines()
+    assert lines[1].startswith("outbound calls (5 call sites → 5 targets)")
+    for comp, *_ in fixture.BACKENDS:
+        assert f"→ {ORBIT}/{comp} (1 call, 1 route):" in text
+    assert text.index("inbound calls (2 call sites") < text.index("--> HAS_ENV (1):")
