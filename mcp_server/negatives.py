@@ -45,6 +45,7 @@ YES = "yes — per the static graph"
 CAVEAT = "caveats: static graph — runtime middleware/DI and dynamic dispatch do not appear"
 PATH_TYPES = WALK | {"CALLS", "READS_ENV", "RESOLVES_TO"}
 SHOWN = 8
+INSTEAD = 20  # routes named per target in "what X calls instead" before the rest is counted
 
 
 # -- evidence blocks ---------------------------------------------------------------------------
@@ -230,17 +231,22 @@ def _instead(pg: ProjectGraph, ans: Answer, src: str, calls: list[str]) -> None:
         ans.touch(pg.project, comp)
         ans.add(
             f"→ {pg.project}/{comp} ({len(items)}): "
-            + "; ".join(items[:6])
-            + (" …" if len(items) > 6 else ""),
+            + "; ".join(items[:INSTEAD])
+            + (
+                f" +{len(items) - INSTEAD} more (kb_entity on it lists them)"
+                if len(items) > INSTEAD
+                else ""
+            ),
             prio=6,
             indent="  ",
         )
     if loose:
         shown = "; ".join(
-            f"{name(pg, c, 60)} ({where(pg, c).split(' ', 1)[-1]})" for c in loose[:5]
+            f"{name(pg, c, 60)} ({where(pg, c).split(' ', 1)[-1]})" for c in loose[:INSTEAD]
         )
         ans.add(
-            f"→ no route ({len(loose)}): {shown}" + (" …" if len(loose) > 5 else ""),
+            f"→ no route ({len(loose)}): {shown}"
+            + (f" +{len(loose) - INSTEAD} more" if len(loose) > INSTEAD else ""),
             prio=7,
             indent="  ",
         )
