@@ -63,15 +63,15 @@ def middleware_from_nodes(
 ) -> pl.DataFrame:
     """`catalog_middleware` rows for middleware nodes no extractor catalogued (a NestJS
     `app.use(helmet())`, a guard): if the graph has the node, the catalog lists it."""
-    have = {
-        (r["project"], r["component"], str(r["name"]).lower())
-        for r in dict_rows(listed.select(["project", "component", "name"]))
-    }
+    rows_in = dict_rows(listed.select(["project", "component", "name", "file", "line"]))
+    have = {(r["project"], r["component"], str(r["name"]).lower()) for r in rows_in}
+    # the same use catalogued under its package name (`koa-helmet` for a local `koaHelmet`)
+    at = {(r["project"], r["component"], r["file"], r["line"]) for r in rows_in}
     rows = []
     for _, tables in sorted(component_tables.items()):
         for r in _node_rows(tables, "middleware"):
             key = (r.get("project"), r.get("component"), str(r.get("name") or "").lower())
-            if not key[2] or key in have:
+            if not key[2] or key in have or (*key[:2], r.get("file"), r.get("line")) in at:
                 continue
             have.add(key)
             a = r.get("attrs") or {}

@@ -141,6 +141,7 @@ def test_graph_middleware_and_routes_reach_the_catalog(tmp_path):
             attrs={"package": "helmet"},
         ),  # fmt: skip
         Node("n/api:middleware:cors", "middleware", "cors", "n", "api", "src/main.ts", 6),
+        Node("n/api:middleware:corsMw", "middleware", "corsMw", "n", "api", "src/main.ts", 6),
         Node(
             "n/api:route:POST /api/users",
             "route",
@@ -156,7 +157,8 @@ def test_graph_middleware_and_routes_reach_the_catalog(tmp_path):
     validate("catalog_middleware", out["catalog_middleware"])
     validate("catalog_routes", out["catalog_routes"])
     mws = [(r["name"], r["line"]) for r in out["catalog_middleware"].to_dicts()]
-    assert mws == [("cors", 6), ("helmet", 5)]  # cors once: the extractor's row stands
+    assert mws == [("cors", 6), ("helmet", 5)]  # cors once: the extractor's row stands,
+    # also for the local name (`corsMw`) of the use it catalogued at that line
     helmet = out["catalog_middleware"].filter(pl.col("name") == "helmet").to_dicts()[0]
     assert json.loads(helmet["attrs"]) == {"from_graph": True, "package": "helmet"}
     assert "_global:middleware_name:helmet" in set(out["nodes"]["id"])
