@@ -5,11 +5,13 @@ route of the class)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tree_sitter import Node as TsNode
 
 from extractors.engine.evaluate import Call, Evaluator
-from extractors.engine.events import Event, RouteEvent, UseEvent
-from extractors.engine.values import Ext, Func, Klass, Lit, Obj, Site, Value
+from extractors.engine.events import Event, MountEvent, RouteEvent, UseEvent
+from extractors.engine.values import ArrLit, Ext, Func, Klass, Lit, Obj, Site, Value
 from extractors.lang.base import FileAdapter
 from extractors.models.runtime import CallSource, ClassSource, Library
 from extractors.models.schema import Decorator
@@ -58,8 +60,9 @@ class Decorators:
             src = CallSource(self.ev, call, None) if call is not None else None
             props = tuple((k, v) for k, sel in deco.spec.items()
                           if src is not None and (v := src.select(sel)) is not None)  # fmt: skip
-            return Obj(model_id, deco.role or "controller", a.site(cls), props)
-        return self.lib.subclass(self.ev, Klass(a.site(cls), info.name))
+            return Obj(model_id, deco.role or "controller", a.site(cls), props, info.name)
+        made = self.lib.subclass(self.ev, Klass(a.site(cls), info.name))
+        return replace(made, name=info.name) if made is not None else None
 
     def class_object_of(self, klass: Klass) -> Obj | None:
         a = self.ev.program.adapter(klass.site.rel)
@@ -80,6 +83,9 @@ class Decorators:
         site = a.site(expr)
         if deco.action == "route":
             return self._route(rel, a, expr, target, decorated, model_id, deco, src, site)
+        if deco.action == "makes" and deco.children and src is not None:
+            owner = self.class_object(rel, a, target)
+            return self._children(owner, deco, src, site) if owner is not None else []
         if deco.action == "use" and target.type in {
             "class_declaration",
             "class_definition",
@@ -90,6 +96,28 @@ class Decorators:
             if owner is not None and items:
                 return [UseEvent(model_id, owner, None, tuple(items), site)]
         return []
+
+    def _children(self, owner: Obj, deco: Decorator, src: CallSource, site: Site) -> list[Event]:
+        """What a made object mounts: classes it lists (`@Module({ controllers, imports })`),
+        and route tables a library object carries (a model operation's `children` hook)."""
+        from extractors.models.hooks import HOOKS
+
+        events: list[Event] = []
+        for selector in deco.children:
+            value = src.select(selector)
+            items = (
+                value.items
+                if isinstance(value, ArrLit)
+                else ((value,) if value is not None else ())
+            )
+            for item in items:
+                if isinstance(item, Klass):
+                    events.append(MountEvent(owner.model, owner, item, None, (), site))
+                elif isinstance(item, Obj):
+                    for op in self.lib.operations(item, "<children>"):
+                        if op.hook:
+                            events += HOOKS[op.hook](self, op, owner, item, site)
+        return events
 
     def _route(self, rel, a, expr, target, decorated, model_id, deco, src, site) -> list[Event]:
         if not isinstance(decorated, Func):

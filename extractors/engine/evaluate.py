@@ -462,7 +462,10 @@ class Evaluator:
                 inherited = self.class_member(parent, name, depth + 1, static, instance)
                 if not isinstance(inherited, (Unknown, Method)):
                     return inherited
-            elif isinstance(parent, Ext):
+            elif isinstance(parent, Ext):  # a library base class: what the library gives
+                made = self.library.subclass(self, klass)
+                if made is not None:
+                    return self.library.member(self, made, name) or Method(made, name)
                 return self.library.member(self, Instance(klass), name) or Method(this, name)
         return Method(this, name)
 

@@ -20,6 +20,7 @@ class RouteEvent:
     middleware: tuple[tuple[Value, Site], ...]  # in order, each where this route gets it
     site: Site
     handler_site: Site | None = None  # the decorated function, for decorator routes
+    when: Site | None = None  # registered by a call elsewhere: that call's site (for order)
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ class MountEvent:
     site: Site
     path_site: Site | None = None  # where the prefix is written (a `setting`)
     path_name: str = ""  # what the code calls it: the keyword (`prefix`) or the call (`app.use`)
+    when: Site | None = None
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,8 @@ class UseEvent:
     site: Site
     methods: tuple[str, ...] = ()  # only routes of these HTTP methods (empty: all)
     exact: bool = False  # the path names routes (NestJS forRoutes), not a prefix (app.use)
+    when: Site | None = None
+    ordered: bool = True  # False: applies whenever it is registered (Flask's before_request)
 
 
 @dataclass(frozen=True)
@@ -59,6 +63,10 @@ class PrefixEvent:
     site: Site
     path_site: Site | None = None
     path_name: str = ""
+    overall: bool = False  # the app's own prefix: before versions, paths excluded from it
+    exclude: tuple[str, ...] = ()  # paths it does not apply to (NestJS `{ exclude }`)
+    version_prefix: str | None = None  # URI versioning: each route's version as `v<n>`
+    default_version: Value | None = None
 
 
 @dataclass(frozen=True)

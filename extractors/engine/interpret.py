@@ -33,6 +33,7 @@ from extractors.engine.values import (
     ObjLit,
     Param,
     Site,
+    UseSite,
     Value,
 )
 from extractors.lang.base import FileAdapter
@@ -43,6 +44,13 @@ from extractors.models.schema import Operation
 from extractors.models.selectors import Selector, first_free
 
 Pending = Param  # an event that waits for a parameter's argument
+
+
+class DecoratorCall(Call):
+    """The call a decorator reference stands for: its one argument is what it decorates."""
+
+    def arg(self, i: int) -> Value | None:
+        return self._args.get(i)
 
 
 class Interpreter:
@@ -80,6 +88,21 @@ class Interpreter:
             for op in self.lib.operations(made, "<init>"):
                 events += self.operation(op, made, call, decorated)
         return events, set()
+
+    def at_reference(self, rel: str, a: FileAdapter, expr, decorated: Value) -> list[Event]:
+        """A decorator that is a method of a model object, not a call of one
+        (`@bp.before_request`, `@app.errorhandler`): that method called with the function."""
+        callee = self.ev.eval(rel, expr, None)
+        target, name = self._target(callee)
+        if target is None:
+            return []
+        call = DecoratorCall(
+            self.ev, rel, expr, ECall(expr, []), None, callee, target, 0, {0: decorated}
+        )
+        events: list[Event] = []
+        for op in self.lib.operations(target, name):
+            events += self.operation(op, target, call, None)
+        return events
 
     def _target(self, callee: Value) -> tuple[Obj | None, str]:
         if isinstance(callee, Method) and isinstance(callee.target, Obj):
@@ -123,9 +146,24 @@ class Interpreter:
         if op.action in ("mount", "use"):
             return self._mounts(op, obj, call, src)
         if op.action == "prefix":
-            path = src.select(spec.get("path"))
-            where, name = self.written(spec.get("path"), call, src)
-            return [PrefixEvent(model, obj, path, site, where, name)] if path is not None else []
+            path = src.select(spec.get("path")) or (Lit("") if "version" in spec else None)
+            where, _ = self.written(spec.get("path"), call, src)
+            name = callee_name(call)
+            overall = src.select(spec.get("overall")) == Lit("yes")
+            exclude = tuple(str(v.value) for v in _as_list(src.select(spec.get("exclude")))
+                            if isinstance(v, Lit) and isinstance(v.value, str))  # fmt: skip
+            version = src.select(spec.get("version"))
+            if version is not None and not (
+                isinstance(version, Ext) and version.path[-1:] == ("URI",)
+            ):
+                return []  # header or media-type versioning: no path segment
+            vprefix = (
+                src.select(spec.get("version_prefix"), STRINGISH) if version is not None else None
+            )
+            events = [PrefixEvent(model, obj, path, site, where, name, overall, exclude,
+                                  (vprefix.value if isinstance(vprefix, Lit) else "v") if version is not None else None,
+                                  src.select(spec.get("default_version")))]  # fmt: skip
+            return events if path is not None else []
         if op.action == "invoke":
             fn = src.select(spec.get("fn"), (Func,))
             args = tuple(
@@ -166,10 +204,32 @@ class Interpreter:
             )  # a route object: its own line
             if isinstance(decorated, Func):
                 where = decorated.site
-            events.append(
-                RouteEvent(obj.model, router, method, path, handler, middleware, site, where)
-            )
+            for verb, view in self.class_view(handler) or [(method, handler)]:
+                events.append(
+                    RouteEvent(obj.model, router, verb, path, view, middleware, site, where)
+                )
         return events
+
+    def class_view(self, handler: Value | None) -> list[tuple[Value, Value]] | None:
+        """A class-based view (`PlantView.as_view()`: a model's `class_views` role) as one
+        route per HTTP-method method its class defines or inherits: (method, handler)."""
+        if not isinstance(handler, Obj):
+            return None
+        model = self.lib.by_id.get(handler.model)
+        spec = model.class_views if model is not None else None
+        if not spec or handler.role != spec.get("role"):
+            return None
+        klass = handler.prop("class")
+        if isinstance(klass, Obj):  # the subclass object: its class
+            klass = Klass(klass.origin, "")
+        if not isinstance(klass, Klass):
+            return None
+        out = []
+        for verb in spec.get("methods", ()):
+            found = self.ev.class_member(klass, verb, 1)
+            if isinstance(found, Func):
+                out.append((Lit(verb.upper()), found))
+        return out or None
 
     def _handlers(self, spec: dict[str, Selector], src: CallSource, call: Call):
         """(handler, its site, middleware with sites): `handler` names it, else the last of
@@ -208,7 +268,9 @@ class Interpreter:
         for key in ("child", "children", "items"):
             items += self.selected(spec.get(key), call, src, spec.get("path"))
         middleware = tuple(self.selected(spec.get("middleware"), call, src))
-        path_site, path_name = self.written(spec.get("path"), call, src) if path is not None else (None, "")
+        path_site, path_name = (
+            self.written(spec.get("path"), call, src) if path is not None else (None, "")
+        )
         events: list[Event] = []
         uses: list[tuple[Value, Site]] = []
         for value, where in items:
@@ -217,10 +279,17 @@ class Interpreter:
                 events.append(MountEvent(model, obj, value, path, middleware + before, call.site,
                                          path_site, path_name))  # fmt: skip
             elif op.action == "use" or "items" in spec:
-                uses.append((value, _at_line(where, call.site)))  # used where the call is
+                # used where the call is (a decorator reference: where the function is)
+                uses.append(
+                    (
+                        value,
+                        where if isinstance(call, DecoratorCall) else _at_line(where, call.site),
+                    )
+                )
         if uses and not any(isinstance(e, MountEvent) for e in events):
             target = src.select(spec.get("target")) or obj  # `cors.init_app(blueprint)`
-            events.append(UseEvent(model, target, path, tuple(uses), call.site))
+            ordered = src.select(spec.get("ordered")) != Lit("no")
+            events.append(UseEvent(model, target, path, tuple(uses), call.site, ordered=ordered))
         return events
 
     def selected(self, selector: Selector | None, call: Call, src: CallSource,
@@ -251,6 +320,8 @@ class Interpreter:
                 break
         if not nodes or a is None:
             value = src.select(selector)
+            if isinstance(call, DecoratorCall):  # the decorated function, where it is defined
+                return [(v, v.site if isinstance(v, Func) else call.site) for v in _as_list(value)]
             return [(v, call.site) for v in _as_list(value)]
         flat = []
         for node in nodes:  # `[auth, validate]` passed as one argument: each element
@@ -266,7 +337,9 @@ class Interpreter:
             out += [(v, a.site(node)) for v in items]
         return out
 
-    def written(self, selector: Selector | None, call: Call, src: CallSource) -> tuple[Site | None, str]:
+    def written(
+        self, selector: Selector | None, call: Call, src: CallSource
+    ) -> tuple[Site | None, str]:
         """Where the value a selector takes is written, and what the code calls it: a
         keyword argument by its keyword (`prefix`), a positional one by the call (`app.use`,
         `setGlobalPrefix`)."""
@@ -308,18 +381,24 @@ class Interpreter:
         out = []
         for param in a.function(node).params:
             for candidate in (param.default, param.type):
-                marker = self._marker_in(handler.site.rel, a, candidate)
-                if marker is not None:
-                    out.append((self.ev.eval(handler.site.rel, marker, None), a.site(marker)))
+                found = self._marker_in(handler.site.rel, a, candidate)
+                if found is not None:
+                    where, marker = found  # the marker may sit in an alias declared elsewhere
+                    value = self.ev.eval(where, marker, None)
+                    named = self.ev.program.adapter(where).site(marker)  # type: ignore[union-attr]
+                    line = a.site(param.node).line  # used on the parameter's line
+                    out.append((value, UseSite(named.rel, named.line, named.end_line, named.col,
+                                               named.start, named.end, handler.site.rel, line)))  # fmt: skip
                     break
         return out
 
     def _marker_in(self, rel: str, a, node, depth: int = 0):
+        """(file, node) of what an annotation or default injects, through an alias."""
         if node is None or depth > 4:
             return None
         found = self.injected_node(rel, node)
         if found is not None:
-            return found
+            return rel, found
         for child in node.named_children:  # `Annotated[T, Depends(fn)]`, a type alias's value
             found = self._marker_in(rel, a, child, depth + 1)
             if found is not None:
@@ -333,14 +412,15 @@ class Interpreter:
         return None
 
     def _alias_node(self, rel: str, a, node):
+        """An annotation that is a name (`CurrentUser`): the alias's value, where declared."""
         name_node = node.named_children[0] if node.type == "type" and node.named_children else node
         if name_node.type != "identifier":
             return None
-        binding = a.resolve(a.text(name_node), name_node)
-        if binding is not None and binding.value is not None:
-            return rel, a, binding.value
-        value = self.ev.program.imported(self.ev, rel, a.text(name_node))
-        return None if value is None else None
+        found = self.ev.program.declaration(rel, a.text(name_node), name_node)
+        if found is None or found[1].value is None:
+            return None
+        where, binding = found
+        return where, self.ev.program.adapter(where), binding.value
 
     def _mountable(self, value: Value, op: Operation) -> bool:
         """A router-like value: a model object that can hold routes or mounts, a class the
@@ -353,6 +433,14 @@ class Interpreter:
             made = self.lib.subclass(self.ev, value)
             return made is not None and self.lib.holds_routes(made)
         return False
+
+
+def callee_name(call: Call) -> str:
+    """The method a call names (`setGlobalPrefix`), else its callee as written."""
+    if isinstance(call.callee, Method):
+        return call.callee.name
+    a = call.ev.program.adapter(call.rel)
+    return " ".join(a.text(call.view.callee).split())[:60] if a is not None else ""
 
 
 def _at_line(where: Site, call: Site) -> Site:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from extractors.engine.evaluate import Evaluator
-from extractors.engine.values import Ext, Func, Lit, Method, Obj, Site, Value
+from extractors.engine.values import Ext, Func, Instance, Klass, Lit, Method, Obj, Site, Value
 from extractors.js.resolve import package_name
 
 MAX_EXPR = 120
@@ -22,6 +22,7 @@ class MiddlewareUse:
     function: Func | None = None  # a component function: the node is its symbol
     package: str | None = None
     defined: tuple[str, int] | None = None  # where a library-made middleware is defined
+    klass: Klass | None = None  # a component class (a NestJS guard, pipe, middleware class)
 
 
 def middleware_use(ev: Evaluator, value: Value, where: Site) -> MiddlewareUse | None:
@@ -35,6 +36,9 @@ def middleware_use(ev: Evaluator, value: Value, where: Site) -> MiddlewareUse | 
     node = a.node_at(where) if a is not None else None
     if a is None or node is None:
         return MiddlewareUse(_short(str(value)), _short(str(value)))
+    klass = value.klass if isinstance(value, Instance) else value
+    if isinstance(klass, Klass) and klass.name:  # `StaffGuard`, `new TrimPipe()`: the class
+        return MiddlewareUse(klass.name, _short(a.text(node)), klass=klass)
     expr = _short(a.text(node))
     view = a.call_view(node)
     target = view.callee if view is not None else node
@@ -43,13 +47,18 @@ def middleware_use(ev: Evaluator, value: Value, where: Site) -> MiddlewareUse | 
     if isinstance(callee, Func) and view is not None:
         return MiddlewareUse(written, expr, callee)  # a factory called: the factory
     if isinstance(value, Func):
-        return MiddlewareUse(written, expr, value)
+        named_here = node.type in ("identifier", "member_expression", "attribute")
+        return MiddlewareUse(written if named_here else value.name or written, expr, value)
     if isinstance(callee, Func):
         return MiddlewareUse(written, expr, callee)
     package = _package(ev, callee)
-    if view is not None and view.args and package is not None:
-        if all(isinstance(ev.eval(where.rel, arg, None), Lit) for arg in view.args):
-            written = expr  # `AuthGuard('jwt')` vs `AuthGuard('jwt-refresh')`
+    literal_args = (
+        view is not None
+        and view.args
+        and all(isinstance(ev.eval(where.rel, arg, None), Lit) for arg in view.args)
+    )
+    if package is not None and literal_args:
+        written = expr  # `AuthGuard('jwt')` vs `AuthGuard('jwt-refresh')`
     defined = None
     if view is None:  # a name: where it is bound, and the library call that made it
         found = definition(ev, where.rel, node)

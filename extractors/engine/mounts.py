@@ -49,8 +49,57 @@ class NamedRoute:
     event: RouteEvent
     path: Value
     middleware: list[tuple[Value, Site]]
-    mounts: list[Site]
+    mounts: list[tuple[Site, Value]]  # each prefix on the way, where it is written, outermost first
     root: Value
+
+
+@dataclass
+class Head:
+    """What an app puts in front of every route it serves, apart from the path below it:
+    its own prefix (and the paths excluded from it), then a URI version (`v2`) from each
+    route's router (`@Controller({ version: '2' })`) or the default."""
+
+    prefix: Value | None = None
+    exclude: tuple[str, ...] = ()
+    mounts: list = field(default_factory=list)
+    version_prefix: str | None = None
+    default_version: Value | None = None
+
+    def compose(self, below: Value, route: RouteEvent, mounts: list) -> tuple[Value, list]:
+        version = self._version(route)
+        path = join(version, below) if version is not None else below
+        if self.prefix is None or self._excluded(below):
+            return path, list(mounts)
+        return join(self.prefix, path), [*self.mounts, *mounts]
+
+    def _version(self, route: RouteEvent) -> Value | None:
+        if self.version_prefix is None:
+            return None
+        router = route.router
+        version = router.prop("version") if isinstance(router, Obj) else None
+        version = version if version is not None else self.default_version
+        if not isinstance(version, Lit) or version.value in (None, ""):
+            return None
+        return Lit(f"{self.version_prefix}{version.value}")
+
+    def _excluded(self, below: Value) -> bool:
+        text = _text(below)
+        if text is None:
+            return False
+        text = text.strip("/")
+        return any(text == pattern.strip("/") for pattern in self.exclude)
+
+
+def _earlier(a, b) -> bool:
+    """Event `a` registered before event `b`: by the calls that register them (`when`),
+    by their own sites when the same call registers both; a use that applies whenever it
+    is registered is always earlier."""
+    if not getattr(a, "ordered", True):
+        return True
+    wa, wb = a.when or a.site, b.when or b.site
+    if wa == wb:
+        return _before(a.site, b.site)
+    return _before(wa, wb)
 
 
 def _before(a: Site, b: Site) -> bool:
@@ -58,7 +107,9 @@ def _before(a: Site, b: Site) -> bool:
     another file (an app configured elsewhere) counts as before."""
     if a.rel != b.rel:
         return True
-    return (a.line, a.col) < (b.line, b.col)
+    return (
+        a.end < b.end if a.end and b.end else (a.line, a.col) < (b.line, b.col)
+    )  # a chain's inner call ends first
 
 
 class MountTree:
@@ -106,7 +157,7 @@ class MountTree:
                             if isinstance(n.value, Obj) and n.value.model == model.id and n.value.role in child_roles]  # fmt: skip
                 for parent in parents:
                     for child in children:
-                        if not child.mounted or parent.value.role == parent_role:
+                        if not child.mounted:  # reached by nothing else: the framework serves it
                             parent.mounts.append(
                                 MountEvent(
                                     model.id,
@@ -131,8 +182,11 @@ class MountTree:
 
     def _keeps_root(self, route: RouteEvent) -> bool:
         model = self.lib.by_id.get(route.model)
-        return model is not None and model.router.get("root") is not None and \
-            select(model.router["root"], _PropSource(Obj("", "", route.site))) == Lit("keep")
+        return (
+            model is not None
+            and model.router.get("root") is not None
+            and select(model.router["root"], _PropSource(Obj("", "", route.site))) == Lit("keep")
+        )
 
     def overridden(self, node: TreeNode) -> bool:
         """A router whose own prefix a mount's path replaces (Flask's url_prefix)."""
@@ -150,37 +204,61 @@ class MountTree:
 
     def _walk(self, node: TreeNode, prefix: Value | None, inherited: list, mounts: list,
               root: Value, stack: tuple, depth: int, out: list[NamedRoute],
-              replaced: bool = False) -> None:  # fmt: skip
+              replaced: bool = False, head: Head | None = None) -> None:  # fmt: skip
         if depth > MAX_DEPTH:
             return
+        head = head or Head()
         for event in node.prefixes:
-            prefix = join(prefix, event.path)
+            if event.version_prefix is not None:
+                head = Head(
+                    head.prefix,
+                    head.exclude,
+                    head.mounts,
+                    event.version_prefix,
+                    event.default_version,
+                )
+            elif event.overall:  # the app's own prefix: named apart, it precedes versions
+                head = Head(join(head.prefix, event.path), head.exclude + event.exclude,
+                            [*head.mounts, (event.path_site or event.site, event.path)],
+                            head.version_prefix, head.default_version)  # fmt: skip
+            else:
+                prefix = join(prefix, event.path)
+                mounts = [*mounts, (event.path_site or event.site, event.path)]
+        node.uses.sort(
+            key=lambda u: ((u.when or u.site).rel, (u.when or u.site).end, u.site.start)
+        )  # registration order
         own = None if replaced and self.overridden(node) else self.own_prefix(node)
         if own is not None:
             prefix = join(prefix, own)
+            if _text(own) not in ("", "/") and isinstance(node.value, Obj):
+                mounts = [*mounts, (node.value.origin, own)]  # the router's own prefix
         for route in node.routes:
             full = join(prefix, route.path)
             if prefix is not None and self._keeps_root(route) and _text(route.path) == "/":
-                full = concat(prefix, Lit("/"))  # `@router.get("/")` under "/reports" is "/reports/"
+                full = concat(
+                    prefix, Lit("/")
+                )  # `@router.get("/")` under "/reports" is "/reports/"
+            below = full  # what path-scoped uses match: the path below the app's own prefix
+            full, route_mounts = head.compose(full, route, mounts)
             verb = str(route.method.value).upper() if isinstance(route.method, Lit) else ""
             chain = [(v, s) for v, s, scope, methods, exact in inherited
-                     if _covers(scope, full, exact) and (not methods or verb in methods)]  # fmt: skip
+                     if _covers(scope, below, exact) and (not methods or verb in methods)]  # fmt: skip
             for use in node.uses:
                 if (
-                    _before(use.site, route.site)
-                    and _covers(join(prefix, use.path), full, use.exact)
+                    _earlier(use, route)
+                    and _covers(join(prefix, use.path), below, use.exact)
                     and (not use.methods or verb in use.methods)
                 ):
                     chain += list(use.middleware)
             chain += list(route.middleware)
-            out.append(NamedRoute(route, full, chain, list(mounts), root))
+            out.append(NamedRoute(route, full, _once(chain), route_mounts, root))
         for mount in node.mounts:
             child = self.node(mount.child)
             if child is None or id(child) in stack:
                 continue
             chain = list(inherited)
             for use in node.uses:
-                if _before(use.site, mount.site):
+                if _earlier(use, mount):
                     scope = join(prefix, use.path) if use.path is not None else None
                     chain += [(v, s, scope, use.methods, use.exact) for v, s in use.middleware]
             chain += [(v, s, None, (), False) for v, s in mount.middleware]
@@ -188,9 +266,26 @@ class MountTree:
             if mount.path is not None and not (
                 isinstance(mount.path, Lit) and str(mount.path.value or "").strip("/") == ""
             ):
-                here.append(mount.path_site or mount.site)  # where its prefix is written
+                here.append(
+                    (mount.path_site or mount.site, mount.path)
+                )  # where its prefix is written
             self._walk(child, join(prefix, mount.path), chain, here, root, (*stack, id(child)),
-                       depth + 1, out, mount.path is not None)  # fmt: skip
+                       depth + 1, out, mount.path is not None, head)  # fmt: skip
+
+
+def _once(chain: list) -> list:
+    """Each written middleware once: one `apply(A).forRoutes(x, y)` matching a route twice
+    still runs `A` once for it (the first selector that matches names the line)."""
+    seen: set = set()
+    out = []
+    for value, site in chain:
+        key = (site.rel, site.start, site.end)
+        if site.rel.startswith("<"):
+            out.append((value, site))
+        elif key not in seen:
+            seen.add(key)
+            out.append((value, site))
+    return out
 
 
 def _covers(scope: Value | None, path: Value, exact: bool = False) -> bool:

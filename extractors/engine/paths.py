@@ -98,8 +98,11 @@ def hole_name(value: Value) -> tuple[str, str, str | None]:
         return value.key.rsplit(".", 1)[-1], "config", None if default is None else str(default)
     if isinstance(value, Param):
         return value.name, "param", None
-    if isinstance(value, Unknown):
-        word = re.sub(r"[^\w.]+", "", value.expr.split("(")[0])[-40:] or "dynamic"
+    if isinstance(value, Unknown):  # the expression as written: `{compute_prefix()}`
+        word = " ".join(value.expr.split())
+        word = (
+            word if word and len(word) <= 48 and "/" not in word and "\n" not in word else "dynamic"
+        )
         return word, "unknown", None
     return "dynamic", "unknown", None
 

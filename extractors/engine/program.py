@@ -182,6 +182,34 @@ class Program:
         imported = self.imported(ev, rel, name)
         return imported if imported is not None else Unknown(name, f"{rel}: no top-level {name}")
 
+    def declaration(self, rel: str, name: str, at=None, depth: int = 0):
+        """(file, binding) declaring a name used in `rel` (a variable with its value),
+        through imports and re-exports, for both languages; None for what is not declared
+        in the component."""
+        adapter = self.adapter(rel)
+        if adapter is None or depth > MAX_HOPS:
+            return None
+        binding = adapter.resolve(name, at if at is not None else adapter.root)
+        if binding is not None and binding.kind != "import":
+            return rel, binding
+        if rel in self.py:
+            imported = self.py[rel].bindings.get(name)
+            if imported is not None and imported.target and imported.name:
+                return self.declaration(imported.target, imported.name, None, depth + 1)
+            return None
+        mod = self.js.get(rel)
+        imported = mod.imports.get(name) if mod is not None else None
+        if imported is None or imported.target is None or imported.imported == "*":
+            return None
+        target = self.js.get(imported.target)
+        if target is None:
+            return None
+        if imported.imported in target.reexports:
+            source, original = target.reexports[imported.imported]
+            return self.declaration(source, original, None, depth + 1)
+        local = target.exports.get(imported.imported)
+        return self.declaration(imported.target, local, None, depth + 1) if local else None
+
     def _is_package(self, rel: str) -> bool:
         return rel.endswith("__init__.py")
 

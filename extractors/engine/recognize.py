@@ -17,7 +17,7 @@ registered on an app, `useSWR(key, fetcher)`) is a caller too.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tree_sitter import Node as TsNode
 
@@ -73,6 +73,8 @@ class Recognizer:
         self._callers: dict[Scope, list[tuple[str, TsNode | None, tuple]]] = {}
         self.invokes: list[InvokeEvent] = []
         self._invoked: set = set()
+        self.unresolved: list[tuple[str, int, str, str, str]] = []  # rows the emitter writes
+        self._reported: set = set()
         self.found: list[Found] = []
 
     # --- the pass -------------------------------------------------------------------
@@ -175,9 +177,52 @@ class Recognizer:
 
     def _wait(self, rel, node, decorated, chain, waits: set) -> None:
         scope = self._innermost(waits, node)
-        if scope is not None and len(chain) < MAX_CHAIN:
-            for caller in self.callers(scope)[:MAX_CALLERS]:
-                self.site(rel, node, decorated, chain + ((scope, caller),))
+        if scope is None or len(chain) >= MAX_CHAIN:
+            return
+        callers = self.callers(scope)[:MAX_CALLERS]
+        for caller in callers:
+            self.site(rel, node, decorated, chain + ((scope, caller),))
+        if not callers and not chain:
+            self._unbound_router(rel, node, decorated, scope)
+
+    def _unbound_router(self, rel, node, decorated, scope: Scope) -> None:
+        """Routes registered on a parameter nobody in the component passes (`module.exports =
+        (app) => app.get(…)`): kept, on a router of the server library the component uses,
+        as a root of their own — the mount that would prefix them is not known — with an
+        `unresolved` row saying so."""
+        a = self.program.adapter(rel)
+        view = a.call_view(node) if a is not None else None
+        if view is None or view.callee.type not in ("member_expression", "attribute"):
+            return
+        receiver = view.callee.child_by_field_name("object")
+        if receiver is None or receiver.type != "identifier":
+            return
+        method = a.terminal(view.callee) or ""
+        if method in self.interp.lib.mount_names and (rel, node.start_byte) not in self._reported:
+            self._reported.add((rel, node.start_byte))  # a mount on a parameter nobody passes
+            self.unresolved.append((rel, a.site(node).line, "route_mount", a.text(receiver),
+                                    f"`{a.text(receiver)}.{method}(…)` mounts on a parameter nothing in the "
+                                    "component passes: the mount is not followed"))  # fmt: skip
+            return
+        router = self.interp.lib.unbound_router(self.program, method, a.site(receiver))
+        if router is None:
+            return
+        name = a.text(receiver)
+        fn = a.node_at(Site(scope.rel, 0, 0, 0, scope.start, scope.end))
+        params = a.function(fn).params if fn is not None and a.is_function(fn) else []
+        index = next((b.index for b in params if b.name == name and not b.path), None)
+        if index is None:
+            return
+        act = Activation(scope, ((f"#{index}", router),))
+        events, _ = self.interp.at_call(rel, a, node, act, decorated)
+        events = [e for e in events if isinstance(e, RouteEvent) and isinstance(e.handler, Func)]
+        for event in events:  # a route takes a handler; a client's `post(url, data)` does not
+            self.found.append(Found(event))
+        if events and (rel, name, scope) not in self._reported:
+            self._reported.add((rel, name, scope))
+            self.unresolved.append((rel, a.site(receiver).line, "route_mount", name,
+                                    f"router parameter `{name}` is not followed: nothing in the component "
+                                    "passes it, so the prefix it is mounted under is not known"))  # fmt: skip
 
     def _settle(self, rel, node, decorated, chain, event: Event, opened: Scope | None) -> None:
         if opened is None and isinstance(event, RequestEvent):
@@ -190,6 +235,8 @@ class Recognizer:
                 return
         if len(self.found) < 200_000:
             sites = tuple(self._caller_site(c) for _, c in chain)
+            if sites and isinstance(event, (RouteEvent, MountEvent, UseEvent)):
+                event = replace(event, when=sites[-1])  # registered when the outermost call runs
             self.found.append(Found(event, sites, opened is not None and len(chain) < MAX_CHAIN))
 
     def decorator(self, rel: str, expr: TsNode, target: TsNode) -> None:
@@ -201,6 +248,9 @@ class Recognizer:
             decorated = self.ev.eval(rel, target, None)
         if expr.type in {"call_expression", "call"}:
             self.site(rel, expr, decorated)
+        elif decorated is not None:  # `@bp.before_request`: the method called with the function
+            for event in self.interp.at_reference(rel, a, expr, decorated):
+                self.found.append(Found(event))
         for event in self.interp.decorators.at(rel, a, expr, target, decorated):
             self.found.append(Found(event))
 

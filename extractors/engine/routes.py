@@ -19,6 +19,8 @@ def extract(ctx: ComponentContext) -> None:
     made = analysis.emitter.routes(named)
     events = [item.event for item in analysis.found]
     analysis.emitter.settings(events)
+    analysis.emitter.own_prefixes(analysis.tree)
+    analysis.emitter.never_mounted(analysis.tree)
     analysis.emitter.used_middleware(events)
     _apps(ctx, named, made)
 

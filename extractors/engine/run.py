@@ -48,7 +48,10 @@ def analyse(ctx: ComponentContext) -> Analysis | None:
     ev = Evaluator(program, library)
     interp = Interpreter(ev, library)
     interp.decorators = Decorators(ev, library)
-    found = Recognizer(ev, interp, generated=generated_files(program)).run()
+    recognizer = Recognizer(ev, interp, generated=generated_files(program))
+    found = recognizer.run()
+    for row in recognizer.unresolved:
+        ctx.unresolved(*row)
     tree = MountTree(library)
     for item in found:
         if isinstance(item.event, (RouteEvent, MountEvent, UseEvent, PrefixEvent)):

@@ -104,6 +104,22 @@ class Site:
 
 
 @dataclass(frozen=True, slots=True)
+class UseSite(Site):
+    """A middleware written at one place (its span names it) and used at another line
+    (`user: CurrentUser` uses the `Depends(current_user)` of an alias declared elsewhere)."""
+
+    used_rel: str = ""
+    used_line: int = 0
+
+
+def used_at(site: Site) -> tuple[str, int]:
+    """(file, line) where a middleware use happens."""
+    if isinstance(site, UseSite) and site.used_rel:
+        return site.used_rel, site.used_line
+    return site.rel, site.line
+
+
+@dataclass(frozen=True, slots=True)
 class Activation:
     """Values bound for one scope (a call's arguments, a loop element), and the activation
     its closure was made in. Looked up by scope, innermost first."""
@@ -208,6 +224,7 @@ class Obj(Value):
     role: str
     origin: Site
     props: tuple[tuple[str, Value], ...] = field(default=())
+    name: str = ""  # the class it is, for class-based controllers and views
 
     def prop(self, name: str) -> Value | None:
         for key, value in self.props:
@@ -217,7 +234,7 @@ class Obj(Value):
 
     def with_props(self, **more: Value) -> Obj:
         kept = tuple((k, v) for k, v in self.props if k not in more)
-        return Obj(self.model, self.role, self.origin, kept + tuple(more.items()))
+        return Obj(self.model, self.role, self.origin, kept + tuple(more.items()), self.name)
 
 
 STRINGISH = (Lit, Env, Config, Param, Concat, Choice, Unknown)

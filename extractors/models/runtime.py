@@ -62,6 +62,7 @@ class Library:
     made: dict[tuple[str, str], list[Obj]] = field(default_factory=dict)  # objects made, by role
     maker_names: set[str] = field(default_factory=set)  # last names of what makes objects
     injects: set[str] = field(default_factory=set)  # injection markers: `fastapi.Depends`
+    mount_names: set[str] = field(default_factory=set)  # methods that mount (`include_router`)
 
     def __post_init__(self) -> None:
         for model in self.models:
@@ -85,6 +86,8 @@ class Library:
                     for name in op.calls:
                         self.ops.setdefault((model.id, role, name), []).append(op)
                         self.vocabulary.add(name)
+                if op.action == "mount" and "child" in op.spec:
+                    self.mount_names.update(op.calls)
             for deco in model.decorators:
                 self.vocabulary.update(deco.names)
             for marker in model.injects:
@@ -134,7 +137,9 @@ class Library:
             return prop
         return Obj(obj.model, f"{obj.role}.{name}", obj.origin)  # a facet: `client.defaults`
 
-    def field(self, ev: Evaluator, klass: Klass, name: str, value: Value, where: Site | None = None) -> Value | None:
+    def field(
+        self, ev: Evaluator, klass: Klass, name: str, value: Value, where: Site | None = None
+    ) -> Value | None:
         """A class attribute a library reads from the environment: a field of a settings
         class (pydantic's BaseSettings: the variable of the field's name, its default the
         value written)."""
@@ -187,8 +192,9 @@ class Library:
             return self._returned(ev, callee, "()", call)
         if isinstance(callee, Klass):  # a class derived from a library class
             made = self.subclass(ev, callee)
-            if made is not None:
-                return made
+            model = self.by_id.get(made.model) if made is not None else None
+            if made is not None and model is not None and model.reads.get(made.role) != "env-field":
+                return made  # (a settings class stays an instance: its fields are read)
         return None
 
     def make(self, ev: Evaluator, claim: Claim, call: Call) -> Obj:
@@ -243,6 +249,47 @@ class Library:
 
     def operations(self, obj: Obj, name: str) -> list[Operation]:
         return self.ops.get((obj.model, obj.role, name), [])
+
+    def phase_at(self, ev: Evaluator, where: Site) -> str | None:
+        """The phase a middleware use belongs to, from the call or decorator it is an
+        argument of (`app.useGlobalGuards(g)`: guard; `@UsePipes(p)`: pipe)."""
+        a = ev.program.adapter(where.rel)
+        node = a.node_at(where) if a is not None else None
+        for _ in range(4):
+            node = node.parent if node is not None else None
+            if node is None:
+                return None
+            view = a.call_view(node)
+            if view is None:
+                continue
+            callee = ev.eval(where.rel, view.callee, None)
+            if isinstance(callee, Method) and isinstance(callee.target, Obj):
+                for op in self.operations(callee.target, callee.name):
+                    phase = op.spec.get("phase")
+                    if phase is not None and phase.terms and phase.terms[0].kind == "lit":
+                        return phase.terms[0].key
+                return None
+            if isinstance(callee, Ext) and callee.path:
+                for model in self.models:
+                    for deco in model.decorators:
+                        if deco.action == "use" and callee.path[-1] in deco.names:
+                            return deco.names[callee.path[-1]] or None
+                return None
+        return None
+
+    def unbound_router(self, program, method: str, where: Site) -> Obj | None:
+        """A router of the server library the component imports whose routers have `method`
+        (for routes registered on a parameter nobody passes), else None."""
+        used = set()
+        for mod in program.js.values():
+            used |= {b.package or b.spec for b in mod.imports.values() if b.target is None}
+        for model in self.models:
+            if model.kind != "server" or not (set(model.modules) & used):
+                continue
+            for op in model.operations:
+                if op.action == "route" and method in op.calls and op.on:
+                    return Obj(model.id, op.on[-1], where, (("unbound", Lit(True)),))
+        return None
 
     def holds_routes(self, obj: Obj) -> bool:
         """Whether routes can hang off an object of this role (a router, app, controller)."""

@@ -70,6 +70,7 @@ class Decorator:
     action: str  # route | makes | use
     spec: dict[str, Selector]
     role: str | None = None  # for `makes`: the role of the object the class becomes
+    children: tuple[Selector, ...] = ()  # what a made object mounts (`@Module({controllers})`)
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,10 @@ class Model:
     router_roles: tuple[str, ...] = ()  # roles routes hang off (besides those with operations)
     reads: dict[str, str] = field(default_factory=dict)  # role -> what reading a member is: env
     injects: tuple[str, ...] = ()  # markers a handler's parameters inject through (`Depends`)
+    phases: tuple[tuple[str, bool], ...] = ()  # (phase, registration order reversed), run order
+    roots: tuple[str, ...] = ("app",)  # roles that are served as they are (not mounted by anyone)
+    class_views: dict = field(default_factory=dict)  # {role, methods}: a class view's routes
+    default_phase: str = ""
     notes: str = ""
 
 
@@ -192,9 +197,25 @@ def _decorators(raw, path: Path) -> tuple[Decorator, ...]:
         role = None
         if action == "makes":
             role = str(spec.pop("role", "controller")) if isinstance(spec, dict) else None
+        children = tuple(parse_selector(c) for c in (item.get("children") or []))
         out.append(Decorator({str(k): str(v or "") for k, v in names.items()}, item.get("module"),
                              str(item.get("target", "method")), action,
-                             _selectors(spec, path, f"decorators[{i}].{action}"), role))  # fmt: skip
+                             _selectors(spec, path, f"decorators[{i}].{action}"), role, children))  # fmt: skip
+    return tuple(out)
+
+
+def _phases(raw, path: Path) -> tuple[tuple[str, bool], ...]:
+    """`phases: [middleware, {name: dependency}, {name: asgi, order: reversed}]`."""
+    out = []
+    for item in raw or []:
+        if isinstance(item, str):
+            out.append((item, False))
+        elif isinstance(item, dict) and item.get("name"):
+            out.append((str(item["name"]), item.get("order") == "reversed"))
+        else:
+            raise _fail(
+                path, f"`phases` items are names or {{name, order: reversed}}, got {item!r}"
+            )
     return tuple(out)
 
 
@@ -239,5 +260,9 @@ def load_model(path: Path) -> Model:
         router_roles=_names(raw.get("router_roles"), path, "router_roles"),
         reads={str(k): str(v) for k, v in (raw.get("reads") or {}).items()},
         injects=_names(raw.get("injects"), path, "injects"),
+        phases=_phases(raw.get("phases"), path),
+        roots=_names(raw.get("roots"), path, "roots") or ("app",),
+        class_views=dict(raw.get("class_views") or {}),
+        default_phase=str(raw.get("default_phase") or ""),
         notes=str(raw.get("notes") or ""),
     )

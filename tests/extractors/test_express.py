@@ -78,7 +78,7 @@ def test_routes_get_every_mount_prefix_and_their_handler(tmp_path):
         "GET /api/jp/items/:id",
         "DELETE /api/jp/items/:id",
         "ANY /api/jp/any",  # `.all`: any method
-        "GET /api/jp/{pathFromSomewhere}",  # a path not known statically: named after its expression
+        "GET /api/jp/{pathFromSomewhere()}",  # a path not known statically: named by its expression
     }
     contact = routes["POST /api/jp/contact"]
     assert (contact.file, contact.line) == ("src/routes/contact.ts", 10)
@@ -91,7 +91,10 @@ def test_routes_get_every_mount_prefix_and_their_handler(tmp_path):
             {"kind": "lit", "text": "jp"},
             {"kind": "lit", "text": "contact"},
         ],
-        "mounts": ["src/index.ts:10", "src/routes/index.ts:11"],
+        "mounts": [
+            "src/index.ts:10 /api",
+            "src/routes/index.ts:11 /jp",
+        ],  # where each prefix is written
     }
     to = {s: d for (s, d) in f.edges("ROUTES_TO")}
     handler = to["route:POST /api/jp/contact"]

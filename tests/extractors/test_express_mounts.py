@@ -199,7 +199,7 @@ def test_exported_router_chains_entries_loops_and_symbolic_prefixes(tmp_path):
     assert f.chain("GET /api/audit/log")[1] == (2, "trace", "api.ts:6")
     docs = {s: d for (s, d) in f.edges("ROUTES_TO")}["route:GET /{DOCS_AT}/docs"]
     assert (f.node(docs).name, f.where(docs)) == ("ui.setup", "docs.ts:4")
-    (why,) = [u for u in f.unresolved if u.kind == "route"]
+    (why,) = [u for u in f.unresolved if u.kind == "route_prefix"]
     assert (why.file, why.line) == ("app.ts", 8) and "DOCS_AT" in why.reason
 
 
@@ -238,7 +238,7 @@ def test_routers_handed_to_functions_are_followed_else_kept_with_an_unresolved_r
     assert f.where("route:GET /status") == "routes.js:2"
     assert f.chain("GET /status") == [(1, "express.json", "server.js:5")]
     assert f.chain("DELETE /admin/cache") == [(1, "express.json", "server.js:5")]
-    (why,) = [u for u in f.unresolved if u.kind == "mount"]  # nobody passes `server`
+    (why,) = [u for u in f.unresolved if u.kind == "route_mount"]  # nobody passes `server`
     assert (why.file, why.line, why.expr) == ("plugin.js", 2, "server")
     assert "not followed" in why.reason
 

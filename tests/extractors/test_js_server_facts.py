@@ -65,7 +65,7 @@ def test_root_mount_is_a_setting_and_routes_carry_their_mount_lines(tmp_path):
         ("code_file:src/server.js", "setting:src/server.js:6:server.use")
     ]
     assert declares.line == 6
-    assert f.node("route:POST /v3/lend").attrs["mounts"] == ["src/server.js:6"]
+    assert f.node("route:POST /v3/lend").attrs["mounts"] == ["src/server.js:6 /v3"]
 
 
 def test_each_middleware_keeps_its_usage_as_written(tmp_path):
@@ -138,7 +138,10 @@ def test_nest_global_prefix_is_a_setting(tmp_path):
     setting = f.node("setting:src/main.ts:6:setGlobalPrefix")
     assert setting.attrs["value"] == "rest"
     assert setting.attrs["source"] == "nestjs"
-    assert f.node("route:GET /rest/shelves").attrs["mounts"] == ["src/main.ts:6"]
+    assert f.node("route:GET /rest/shelves").attrs["mounts"] == [
+        "src/main.ts:6 /rest",
+        "src/shelf.controller.ts:4 /shelves",
+    ]
 
 
 def test_pages_api_route_records_its_method_guard(tmp_path):

@@ -194,7 +194,7 @@ def test_a_prefix_known_only_at_run_time_stays_a_placeholder_with_a_row(tmp_path
             """,
     })  # fmt: skip
     assert set(f.kind("route")) == {"GET /{API_PREFIX}/ping"}
-    (row,) = [u for u in f.unresolved if u.kind == "route"]
+    (row,) = [u for u in f.unresolved if u.kind == "route_prefix"]
     assert (row.file, row.line, row.expr) == ("src/main.ts", 6, "process.env.API_PREFIX")
 
 

@@ -61,6 +61,7 @@ FILES = {
         from app.api import router as api_router
         from app.core.config import get_settings
         from app.deps import log_request
+        from platform_config import compute_prefix  # a package's: its value is not in the component
 
 
         def build() -> FastAPI:
@@ -74,10 +75,6 @@ FILES = {
             application.include_router(api_router, prefix=settings.api_v1)
             application.include_router(api_router, prefix=compute_prefix())
             return application
-
-
-        def compute_prefix():
-            return "/x"
 
 
         app = build()

@@ -36,17 +36,17 @@ def middleware_consumer(
     a = interp.ev.program.adapter(call.rel)
     for i in range(len(call.view.args)):
         target = call.arg(i)
+        here = a.site(call.view.args[i]) if a is not None else call.site  # this route gets it here
+        used = tuple((v, Site(s.rel, here.line, here.line, s.col, s.start, s.end)) if s.rel == here.rel else (v, s)
+                     for v, s in middleware)  # fmt: skip
         if isinstance(target, Klass):  # a controller: all its routes
             controller = interp.decorators.class_object_of(target)
             if controller is not None:
-                events.append(UseEvent(obj.model, controller, None, middleware, call.site))
+                events.append(UseEvent(obj.model, controller, None, used, call.site))
             continue
         path, methods = _route_selector(interp, target)
         if path is None:
             continue
-        here = a.site(call.view.args[i]) if a is not None else call.site  # this route gets it here
-        used = tuple((v, Site(s.rel, here.line, here.line, s.col, s.start, s.end)) if s.rel == here.rel else (v, s)
-                     for v, s in middleware)  # fmt: skip
         for app in apps:
             events.append(UseEvent(obj.model, app, path, used, call.site, methods, exact=True))
     return events
@@ -68,3 +68,36 @@ def _route_selector(
 
 
 HOOKS = {"middleware_consumer": middleware_consumer}
+
+
+def router_module(decorators, op: Operation, owner: Obj, table: Obj, site) -> list[Event]:
+    """`RouterModule.register([{ path, module, children: [...] }])` imported by a module: each
+    entry gives its module a path prefix (a child's joined to its parent's), wherever the
+    module is imported."""
+    from extractors.engine.events import PrefixEvent
+    from extractors.engine.paths import join
+
+    ev = decorators.ev
+    events: list[Event] = []
+
+    def entries(parent_path: Value | None, routes: Value | None, depth: int) -> None:
+        if not isinstance(routes, ArrLit) or depth > 6:
+            return
+        for entry in routes.items:
+            if not isinstance(entry, ObjLit):
+                continue
+            module = ev.object_member(entry, "module", 1)
+            path = ev.object_member(entry, "path", 1)
+            if not isinstance(module, Klass) or not isinstance(path, STRINGISH):
+                continue
+            full = join(parent_path, path)
+            events.append(
+                PrefixEvent(owner.model, module, full, site, entry.site, "RouterModule.register")
+            )
+            entries(full, ev.object_member(entry, "children", 1), depth + 1)
+
+    entries(None, table.prop("routes"), 0)
+    return events
+
+
+HOOKS["router_module"] = router_module
