@@ -30,6 +30,7 @@ from mcp_server.facts import (
 from mcp_server.graph import ProjectGraph
 from mcp_server.provenance import with_tail
 from mcp_server.render import ref, short, unresolved_line, where
+from mcp_server.resolve import one_per_registration
 from mcp_server.route_names import (
     has_hole,
     holes_that_could_be,
@@ -174,6 +175,7 @@ def no_route_for_call(pg: ProjectGraph, ans: Answer, call: str) -> None:
         for n, d in pg.of_kind("route")
         if d.get("project") == pg.project and could_be(pg, call, n)
     ]
+    fits = one_per_registration(pg, fits)  # a route emitted twice is one candidate
     fits.sort(key=lambda n: (comp_of(pg, n) == comp_of(pg, call), len(segments(name(pg, n, 300)))))
     for n in fits[:SHOWN]:
         ans.touch(pg.project, comp_of(pg, n))

@@ -106,7 +106,11 @@ def routes_section(
         return None
     common = common_chain(pg, routes)
     rows = route_rows(pg, routes, {m for m, _ in common})
-    head = f"routes of {where_label} ({len(routes)}): METHOD path (declared) → handler | route-level middleware"
+    twice = sum(
+        pg.node(a).get("name") == pg.node(r.route).get("name") for r in rows for a in r.aliases
+    )
+    count = f"{len(routes) - twice}" + (f", +{twice} emitted twice" if twice else "")
+    head = f"routes of {where_label} ({count}): METHOD path (declared) → handler | route-level middleware"
     shared = []
     if common:
         shown = " ".join(f"[{i}] {name(pg, m, 40)} ({', '.join(at[:4])}{' …' if len(at) > 4 else ''})"

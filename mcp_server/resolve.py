@@ -162,6 +162,19 @@ def candidates(pg: ProjectGraph, text: str, component: str | None = None) -> lis
     return narrow(pg, ids, text)
 
 
+def one_per_registration(pg: ProjectGraph, ids: list[str]) -> list[str]:
+    """Nodes of the same kind, name, file and line are one fact an extractor emitted twice:
+    keep the one with the most edges (the other is a duplicate, not an ambiguity)."""
+    best: dict[tuple, str] = {}
+    for i in sorted(set(ids)):
+        d = pg.node(i)
+        key = (d.get("kind"), d.get("component"), d.get("name"), d.get("file"), d.get("line"))
+        keep = best.get(key)
+        if keep is None or pg.g.degree(i) > pg.g.degree(keep):
+            best[key] = i
+    return list(best.values())
+
+
 def narrow(pg: ProjectGraph, ids: list[str], text: str) -> list[str]:
     """The nodes a person means among several that carry the text."""
     if len(ids) > 1:  # a catalog node only mirrors the project's own node of that name
@@ -171,6 +184,8 @@ def narrow(pg: ProjectGraph, ids: list[str], text: str) -> list[str]:
         ids = exact or ids
     if len(ids) > 1:  # a test fixture of the same name is never the one meant
         ids = [i for i in ids if not is_test(pg.node(i).get("file"))] or ids
+    if len(set(ids)) > 1:  # one registration emitted twice (same name and line) is one route
+        ids = one_per_registration(pg, ids)
     if len(set(ids)) > 1:  # a component before a route before a file before a symbol
         best = min(tier(pg, i) for i in ids)
         if best <= MEANT:

@@ -149,6 +149,20 @@ def _backends() -> tuple[list[Node], list[Edge]]:
             code_node(ORBIT, comp, "symbol", handler, handler, f"src/controllers/{comp}.ts", 6, 30),
         ]  # fmt: skip
         edges.append(edge(rid, hid, "ROUTES_TO", ORBIT, comp, rf, 4))
+    dup = f"{ORBIT}/billing:route:POST /charges@src/routes/billing.ts:4"  # one registration, emitted twice
+    nodes.append(code_node(ORBIT, "billing", "route", "POST /charges@src/routes/billing.ts:4", "POST /charges",
+                           "src/routes/billing.ts", 4, method="POST", path="/charges"))  # fmt: skip
+    edges.append(
+        edge(
+            dup,
+            f"{ORBIT}/billing:symbol:chargesController.create",
+            "ROUTES_TO",
+            ORBIT,
+            "billing",
+            "src/routes/billing.ts",
+            4,
+        )
+    )
     nodes += [
         code_node(ORBIT, "users", "route", LOGIN, LOGIN, "src/routes/auth.ts", 12, 19, method="POST",
                   path="/{API_PREFIX}/v1/auth/{provider}/login", mounts=["src/main.ts:7"],

@@ -238,3 +238,15 @@ def test_neighbors_of_a_component_lead_with_the_components_it_calls_and_is_calle
     for comp, *_ in fixture.BACKENDS:
         assert f"→ {ORBIT}/{comp} (1 call, 1 route):" in text
     assert text.index("inbound calls (2 call sites") < text.index("--> HAS_ENV (1):")
+
+
+def test_one_registration_emitted_twice_is_one_route_not_an_ambiguity(orbit):
+    text = ask(orbit, "kb_entity", name="POST /charges", project=ORBIT)
+    assert text.startswith("route POST /charges\nid: orbit/billing:route:POST /charges\n")
+    assert "called from (1 call site):" in text  # the node that carries the bridge
+    text = ask(orbit, "kb_entity", name="billing", project=ORBIT)
+    assert "routes of orbit/billing (1, +1 emitted twice)" in text
+    assert (
+        "POST /charges (src/routes/billing.ts:4) (also registered again (src/routes/billing.ts:4))"
+        in text
+    )
