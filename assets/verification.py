@@ -40,7 +40,8 @@ def _same_inputs(held: dict, tables: dict) -> bool:
     if held.keys() != tables.keys():
         return False
     for name, df in tables.items():  # the catalog's rows are a new filtered frame each run
-        if held[name] is not df and not (name == "catalog_packages" and held[name].equals(df)):
+        filtered = name in ("catalog_packages", "coverage")  # a new filtered frame each run
+        if held[name] is not df and not (filtered and held[name].equals(df)):
             return False
     return True
 
@@ -66,13 +67,14 @@ def drifts_memo(knowledge: KnowledgeBase, project: str, tables: dict, data_dir=N
 def project_tables(
     knowledge: KnowledgeBase, graphs: dict[str, Tables], catalog: Tables
 ) -> dict[str, dict]:
-    """Graph frames per project, with that project's rows of catalog_packages."""
-    packages = catalog.get("catalog_packages")
+    """Graph frames per project, with that project's rows of catalog_packages and coverage."""
     out = {}
     for pid in sorted(knowledge.projects):
         tables = dict(graphs.get(pid) or {})
-        if packages is not None and "project" in packages.columns:
-            tables["catalog_packages"] = packages.filter(packages["project"] == pid)
+        for name in ("catalog_packages", "coverage"):
+            df = catalog.get(name)
+            if df is not None and "project" in df.columns:
+                tables[name] = df.filter(df["project"] == pid)
         out[pid] = tables
     return out
 

@@ -95,7 +95,9 @@ def main() -> int:
         if args.component and args.component != name:
             continue
         old = summarize(extract_component(project, component, root))
-        new = summarize(extract_only(project, component, root, {"engine.routes", "engine.requests"}))
+        new = summarize(
+            extract_only(project, component, root, {"engine.routes", "engine.requests"})
+        )
         d = diff(old, new)
         report[name] = d
         for kind, v in d.items():

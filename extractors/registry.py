@@ -49,6 +49,7 @@ EXTRACTORS: list[str] = [
     "infra.packages",
     "infra.contentful",
     "infra.deploy",
+    "coverage",  # last: counts what the others found
 ]
 
 

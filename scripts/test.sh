@@ -16,6 +16,10 @@ if ! command -v redis-server >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v
   echo "test: installing Debian's redis-server for the celery scale-out test" >&2
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server) >/dev/null
 fi
+if ! command -v node >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "test: installing Debian's nodejs and npm (the viewer, the metamorphic oracle's JS half)" >&2
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm) >/dev/null
+fi
 if command -v npm >/dev/null 2>&1; then
   bash viewer/setup.sh >/dev/null
   npm exec --yes --package=@modelcontextprotocol/inspector@0.15 -- true >/dev/null 2>&1 || true

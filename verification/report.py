@@ -20,7 +20,15 @@ from verification.drift import Drift, project_drifts
 from warehouse.tables import frame
 
 COMMAND = "kb refresh (asset verification_report)"
-SECTIONS = ("coverage", "stale_source", "verified_old", "undistilled", "drift", "unknown_commit")
+SECTIONS = (
+    "coverage",
+    "stale_source",
+    "verified_old",
+    "undistilled",
+    "drift",
+    "unknown_commit",
+    "extraction",
+)
 
 
 def _date(value: Any) -> dt.date | None:
@@ -160,6 +168,30 @@ def drift_rows(drifts: list[Drift]) -> list[dict[str, Any]]:
     ]
 
 
+def extraction_rows(project: str, coverage: pl.DataFrame | None) -> list[dict[str, Any]]:
+    """A declared web framework or HTTP client the graph has nothing from (the warehouse's
+    `coverage` table, extractors/coverage.py): the code the docs are checked against is
+    incomplete there."""
+    if coverage is None or coverage.is_empty() or "warning" not in coverage.columns:
+        return []
+    return [
+        {
+            "section": "extraction",
+            "project": project,
+            "component": r["component"],
+            "path": r["file"],
+            "line": r["line"],
+            "rule": r["status"],
+            "subject": r["package"],
+            "location": f"{r['project']}/{r['component']}",
+            "message": r["warning"],
+        }
+        for r in coverage.filter(pl.col("warning").is_not_null())
+        .sort("component", "package")
+        .iter_rows(named=True)
+    ]
+
+
 def build_verification(
     kb: KnowledgeBase,
     project_tables: Mapping[str, Mapping[str, pl.DataFrame]],
@@ -175,8 +207,10 @@ def build_verification(
         today = kb_today()
     rows = coverage_rows(kb) + stale_rows(kb, sources, today) + undistilled_rows(kb, sources)
     for project in sorted(kb.projects):
-        drifts, unknown = drifts_of(kb, project, dict(project_tables.get(project) or {}))
+        tables = dict(project_tables.get(project) or {})
+        drifts, unknown = drifts_of(kb, project, tables)
         rows += drift_rows(drifts)
+        rows += extraction_rows(project, tables.get("coverage"))
         for path in unknown:
             doc = next(d for d in kb.docs if d.path == path)
             commit = doc.verification.get("verified_against")
@@ -241,6 +275,11 @@ def render_report(kb: KnowledgeBase, rows: list[dict[str, Any]], today: dt.date)
             "Verification commits not found in the repo",
             "unknown_commit",
             lambda r: f"- {loc(r)} — {r['message']}",
+        ),
+        (
+            "Declared frameworks and clients the code graph has nothing from",
+            "extraction",
+            lambda r: f"- `{r['location']}` {loc(r)} — {r['message']} [{r['rule']}]",
         ),
     ]
     for title, name, render in blocks:

@@ -17,6 +17,7 @@ from typing import Any
 import polars as pl
 
 from kb.model import KnowledgeBase
+from warehouse.catalog import PLAIN_TABLES
 from warehouse.code_stage import read_stamp
 from warehouse.staging import LazyTables, Tables
 from warehouse.tables import concat, frame
@@ -96,7 +97,7 @@ def assemble_partitions(
             "problems", [inputs.kb_docs.get("problems"), verification.get("problems")]
         ),
         **{t: df for t, df in inputs.kb_docs.items() if t != "problems"},
-        **{t: df for t, df in catalog.items() if t.startswith("catalog_")},
+        **{t: df for t, df in catalog.items() if t.startswith("catalog_") or t in PLAIN_TABLES},
         **{t: df for t, df in verification.items() if t != "problems"},
     }
     global_tables.update(inputs.kb_chunks)

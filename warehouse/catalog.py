@@ -31,6 +31,8 @@ CATALOG_KINDS: dict[str, tuple[str, str, str]] = {
     "env_vars": ("catalog_env_vars", "env_var_name", "READS_ENV_NAME"),
 }
 CATALOG_TABLES = [v[0] for v in CATALOG_KINDS.values()]
+# catalog row tables that are portfolio tables of their own, with no catalog node
+PLAIN_TABLES = ("coverage",)
 ROUTES_TABLE = "catalog_routes"  # a table only: no catalog node joins projects by a path
 
 
@@ -92,8 +94,19 @@ def component_frames(facts: ComponentFacts) -> dict[str, pl.DataFrame]:
         "unresolved": frame("unresolved", facts.unresolved),
         "problems": frame("problems", facts.problems),
     }
-    rows: dict[str, list[dict[str, Any]]] = {t: [] for t in CATALOG_TABLES}
+    rows: dict[str, list[dict[str, Any]]] = {t: [] for t in (*CATALOG_TABLES, *PLAIN_TABLES)}
     for row in facts.catalog:
+        if row.table in PLAIN_TABLES:
+            rows[row.table].append(
+                {
+                    **row.attrs,
+                    "project": row.project,
+                    "component": row.component,
+                    "file": row.file,
+                    "line": row.line,
+                }  # fmt: skip
+            )
+            continue
         table = CATALOG_KINDS.get(row.table, (f"catalog_{row.table}",))[0]
         if table not in TABLES:
             continue
@@ -129,6 +142,11 @@ def build_catalog(
         if table == "catalog_middleware":
             df = concat(table, [df, middleware_from_nodes(component_tables, df)])
         out[table] = df.sort(["project", "component", "name", "file", "line"], nulls_last=True)
+    for table in PLAIN_TABLES:
+        df = concat(
+            table, one_table_of_each([t for _, t in sorted(component_tables.items())], table)
+        )
+        out[table] = df.sort(["project", "component", "package"], nulls_last=True)
     out[ROUTES_TABLE] = routes_of(component_tables)
     nodes: dict[str, Node] = {}
     edges: dict[tuple[str, str, str], Edge] = {}

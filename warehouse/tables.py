@@ -98,6 +98,24 @@ TABLES: dict[str, dict[str, pl.DataType]] = {
     # every project's routes (name, method, path, declaring line): kb_find kind=route across
     # projects, and the cross-project negative, without opening a project's partition
     "catalog_routes": {**_CATALOG, "method": S, "path": S},
+    # What each component declares (web frameworks, HTTP clients) against what extraction
+    # found (extractors/coverage.py): a declared framework with no route is a `warning`.
+    "coverage": {
+        "project": S,
+        "component": S,
+        "kind": S,
+        "ecosystem": S,
+        "package": S,
+        "model": S,
+        "routes": N,
+        "calls": N,
+        "unresolved": N,
+        "low_confidence": N,
+        "status": S,
+        "warning": S,
+        "file": S,
+        "line": N,
+    },
     "problems": {"severity": S, "path": S, "line": N, "rule": S, "message": S},
     # Doc context broker (doc_context/): one row per Markdown chunk.
     "doc_chunks": {
@@ -154,6 +172,7 @@ _REQUIRED: dict[str, set[str]] = {
     "adrs": {"id", "project", "status", "path"},
     "problems": {"severity", "path", "rule", "message"},
     "builds": {"partition", "built_at"},
+    "coverage": {"project", "component", "package", "status"},
 }
 _UNIQUE: dict[str, list[str]] = {"nodes": ["id"], "docs": ["path"]}
 

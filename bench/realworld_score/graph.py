@@ -27,6 +27,7 @@ class Rows:
     nodes: list[dict]
     calls: list[dict]
     leaks: list[dict] = field(default_factory=list)
+    coverage: list[dict] = field(default_factory=list)  # the `coverage` table's rows
 
 
 def attrs_of(row: dict) -> dict:
@@ -169,6 +170,17 @@ def score_graph(bench: Benchmark, rows: Rows) -> dict:
                 "unjudged": unjudged,
             }
         )
+        for comp, kind, truth in (
+            ("api", "route", served),
+            ("web", "http_call", p.web_truth["calls"]),
+        ):
+            if truth and not by_comp[(p.id, comp, kind)]:  # nothing found: said, or silent?
+                warned = [c for c in rows.coverage
+                          if (c["project"], c["component"]) == (p.id, comp) and c.get("warning")]  # fmt: skip
+                key = "warned_zeros" if warned else "silent_zeros"
+                totals.counts[key][0] += 1
+                misses[key].append(f"{p.id}/{comp}: no {kind} of {len(truth)} in the truth"
+                                   + (f" — {warned[0]['warning'][:160]}" if warned else ""))  # fmt: skip
     judged = totals.get("edges_correct")[0] + totals.get("edges_wrong")[0]
     return {
         "totals": {k: totals.get(k) for k in sorted(totals.counts)},

@@ -75,7 +75,8 @@ def summary_line(graph: dict, answers: dict | None) -> str:
     precision = "n/a" if graph["precision"] is None else f"{graph['precision']:.2f}"
     line = (
         f"realworld: routes={frac(t['routes'])} calls={frac(t['calls'])} bridges={frac(t['bridges'])} "
-        f"precision={precision} leaks={graph['leaks']}"
+        f"precision={precision} leaks={graph['leaks']} "
+        f"silent_zeros={t.get('silent_zeros', [0])[0]}"
     )
     if answers:
         a = answers["totals"]

@@ -45,6 +45,7 @@ def published_rows(kb_root: Path) -> Rows:
             "from nodes where kind in ('route', 'http_call')",
         ),
         calls=sql(kb_root, "select src, dst, attrs from edges where type = 'CALLS'"),
+        coverage=sql(kb_root, "select project, component, package, status, warning from coverage"),
         leaks=sql(
             kb_root,
             f"select src, dst, type from edges where {owner('src')} <> {owner('dst')} "

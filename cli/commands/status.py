@@ -19,14 +19,19 @@ def handle(args: argparse.Namespace) -> int:
     from cli.commands.validate import run_validation
     from kb.indexes import stale_indexes
     from pipeline.fastpath import staleness
-    from warehouse.reader import Warehouse, WarehouseMissing
+    from warehouse.reader import GLOBAL, Warehouse, WarehouseMissing
 
     kb = load_kb_or_exit(args)
     data_dir = kb.config.data_dir
+    warnings: list[str] = []
     try:
-        manifest = Warehouse(data_dir).manifest()
+        warehouse = Warehouse(data_dir)
+        manifest = warehouse.manifest()
         print(f"warehouse: build {manifest['build_id']} at {manifest['built_at']} ({data_dir})")
         built = manifest.get("components") or {}
+        coverage = warehouse.read(GLOBAL, "coverage")
+        if "warning" in coverage.columns:
+            warnings = [w for w in coverage["warning"].to_list() if w]
     except WarehouseMissing:
         print(f"warehouse: never built ({data_dir}) — `kb refresh` builds it")
         built = {}
@@ -54,6 +59,8 @@ def handle(args: argparse.Namespace) -> int:
             print(f"  {comp.key}: code_graph_stale: built {was} now {now}")
         else:
             print(f"  {comp.key}: current ({was})")
+    for warning in warnings:  # a declared framework or client the graph has nothing from
+        print(f"warning: {warning}")
     others = [r for r in state.reasons if not any(r.startswith(k + ":") for k in stale)]
     for reason in others:
         print(f"stale: {reason}")

@@ -24,7 +24,8 @@ from extractors.engine.values import (
 )
 
 if TYPE_CHECKING:
-    from extractors.engine.evaluate import Call, Evaluator
+    from extractors.engine.protocols import EvaluatedCall as Call
+    from extractors.engine.protocols import Evaluates as Evaluator
 
 JOINS = {
     "path.join", "path.posix.join", "node:path.join", "path.resolve", "node:path.resolve",

@@ -14,7 +14,7 @@ from extractors.lang.python import PyFile
 
 if TYPE_CHECKING:
     from extractors.base import ComponentContext
-    from extractors.engine.evaluate import Evaluator
+    from extractors.engine.protocols import Evaluates as Evaluator
 
 MAX_HOPS = 10  # re-export chains followed
 

@@ -99,6 +99,7 @@ class Model:
     class_views: dict = field(default_factory=dict)  # {role, methods}: a class view's routes
     default_phase: str = ""
     notes: str = ""
+    part_of: str | None = None  # an extension: its facts are another model's (or a kind's)
 
 
 def _fail(path: Path, what: str) -> ModelError:
@@ -265,4 +266,5 @@ def load_model(path: Path) -> Model:
         class_views=dict(raw.get("class_views") or {}),
         default_phase=str(raw.get("default_phase") or ""),
         notes=str(raw.get("notes") or ""),
+        part_of=str(raw["part_of"]) if raw.get("part_of") else None,
     )

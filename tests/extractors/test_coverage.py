@@ -1,0 +1,94 @@
+"""Coverage: each web framework or HTTP client a component declares, against the routes
+and calls extraction found — a declared framework with nothing found, or one no model
+reads, is a row with a warning, never a silent zero."""
+
+from __future__ import annotations
+
+import json
+
+from jsrepo import extract
+
+MANIFEST = {
+    "dependencies": {
+        "express": "4",
+        "fastify": "4",
+        "restify": "11",
+        "axios": "1",
+        "lodash": "4",
+    },
+    "devDependencies": {"superagent": "8"},
+}
+
+
+def rows(f) -> dict[str, dict]:
+    return {r.name: r.attrs for r in f.catalog if r.table == "coverage"}
+
+
+def test_declared_frameworks_and_clients_are_counted_against_their_facts(tmp_path):
+    f = extract(tmp_path, {
+        "package.json": json.dumps(MANIFEST, indent=2),
+        "src/app.js": """
+            const express = require('express');
+            const axios = require('axios');
+            const app = express();
+            app.get('/stock', async (req, res) => res.json(await axios.get('https://inv.example/items')));
+            app.listen(3000);
+            """,
+    })  # fmt: skip
+    found = rows(f)
+    assert set(found) == {"express", "fastify", "restify", "axios"}  # no lodash, no devDependency
+    express = found["express"]
+    assert (express["model"], express["routes"], express["status"], express["warning"]) == (
+        "express", 1, "ok", None,
+    )  # fmt: skip
+    assert (found["axios"]["calls"], found["axios"]["status"]) == (1, "ok")
+    # fastify is declared and modelled, but nothing registers a route through it, and the
+    # express routes do not count for it: it is quiet, not a warning
+    assert (found["fastify"]["routes"], found["fastify"]["status"]) == (0, "quiet")
+    restify = found["restify"]
+    assert restify["model"] is None and restify["status"] == "no_model"
+    assert "p/c declares restify (package.json:5)" in restify["warning"]
+    assert "docs/frameworks.md" in restify["warning"]
+
+
+def test_a_declared_framework_that_yields_nothing_is_a_warning_with_its_manifest_line(tmp_path):
+    f = extract(tmp_path, {
+        "package.json": json.dumps({"dependencies": {"koa": "2", "axios": "1"}}, indent=2),
+        "src/server.js": """
+            const Koa = require('koa');
+            const app = new Koa();
+            const table = loadRoutesFromSomewhere();
+            table.forEach((r) => app.use(r));
+            app.listen(3000);
+            """,
+    })  # fmt: skip
+    koa = rows(f)["koa"]
+    assert (koa["routes"], koa["status"]) == (0, "no_facts")
+    assert koa["warning"].startswith(
+        "p/c declares koa (package.json:3); the koa model found no route"
+    )
+    axios = rows(f)["axios"]
+    assert (axios["calls"], axios["status"]) == (0, "no_facts")
+    assert "found no call" in axios["warning"]
+
+
+def test_python_requirements_match_whatever_the_separator_and_case(tmp_path):
+    f = extract(tmp_path, {
+        "requirements.txt": "Flask==3.0\nDjango_Ninja==1.1\n",
+        "app.py": """
+            from flask import Flask
+
+            app = Flask(__name__)
+
+            @app.get("/health")
+            def health():
+                return "ok"
+            """,
+    })  # fmt: skip
+    found = rows(f)
+    assert (found["flask"]["model"], found["flask"]["routes"], found["flask"]["status"]) == (
+        "flask", 1, "ok",
+    )  # fmt: skip
+    ninja = found["django-ninja"]
+    assert ninja["status"] in {"no_model", "no_facts"} and ninja["routes"] == 0
+    assert "p/c declares django-ninja (requirements.txt:2)" in ninja["warning"]
