@@ -51,8 +51,16 @@ def fold(text: str) -> str:
 def fact_locations(fact: dict) -> list[tuple[str, int]]:
     """Where an answer may show a fact: its own `file:line`. The same tolerances as the graph
     metrics: a handler ±1 line (decorators); a service call also at its callee's definition,
-    which is what a CALLS_FN hop renders (the contract's kb_trace example)."""
+    which is what a CALLS_FN hop renders (the contract's kb_trace example); a route's
+    middleware chain also at the usage line of each element written in the route's own file
+    (a decorator under the route line is where that route gets it)."""
     out = [(fact["file"], fact["line"])]
+    if fact.get("kind") == "middleware":  # the route-level elements: where the route gets them
+        out += [
+            (m["file"], m["line"])
+            for m in fact.get("chain") or []
+            if isinstance(m, dict) and m.get("file") == fact["file"] and m.get("line")
+        ]
     if fact.get("kind") == "handler":
         out += [(fact["file"], fact["line"] - 1), (fact["file"], fact["line"] + 1)]
     if fact.get("kind") == "service_call" and isinstance(fact.get("callee_def"), dict):

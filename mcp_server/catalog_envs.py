@@ -23,6 +23,19 @@ def knowledge(
     return fetch_dicts(con.execute(sql + " ORDER BY project, name LIMIT 2000", params))
 
 
+def _roles(comps: dict[str, dict], text: str) -> set[str]:
+    """The roles a kb_compare kind=component name stands for: the name itself when it is a
+    role (`api`, `frontend`), and the role of every component of that name, so `contact-api`
+    is compared with every other API, whatever each project calls it."""
+    roles = {str(a.get("role") or "").lower() for a in comps.values()} - {""}
+    named = {
+        str(a.get("role") or "").lower()
+        for key, a in comps.items()
+        if key.split("/", 1)[-1].lower() == text and a.get("role")
+    }
+    return named | ({text} if text in roles else set())
+
+
 def compare_envs(state: State, ans: Answer, kind: str, text: str, scope: str | None) -> None:
     """Env instances side by side: runtime, URL, GCP project per component/env."""
     con = state.connection(None)
@@ -37,7 +50,9 @@ def compare_envs(state: State, ans: Answer, kind: str, text: str, scope: str | N
         for r in knowledge(state, ["component"], "%", scope)
     }
     t = text.lower()
+    roles = _roles(comps, t) if kind == "component" else set()
     out = []
+    seen: set[str] = set()
     for row in rows:
         project, name, file, line, a = (
             row[k] for k in ("project", "name", "file", "line", "attrs")
@@ -50,16 +65,33 @@ def compare_envs(state: State, ans: Answer, kind: str, text: str, scope: str | N
             "component": comp,
             "stack": stack_s,
         }
-        if t != "*" and t not in keys[kind].lower():
+        role = str(comps.get(f"{project}/{comp}", {}).get("role") or "").lower()
+        if kind == "component" and roles:
+            if role not in roles and comp.lower() != t:
+                continue
+        elif t != "*" and t not in keys[kind].lower():
             continue
+        seen.add(f"{project}/{comp}")
         out.append(
-            f"{project}/{comp} | {a.get('env', '?')} | {a.get('runtime') or '∅'} | {short(a.get('url') or '∅', 60)} | {a.get('gcp_project') or '∅'} | {file}:{line}"
+            f"{project}/{comp} | {role or '∅'} | {short(stack_s or '∅', 40)} | {a.get('env', '?')} | {a.get('runtime') or '∅'} | {short(a.get('url') or '∅', 60)} | {a.get('gcp_project') or '∅'} | {file}:{line}"
         )
     if not out:
         raise ToolFailure(
             f"no environment with {kind} matching '{short(text, 60)}' — try kb_find kind={kind} query='*'"
         )
-    ans.add(f"{kind} '{text}': {len(out)} environments")
-    ans.add("project/component | env | runtime | url | gcp_project | where")
+    if roles:
+        ans.add(
+            f"components by role ({', '.join(sorted(roles))}) — '{text}': {len(out)} environments"
+        )
+    else:
+        ans.add(f"{kind} '{text}': {len(out)} environments")
+    ans.add("project/component | role | stack | env | runtime | url | gcp_project | where")
     for line in out:
         ans.add(line, prio=10, group="env")
+    bare = sorted(
+        k
+        for k, a in comps.items()
+        if roles and k not in seen and str(a.get("role") or "").lower() in roles
+    )
+    if bare:
+        ans.add(f"same role, no environment declared ({len(bare)}): {', '.join(bare)}", prio=12)

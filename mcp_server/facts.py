@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from mcp_server.graph import ProjectGraph
-from mcp_server.render import short, where
+from mcp_server.render import confidence_words, short, span, where
 from warehouse.reader import parse_attrs
 
 _TEST_DIR = re.compile(r"(^|/)(tests?|__tests__|spec|specs|e2e|cypress|__mocks__)(/|$)", re.I)
@@ -74,7 +74,7 @@ def mw_text(pg: ProjectGraph, mid: str, data: dict, i: int) -> str:
     used = at(pg, mid, data)
     sym = middleware_symbol(pg, mid)
     node = pg.node(sym) if sym else pg.node(mid)
-    defined = f"{node.get('file')}:{node.get('line')}" if node.get("file") else ""
+    defined = span(node)
     extra = f"; defined {defined}" if defined and not used.endswith(" " + defined) else ""
     a = eattrs(data)
     # the usage as written (`auth('manageUsers')`, `validate(authValidation.login)`)
@@ -145,6 +145,9 @@ def via_text(data: dict) -> str:
     envs = a.get("envs")
     if envs:
         bits.append("envs " + ("+".join(map(str, envs)) if isinstance(envs, list) else str(envs)))
+    said = confidence_words(a)
+    if said:
+        bits.append(said)
     return f" ({', '.join(bits)})" if bits else ""
 
 
@@ -152,24 +155,20 @@ def route_of_call(pg: ProjectGraph, call: str) -> list[tuple[str, dict]]:
     return outs(pg, call, "CALLS")
 
 
-def unresolved_reason(pg: ProjectGraph, call: str) -> str:
-    """Why an http_call has no CALLS bridge (its attrs, else the generic reason)."""
-    a = pg.attrs(call)
-    for key in ("unresolved", "reason", "resolution"):
-        if a.get(key):
-            return short(a[key], 80)
-    if a.get("base") and str(a["base"]).startswith("http"):
-        return f"external host {short(a['base'], 60)}"
-    return "no route of this project matches its method and path"
-
-
-def env_read_sites(pg: ProjectGraph, env: str) -> tuple[list[str], list[str]]:
+def env_read_sites(
+    pg: ProjectGraph, env: str, skip: set[str] | None = None
+) -> tuple[list[str], list[str]]:
     """(production read sites, test read sites) of an env_var node, each `who at path:line`."""
-    prod, test = [], []
+    prod, test, seen = [], [], set()
     for u, d in sorted(
         ins(pg, env, "READS_ENV"), key=lambda x: (x[1].get("file") or "", x[1].get("line") or 0)
     ):
+        if skip and u in skip:
+            continue
         loc = at(pg, u, d)
+        if loc in seen:  # one read site, seen from the file and from its function
+            continue
+        seen.add(loc)
         line = f"{loc} ({name(pg, u, 50)})"
         (test if is_test(d.get("file") or pg.node(u).get("file")) else prod).append(line)
     return prod, test

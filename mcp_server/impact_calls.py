@@ -13,7 +13,7 @@ from __future__ import annotations
 from mcp_server.budget import Answer
 from mcp_server.facts import is_test, name, outs
 from mcp_server.graph import ProjectGraph
-from mcp_server.render import short
+from mcp_server.render import short, span
 
 SHOWN = 40  # call lines listed before the rest is counted
 
@@ -72,4 +72,4 @@ def _site(pg: ProjectGraph, call: str) -> str:
     for r, _ in outs(pg, call, "CALLS"):
         routes.append(name(pg, r, 50))
     to = f" → {', '.join(routes)}" if routes else ""
-    return f"{d.get('file')}:{d.get('line')} {what}{to}"
+    return f"{span(d)} {what}{to}"

@@ -28,7 +28,8 @@ from mcp_server.facts import (
     via_text,
 )
 from mcp_server.graph import ProjectGraph, folder_of
-from mcp_server.render import where
+from mcp_server.provenance import call_tail, route_tail
+from mcp_server.render import short, where
 from vocab import EDGE_TYPES, NODE_KINDS
 
 CODE_KINDS = {
@@ -43,6 +44,42 @@ def is_code(kind: object) -> bool:
 
 
 CALLER_DEPTH = 4
+TAILED = 5  # a longer list of routes or call sites goes without provenance lines
+
+
+def inline_reads(pg: ProjectGraph, env: str) -> list[tuple[str, dict]]:
+    """Reads written inside a route registration: by the route itself, or by a middleware
+    built right there (`router.get(p, jwt({secret: process.env.X}))` — the read's line is
+    the line where a route gets that middleware)."""
+    out = []
+    for u, d in ins(pg, env, "READS_ENV"):
+        kind = pg.node(u).get("kind")
+        if kind == "route":
+            out.append((u, d))
+        elif kind == "middleware":
+            at = (d.get("file"), d.get("line"))
+            uses = [e for _, e in ins(pg, u, "USES_MIDDLEWARE")]
+            if any((e.get("file"), e.get("line")) == at for e in uses):
+                out.append((u, d))
+    return out
+
+
+def inline_line(pg: ProjectGraph, reads: list[tuple[str, dict]]) -> str:
+    """Reads written inside route registrations (`router.get(p, jwt({secret: process.env.X}))`)
+    are one fact — a middleware built per route — said once with its registration lines,
+    not a list of "readers"."""
+    lines = sorted(
+        {
+            (d.get("file") or pg.node(u).get("file"), d.get("line") or pg.node(u).get("line"))
+            for u, d in reads
+        }
+    )
+    files: dict[str, list[str]] = {}
+    for f, ln in lines:
+        files.setdefault(str(f), []).append(str(ln))
+    shown = "; ".join(f"{f}:{','.join(v)}" for f, v in files.items())
+    comp = pg.node(reads[0][0]).get("component")
+    return f"read inline where {len(lines)} route registrations build a middleware ({pg.project}/{comp} {shown})"
 
 
 @dataclass
@@ -170,16 +207,21 @@ def reach(pg: ProjectGraph, seeds: list[str]) -> Reach:
 def render(pg: ProjectGraph, ans: Answer, got: Reach) -> None:
     for comp in got.components:
         ans.touch(pg.project, comp)
-    if got.readers:
-        ans.add(f"read at ({len(got.readers)}, production code):", prio=1)
-        several = len({e for _, _, e in got.readers}) > 1  # then say which one each reads
+    written = {(u, e) for e in {e for _, _, e in got.readers} for u, _ in inline_reads(pg, e)}
+    inline = [r for r in got.readers if (r[0], r[2]) in written]
+    readers = [r for r in got.readers if r not in inline]
+    if readers:
+        ans.add(f"read at ({len(readers)}, production code):", prio=1)
+        several = len({e for _, _, e in readers}) > 1  # then say which one each reads
         for u, d, e in sorted(
-            got.readers, key=lambda x: (x[1].get("file") or "", x[1].get("line") or 0)
+            readers, key=lambda x: (x[1].get("file") or "", x[1].get("line") or 0)
         ):
             what = f" reads {name(pg, e, 40)}" if several else ""
             ans.add(
                 f"{at(pg, u, d)} — {name(pg, u, 60)}{what}", prio=1, group="reader", indent="  "
             )
+    if inline:
+        ans.add(inline_line(pg, [(u, d) for u, d, _ in inline]), prio=2)
     if got.module:
         shown = ", ".join(f"{name(pg, m, 40)}:{pg.node(m).get('line')}" for m in got.module[:12])
         more = f" +{len(got.module) - 12}" if len(got.module) > 12 else ""
@@ -193,6 +235,9 @@ def render(pg: ProjectGraph, ans: Answer, got: Reach) -> None:
                 group="route",
                 indent="  ",
             )
+            built = route_tail(pg, r) if len(got.routes) <= TAILED else ""
+            if built:
+                ans.add(f"↳ {short(built, 200)}", prio=11, group="route tail", indent="    ")
     if got.sites:
         ans.add(f"call sites in other code that reach them ({len(got.sites)}):", prio=6)
         for c, r, d in got.sites:
@@ -202,6 +247,9 @@ def render(pg: ProjectGraph, ans: Answer, got: Reach) -> None:
                 group="call site",
                 indent="  ",
             )
+            built = call_tail(pg, c) if len(got.sites) <= TAILED else ""
+            if built:
+                ans.add(f"↳ {short(built, 200)}", prio=12, group="call site tail", indent="    ")
     if got.callers:
         ans.add(f"callers of the readers ({len(got.callers)}):", prio=10)
         for u, d, depth in sorted(got.callers, key=lambda x: x[2]):

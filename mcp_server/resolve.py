@@ -1,9 +1,14 @@
 """Turn what an agent typed into exactly one node — or say honestly why not.
 
-Accepted: a node id, a name (case-insensitive; a route's path alone; an id's last
-qualifier), `path:line`, `component/path:line`, or a file path. `component` narrows.
-Several matches return the candidates with their projects; none returns the nearest
-names (difflib) — both as one-line errors.
+One resolver for every tool. Accepted: a node id, `path:line`, `component/path:line`, a
+route (`METHOD /path` or a path alone, with or without prefix holes), a name
+(case-insensitive; an id's last qualifier; a member's own name: `addBook` for
+`Books.addBook`), or a file path. `component` narrows. Where several nodes carry the
+name, the kinds a person means first win, in this order: components, routes, files,
+handlers (route handlers and UI event handlers), other symbols; below symbols (middleware,
+call sites, env vars, settings, secrets, Terraform) a tie stays a tie. Several left
+return the candidates with their projects; none returns the nearest names (difflib) —
+both as one-line errors.
 """
 
 from __future__ import annotations
@@ -16,23 +21,59 @@ import duckdb
 from mcp_server.facts import is_test
 from mcp_server.graph import ProjectGraph
 from mcp_server.render import short, where
+from mcp_server.route_names import best_routes, route_parts
 from mcp_server.state import State, ToolFailure
 from warehouse.reader import GLOBAL
 
 MAX_ARG = 500
 _PATH_LINE = re.compile(r"^(?P<path>.+?):(?P<line>\d+)$")
-KIND_RANK = {
-    "route": 0,
-    "symbol": 1,
-    "middleware": 2,
-    "http_call": 3,
-    "env_var": 4,
-    "setting": 4,
-    "tf_resource": 5,
-    "component": 6,
-    "secret": 7,
-    "code_file": 9,
+# what a person means by a name, best first (a tie below `symbol` stays a tie)
+TIER = {
+    "component": 0,
+    "route": 1,
+    "code_file": 2,
+    "handler": 3,
+    "symbol": 4,
+    "middleware": 5,
+    "http_call": 6,
+    "env_var": 7,
+    "setting": 7,
+    "secret": 8,
+    "tf_resource": 8,
 }
+MEANT = TIER["symbol"]
+UI_FILES = (".vue", ".svelte", ".jsx", ".tsx")
+# by `path:line`, the narrowest thing on the line wins: a call site before its function
+LINE_RANK = {
+    "route": 0, "symbol": 1, "middleware": 2, "http_call": 3, "env_var": 4, "setting": 4,
+    "tf_resource": 5, "component": 6, "secret": 7, "code_file": 9,
+}  # fmt: skip
+
+
+def is_handler(pg: ProjectGraph, node_id: str) -> bool:
+    """A route handler (a ROUTES_TO lands on it) or a UI event handler (the extractor marks
+    it `ui_handler`/`event`, or it is a member of a component in a UI file)."""
+    data = pg.node(node_id)
+    if data.get("kind") != "symbol":
+        return False
+    if any(d.get("type") == "ROUTES_TO" for _, _, d in pg.g.in_edges(node_id, data=True)):
+        return True
+    attrs = data.get("attrs") or {}
+    if attrs.get("ui_handler") or attrs.get("event"):
+        return True
+    name = str(data.get("name") or "")
+    return (
+        str(data.get("file") or "").endswith(UI_FILES)
+        and "." in name
+        and attrs.get("symbol_kind") in ("method", "function", "arrow", "property", None)
+    )
+
+
+def tier(pg: ProjectGraph, node_id: str) -> int:
+    kind = str(pg.node(node_id).get("kind"))
+    if kind == "symbol" and is_handler(pg, node_id):
+        return TIER["handler"]
+    return TIER.get(kind, 9)
 
 
 def _check_text(text: str | None, what: str) -> str:
@@ -55,7 +96,7 @@ def _in_component(pg: ProjectGraph, ids: list[str], component: str | None) -> li
 
 
 def _rank(pg: ProjectGraph, node_id: str) -> int:
-    return KIND_RANK.get(str(pg.node(node_id).get("kind")), 8)
+    return LINE_RANK.get(str(pg.node(node_id).get("kind")), 8)
 
 
 def _by_location(pg: ProjectGraph, path: str, line: int | None, component: str | None) -> list[str]:
@@ -72,8 +113,9 @@ def _by_location(pg: ProjectGraph, path: str, line: int | None, component: str |
     exact = [
         i for i in ids if pg.node(i).get("line") == line and pg.node(i).get("kind") != "code_file"
     ]
-    if exact:
-        return [min(exact, key=lambda i: _rank(pg, i))]
+    if exact:  # several call sites on one line (a ternary URL) are all meant
+        best = min(_rank(pg, i) for i in exact)
+        return sorted(i for i in exact if _rank(pg, i) == best)
     spans = [
         i
         for i in ids
@@ -87,7 +129,20 @@ def _by_location(pg: ProjectGraph, path: str, line: int | None, component: str |
     return [i for i in ids if pg.node(i).get("kind") == "code_file"][:1]
 
 
+def _members(pg: ProjectGraph, lower: str) -> list[str]:
+    """Symbols whose own name is the text: `Books.addBook`, `TodoApp.handleAddTodo`."""
+    tail = "." + lower
+    return [
+        i
+        for name, ids in pg.by_name.items()
+        if name.endswith(tail)
+        for i in ids
+        if pg.node(i).get("kind") in ("symbol", "middleware")
+    ]
+
+
 def candidates(pg: ProjectGraph, text: str, component: str | None = None) -> list[str]:
+    """Every node the text can mean, narrowed the way a person means it (see the module)."""
     if text in pg.g:
         return _in_component(pg, [text], component) or [text]
     match = _PATH_LINE.match(text)
@@ -95,19 +150,33 @@ def candidates(pg: ProjectGraph, text: str, component: str | None = None) -> lis
         return _by_location(pg, match["path"], int(match["line"]), component)
     lower = text.lower()
     ids = _in_component(pg, list(pg.by_name.get(lower, [])), component)
-    if not ids and text.startswith("/"):
-        ids = [
-            i
-            for name, v in pg.by_name.items()
-            if name.endswith(" " + lower)
-            for i in v
-            if pg.node(i).get("kind") == "route"
-        ]
-        ids = _in_component(pg, ids, component)
+    if route_parts(text) is not None:
+        routes = best_routes(pg, text, component)
+        ids = [i for i in ids if pg.node(i).get("kind") == "route"] or routes or ids
     if not ids:
         ids = _in_component(pg, [i for i in pg.g if i.lower().endswith(":" + lower)], component)
+    if not ids and re.fullmatch(r"[\w$]+", text):
+        ids = _in_component(pg, _members(pg, lower), component)
     if not ids and ("/" in text or "." in text):
         ids = _by_location(pg, text, None, component)
+    return narrow(pg, ids, text)
+
+
+def one_per_registration(pg: ProjectGraph, ids: list[str]) -> list[str]:
+    """Nodes of the same kind, name, file and line are one fact an extractor emitted twice:
+    keep the one with the most edges (the other is a duplicate, not an ambiguity)."""
+    best: dict[tuple, str] = {}
+    for i in sorted(set(ids)):
+        d = pg.node(i)
+        key = (d.get("kind"), d.get("component"), d.get("name"), d.get("file"), d.get("line"))
+        keep = best.get(key)
+        if keep is None or pg.g.degree(i) > pg.g.degree(keep):
+            best[key] = i
+    return list(best.values())
+
+
+def narrow(pg: ProjectGraph, ids: list[str], text: str) -> list[str]:
+    """The nodes a person means among several that carry the text."""
     if len(ids) > 1:  # a catalog node only mirrors the project's own node of that name
         ids = [i for i in ids if not i.startswith("_global:")] or ids
     if len(ids) > 1:
@@ -115,11 +184,12 @@ def candidates(pg: ProjectGraph, text: str, component: str | None = None) -> lis
         ids = exact or ids
     if len(ids) > 1:  # a test fixture of the same name is never the one meant
         ids = [i for i in ids if not is_test(pg.node(i).get("file"))] or ids
-    if len(set(ids)) > 1:  # a route and the call site named after it: the route is meant
-        best = min(_rank(pg, i) for i in ids)
-        top = {i for i in ids if _rank(pg, i) == best}
-        if len(top) == 1 and best <= KIND_RANK["symbol"]:
-            ids = list(top)
+    if len(set(ids)) > 1:  # one registration emitted twice (same name and line) is one route
+        ids = one_per_registration(pg, ids)
+    if len(set(ids)) > 1:  # a component before a route before a file before a symbol
+        best = min(tier(pg, i) for i in ids)
+        if best <= MEANT:
+            ids = [i for i in ids if tier(pg, i) == best]
     return sorted(set(ids))
 
 

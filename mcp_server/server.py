@@ -42,27 +42,34 @@ READ_ONLY = ToolAnnotations(readOnlyHint=True, idempotentHint=True, openWorldHin
 DESCRIPTIONS = {
     "kb_trace": "Follow a call chain inside one project across its repos: call site -> HTTP call -> "
     "(env var resolved) -> route -> middleware -> handler -> service, each hop with project/component "
-    "path:line. direction=down (callees) or up (callers); to=<node> answers whether and how start reaches "
-    "it. Use for 'where does X post to', 'does X call Y'. Not for single facts (read index/projects.yaml).",
+    "path:line and how its URL or path was built. direction=down (callees) or up (callers; none is a "
+    "plain no with the calls that could hide one). to=<node> answers 'does X call Y': the verdict "
+    "first (yes / no — per the static graph), then the evidence. start may be a UI handler name "
+    "(addBook), a route with or without prefix holes, path:line. Not for single facts.",
     "kb_impact": "What changes or breaks if a target changes or is rotated: a secret, env var, route, file "
     "or folder, symbol, package, Terraform resource or a component URL. Lists readers and callers with "
     "path:line (across the project's repos), deploy environments, Terraform, docs and ADRs mentioning it.",
     "kb_neighbors": "One node's direct neighbours grouped by edge type (edge_types filters, direction "
-    "out|in|both). Says 'no edge per the static graph' and lists unresolved/dynamic calls when empty. "
-    "Cheaper than kb_trace when you need one hop.",
+    "out|in|both). Says 'no edge per the static graph' and lists unresolved/dynamic calls when empty; a "
+    "route nobody calls says so with the call sites that could be it. to=<node> answers 'does this "
+    "node call that one' as kb_trace to= does. Cheaper than kb_trace when you need one hop.",
     "kb_find": "Which projects/components use something, with where it is declared (manifest, Terraform "
     "or route path:line). kind: package, middleware, host, tf_resource_type, env_var, runtime, "
-    "integration, stack, component, route (route needs one project). query: a name, glob, or '*'. "
+    "integration, stack, component, route (routes and middleware of every project from the "
+    "catalog; a route query may be 'METHOD /path'). query: a name, glob, or '*'. "
     "project='*' (default) searches all projects from the catalog and knowledge layer only; "
     "runtime, host and integration also list settings (config/deploy lines such as a Terraform "
     "region default or a Hosting rewrite) whose value or meaning mentions the query.",
     "kb_compare": "The same thing side by side across projects/components, e.g. kind=package name=express "
-    "(versions with manifest path:line), kind=runtime name=cloud-run or kind=component name=api (runtime, "
-    "URL, GCP project per env). project='*' (default) compares across all projects.",
-    "kb_entity": "Everything about one node: attributes, where it is defined, edge counts by type, its "
-    "docs and ADRs; for a component also its settings (name = value at file:line: Node version, mount "
-    "prefix, images, API base URL) and entry points (routes with handler and middleware, exported "
-    "functions, triggers). For one project-level fact, index/projects.yaml is cheaper.",
+    "(versions with manifest path:line), kind=runtime name=cloud-run, or kind=component name=<a "
+    "component or a role such as api> (every component of that role: runtime, URL, GCP project per "
+    "env). project='*' (default) compares across all projects.",
+    "kb_entity": "Everything about one node. A component: its routes (handler, route-level "
+    "middleware, the shared chain once), outbound calls by target component -> route -> handler, "
+    "inbound calls, env vars and secrets, then settings (name = value at file:line), Terraform, "
+    "runtime, packages, docs — every list whole, compacter under a tight budget. A file, route, "
+    "call site, handler, env var or setting: its own view. A name resolves component > route > file "
+    "> handler > symbol. For one project-level fact, index/projects.yaml is cheaper.",
     "kb_sql": "Read-only SQL (one SELECT/WITH statement, 200-row cap, 5 s cap, no file access) over one "
     "project's partition plus the global layer. Tables: nodes, edges, unresolved, docs, adrs, "
     "catalog_packages, catalog_middleware, catalog_hosts, catalog_tf_types, catalog_env_vars, problems, "
@@ -156,13 +163,14 @@ def create_server(kb_root: Path, data_dir: Path | None = None) -> MCPServer:
         component: str | None = None,
         edge_types: list[str] | None = None,
         direction: str = "both",
+        to: str | None = None,
         budget: Budget = None,
     ) -> str:
         return _run(
             state,
             budget,
             lambda a: tools_trace.neighbors(
-                state, a, node, project, component, edge_types, direction
+                state, a, node, project, component, edge_types, direction, to
             ),
         )
 

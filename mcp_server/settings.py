@@ -55,13 +55,13 @@ def text_of(attrs: dict[str, Any], name: str, loc: str, limit: int = 90) -> str:
 
 def line_of(pg: ProjectGraph, node: str) -> str:
     text = text_of(pg.attrs(node), str(pg.node(node).get("name") or node), where(pg, node))
-    return text + _value_from(pg, node)
+    return text + value_from(pg, node)
 
 
 _ATTR_EXPR = re.compile(r"^[A-Za-z_][\w.]*\.([A-Za-z_]\w*)$")
 
 
-def _value_from(pg: ProjectGraph, node: str) -> str:
+def value_from(pg: ProjectGraph, node: str) -> str:
     """Where a setting written as `settings.api_prefix` gets its value: the settings field
     of that name in the same component (a pydantic/env-backed field, `API_PREFIX`)."""
     m = _ATTR_EXPR.match(str(pg.attrs(node).get("expr") or ""))

@@ -13,7 +13,10 @@ from typing import Any
 from mcp_server.budget import Answer
 from mcp_server.catalog_envs import compare_envs
 from mcp_server.catalog_envs import knowledge as _knowledge
+from mcp_server.catalog_routes import find_routes
+from mcp_server.negatives import NO
 from mcp_server.render import short
+from mcp_server.route_names import route_parts
 from mcp_server.settings import find_rows, find_section
 from mcp_server.state import State, ToolFailure
 from warehouse.reader import fetch_dicts
@@ -187,21 +190,7 @@ def find(state: State, ans: Answer, kind: str, query: str, project: str | None) 
     scope = state.check_project(project, allow_all=True)
     where = f"project {scope}" if scope else "all projects"
     if kind == "route":
-        if scope is None:
-            raise ToolFailure(
-                "kind=route reads code internals of one project — pass project=<name>"
-            )
-        con = state.connection(scope)
-        rows = con.execute(
-            "SELECT project, component, name, file, line FROM nodes WHERE kind = 'route' AND project = ? AND name ILIKE ? ESCAPE '\\' ORDER BY component, name LIMIT 2000",
-            [scope, like],
-        ).fetchall()
-        ans.add(f"routes matching '{query}' in {where}: {len(rows)}")
-        if not rows:
-            _no_route(state, ans, scope, query)
-        for p, c, name, file, line in rows:
-            ans.touch(p, c)
-            ans.add(f"{name} ({p}/{c} {file}:{line})", prio=10, group="route", indent="  ")
+        find_routes(state, ans, query, scope, where, _no_route)
         return
     if kind in CATALOG:
         rows = _catalog_rows(state, kind, like, scope)
@@ -298,8 +287,8 @@ def _sdk_apart(rows: list[dict]) -> tuple[list[dict], str]:
 
 def _no_route(state: State, ans: Answer, project: str, query: str) -> None:
     """No route matches: a plain no, with the routes one method or segment away."""
-    from mcp_server.negatives import NO, near_routes, route_parts
     from mcp_server.render import where
+    from mcp_server.route_names import near_routes
 
     ans.add(f"{NO}: no route matching '{short(query, 80)}' in project {project}.")
     parts = route_parts(query.strip())

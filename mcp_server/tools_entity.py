@@ -11,15 +11,16 @@ from collections import Counter
 from mcp_server.budget import Answer
 from mcp_server.facts import is_test
 from mcp_server.graph import ProjectGraph
-from mcp_server.negatives import resolve_or_no
+from mcp_server.lookup import resolve_or_no
 from mcp_server.render import ref, short, where
 from mcp_server.resolve import candidates, describe, pick_project
 from mcp_server.settings import KIND as SETTING
 from mcp_server.settings import mentioning, section, setting_view
 from mcp_server.state import State
 from mcp_server.tools_impact import _docs
-from mcp_server.views import component_view, file_view
-from mcp_server.views_node import env_view, route_view, symbol_view
+from mcp_server.views import component_view
+from mcp_server.views_file import file_view
+from mcp_server.views_node import call_view, env_view, route_view, symbol_view
 
 
 def entity(
@@ -56,8 +57,14 @@ def entity(
     kind = data.get("kind")
     view = VIEWS.get(str(kind))
     if kind == "component":
-        component_view(pg, ans, str(data.get("name")))
-    elif view is not None:
+
+        def docs(a: Answer) -> None:
+            _adrs_docs(pg, a, nid)
+            _docs(state, a, pg.project, [str(data.get("name"))])
+
+        component_view(pg, ans, str(data.get("name")), docs)
+        return
+    if view is not None:
         view(pg, ans, nid)
     for key, value in sorted(pg.attrs(nid).items()):
         if key in ("repo_path",):
@@ -70,8 +77,6 @@ def entity(
         f"in {t}={n}" for t, n in sorted(ins.items())
     ]
     ans.add("edges: " + (", ".join(counts) if counts else "none per the static graph"), prio=35)
-    if kind == "component":
-        _entry_points(pg, ans, str(data.get("name")))
     _adrs_docs(pg, ans, nid)
     needles = [str(data.get("name"))]
     if kind == "code_file" and data.get("file"):
@@ -85,43 +90,9 @@ VIEWS = {
     "symbol": symbol_view,
     "middleware": symbol_view,
     "env_var": env_view,
+    "http_call": call_view,
     SETTING: setting_view,
 }
-
-
-def _entry_points(pg: ProjectGraph, ans: Answer, comp: str) -> None:
-    """Triggers and exported functions (routes are in the component view)."""
-    ans.touch(pg.project, comp)
-    exported = []
-    triggers = []
-    for n, d in pg.of_kind("symbol"):
-        if d.get("component") != comp:
-            continue
-        attrs = pg.attrs(n)
-        if attrs.get("trigger") or attrs.get("triggers"):
-            triggers.append(n)
-        elif (attrs.get("exported") or attrs.get("export")) and attrs.get("symbol_kind") not in (
-            "variable",
-            "anonymous",
-            "type",
-            "interface",
-        ):
-            exported.append(n)
-    if triggers:
-        ans.add(f"triggers ({len(triggers)}):")
-        for n in sorted(triggers):
-            attrs = pg.attrs(n)
-            on = attrs.get("trigger") or attrs.get("triggers")
-            extra = f" on {attrs['resource']}" if attrs.get("resource") else ""
-            ans.add(
-                f"[{on}{extra}] {ref(pg, n, kind=False)}", prio=15, group="trigger", indent="  "
-            )
-    if exported:
-        ans.add(f"exported functions ({len(exported)}):")
-        for n in sorted(
-            exported, key=lambda n: (pg.node(n).get("file") or "", pg.node(n).get("line") or 0)
-        ):
-            ans.add(ref(pg, n, kind=False), prio=40, group="exported", indent="  ")
 
 
 def _adrs_docs(pg: ProjectGraph, ans: Answer, nid: str) -> None:

@@ -26,9 +26,10 @@ from mcp_server.graph import ProjectGraph, folder_of
 from mcp_server.impact_calls import base_call_sites, render_sites
 from mcp_server.impact_code import KNOWN_TYPES, is_code, reach, render
 from mcp_server.impact_targets import no_target, seeds_for, settings_naming
-from mcp_server.negatives import plain_no, route_parts
+from mcp_server.lookup import plain_no
 from mcp_server.render import attrs_text, edge_label, ref, short, where
 from mcp_server.resolve import candidates, pick_project
+from mcp_server.route_names import route_parts
 from mcp_server.state import State, ToolFailure
 from vocab import EDGE_TYPES
 from warehouse.reader import GLOBAL

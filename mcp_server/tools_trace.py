@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import difflib
+import re
 from typing import Any
 
-import networkx as nx
-
 from mcp_server.budget import Answer
-from mcp_server.facts import mw_text, order_of
+from mcp_server.call_ends import routes_of
+from mcp_server.catalog_routes import foreign_lookup
+from mcp_server.facts import callers_http, mw_text, order_of
 from mcp_server.graph import ProjectGraph, folder_of, hiding
-from mcp_server.negatives import resolve_or_no, unused_middleware
-from mcp_server.render import edge_label, ref, unresolved_line
+from mcp_server.lookup import resolve_or_no, unused_middleware
+from mcp_server.negatives import NO, does_call, no_callers, no_route_for_call
+from mcp_server.provenance import tail
+from mcp_server.relations import inbound_section, outbound_section
+from mcp_server.render import edge_label, ref, short, unresolved_line
 from mcp_server.resolve import candidates, pick_project
+from mcp_server.route_names import route_parts
+from mcp_server.sections import plan
 from mcp_server.settings import section, settings_of
 from mcp_server.state import State, ToolFailure
 from vocab import ALL_EDGE_TYPES
@@ -57,7 +63,16 @@ def _label(data: dict, up: bool) -> str:
     return "<" + label[:-1] if up else label
 
 
-def _walk(pg: ProjectGraph, ans: Answer, start: str, up: bool, max_depth: int) -> set[str]:
+def _tail_line(pg: ProjectGraph, ans: Answer, node: str, prio: int, indent: str) -> None:
+    """How the node's value was built (URL base and wrapper hops, mount chain), one line."""
+    text = tail(pg, node)
+    if text:
+        ans.add(f"↳ {short(text, 260)}", prio=prio, group="tail", indent=indent + "  ")
+
+
+def _walk(
+    pg: ProjectGraph, ans: Answer, start: str, up: bool, max_depth: int
+) -> tuple[set[str], set[str]]:
     seen = {start}
     files: set[str] = set()
 
@@ -101,10 +116,11 @@ def _walk(pg: ProjectGraph, ans: Answer, start: str, up: bool, max_depth: int) -
                 continue
             seen.add(other)
             ans.add(text, prio=prio, group=d["type"], fold=fold, indent=indent)
+            _tail_line(pg, ans, other, prio + 4, indent)
             visit(other, depth + 1)
 
     visit(start, 0)
-    return files
+    return files, seen
 
 
 def _caveats(pg: ProjectGraph, ans: Answer, components: set[str | None], files: set[str]) -> None:
@@ -137,25 +153,61 @@ def trace(
     pg = state.graph(pick_project(state, project, start))
     up = direction == "up"
     several = _few_same_kind(pg, start, component)
-    if several and not to:
+    if several:
         kind = pg.node(several[0]).get("kind")
-        ans.add(
-            f"'{start}' matches {len(several)} {kind}s — each traced (pass the id to pick one):"
-        )
+        verb = "each asked" if to else "each traced"
+        ans.add(f"'{start}' matches {len(several)} {kind}s — {verb} (pass the id to pick one):")
         for node in several:
-            _trace_from(pg, ans, node, up, max_depth)
+            if to:
+                ask_does_call(state, pg, ans, node, to, up)
+            else:
+                _trace_from(pg, ans, node, up, max_depth)
         return
     src = resolve_or_no(pg, ans, start, component, "start node")
     if src is None:
         return
     if to:
-        dst = resolve_or_no(pg, ans, to, None, "to node")
-        if dst is None:
-            ans.add(f"so {ref(pg, src)} reaches no such route.")
-            return
-        _trace_to(pg, ans, src, dst, up)
+        ask_does_call(state, pg, ans, src, to, up)
         return
     _trace_from(pg, ans, src, up, max_depth)
+
+
+def ask_does_call(
+    state: State, pg: ProjectGraph, ans: Answer, node: str, to: str, up: bool
+) -> None:
+    """ "Does `node` call `to`?" (up: does `to` call `node`?) through the negatives engine.
+    `to` may name a node of this project, or a node or route of another project."""
+    other = to.strip()
+    foreign = _FOREIGN_ID.match(other)
+    dst = None
+    if not (foreign and foreign.group(1) != pg.project):
+        found = candidates(pg, other, None)
+        if len(found) > 1:
+            resolve_or_no(pg, ans, other, None, "to node")  # one line listing the candidates
+        dst = found[0] if found else None
+    if dst is None:
+        if up:
+            raise ToolFailure(
+                f"unknown node '{short(other, 80)}' in {pg.project} — pass a node of this project"
+            )
+        text = other.split(":route:", 1)[-1] if foreign else other
+        parts = route_parts(text)
+        if foreign and foreign.group(1) != pg.project:
+            others = [foreign.group(1)]
+        else:
+            others = foreign_lookup(state, pg.project)(*parts) if parts else []
+        does_call(pg, ans, node, None, text, others)
+        return
+    src, dst = (dst, node) if up else (node, dst)
+    for n in (src, dst):
+        ans.touch(pg.node(n).get("project"), pg.node(n).get("component"))
+    does_call(pg, ans, src, dst, other, [])
+
+
+# a node id: `project/component:kind:qualifier` or `project:kind:qualifier`
+_FOREIGN_ID = re.compile(
+    r"^([\w.-]+)(?:/[\w.-]+)?:(?:route|component|symbol|http_call|code_file|middleware):"
+)
 
 
 def _few_same_kind(pg: ProjectGraph, start: str, component: str | None) -> list[str]:
@@ -172,43 +224,27 @@ def _few_same_kind(pg: ProjectGraph, start: str, component: str | None) -> list[
 
 def _trace_from(pg: ProjectGraph, ans: Answer, src: str, up: bool, max_depth: int) -> None:
     ans.add(ref(pg, src))
+    _tail_line(pg, ans, src, 3, "")
     before = len(ans.lines)
-    files = _walk(pg, ans, src, up, max_depth)
+    files, seen = _walk(pg, ans, src, up, max_depth)
+    kind = pg.node(src).get("kind")
+    if up:
+        routes = routes_of(pg, src) if kind in ("route", "symbol", "middleware") else []
+        uncalled = [r for r in routes if r in seen | {src} and not callers_http(pg, r)]
+        if uncalled and not any(callers_http(pg, r) for r in routes):
+            no_callers(pg, ans, uncalled)
+            ans.add(CAVEAT)
+            return
+    elif kind == "http_call" and not any(
+        d.get("type") == "CALLS" for _, _, d in pg.g.out_edges(src, data=True)
+    ):
+        no_route_for_call(pg, ans, src)
     if len(ans.lines) == before:
         ans.add(
             f"  no edge per the static graph: no {'callers' if up else 'calls'} via {', '.join(TRACE_ORDER)}"
         )
     comps = {pg.node(src).get("component")}
     _caveats(pg, ans, comps, files)
-
-
-def _trace_to(pg: ProjectGraph, ans: Answer, src: str, dst: str, up: bool) -> None:
-    types = TRACE_TYPES | ENTRY_TYPES
-    view = nx.subgraph_view(pg.g, filter_edge=lambda u, v, k: pg.g[u][v][k].get("type") in types)
-    a, b = (dst, src) if up else (src, dst)
-    try:
-        path = nx.shortest_path(view, a, b)
-    except nx.NetworkXNoPath:
-        path = None
-    for node in (src, dst):
-        ans.touch(pg.node(node).get("project"), pg.node(node).get("component"))
-    if path is None:
-        verb = "is reached by" if up else "reaches"
-        ans.add(
-            f"no path per the static graph: {ref(pg, src)} {verb} {ref(pg, dst)} via no {'/'.join(TRACE_ORDER)} chain"
-        )
-        comps = {pg.node(n).get("component") for n in (src, dst)}
-        files = {pg.node(n).get("file") for n in (src, dst) if pg.node(n).get("file")}
-        ans.add("what could hide one:")
-        _caveats(pg, ans, comps, files)
-        return
-    ans.add(f"path ({len(path) - 1} hops):")
-    ans.add(ref(pg, path[0]), indent="  ")
-    for i, (u, v) in enumerate(zip(path, path[1:], strict=False)):
-        data = next(d for d in pg.g[u][v].values() if d.get("type") in types)
-        ans.touch(pg.node(v).get("project"), pg.node(v).get("component"))
-        ans.add(f"{edge_label(data)} {ref(pg, v)}", prio=0, indent="  " * (i + 2))
-    ans.add(CAVEAT)
 
 
 def _not_http(pg: ProjectGraph, ans: Answer, comp: object) -> None:
@@ -233,6 +269,15 @@ def _not_http(pg: ProjectGraph, ans: Answer, comp: object) -> None:
         ans.add(ref(pg, n), prio=20, group="sdk call", indent="  ")
 
 
+def component_neighbours(pg: ProjectGraph, ans: Answer, comp: str) -> None:
+    """A component's neighbours that matter first: the components it calls (target →
+    route → handler) and the ones that call it, each list whole; its own edges follow."""
+    calls = [n for n, d in pg.of_kind("http_call") if d.get("component") == comp]
+    routes = [n for n, d in pg.of_kind("route") if d.get("component") == comp]
+    parts = [outbound_section(pg, calls, 95), inbound_section(pg, routes, 90)]
+    plan(ans, [p for p in parts if p is not None], budget=ans.budget * 2 // 3)
+
+
 def neighbors(
     state: State,
     ans: Answer,
@@ -241,6 +286,7 @@ def neighbors(
     component: str | None,
     edge_types: list[str] | None,
     direction: str,
+    to: str | None = None,
 ) -> None:
     if direction not in ("out", "in", "both"):
         raise ToolFailure(f"direction must be 'out', 'in' or 'both', not '{direction}'")
@@ -254,9 +300,14 @@ def neighbors(
     nid = resolve_or_no(pg, ans, node, component, "node")
     if nid is None:
         return
+    if to:
+        ask_does_call(state, pg, ans, nid, to, direction == "in")
+        return
     data = pg.node(nid)
     ans.touch(data.get("project"), data.get("component"))
     ans.add(ref(pg, nid))
+    if data.get("kind") == "component" and not wanted:
+        component_neighbours(pg, ans, str(data.get("name")))
     if data.get("kind") == "component" and (not wanted or "DECLARES" in wanted):
         own = settings_of(pg, str(data.get("name")))  # reached through HAS_CODE → DECLARES
         section(pg, ans, own, "settings its files declare", 5)
@@ -271,6 +322,12 @@ def neighbors(
                 continue
             other = u if up else v
             groups.setdefault((side, d["type"]), []).append((other, d))  # type: ignore[arg-type]
+    calls_in = not wanted or "CALLS" in wanted
+    uncalled = data.get("kind") == "route" and direction != "out" and ("in", "CALLS") not in groups
+    if uncalled and calls_in and (not groups or wanted == {"CALLS"}):
+        ans.add(f"no edge per the static graph (CALLS, direction {direction})")
+        no_callers(pg, ans, [nid])
+        return
     if not groups:
         scope = f"{'/'.join(sorted(wanted)) or 'any type'}, direction {direction}"
         ans.add(f"no edge per the static graph ({scope})")
@@ -304,3 +361,13 @@ def neighbors(
             ans.add(
                 f"{ref(pg, other)} {extra}".rstrip(), prio=10, group=etype, fold=fold, indent="  "
             )
+    if (
+        data.get("kind") == "route"
+        and direction != "out"
+        and calls_in
+        and ("in", "CALLS") not in groups
+    ):
+        ans.add(
+            f"<-- CALLS (0): {NO} — no call site is bridged to it "
+            "(kb_trace direction=up lists what could hide one)"
+        )

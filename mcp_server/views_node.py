@@ -31,7 +31,10 @@ from mcp_server.facts import (
     via_text,
 )
 from mcp_server.graph import ProjectGraph
-from mcp_server.render import short, where
+from mcp_server.impact_code import inline_line, inline_reads
+from mcp_server.negatives import no_callers, no_route_for_call
+from mcp_server.provenance import call_tail, route_tail
+from mcp_server.render import confidence_words, ref, short, span, where
 from mcp_server.settings import env_settings, route_mounts, route_paths, section, settings_of
 
 CALLEE_CAP = 25
@@ -78,7 +81,7 @@ def route_view(pg: ProjectGraph, ans: Answer, route: str) -> None:
     exported_settings(pg, ans, route, hs)
     callers = callers_http(pg, route)
     if callers:
-        ans.add(f"called from ({len(callers)} call sites):", prio=5)
+        ans.add(f"called from ({len(callers)} call site{'s' if len(callers) > 1 else ''}):", prio=5)
         for c, d in callers:
             ans.touch(pg.project, pg.node(c).get("component"))
             ans.add(
@@ -87,8 +90,12 @@ def route_view(pg: ProjectGraph, ans: Answer, route: str) -> None:
                 group="caller",
                 indent="  ",
             )
+            t = call_tail(pg, c)
+            if t:
+                ans.add(f"↳ {short(t, 220)}", prio=9, group="caller tail", indent="    ")
     else:
         ans.add("called from: no edge per the static graph (no CALLS from a call site)")
+        no_callers(pg, ans, [route])
 
 
 MOUNT_KEYS = ("mount", "mounts", "prefix", "prefixes", "mounted_at", "router_prefix")
@@ -97,10 +104,13 @@ MOUNT_KEYS = ("mount", "mounts", "prefix", "prefixes", "mounted_at", "router_pre
 def _mounts(pg: ProjectGraph, ans: Answer, route: str) -> None:
     """How the full path is built: the route's own mount/prefix attrs and the settings of
     its component whose value is a run of its path (app mount, router prefix, probe)."""
+    built = route_tail(pg, route)
+    if built:
+        ans.add(f"path built: {short(built, 300)}", prio=2)
     a = pg.attrs(route)
     for key in MOUNT_KEYS:
         value = a.get(key)
-        if value not in (None, "", []):
+        if key != "mounts" and value not in (None, "", []):
             shown = "; ".join(map(str, value)) if isinstance(value, list) else str(value)
             ans.add(f"{key}: {short(shown, 200)}", prio=2)
     found = route_mounts(pg, route)
@@ -190,7 +200,7 @@ def symbol_view(pg: ProjectGraph, ans: Answer, sym: str) -> None:
         ans.add(f"handler of ({len(served)} routes):", prio=2)
         for r, h in sorted(served, key=lambda x: str(pg.node(x[0]).get("name"))):
             d = pg.node(h)  # a member method answers it: name it at its own line
-            by = f" → {name(pg, h, 50)} ({d.get('file')}:{d.get('line')})" if h != sym else ""
+            by = f" → {name(pg, h, 50)} ({span(d)})" if h != sym else ""
             ans.add(f"{name(pg, r, 90)} ({where(pg, r)}){by}", prio=2, group="route", indent="  ")
         probes = [n for r, _ in served for n in route_paths(pg, r)]
         section(pg, ans, list(dict.fromkeys(probes)), "settings naming those paths", 3)
@@ -212,7 +222,10 @@ def symbol_view(pg: ProjectGraph, ans: Answer, sym: str) -> None:
 
 
 def env_view(pg: ProjectGraph, ans: Answer, env: str) -> None:
-    prod, test = env_read_sites(pg, env)
+    inline = inline_reads(pg, env)
+    prod, test = env_read_sites(pg, env, skip={u for u, _ in inline})
+    if inline:
+        ans.add(inline_line(pg, inline))
     ans.add(f"read at ({len(prod)}):" if prod else "read at: no read site per the static graph")
     for line in prod:
         ans.add(line, prio=1, group="read", indent="  ")
@@ -243,3 +256,25 @@ def env_view(pg: ProjectGraph, ans: Answer, env: str) -> None:
                 group="CALLS",
                 indent="  ",
             )
+
+
+def call_view(pg: ProjectGraph, ans: Answer, call: str) -> None:
+    """kb_entity on a call site: how its URL was built, who makes it, where it lands."""
+    built = call_tail(pg, call)
+    if built:
+        ans.add(f"URL built: {short(built, 300)}")
+    owners = [u for u, d in ins(pg, call, "CALLS_HTTP")]
+    for u in owners:
+        ans.add(f"made in: {ref(pg, u)}")
+    targets = outs(pg, call, "CALLS")
+    for r, d in targets:
+        ans.touch(pg.project, pg.node(r).get("component"))
+        said = confidence_words(eattrs(d))
+        ans.add(
+            f"lands on: {ref(pg, r)}{via_text(d)}"
+            + (f" — {said}" if said and said not in via_text(d) else "")
+        )
+        for h in handlers(pg, r):
+            ans.add(f"handler: {ref(pg, h)}", indent="  ")
+    if not targets:
+        no_route_for_call(pg, ans, call)

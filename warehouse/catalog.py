@@ -1,10 +1,12 @@
-"""The `_global` catalog: what every component uses, without any code internals.
+"""The `_global` catalog: what every component uses, and the routes it serves.
 
 `component_frames(facts)` turns one component's ComponentFacts into its tables (the
 shape `build_project_graph` and `build_catalog` read). `build_catalog(kb, tables)`
 collects the catalog rows of all components into `catalog_*` tables plus catalog nodes
 (`_global:package:express`, ...) and edges from the knowledge component node
-(`<p>:component:<c>`), never from a code node. `cross_project_edges(edges)` lists the
+(`<p>:component:<c>`), never from a code node. Middleware nodes of the graph that no
+extractor catalogued get a row too, and `catalog_routes` lists every route (a table, no
+node: a path shared by two projects joins nothing). `cross_project_edges(edges)` lists the
 edges that join two projects (a build error).
 """
 
@@ -31,6 +33,57 @@ CATALOG_KINDS: dict[str, tuple[str, str, str]] = {
 CATALOG_TABLES = [v[0] for v in CATALOG_KINDS.values()]
 # catalog row tables that are portfolio tables of their own, with no catalog node
 PLAIN_TABLES = ("coverage",)
+ROUTES_TABLE = "catalog_routes"  # a table only: no catalog node joins projects by a path
+
+
+def _node_rows(tables: dict[str, pl.DataFrame], kind: str) -> list[dict[str, Any]]:
+    nodes = tables.get("nodes")
+    if nodes is None or nodes.is_empty() or "kind" not in nodes.columns:
+        return []
+    return dict_rows(nodes.filter(pl.col("kind") == kind))
+
+
+def routes_of(component_tables: dict[str, dict[str, pl.DataFrame]]) -> pl.DataFrame:
+    """`catalog_routes`: every route node's name, method, path and declaring `file:line`."""
+    rows = []
+    for _, tables in sorted(component_tables.items()):
+        for r in _node_rows(tables, "route"):
+            a = r.get("attrs") or {}
+            method, _, path = str(r.get("name") or "").partition(" ")
+            extra = {k: a[k] for k in ("framework", "handler") if a.get(k)}
+            rows.append({
+                "project": r.get("project"), "component": r.get("component"), "name": r.get("name"),
+                "method": str(a.get("method") or method).upper(), "path": a.get("path") or path,
+                "file": r.get("file"), "line": r.get("line"), "attrs": extra,
+            })  # fmt: skip
+    df = frame(ROUTES_TABLE, rows)
+    return df.sort(["project", "component", "name", "file", "line"], nulls_last=True)
+
+
+def middleware_from_nodes(
+    component_tables: dict[str, dict[str, pl.DataFrame]], listed: pl.DataFrame
+) -> pl.DataFrame:
+    """`catalog_middleware` rows for middleware nodes no extractor catalogued (a NestJS
+    `app.use(helmet())`, a guard): if the graph has the node, the catalog lists it."""
+    rows_in = dict_rows(listed.select(["project", "component", "name", "file", "line"]))
+    have = {(r["project"], r["component"], str(r["name"]).lower()) for r in rows_in}
+    # the same use catalogued under its package name (`koa-helmet` for a local `koaHelmet`)
+    at = {(r["project"], r["component"], r["file"], r["line"]) for r in rows_in}
+    rows = []
+    for _, tables in sorted(component_tables.items()):
+        for r in _node_rows(tables, "middleware"):
+            key = (r.get("project"), r.get("component"), str(r.get("name") or "").lower())
+            if not key[2] or key in have or (*key[:2], r.get("file"), r.get("line")) in at:
+                continue
+            have.add(key)
+            a = r.get("attrs") or {}
+            extra = {
+                k: a[k] for k in ("package", "framework", "role", "middleware_kind") if a.get(k)
+            }
+            extra["from_graph"] = True
+            rows.append({"project": key[0], "component": key[1], "name": r.get("name"),
+                         "file": r.get("file"), "line": r.get("line"), "attrs": extra})  # fmt: skip
+    return frame("catalog_middleware", rows)
 
 
 def component_frames(facts: ComponentFacts) -> dict[str, pl.DataFrame]:
@@ -86,12 +139,15 @@ def build_catalog(
         df = concat(
             table, one_table_of_each([t for _, t in sorted(component_tables.items())], table)
         )
+        if table == "catalog_middleware":
+            df = concat(table, [df, middleware_from_nodes(component_tables, df)])
         out[table] = df.sort(["project", "component", "name", "file", "line"], nulls_last=True)
     for table in PLAIN_TABLES:
         df = concat(
             table, one_table_of_each([t for _, t in sorted(component_tables.items())], table)
         )
         out[table] = df.sort(["project", "component", "package"], nulls_last=True)
+    out[ROUTES_TABLE] = routes_of(component_tables)
     nodes: dict[str, Node] = {}
     edges: dict[tuple[str, str, str], Edge] = {}
     for _, (table, kind, edge_type) in CATALOG_KINDS.items():

@@ -95,6 +95,9 @@ TABLES: dict[str, dict[str, pl.DataType]] = {
     "catalog_hosts": dict(_CATALOG),
     "catalog_tf_types": dict(_CATALOG),
     "catalog_env_vars": dict(_CATALOG),
+    # every project's routes (name, method, path, declaring line): kb_find kind=route across
+    # projects, and the cross-project negative, without opening a project's partition
+    "catalog_routes": {**_CATALOG, "method": S, "path": S},
     # What each component declares (web frameworks, HTTP clients) against what extraction
     # found (extractors/coverage.py): a declared framework with no route is a `warning`.
     "coverage": {

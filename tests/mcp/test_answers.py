@@ -29,46 +29,58 @@ def before(text: str, *parts: str) -> None:
     assert at == sorted(at), text
 
 
-def test_component_view_has_routes_env_reads_and_inbound_calls_before_packages(inv):
+def test_component_view_has_routes_inbound_calls_and_env_reads_before_packages(inv):
     text = ask(inv, "kb_entity", name="ledger", project=H)
-    assert "every route first passes: [1] audit (harbor/ledger src/app.ts:7)" in text
+    assert "every route first passes: [1] audit (src/app.ts:7)" in text
     assert (
-        "POST /v2/invoices (harbor/ledger src/routes/invoices.ts:12) → createInvoice "
-        "(harbor/ledger src/handlers/invoices.ts:20) | middleware [2] requireSession "
-        "(harbor/ledger src/routes/invoices.ts:12; defined src/guards/session.ts:4)"
+        "POST /v2/invoices (src/routes/invoices.ts:12) → createInvoice "
+        "(src/handlers/invoices.ts:20-35) | [2] requireSession (src/routes/invoices.ts:12)"
     ) in text
     assert "SESSION_SIGNING_KEY read at harbor/ledger src/guards/session.ts:6 (+1 in tests)" in text
     assert "→ secret session-key" in text
     assert (
-        "POST /v2/invoices ← portal POST {LEDGER_URL}/v2/invoices at harbor/portal src/forms/invoice.tsx:31 (via LEDGER_URL, envs dev+prod)"
-        in text
-    )
+        "← harbor/portal (1):\n    POST /v2/invoices ← POST {LEDGER_URL}/v2/invoices at harbor/portal "
+        "src/forms/invoice.tsx:31 in InvoiceForm (via LEDGER_URL, envs dev+prod)"
+    ) in text
     assert "prod: runtime=cloud-run" in text
     before(
-        text, "routes (3)", "env vars read (1)", "inbound calls (1)", "secrets (1)", "packages: 3"
+        text,
+        "routes of harbor/ledger (3)",
+        "inbound calls (1 call site",
+        "env vars read by",
+        "secrets (1)",
+        "packages: 3",
     )
     assert "naming its stack: express" in text and "lodash" not in text
 
 
-def test_tight_budget_keeps_the_facts_and_says_what_was_collapsed(inv):
+def test_tight_budget_keeps_every_route_and_says_what_was_collapsed(inv):
     text = ask(inv, "kb_entity", name="ledger", project=H, budget=250)
-    assert "GET /v2/invoices (harbor/ledger src/routes/invoices.ts:11) → listInvoices" in text
-    assert "SESSION_SIGNING_KEY read at harbor/ledger src/guards/session.ts:6" in text
-    assert "packages:" not in text and text.splitlines()[-1].startswith("collapsed:")
+    assert (
+        "src/routes/invoices.ts (3): GET /v2/invoices:11, POST /v2/invoices:12, DELETE /v2/invoices/:id:13"
+        in text
+    )
+    assert "env vars read (1): SESSION_SIGNING_KEY" in text
+    assert "packages:" not in text and text.splitlines()[-1].startswith("collapsed: routes grouped")
 
 
 def test_file_views_list_declarations_calls_and_importers(inv):
     text = ask(inv, "kb_entity", name="src/routes/invoices.ts", project=H, component="ledger")
-    assert "routes declared here (3):" in text
-    assert "DELETE /v2/invoices/:id (harbor/ledger src/routes/invoices.ts:13) → voidInvoice" in text
+    assert "routes of harbor/ledger src/routes/invoices.ts (3):" in text
+    assert "DELETE /v2/invoices/:id (src/routes/invoices.ts:13) → voidInvoice" in text
+    assert "createInvoice calls invoiceStore.insert (src/store/invoices.ts:30-44)" in text
     text = ask(inv, "kb_entity", name="src/forms/invoice.tsx", project=H, component="portal")
     assert (
-        "POST {LEDGER_URL}/v2/invoices at harbor/portal src/forms/invoice.tsx:31 → route "
-        "POST /v2/invoices in ledger (harbor/ledger src/routes/invoices.ts:12) (via LEDGER_URL"
+        "→ harbor/ledger (1 call, 1 route):\n    POST /v2/invoices (src/routes/invoices.ts:12) → createInvoice "
+        "(src/handlers/invoices.ts:20-35) ← harbor/portal src/forms/invoice.tsx:31 in InvoiceForm (via LEDGER_URL"
     ) in text
+    assert "no route is declared" not in text  # the portal serves no route: nothing to say
     assert "imported by (1, +0 tests):" in text and "src/pages/billing.tsx:3" in text
     text = ask(inv, "kb_entity", name="src/lib/rates.ts", project=H, component="portal")
-    assert "→ unresolved: external host https://rates.example.net" in text
+    assert (
+        "→ external https://rates.example.net (1): GET https://rates.example.net/today at src/lib/rates.ts:5"
+        in text
+    )
 
 
 def test_route_view_and_up_trace_reach_the_frontend_call_site(inv):
@@ -80,22 +92,24 @@ def test_route_view_and_up_trace_reach_the_frontend_call_site(inv):
         "handler: createInvoice",
         "calls invoiceStore.insert at harbor/ledger src/handlers/invoices.ts:27",
     )
-    assert "called from (1 call sites):" in text and "in InvoiceForm (via LEDGER_URL" in text
+    assert "called from (1 call site):" in text and "in InvoiceForm (via LEDGER_URL" in text
     for start in ("POST /v2/invoices", "createInvoice"):
         text = ask(inv, "kb_trace", start=start, project=H, direction="up")
         assert (
             "<--CALLS (via LEDGER_URL, envs dev+prod)-- http_call POST {LEDGER_URL}/v2/invoices (harbor/portal src/forms/invoice.tsx:31)"
             in text
         )
-        assert "<--CALLS_HTTP-- symbol InvoiceForm (harbor/portal src/forms/invoice.tsx:12)" in text
+        assert (
+            "<--CALLS_HTTP-- symbol InvoiceForm (harbor/portal src/forms/invoice.tsx:12-60)" in text
+        )
 
 
 def test_a_name_shared_by_two_functions_is_traced_from_each(inv):
     text = ask(inv, "kb_trace", start="formatAmount", project=H, component="portal")
     assert text.startswith("'formatAmount' matches 2 symbols — each traced")
     assert (
-        "(harbor/portal src/lib/money.ts:2)" in text
-        and "(harbor/portal src/forms/total.tsx:4)" in text
+        "(harbor/portal src/lib/money.ts:2-6)" in text
+        and "(harbor/portal src/forms/total.tsx:4-9)" in text
     )
 
 

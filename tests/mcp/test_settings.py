@@ -19,15 +19,15 @@ def ship(tmp_path_factory: pytest.TempPathFactory):
 ask = asker(fixture.PLANT)
 
 
-def test_component_view_lists_its_settings_before_its_routes(ship):
+def test_component_view_lists_its_settings_after_its_relationships(ship):
     text = ask(ship, "kb_entity", name="api", project=T)
     node = "node = >=18.12 (tidewater/api package.json:5) — Node.js version"
     mount = "app.use = /v2 (tidewater/api src/app.js:12) — API version prefix (app mount)"
     assert node in text and mount in text
     assert "image = postgres:15.3 (tidewater/api docker-compose.yml:7)" in text
-    assert text.index(node) < text.index("routes (1)")
+    assert text.index("routes of tidewater/api (1)") < text.index(node)
     tight = ask(ship, "kb_entity", name="api", project=T, budget=200)
-    assert node in tight  # facts with file:line survive a tight budget
+    assert "node = >=18.12 (package.json:5)" in tight  # the fact and its line survive
 
 
 def test_neighbors_of_a_component_and_the_file_view_show_settings(ship):

@@ -122,3 +122,48 @@ def test_components_unknown_to_the_kb_get_no_catalog_edges(tmp_path):
     out = build_catalog(kb, tables)
     assert out["catalog_packages"].height == 1  # still listed where it was found
     assert out["edges"].is_empty() and out["nodes"].is_empty()
+
+
+def test_graph_middleware_and_routes_reach_the_catalog(tmp_path):
+    """A middleware node no extractor catalogued (a NestJS `app.use(helmet())`, a guard) gets
+    a catalog row, once; every route is in catalog_routes with its method, path and line."""
+    kb = load_kb(write_kb(tmp_path, {"n": {"api": {}}}))
+    f = facts("n", "api", CatalogRow("middleware", "n", "api", "cors", "src/main.ts", 6))
+    f.nodes += [
+        Node(
+            "n/api:middleware:helmet",
+            "middleware",
+            "helmet",
+            "n",
+            "api",
+            "src/main.ts",
+            5,
+            attrs={"package": "helmet"},
+        ),  # fmt: skip
+        Node("n/api:middleware:cors", "middleware", "cors", "n", "api", "src/main.ts", 6),
+        Node("n/api:middleware:corsMw", "middleware", "corsMw", "n", "api", "src/main.ts", 6),
+        Node(
+            "n/api:route:POST /api/users",
+            "route",
+            "POST /api/users",
+            "n",
+            "api",
+            "src/users.controller.ts",
+            12,
+            attrs={"method": "POST", "path": "/api/users"},
+        ),  # fmt: skip
+    ]
+    out = build_catalog(kb, {"n/api": component_frames(f)})
+    validate("catalog_middleware", out["catalog_middleware"])
+    validate("catalog_routes", out["catalog_routes"])
+    mws = [(r["name"], r["line"]) for r in out["catalog_middleware"].to_dicts()]
+    assert mws == [("cors", 6), ("helmet", 5)]  # cors once: the extractor's row stands,
+    # also for the local name (`corsMw`) of the use it catalogued at that line
+    helmet = out["catalog_middleware"].filter(pl.col("name") == "helmet").to_dicts()[0]
+    assert json.loads(helmet["attrs"]) == {"from_graph": True, "package": "helmet"}
+    assert "_global:middleware_name:helmet" in set(out["nodes"]["id"])
+    routes = out["catalog_routes"].to_dicts()
+    assert [
+        (r["project"], r["component"], r["method"], r["path"], r["file"], r["line"]) for r in routes
+    ] == [("n", "api", "POST", "/api/users", "src/users.controller.ts", 12)]
+    assert not [i for i in out["nodes"]["id"] if ":route:" in i]  # a table, never a catalog node
