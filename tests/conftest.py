@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.browser import launched_chromium
 from tests.support.import_fakes import DRIVE_TOKEN, TOKEN, USER, FakeConfluence, FakeDrive
 from tests.support.portfolio import TODAY, copy_example, shared_built
 from tests.support.processes import live, stop_leftovers
@@ -47,6 +48,13 @@ def built_example(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The example portfolio built once by the real `kb refresh` (read-only for tests);
     one build for all pytest-xdist workers."""
     return shared_built(tmp_path_factory, "built")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Chromium, one per test process (tests/support/browser.py says why)."""
+    with launched_chromium() as chromium:
+        yield chromium
 
 
 @pytest.fixture

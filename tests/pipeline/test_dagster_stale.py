@@ -11,7 +11,6 @@ the asset checks' results and the observe schedule are visible there.
 from __future__ import annotations
 
 import contextlib
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -79,15 +78,10 @@ def _commit_to(kb_root: Path, component: str) -> None:
         subprocess.run(["git", "-C", str(portfolio), *args], check=True, capture_output=True)
 
 
-def _screenshot(port: int) -> None:
+def _screenshot(port: int, browser) -> None:
     """The changed partition's page carries Dagster's "Unsynced" tag; keep a screenshot."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(
-            executable_path=shutil.which("chromium"), args=["--headless", "--no-sandbox"]
-        )
-        page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    try:
         partition = CHANGED.replace("/", "%2F")
         page.goto(
             f"http://127.0.0.1:{port}/assets/code_facts?view=partitions&partition={partition}"
@@ -98,12 +92,13 @@ def _screenshot(port: int) -> None:
         page.wait_for_timeout(2000)
         SCREENSHOT.parent.mkdir(exist_ok=True)
         page.screenshot(path=str(SCREENSHOT))
-        browser.close()
+    finally:
+        page.close()
 
 
 @pytest.mark.slow
 def test_commit_to_one_component_marks_only_its_partition_stale(
-    example_kb: Path, tmp_path: Path
+    example_kb: Path, tmp_path: Path, browser
 ) -> None:
     with dagster_dev(example_kb, tmp_path, tmp_path / "data") as port:
         built = wait_for(
@@ -141,5 +136,5 @@ def test_commit_to_one_component_marks_only_its_partition_stale(
         checks = wait_for(lambda: _checks_done(port, seen), timeout=300)
         assert checks, f"project_graph's checks never finished for its latest build: {seen}"
         assert all(status == "SUCCEEDED" for status in checks.values()), checks
-        _screenshot(port)
+        _screenshot(port, browser)
     assert SCREENSHOT.stat().st_size > 10_000

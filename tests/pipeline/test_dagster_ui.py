@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -35,14 +34,11 @@ def test_printed_address_names_every_asset_group() -> None:
 
 
 @pytest.mark.slow
-def test_lineage_shows_the_assets_without_expanding(example_kb: Path, tmp_path: Path) -> None:
-    from playwright.sync_api import sync_playwright
-
-    with dagster_dev(example_kb, tmp_path) as port, sync_playwright() as pw:
+def test_lineage_shows_the_assets_without_expanding(
+    example_kb: Path, tmp_path: Path, browser
+) -> None:
+    with dagster_dev(example_kb, tmp_path) as port:
         base = f"http://127.0.0.1:{port}"
-        browser = pw.chromium.launch(
-            executable_path=shutil.which("chromium"), args=["--headless", "--no-sandbox"]
-        )
         page = browser.new_page(viewport={"width": 1600, "height": 1000})
         page.goto(_printed_url().replace("http://127.0.0.1:3000", base))
         skip = page.get_by_role("button", name="Skip")
@@ -53,5 +49,5 @@ def test_lineage_shows_the_assets_without_expanding(example_kb: Path, tmp_path: 
         page.wait_for_timeout(2000)
         SCREENSHOT.parent.mkdir(exist_ok=True)
         page.screenshot(path=str(SCREENSHOT))
-        browser.close()
+        page.close()
     assert SCREENSHOT.stat().st_size > 10_000

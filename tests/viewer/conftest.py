@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from viewer_harness import CHROMIUM, CHROMIUM_ARGS, REPO, ViewerProcess
+from viewer_harness import REPO, ViewerProcess
 from viewer_sample import publish_sample
 
 
@@ -50,21 +50,6 @@ def viewer_server(sample_dir):
     proc = ViewerProcess(["--data-dir", str(sample_dir), "--port", "0"])
     yield proc
     proc.stop()
-
-
-@pytest.fixture(scope="session")
-def browser():
-    if not Path(CHROMIUM).is_file():
-        pytest.fail(
-            f"Chromium not found at {CHROMIUM}: install it with `apt-get install -y chromium` "
-            "(the viewer tests drive a real headless browser; they are not skipped)"
-        )
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ Kept out of conftest.py so test modules can import them by a name no other suite
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import time
@@ -14,14 +13,6 @@ from pathlib import Path
 from tests.support.processes import start, stop_group
 
 REPO = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("KB_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-]
 ARTIFACTS = REPO / "test-artifacts"
 KB = str(Path(sys.executable).with_name("kb"))
 
