@@ -14,6 +14,7 @@ from extractors.engine.config_sources import env_file_values
 from extractors.engine.decorators import Decorators
 from extractors.engine.emit import Emitter
 from extractors.engine.evaluate import Evaluator
+from extractors.engine.filesystem import file_events
 from extractors.engine.events import (
     MountEvent,
     PrefixEvent,
@@ -61,6 +62,7 @@ def analyse(ctx: ComponentContext) -> Analysis | None:
     found = [f for f in recognizer.run() if not _inside(f, generated)]
     for row in recognizer.unresolved:
         ctx.unresolved(*row)
+    found += [Found(event) for event in file_events(ev, library)]  # file-system routes
     transforms = [f.event for f in found if isinstance(f.event, TransformEvent)]
     transforms += provided_transforms(ev, library)
     if transforms:

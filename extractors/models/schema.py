@@ -32,6 +32,7 @@ from pathlib import Path
 
 import yaml
 
+from extractors.models.filerules import FileRule, parse_file_rules
 from extractors.models.selectors import Selector, parse_selector
 
 KINDS = ("server", "client", "config", "gateway", "generator")
@@ -112,6 +113,7 @@ class Model:
     default_phase: str = ""
     notes: str = ""
     part_of: str | None = None  # an extension: its facts are another model's (or a kind's)
+    files: tuple[FileRule, ...] = ()  # file-system routes (filerules.py)
 
 
 def _fail(path: Path, what: str) -> ModelError:
@@ -298,4 +300,5 @@ def load_model(path: Path) -> Model:
         default_phase=str(raw.get("default_phase") or ""),
         notes=str(raw.get("notes") or ""),
         part_of=str(raw["part_of"]) if raw.get("part_of") else None,
+        files=parse_file_rules(raw.get("files"), lambda what: _fail(path, what)),
     )
