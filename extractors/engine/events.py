@@ -114,6 +114,26 @@ class TransformEvent:
     sets: Value | None = None  # the base a configuring call sets (`client.setConfig({ baseUrl })`)
 
 
+@dataclass(frozen=True)
+class GroupEvent:
+    """`Route.group(() => { Route.get(…) })`: what the function passed registers on `parent`
+    belongs to `group`, an object whose prefix and middleware chained calls set
+    (`.prefix('api').middleware('auth')`). Applied by `engine/groups.py`."""
+
+    model: str
+    parent: Value
+    group: Value
+    fn: Site  # the function passed: events written inside it belong to the group
+    site: Site
+
+
 Event = (
-    RouteEvent | MountEvent | UseEvent | PrefixEvent | RequestEvent | InvokeEvent | TransformEvent
+    RouteEvent
+    | MountEvent
+    | UseEvent
+    | PrefixEvent
+    | RequestEvent
+    | InvokeEvent
+    | TransformEvent
+    | GroupEvent
 )

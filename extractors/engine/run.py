@@ -15,6 +15,7 @@ from extractors.engine.decorators import Decorators
 from extractors.engine.emit import Emitter
 from extractors.engine.evaluate import Evaluator
 from extractors.engine.filesystem import file_events
+from extractors.engine.groups import regroup
 from extractors.engine.events import (
     MountEvent,
     PrefixEvent,
@@ -63,6 +64,7 @@ def analyse(ctx: ComponentContext) -> Analysis | None:
     for row in recognizer.unresolved:
         ctx.unresolved(*row)
     found += [Found(event) for event in file_events(ev, library)]  # file-system routes
+    found = regroup(found)  # lexical groups, route handles
     transforms = [f.event for f in found if isinstance(f.event, TransformEvent)]
     transforms += provided_transforms(ev, library)
     if transforms:

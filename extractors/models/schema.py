@@ -69,6 +69,7 @@ class Operation:
     hook: str | None = None
     yields: Selector | None = None  # the call's value is one of its arguments (`fp(plugin)`)
     dependency: Selector | None = None  # the call's value is what is injected for a token
+    data: dict = field(default_factory=dict)  # plain data a hook reads (a resource's actions)
 
 
 @dataclass(frozen=True)
@@ -193,7 +194,8 @@ def _operations(raw, path: Path) -> tuple[Operation, ...]:
                              _selectors(spec, path, f"operations[{i}].{action}"),
                              returns_role, returns_props, item.get("hook"),
                              parse_selector(item["yields"]) if "yields" in item else None,
-                             parse_selector(item["dependency"]) if "dependency" in item else None))  # fmt: skip
+                             parse_selector(item["dependency"]) if "dependency" in item else None,
+                             dict(item.get("data") or {})))  # fmt: skip
     return tuple(out)
 
 
