@@ -15,8 +15,8 @@ import fnmatch
 import json
 import posixpath
 
-from extractors.engine.events import Event, RouteEvent, UseEvent
 from extractors.engine.evaluate import Evaluator
+from extractors.engine.events import Event, RouteEvent, UseEvent
 from extractors.engine.paths import join
 from extractors.engine.values import Func, Lit, Obj, Site, Value
 from extractors.models.filerules import FileRule
@@ -47,7 +47,9 @@ def file_events(ev: Evaluator, library: Library) -> list[Event]:
                         continue
                     claimed.add(rel)
                     prefix, sub_path, method = found
-                    out += _events(ev, model, rule, app, rel, join(Lit(prefix), Lit(sub_path)), method)
+                    out += _events(
+                        ev, model, rule, app, rel, join(Lit(prefix), Lit(sub_path)), method
+                    )
     return out
 
 

@@ -89,6 +89,8 @@ def _route_handles(found: list[Found]) -> list[Found]:
             continue
         if i in extra:
             event = item.event
-            item = replace(item, event=replace(event, middleware=event.middleware + tuple(extra[i])))
+            item = replace(
+                item, event=replace(event, middleware=event.middleware + tuple(extra[i]))
+            )
         out.append(item)
     return out

@@ -14,8 +14,6 @@ from extractors.engine.config_sources import env_file_values
 from extractors.engine.decorators import Decorators
 from extractors.engine.emit import Emitter
 from extractors.engine.evaluate import Evaluator
-from extractors.engine.filesystem import file_events
-from extractors.engine.groups import regroup
 from extractors.engine.events import (
     MountEvent,
     PrefixEvent,
@@ -24,6 +22,8 @@ from extractors.engine.events import (
     TransformEvent,
     UseEvent,
 )
+from extractors.engine.filesystem import file_events
+from extractors.engine.groups import regroup
 from extractors.engine.interpret import Interpreter
 from extractors.engine.mounts import MountTree
 from extractors.engine.program import Program

@@ -63,7 +63,7 @@ def parse_file_rules(raw, fail) -> tuple[FileRule, ...]:
         if method not in METHODS or kind not in KINDS:
             raise fail(f"`files[{i}]`: method is one of {METHODS}, kind one of {KINDS}")
 
-        def names(key: str, default: tuple[str, ...]) -> tuple[str, ...]:
+        def names(key: str, default: tuple[str, ...], item=item) -> tuple[str, ...]:
             value = item.get(key)
             if value is None:
                 return default
