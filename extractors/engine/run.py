@@ -24,6 +24,7 @@ from extractors.engine.events import (
 )
 from extractors.engine.filesystem import file_events
 from extractors.engine.groups import regroup
+from extractors.engine.heuristic import heuristic_events
 from extractors.engine.interpret import Interpreter
 from extractors.engine.mounts import MountTree
 from extractors.engine.program import Program
@@ -65,6 +66,8 @@ def analyse(ctx: ComponentContext) -> Analysis | None:
         ctx.unresolved(*row)
     found += [Found(event) for event in file_events(ev, library)]  # file-system routes
     found = regroup(found)  # lexical groups, route handles
+    claimed = {(f.event.site.rel, f.event.site.start, f.event.site.end) for f in found}
+    found += [Found(e) for e in heuristic_events(ev, library, claimed)]  # what no model claims
     transforms = [f.event for f in found if isinstance(f.event, TransformEvent)]
     transforms += provided_transforms(ev, library)
     if transforms:
