@@ -16,7 +16,7 @@ import json
 import posixpath
 
 from extractors.engine.evaluate import Evaluator
-from extractors.engine.events import Event, RouteEvent, UseEvent
+from extractors.engine.events import Event, InvokeEvent, RouteEvent, UseEvent
 from extractors.engine.paths import join
 from extractors.engine.values import Func, Lit, Obj, Site, Value
 from extractors.models.filerules import FileRule
@@ -113,11 +113,14 @@ def _events(ev: Evaluator, model: Model, rule: FileRule, app: Obj, rel: str, pat
     mod = program.js.get(rel)
     if mod is None:
         return []
-    if rule.kind == "use":
+    if rule.kind in ("use", "invoke"):
         found = _export(ev, rel, "default")
         if found is None:
             return []
         value, site, _ = found
+        if rule.kind == "invoke":  # the framework calls it with its object
+            given = Obj(model.id, rule.role, app.origin)
+            return [InvokeEvent(model.id, value, (given,), site)] if isinstance(value, Func) else []
         return [UseEvent(model.id, app, None, ((value, site),), site, ordered=False)]
     out: list[Event] = []
     names = rule.exports if rule.method == "exports" else ("default",)

@@ -15,6 +15,7 @@ from extractors.engine.decorators import Decorators
 from extractors.engine.emit import Emitter
 from extractors.engine.evaluate import Evaluator
 from extractors.engine.events import (
+    InvokeEvent,
     MountEvent,
     PrefixEvent,
     RequestEvent,
@@ -61,10 +62,12 @@ def analyse(ctx: ComponentContext) -> Analysis | None:
     interp.decorators = Decorators(ev, library)
     generated = generated_files(program, library)
     recognizer = Recognizer(ev, interp, generated=generated)
+    by_files = file_events(ev, library)  # file-system routes; files the framework calls
+    recognizer.invokes += [e for e in by_files if isinstance(e, InvokeEvent)]
     found = [f for f in recognizer.run() if not _inside(f, generated)]
     for row in recognizer.unresolved:
         ctx.unresolved(*row)
-    found += [Found(event) for event in file_events(ev, library)]  # file-system routes
+    found += [Found(e) for e in by_files if not isinstance(e, InvokeEvent)]
     found = regroup(found)  # lexical groups, route handles
     claimed = {(f.event.site.rel, f.event.site.start, f.event.site.end) for f in found}
     found += [Found(e) for e in heuristic_events(ev, library, claimed)]  # what no model claims

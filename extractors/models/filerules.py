@@ -15,6 +15,9 @@ files:
     skip: ["_*"]            # file or folder names that are no route (globs)
     groups: ["(*)", "@*"]   # folder names that are no path segment (route groups, slots)
     kind: route             # route | use (every file's default export is middleware of all)
+                            # | invoke (the framework calls each file's default export with
+                            # its `role` object: Egg's app/router.js `(app) => { … }`)
+    role: app               # invoke: the role of the object passed
     attrs: {route_kind: api}  # extra attrs of the routes this rule makes
 ```
 """
@@ -24,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 HTTP_EXPORTS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
-KINDS = ("route", "use")
+KINDS = ("route", "use", "invoke")
 METHODS = ("suffix", "exports", "default")
 
 
@@ -40,6 +43,7 @@ class FileRule:
     exports: tuple[str, ...] = HTTP_EXPORTS  # for `method: exports`: the export names read
     kind: str = "route"
     attrs: dict = field(default_factory=dict)
+    role: str = "app"
 
 
 def parse_file_rules(raw, fail) -> tuple[FileRule, ...]:
@@ -73,5 +77,5 @@ def parse_file_rules(raw, fail) -> tuple[FileRule, ...]:
                             str(item.get("default_method", "ANY")).upper(),
                             names("index", ("index",)), names("skip", ()), names("groups", ()),
                             names("exports", HTTP_EXPORTS), kind,
-                            dict(item.get("attrs") or {})))  # fmt: skip
+                            dict(item.get("attrs") or {}), str(item.get("role", "app"))))  # fmt: skip
     return tuple(out)

@@ -4,11 +4,14 @@ Laravel/Rails-style routers):
 
 - `controller_route`: a route whose handler is a controller reference — a string
   `'UsersController.store'` (the class named by the file it is exported from, below the
-  folders the operation's `data.controllers` lists), or `[UsersController, 'store']` (a
-  class, or a lazy `() => import('…/users_controller')`) — resolved to the method;
+  folders the operation's `data.controllers` lists), `[UsersController, 'store']` (a
+  class, or a lazy `() => import('…/users_controller')`), or a member path of a framework
+  object (`controller.user.info` when `data.member` is the role it is read from: the
+  `info` method of the class in `…/user.js`) — resolved to the method;
 - `resource_routes`: `resource('posts', 'PostsController')`: one route per action of the
   operation's `data.actions` (`[action, METHOD, path below]`), narrowed by chained
-  `apiOnly()` / `only([...])` / `except([...])`;
+  `apiOnly()` / `only([...])` / `except([...])`, and to the actions the controller has
+  when `data.only_defined` says the router checks;
 - `lexical_group`: `group(() => { … })`: what the function registers on the receiver
   belongs to the group the call returns (engine/groups.py).
 """
@@ -59,6 +62,8 @@ def resource_routes(interp: Interpreter, op: Operation, obj: Obj, call: Call,
         if action not in keep:
             continue
         handler = resolve_controller(interp, controller, action, op.data)
+        if handler is None and op.data.get("only_defined"):
+            continue  # the router registers only the actions the controller has
         path = join(base, Lit(below)) if below else base
         for verb in str(method).split("|"):
             events.append(RouteEvent(obj.model, obj, Lit(verb), path, handler, (), call.site))
@@ -119,6 +124,14 @@ def resolve_controller(interp: Interpreter, value: Value | None, action: str | N
         return _method(interp, _class_named(interp, text, data), action)
     if isinstance(value, (Klass, Func)):
         return _method(interp, _class_of(interp, value, data), action or "handle")
+    member = str(data.get("member", ""))
+    if isinstance(value, Obj) and member and value.role.startswith(member + "."):
+        names = value.role[len(member) + 1 :].split(".")  # `controller.user.info`
+        if action is None:
+            names, action = names[:-1], names[-1]
+        path = "/".join(names)
+        found = _method(interp, _class_named(interp, path, data), action)
+        return found if found is not None else _module_function(interp, path, action, data)
     return None
 
 
@@ -137,6 +150,14 @@ def _class_of(interp: Interpreter, value: Value, data: dict) -> Klass | None:
 def _class_named(interp: Interpreter, name: str, data: dict) -> Klass | None:
     """The class exported by the file a controller name stands for (`Users/Profile` ->
     `…/Users/Profile.ts`), preferring the folders the model lists."""
+    for rel in _files_named(interp, name, data):
+        value = interp.ev.program.exported(interp.ev, rel, "default")
+        if isinstance(value, Klass):
+            return value
+    return None
+
+
+def _files_named(interp: Interpreter, name: str, data: dict) -> list[str]:
     program = interp.ev.program
     want = "/" + name.strip("/").removesuffix(".js").removesuffix(".ts")
     folders = [str(f).strip("/") for f in data.get("controllers", ())]
@@ -148,9 +169,14 @@ def _class_named(interp: Interpreter, name: str, data: dict) -> Klass | None:
         if stem.endswith(want):
             rank = next((i for i, f in enumerate(folders) if rel.startswith(f + "/")), len(folders))
             candidates.append((rank, rel.count("/"), rel))
-    for _, _, rel in sorted(candidates):
-        value = program.exported(interp.ev, rel, "default")
-        if isinstance(value, Klass):
+    return [rel for _, _, rel in sorted(candidates)]
+
+
+def _module_function(interp: Interpreter, name: str, action: str, data: dict) -> Value | None:
+    """A controller that is a module of functions (`exports.index = async () => …`)."""
+    for rel in _files_named(interp, name, data):
+        value = interp.ev.program.exported(interp.ev, rel, action)
+        if isinstance(value, Func):
             return value
     return None
 
