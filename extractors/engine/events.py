@@ -21,6 +21,7 @@ class RouteEvent:
     site: Site
     handler_site: Site | None = None  # the decorated function, for decorator routes
     when: Site | None = None  # registered by a call elsewhere: that call's site (for order)
+    attrs: tuple[tuple[str, str], ...] = ()  # extra route attrs a model gives (`router: app`)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,12 @@ files:
                             # its `role` object: Egg's app/router.js `(app) => { … }`)
     role: app               # invoke: the role of the object passed
     attrs: {route_kind: api}  # extra attrs of the routes this rule makes
+    narrow: true            # a handler that tests its request's method (`req.method !==
+                            # 'POST'`, `switch (req.method)`) answers only those methods
+    scope: config.matcher   # use: the export member naming the paths it applies to
+    prefix: file(next.config).basePath   # a prefix of every route (a selector)
 ```
+A folder `""` is the package folder itself (`middleware.ts` at its root).
 """
 
 from __future__ import annotations
@@ -44,6 +49,9 @@ class FileRule:
     kind: str = "route"
     attrs: dict = field(default_factory=dict)
     role: str = "app"
+    narrow: bool = False
+    scope: str = ""
+    prefix: str = ""
 
 
 def parse_file_rules(raw, fail) -> tuple[FileRule, ...]:
@@ -77,5 +85,7 @@ def parse_file_rules(raw, fail) -> tuple[FileRule, ...]:
                             str(item.get("default_method", "ANY")).upper(),
                             names("index", ("index",)), names("skip", ()), names("groups", ()),
                             names("exports", HTTP_EXPORTS), kind,
-                            dict(item.get("attrs") or {}), str(item.get("role", "app"))))  # fmt: skip
+                            dict(item.get("attrs") or {}), str(item.get("role", "app")),
+                            bool(item.get("narrow")), str(item.get("scope") or ""),
+                            str(item.get("prefix") or "")))  # fmt: skip
     return tuple(out)
