@@ -85,8 +85,11 @@ def _language(model: Model) -> str:
 
 
 def _packages(model: Model) -> str:
-    names = [f"`{n}`" for ecosystem in sorted(model.detect) for n in model.detect[ecosystem]]
+    names = [f"`{n}`" for eco in sorted(model.detect) if eco != "files" for n in model.detect[eco]]
     text = ", ".join(names) or "—"
+    marks = model.detect.get("files", ())
+    if marks:
+        text += " (or a " + ", ".join(f"`{m}`" for m in marks) + " file)"
     if model.part_of:
         text += f" (counted with {model.part_of})"
     return text
