@@ -118,8 +118,10 @@ def _reads(model: Model) -> str:
         text = ", ".join(f"`@{n}`" for n in shown[:8]) + (", …" if len(shown) > 8 else "")
         parts.append(f"decorators: {text}")
     for rule in model.files:
-        folders = ", ".join(f"`{f}/`" for f, _ in rule.folders)
-        what = "middleware files" if rule.kind == "use" else "route files"
+        folders = ", ".join(f"`{f}/`" if f else "the package folder" for f, _ in rule.folders)
+        what = {"use": "middleware files", "invoke": "files it calls"}.get(rule.kind, "route files")
+        if rule.names != ("*",):
+            what += " " + ", ".join(f"`{n}.*`" for n in rule.names)
         parts.append(f"{what} in {folders}")
     reads = sorted({v for v in model.reads.values()})
     if reads:
