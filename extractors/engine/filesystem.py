@@ -13,7 +13,6 @@ packages (dependencies or devDependencies) or holding a file `detect: {files: [.
 from __future__ import annotations
 
 import fnmatch
-import json
 import posixpath
 import re
 from dataclasses import replace
@@ -23,6 +22,7 @@ from extractors.engine.events import Event, InvokeEvent, PrefixEvent, RouteEvent
 from extractors.engine.method_checks import tested_methods
 from extractors.engine.paths import join
 from extractors.engine.values import ArrLit, Func, Lit, Obj, ObjLit, Site, UseSite, Value
+from extractors.models import declared_packages
 from extractors.models.filerules import FileRule
 from extractors.models.runtime import Library
 from extractors.models.schema import Model
@@ -75,19 +75,7 @@ def package_folders(files: dict, model: Model) -> list[str]:
         name = posixpath.basename(rel)
         if any(fnmatch.fnmatchcase(name, m) for m in marks):
             out.add(posixpath.dirname(rel))
-        if name != "package.json" or not wanted:
-            continue
-        try:
-            manifest = json.loads(files[rel].data.decode("utf-8", "replace"))
-        except ValueError:
-            continue
-        if not isinstance(manifest, dict):
-            continue
-        deps: set[str] = set()
-        for key in ("dependencies", "devDependencies", "peerDependencies"):
-            if isinstance(manifest.get(key), dict):
-                deps |= set(manifest[key])
-        if deps & wanted:
+        if name == "package.json" and wanted and declared_packages(files[rel].data) & wanted:
             out.add(posixpath.dirname(rel))
     return sorted(out)
 
