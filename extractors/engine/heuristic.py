@@ -2,12 +2,17 @@
 called on an object no model knows, with a path-shaped first argument (`'/orders/:id'`) and
 a function among the rest — `server.get('/x', auth, handler)`, or Python's
 `@api.get('/x')` over a function — is a route at `confidence: low` (framework `heuristic`).
-Test and mock folders are not read (a mock server's routes serve no one), nor a call any
-model already read."""
+Test and mock folders are not read, nor a file importing a library that fakes an HTTP
+server (extractors/models/mocks.yaml: a mock's routes serve no one), nor a call any model
+already read."""
 
 from __future__ import annotations
 
 import re
+from functools import cache
+from pathlib import Path
+
+from vocab.safe_yaml import load as load_yaml
 
 from extractors.engine.evaluate import Evaluator
 from extractors.engine.events import Event, RouteEvent
@@ -23,6 +28,23 @@ NOT_SERVED = re.compile(
     r"|\.(test|spec|stories|mock)\.[a-z]+$"
 )
 PATH = re.compile(r"^/[\w\-./:{}<>\[\]*$?@+]*$")
+MOCKS = Path(__file__).parents[1] / "models" / "mocks.yaml"
+
+
+@cache
+def mock_packages() -> frozenset[str]:
+    """Packages that fake an HTTP server (miragejs, msw …): a file importing one is not read."""
+    raw = load_yaml(MOCKS.read_text(encoding="utf-8")) or {}
+    return frozenset(str(n) for names in raw.values() for n in names or ())
+
+
+def _imports_mock(program, rel: str) -> bool:
+    mocks = mock_packages()
+    mod = program.js.get(rel)
+    if mod is not None:
+        return any((b.package or b.spec) in mocks for b in mod.imports.values())
+    py = program.py.get(rel)
+    return py is not None and any(b.spec.split(".")[0] in mocks for b in py.bindings.values())
 
 
 def heuristic_events(ev: Evaluator, library: Library, claimed: set[tuple]) -> list[Event]:
@@ -30,7 +52,7 @@ def heuristic_events(ev: Evaluator, library: Library, claimed: set[tuple]) -> li
     program = ev.program
     out: list[Event] = []
     for rel in program.rels():
-        if NOT_SERVED.search(rel):
+        if NOT_SERVED.search(rel) or _imports_mock(program, rel):
             continue
         a = program.adapter(rel)
         if a is None:
