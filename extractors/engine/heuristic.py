@@ -12,12 +12,11 @@ import re
 from functools import cache
 from pathlib import Path
 
-from vocab.safe_yaml import load as load_yaml
-
 from extractors.engine.evaluate import Evaluator
 from extractors.engine.events import Event, RouteEvent
 from extractors.engine.values import Concat, Ext, Func, Lit, Obj, Site, Value
 from extractors.models.runtime import Library
+from vocab.safe_yaml import load as load_yaml
 
 MODEL = "heuristic"
 VERBS = {"get", "post", "put", "patch", "delete", "del", "options", "head", "all", "any"}
