@@ -1,7 +1,7 @@
 """Extraction cost as a multiple of tree-sitter's parse, on one synthetic JS component.
 
 60 TypeScript modules × 40 async functions, each with an env-based URL and an axios call:
-the JS-family extractors (Vue, TypeScript, Express, Next.js, Firebase, env scan, HTTP calls)
+the JS-family extractors (Vue, TypeScript, Express, Firebase, env scan, HTTP calls)
 run over trees parsed once. Goal: extraction CPU ≤ 3× the parse CPU (+0.3 s) — a guard
 against an extractor turning quadratic. CPU time, median of 3, so load matters less.
 
@@ -27,11 +27,11 @@ sys.path.insert(0, str(ROOT))
 from extractors.base import ComponentContext, collect_files  # noqa: E402
 from extractors.http import calls as http_calls  # noqa: E402
 from extractors.infra import env as env_scan  # noqa: E402
-from extractors.js import express, firebase, nextjs, typescript, vue  # noqa: E402
+from extractors.js import express, firebase, typescript, vue  # noqa: E402
 from extractors.source import parser_for  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "extraction.json"
-EXTRACTORS = (vue, typescript, express, nextjs, firebase, env_scan, http_calls)
+EXTRACTORS = (vue, typescript, express, firebase, env_scan, http_calls)
 
 
 def write_component(root: Path, files: int = 60, functions: int = 40) -> int:

@@ -32,7 +32,6 @@ EXTRACTORS: list[str] = [
     "engine.run",
     "engine.routes",
     "js.injected",
-    "js.nextjs",
     "js.firebase",
     "js.buildconsts",
     "js.server_actions",

@@ -21,6 +21,7 @@ class RouteEvent:
     site: Site
     handler_site: Site | None = None  # the decorated function, for decorator routes
     when: Site | None = None  # registered by a call elsewhere: that call's site (for order)
+    attrs: tuple[tuple[str, str], ...] = ()  # extra route attrs a model gives (`router: app`)
 
 
 @dataclass(frozen=True)
@@ -114,6 +115,26 @@ class TransformEvent:
     sets: Value | None = None  # the base a configuring call sets (`client.setConfig({ baseUrl })`)
 
 
+@dataclass(frozen=True)
+class GroupEvent:
+    """`Route.group(() => { Route.get(…) })`: what the function passed registers on `parent`
+    belongs to `group`, an object whose prefix and middleware chained calls set
+    (`.prefix('api').middleware('auth')`). Applied by `engine/groups.py`."""
+
+    model: str
+    parent: Value
+    group: Value
+    fn: Site  # the function passed: events written inside it belong to the group
+    site: Site
+
+
 Event = (
-    RouteEvent | MountEvent | UseEvent | PrefixEvent | RequestEvent | InvokeEvent | TransformEvent
+    RouteEvent
+    | MountEvent
+    | UseEvent
+    | PrefixEvent
+    | RequestEvent
+    | InvokeEvent
+    | TransformEvent
+    | GroupEvent
 )

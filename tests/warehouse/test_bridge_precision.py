@@ -62,7 +62,7 @@ def test_relative_url_joins_own_api_route_never_a_page(tmp_path):
             """),
     }
     out = extracted(tmp_path, {"blog": {"web": {"role": "frontend"}}}, files, "blog")
-    assert bridged(out) == [("lib/client.js:4", "ALL /api/session", "same-origin")]
+    assert bridged(out) == [("lib/client.js:4", "ANY /api/session", "same-origin")]
     assert reasons(out)["lib/client.js:3"].startswith("no route GET /user in web")
 
 
