@@ -7,6 +7,7 @@ contents). Outside git the version is `content.<hash12>` of the folder's files.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import subprocess
@@ -194,8 +195,12 @@ def component_versions(
                 version += ".dirty." + _hash_files(top, dirty[key])[:8]
             versions[key] = version
     if cache_file is not None and by_top:
-        cache_file.parent.mkdir(parents=True, exist_ok=True)
         tmp = cache_file.with_name(cache_file.name + f".tmp-{os.getpid()}")
-        tmp.write_text(json.dumps(cache, sort_keys=True), encoding="utf-8")
-        os.replace(tmp, cache_file)
+        try:  # a cache: a read-only or full data dir only costs the next read its git calls
+            cache_file.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(json.dumps(cache, sort_keys=True), encoding="utf-8")
+            os.replace(tmp, cache_file)
+        except OSError:
+            with contextlib.suppress(OSError):
+                tmp.unlink(missing_ok=True)
     return versions

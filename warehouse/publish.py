@@ -29,7 +29,7 @@ from typing import Any
 
 import polars as pl
 
-from warehouse.integrity import damaged_files, file_records
+from warehouse.integrity import damaged_files, duckdb_damage, file_records
 from warehouse.reader import MANIFEST, parquet_view
 from warehouse.tables import TABLES, frame, validate
 
@@ -219,7 +219,7 @@ def publish(
     table_names = sorted({t for c in counts.values() for t in c})
     current = _point_current(data_dir, final_dir)
     views = views_signature(current, table_names)
-    if last.get("duckdb_views") != views or not (data_dir / DUCKDB_FILE).is_file():
+    if last.get("duckdb_views") != views or duckdb_damage(data_dir):
         build_duckdb(data_dir, current, table_names)
     records = last.get("files") if last.get("path") else None
     if records:  # the last build's records, as paths relative to a build folder
