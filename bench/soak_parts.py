@@ -422,17 +422,7 @@ def run_statuses(data: Path, env: dict) -> list[str]:
         "with open_instance(Path(sys.argv[1])) as instance:\n"
         "    print(json.dumps([r.status.value for r in instance.get_runs()]))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-W", "ignore", "-c", code, str(data)],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-        timeout=300,
-    )
-    if done.returncode != 0:
-        raise RuntimeError(done.stderr[-500:])
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return json.loads(_instance_script(code, env, str(data)))
 
 
 def failed_runs(data: Path, env: dict, limit: int = 20) -> list[dict]:
@@ -460,8 +450,16 @@ def failed_runs(data: Path, env: dict, limit: int = 20) -> list[dict]:
         "        out.append({'run': run.run_id[:8], 'job': run.job_name, 'tags': tags, 'errors': errors[-4:]})\n"
         "print(json.dumps(out))\n"
     )
+    try:
+        return json.loads(_instance_script(code, env, str(data), str(limit)))
+    except RuntimeError as exc:
+        return [{"error": str(exc)}]
+
+
+def _instance_script(code: str, env: dict, *args: str) -> str:
+    """The last line a script printed, run against the instance in a fresh interpreter."""
     done = subprocess.run(
-        [sys.executable, "-W", "ignore", "-c", code, str(data), str(limit)],
+        [sys.executable, "-W", "ignore", "-c", code, *args],
         capture_output=True,
         text=True,
         env=env,
@@ -469,8 +467,8 @@ def failed_runs(data: Path, env: dict, limit: int = 20) -> list[dict]:
         timeout=300,
     )
     if done.returncode != 0:
-        return [{"error": done.stderr[-800:]}]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+        raise RuntimeError(done.stderr[-800:])
+    return done.stdout.strip().splitlines()[-1]
 
 
 def ui_crashes(log: Path) -> list[str]:

@@ -22,7 +22,7 @@ from typing import Any
 
 import duckdb
 
-from warehouse.sql_caps import clip_cells, fetch_bounded
+from warehouse.sql_caps import AnswerTooLarge, clip_cells, fetch_bounded
 
 ROW_CAP = 200
 TIME_CAP_S = 5.0
@@ -191,6 +191,8 @@ def run_readonly(
         cursor = con.execute(clip_cells(con, statement))
         columns = [d[0] for d in cursor.description or []]
         rows = fetch_bounded(cursor, row_cap)
+    except AnswerTooLarge as exc:
+        raise QueryRejected(str(exc)) from None
     except duckdb.OutOfMemoryException:
         raise QueryRejected("query needed more memory than the SQL memory cap") from None
     except duckdb.InterruptException:

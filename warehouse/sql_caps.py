@@ -21,6 +21,10 @@ _SCALAR = ("BOOLEAN", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UT
            "TIME", "TIMESTAMP", "TIMESTAMP WITH TIME ZONE", "INTERVAL", "UUID")  # fmt: skip
 
 
+class AnswerTooLarge(Exception):
+    """The rows fetched so far passed MAX_ANSWER_BYTES (the message says where)."""
+
+
 def _quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
@@ -62,9 +66,7 @@ def fetch_bounded(cursor: Any, row_cap: int) -> list[tuple]:
         for row in chunk:
             size += sum(len(v) if isinstance(v, str | bytes) else 16 for v in row)
         if size > MAX_ANSWER_BYTES:
-            from warehouse.query_guard import QueryRejected
-
-            raise QueryRejected(
+            raise AnswerTooLarge(
                 f"the answer passed {MAX_ANSWER_BYTES // 2**20} MB at row {len(rows) + len(chunk):,}"
                 " — add a LIMIT, select fewer or shorter columns"
             )

@@ -17,18 +17,10 @@ import pytest
 from mcp_fixtures import StdioClient, mcp_synthetic
 
 from kb.tokens import estimate_tokens
+from tests.support.mcp_stdio import INITIALIZE
 from tests.support.processes import start, stop_group
 
-HELLO = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "t", "version": "1"},
-    },
-}
+HELLO = INITIALIZE
 
 
 def _sql_call(request_id: object, sql: str) -> str:
@@ -62,14 +54,18 @@ def synth(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return mcp_synthetic.build(tmp_path_factory.mktemp("synthetic"))
 
 
-@pytest.fixture(scope="module")
-def server(synth):
+def _start_server(synth) -> subprocess.Popen:
     root = Path(__file__).resolve().parents[2]
     argv = [sys.executable, "-m", "mcp_server", "--kb", str(synth["kb"])]
-    proc = start(
+    return start(
         [*argv, "--data-dir", str(synth["data"])], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL, cwd=root,
     )  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def server(synth):
+    proc = _start_server(synth)
     _send(proc, json.dumps(HELLO))
     assert json.loads(proc.stdout.readline())["id"] == 1
     _send(proc, '{"jsonrpc":"2.0","method":"notifications/initialized"}')
@@ -96,12 +92,7 @@ def test_every_bad_line_gets_an_error_reply_and_the_server_answers_on(server, na
 
 
 def test_sigint_stops_the_server_while_it_waits_for_input(synth) -> None:
-    root = Path(__file__).resolve().parents[2]
-    argv = [sys.executable, "-m", "mcp_server", "--kb", str(synth["kb"])]
-    proc = start(
-        [*argv, "--data-dir", str(synth["data"])], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, cwd=root,
-    )  # fmt: skip
+    proc = _start_server(synth)
     try:
         _send(proc, json.dumps(HELLO))
         assert json.loads(proc.stdout.readline())["id"] == 1  # up, now waiting on stdin
