@@ -76,7 +76,15 @@ class DocChecker(FieldChecker):
                     "secret-value",
                     f"secrets[{i}] has a '{key}' field — store only name, store, ref, env_var, hint and sha256_prefix, never the value",
                 )
-            if isinstance(secret, dict):
+            if not isinstance(secret, dict):
+                self.err(
+                    doc,
+                    f"secrets.{i}",
+                    "type",
+                    f"secrets[{i}] is {type(secret).__name__}, not a mapping — each entry is "
+                    "a mapping {name, store, ref, env_var, hint}",
+                )
+            else:
                 allowed = {k: v for k, v in SECRET_FIELDS.items()}
                 self.mapping(
                     doc,
