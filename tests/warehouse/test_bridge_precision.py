@@ -79,8 +79,9 @@ def test_spa_without_api_routes_and_other_projects_same_path_never_join(tmp_path
     out = graph(kb, "alpha", web, api, beta)
     assert calls_of(out) == []
     assert reasons(out) == {
-        "src/agent.js:30": "web has no API routes in the graph (same-origin API route); "
-        "relative URL: no dev-server proxy, rewrite or component on the same host"
+        "src/agent.js:30": "relative URL /user: web has no API routes of its own; web has no "
+        "proxy or rewrite rule (dev server, hosting, gateway); no KB `calls: {path: …}` entry "
+        "of web and no other component on its host"
     }
 
 
@@ -145,8 +146,9 @@ def test_template_against_literal_segment_or_a_tie_is_never_joined(tmp_path):
     why = reasons(out)
     assert why["call.ts:1"] == (
         "no route GET /api/articles/{slug} in app (same-origin API route); closest: "
-        "GET /api/articles/feed (a literal segment where the call has a value); relative URL: "
-        "no dev-server proxy, rewrite or component on the same host"
+        "GET /api/articles/feed (a literal segment where the call has a value); relative URL "
+        "/api/articles/{slug}: app has no proxy or rewrite rule (dev server, hosting, gateway); "
+        "no KB `calls: {path: …}` entry of app and no other component on its host"
     )
     assert why["call.ts:2"].startswith(
         "GET /api/items/5 in app is ambiguous: 2 routes match (GET /api/items/:id, "
