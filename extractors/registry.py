@@ -31,6 +31,7 @@ EXTRACTORS: list[str] = [
     "js.typescript",
     "engine.run",
     "engine.routes",
+    "infra.gateways",
     "js.injected",
     "js.nextjs",
     "js.firebase",

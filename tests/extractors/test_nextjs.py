@@ -55,6 +55,7 @@ def test_app_router_pages_and_route_handlers(tmp_path):
         "framework": "nextjs",
         "router": "app",
         "route_kind": "api",
+        "segments": [{"kind": "lit", "text": "api"}, {"kind": "lit", "text": "revalidate"}],
     }
     to = {s: d for (s, d) in f.edges("ROUTES_TO")}
     assert to["route:GET /faq/[slug]"] == "symbol:src/app/faq/[slug]/page.tsx#FaqPage"
