@@ -80,6 +80,8 @@ class RequestEvent:
     base: Value | None
     site: Site
     via: tuple[Site, ...] = ()  # where a request transform rewrote it (an interceptor)
+    url_at: Site | None = None  # where the URL expression is written (to name its base)
+    base_at: Site | None = None  # where the client's base is written (`baseURL: BASE`)
 
 
 @dataclass(frozen=True)

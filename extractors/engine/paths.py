@@ -55,6 +55,9 @@ class Part:
 Choices = tuple[tuple[str, int], ...]  # (condition, branch taken) per choice made
 
 
+HTTP_METHODS = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "ANY", "TRACE"}
+
+
 def options(value: Value, limit: int = MAX_OPTIONS) -> list[tuple[Value, Choices]]:
     """The alternatives of a value chosen at run time, each with the choices that lead to
     it (a ternary's condition and which branch), so that two values chosen by the same

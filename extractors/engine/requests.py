@@ -4,6 +4,7 @@ analysis."""
 from __future__ import annotations
 
 from extractors.base import ComponentContext
+from extractors.engine.calls_emit import CallEmitter
 from extractors.shared import CodeSymbols, EngineRun
 
 NAME = "engine_requests"
@@ -15,6 +16,9 @@ def extract(ctx: ComponentContext) -> None:
     analysis = ctx.shared.engine.result
     if analysis is None:
         return
-    analysis.emitter.requests(analysis.found)
-    analysis.emitter.config_values()
-    analysis.emitter.catalog()
+    emitter = analysis.emitter
+    calls = CallEmitter(ctx, emitter.ev, emitter.display_site, analysis.generated)
+    calls.requests(analysis.found)
+    calls.chosen_callees(analysis.found)
+    calls.config_values()
+    calls.catalog()

@@ -42,6 +42,7 @@ class Analysis:
     found: list[Found]
     tree: MountTree
     emitter: Emitter
+    generated: set[str]  # rels of generated client code
 
 
 def extract(ctx: ComponentContext) -> None:
@@ -71,7 +72,7 @@ def analyse(ctx: ComponentContext) -> Analysis | None:
     for item in found:
         if isinstance(item.event, (RouteEvent, MountEvent, UseEvent, PrefixEvent)):
             tree.add(item.event)
-    return Analysis(found, tree, Emitter(ctx, ev, env_files=env_file_values(ctx)))
+    return Analysis(found, tree, Emitter(ctx, ev, env_files=env_file_values(ctx)), generated)
 
 
 HEADER = 2048  # bytes of a file read for a generator's marker
