@@ -15,9 +15,15 @@ from tree_sitter import Node as TsNode
 from extractors.base import ComponentContext
 from extractors.engine.bases import NamedBase, named_base
 from extractors.engine.config_sources import file_values
-from extractors.engine.dynamic_callees import chosen_callees
+from extractors.engine.dynamic_callees import (
+    chosen_at,
+    chosen_callees,
+    requesting_functions,
+    requests_through,
+)
 from extractors.engine.evaluate import Evaluator
 from extractors.engine.events import RequestEvent
+from extractors.engine.passed_functions import passed_functions
 from extractors.engine.paths import (
     HTTP_METHODS,
     compatible,
@@ -40,6 +46,7 @@ from extractors.engine.values import (
     Concat,
     Config,
     Env,
+    Func,
     Lit,
     Obj,
     Param,
@@ -47,10 +54,15 @@ from extractors.engine.values import (
     Unknown,
     Value,
     describe,
+    text_of,
 )
 from extractors.facts import CatalogRow
 from extractors.js.common import owner_at
 
+MEMBER_HOLDERS = {  # nodes whose name a function inside them is reached through
+    "public_field_definition", "field_definition", "class_declaration", "class",
+    "variable_declarator", "class_definition",
+}  # fmt: skip
 _ORIGIN = re.compile(r"^[a-z][a-z0-9+.-]*://([^/?#]+)", re.I)
 
 
@@ -73,13 +85,19 @@ class CallEmitter:
             site = item.chain[-1] if item.chain else self.display_site(event.site)
             if item.uncalled and shaped_by_parameter(event.url):
                 owner = self._owner(site).rsplit("#", 1)[-1]
-                self.ctx.unresolved(site.rel, site.line, "http_call", self._written(event),
-                                    f"dynamic URL: a parameter of {owner}, which nothing in the "
-                                    "component calls")  # fmt: skip
+                written = self._written(event)
+                passed = ""
+                if item.chain:  # through wrappers: the one that requests it
+                    wrapper = self._owner(self.display_site(event.site)).rsplit("#", 1)[-1]
+                    passed = f"{written} is passed to {wrapper}, which requests it; "
+                self.ctx.unresolved(site.rel, site.line, "http_call", written,
+                                    f"dynamic URL: {passed}a parameter of {owner}, which nothing "
+                                    "in the component calls")  # fmt: skip
                 continue
             inner = (
                 [*reversed(item.chain[:-1]), self.display_site(event.site)] if item.chain else []
             )
+            inner = [s for s in inner if s.where != site.where]  # a fetcher written in the call
             hops = [s.where for s in inner] + [s.where for s in event.via]
             url = event.url
             based = event.base is not None and not absolute(url)
@@ -94,9 +112,24 @@ class CallEmitter:
                 (m, u, mc + uc) for m, mc in methods for u, uc in options(url) if compatible(mc, uc)
             ])  # fmt: skip
             how = self._how(event, item, inner, based)
+            chosen = bool(item.chain) and chosen_at(self.ev, item.chain[-1])
             for method, option, choices in pairs:
-                self._call(event, site, hops, method, option, len(pairs) > 1,
+                self._call(event, site, hops, method, option, len(pairs) > 1 or chosen,
                            condition_text(choices), how)  # fmt: skip
+            if not chosen:
+                self._url_choice(event, site, pairs)
+
+    def _url_choice(self, event: RequestEvent, site: Site, pairs: list) -> None:
+        """A path chosen at run time (`'/plants' + (wild ? '/wild' : '')`): each branch is a
+        candidate call, and the choice itself an `unresolved` row saying what decides."""
+        paths = list(dict.fromkeys(url_template(u)[0].split("?", 1)[0] for _, u, _ in pairs))
+        if len(paths) < 2:
+            return
+        decides = list(dict.fromkeys(c for _, _, cs in pairs for c, _ in cs if c))
+        at = event.url_at if event.url_at is not None and event.url_at.rel == site.rel else site
+        by = f" by `{' and '.join(decides)}`" if decides else ""
+        self.ctx.unresolved(site.rel, at.line, "http_call", self._written(event),
+                            f"chosen at run time{by}: {' or '.join(paths)}")  # fmt: skip
 
     def _written(self, event: RequestEvent) -> str:
         """The URL expression as the code writes it, else as the engine describes it."""
@@ -112,7 +145,27 @@ class CallEmitter:
         return " ".join(a.text(node).split())[:200]
 
     def chosen_callees(self, found: list[Found]) -> None:
-        for rel, line, written, reason in chosen_callees(self.ev, found, self._reaching()):
+        """Calls whose callee is decided at run time among functions that request: a
+        choice or keyed lookup written at the call, or a request function passed by name
+        and called as an unknown (`props.pager(page)`)."""
+        reaching = self._reaching()
+        for rel, line, written, reason in chosen_callees(self.ev, found, reaching):
+            self.ctx.unresolved(rel, line, "http_call", written, reason)
+        requesting = requesting_functions(self.ev, found)
+        names = {n.name.rsplit(".", 1)[-1] for n in self.ctx.facts.nodes
+                 if n.kind == "symbol" and (n.file, n.line) in reaching}  # fmt: skip
+        for rel, start, end in requesting:
+            a = self.ev.program.adapter(rel)
+            node = a.node_at(Site(rel, 0, 0, 0, start, end)) if a is not None else None
+            if node is not None and a.is_function(node):
+                names.add(a.function(node).name)
+
+        def requests(fn: Func) -> bool:
+            return (fn.site.rel, fn.site.line) in reaching or requests_through(
+                self.ev, fn, requesting, 0
+            )
+
+        for rel, line, written, reason in passed_functions(self.ev, requests, names - {""}):
             self.ctx.unresolved(rel, line, "http_call", written, reason)
 
     def _reaching(self) -> set[tuple[str, int]]:
@@ -146,27 +199,58 @@ class CallEmitter:
         """How the call's URL was resolved: through a wrapper, an interceptor, the client's
         own base (made with it, or the library default), a named constant, an env var."""
         named = self._named(event, based)
-        first = event.url.parts[0] if isinstance(event.url, Concat) else event.url
+        parts = event.url.parts if isinstance(event.url, Concat) else (event.url,)
+        first = parts[0]
         via = (
-            "wrapper" if inner
+            "callable" if text_of(event.function or Unknown("", "")) is not None
+            else "wrapper" if inner
             else "interceptor" if event.via
             else ("instance" if _made(event.client) else "default") if based
             else "constant" if named is not None
-            else "env" if isinstance(first, Env)
+            else "env" if isinstance(first, Env) or any(isinstance(p, Env) for p in parts)
             else "config" if isinstance(first, Config)
             else "literal"
         )  # fmt: skip
         how: dict = {"resolved_via": via, "named": named}
+        if item.invoked_by:  # a library called the function that requests (SWR's fetcher)
+            how["hook"] = item.invoked_by
         if inner:
             how["wrapper"] = self._owner(self.display_site(event.site))
             generated = [s for s in inner if s.rel in self.generated]
             if generated:
+                how["resolved_via"] = "generated"
                 how["generated_client"] = True
-                sdk = self._owner(generated[0])
-                how["sdk_method"] = sdk.split("#", 1)[1] if "#" in sdk else sdk
+                how["sdk_method"] = self._member_path(generated[0])
         return how
 
+    def _member_path(self, site: Site) -> str:
+        """The dotted name of the function a call is written in, as its callers reach it:
+        `Api.pets.listPets` for a method of an object literal kept in a class field."""
+        a = self.ev.program.adapter(site.rel)
+        node = a.node_at(site) if a is not None else None
+        fn = a.function_at(node) if a is not None and node is not None else None
+        if a is None or fn is None:
+            sdk = self._owner(site)
+            return sdk.split("#", 1)[1] if "#" in sdk else sdk
+        names = [a.function(fn).name]
+        parent = fn.parent
+        while parent is not None and not a.is_function(parent):
+            key = (
+                parent.child_by_field_name("key")
+                if parent.type == "pair"
+                else parent.child_by_field_name("name")
+                if parent.type in MEMBER_HOLDERS
+                else None
+            )
+            if key is not None and a.text(key) != names[-1]:
+                names.append(a.text(key).strip("'\""))
+            parent = parent.parent
+        return ".".join(n for n in reversed(names) if n)
+
     def _named(self, event: RequestEvent, based: bool) -> NamedBase | None:
+        if event.rewrite is not None:  # an interceptor's base: written where it rewrites
+            name, value, site = event.rewrite
+            return NamedBase(name, site.rel, site.line, value, site)
         at = event.base_at if based else event.url_at
         a = self.ev.program.adapter(at.rel) if at is not None else None
         node = a.node_at(at) if a is not None and at is not None else None
@@ -191,8 +275,9 @@ class CallEmitter:
         base, path = split_base(url, template)
         named = how["named"]
         head = url_template(named.value)[0] if named is not None else None
-        if head and "://" in head and template.startswith(head):  # the base as the code names it
-            base, path = head, template[len(head):] or "/"
+        if head and "://" in head and template.startswith(head) and len(template) > len(head):
+            # the base as the code names it, when a path follows it
+            base, path = head, template[len(head) :] or "/"
         if base:
             attrs["base"] = base
         attrs["path"] = path
@@ -203,7 +288,13 @@ class CallEmitter:
         if hops:
             attrs["hops"] = hops
         attrs["resolved_via"] = how["resolved_via"]
-        attrs.update({k: how[k] for k in ("wrapper", "generated_client", "sdk_method") if k in how})
+        kept = ("wrapper", "generated_client", "sdk_method", "hook")
+        attrs.update({k: how[k] for k in kept if k in how})
+        function = text_of(event.function) if event.function is not None else None
+        if function is not None:
+            attrs["function"] = function
+        if event.protocol:
+            attrs["protocol"] = event.protocol
         setting = self._base_setting(how["named"], template)
         if setting is not None:
             attrs["base_name"] = how["named"].name
@@ -226,7 +317,7 @@ class CallEmitter:
             p for p in (url.parts if isinstance(url, Concat) else (url,)) if isinstance(p, Config)
         }
         self.ctx.add_edge(self._owner(site), node_id, "CALLS_HTTP", site.rel, site.line)
-        if base and "://" in base:
+        if base and "://" in base and event.rewrite is None:  # a rewrite's host: where written
             self._hosts.add((base.split("://", 1)[1].split("/")[0], site.rel, site.line))
 
     def _base_setting(self, named: NamedBase | None, full: str) -> str | None:
@@ -264,7 +355,7 @@ class CallEmitter:
 
     def _language(self, rel: str) -> str:
         a = self.ev.program.adapter(rel)
-        return "python" if a is not None and a.family == "python" else "js"
+        return "python" if a is not None and a.family == "py" else "js"
 
     def _owner(self, site: Site) -> str:
         a = self.ev.program.adapter(site.rel)

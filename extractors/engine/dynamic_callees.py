@@ -52,9 +52,13 @@ def chosen_callees(
             if source is None:
                 continue
             value = ev.eval(rel, view.callee, None)
-            funcs = [o for o in value.options if isinstance(o, Func)] if isinstance(value, Choice) else []
+            funcs = (
+                [o for o in value.options if isinstance(o, Func)]
+                if isinstance(value, Choice)
+                else []
+            )
             if len(funcs) < 2 or not any(
-                (f.site.rel, f.site.line) in callers or _requests(ev, f, requesting, 0)
+                (f.site.rel, f.site.line) in callers or requests_through(ev, f, requesting, 0)
                 for f in funcs
             ):
                 continue
@@ -63,11 +67,20 @@ def chosen_callees(
     return rows
 
 
+def chosen_at(ev: Evaluator, site: Site) -> bool:
+    """The call at `site` calls a callee chosen at run time (a conditional or a keyed
+    lookup): each request reached through it is one candidate."""
+    a = ev.program.adapter(site.rel)
+    node = a.node_at(site) if a is not None else None
+    view = a.call_view(node) if node is not None else None
+    return view is not None and _choice_source(a, view.callee) is not None
+
+
 def _key(site: Site) -> tuple[str, int, int]:
     return (site.rel, site.start, site.end)
 
 
-def _requests(ev: Evaluator, fn: Func, requesting: set, depth: int) -> bool:
+def requests_through(ev: Evaluator, fn: Func, requesting: set, depth: int) -> bool:
     """The function requests, or calls (a few levels deep) a function that does."""
     key = _key(fn.site)
     if key in requesting:
@@ -80,10 +93,13 @@ def _requests(ev: Evaluator, fn: Func, requesting: set, depth: int) -> bool:
             continue
         view = a.call_view(call)
         callee = ev.eval(fn.site.rel, view.callee, None) if view is not None else None
-        if isinstance(callee, Func) and _key(callee.site) != key:
-            if _requests(ev, callee, requesting, depth + 1):
-                requesting.add(key)
-                return True
+        if (
+            isinstance(callee, Func)
+            and _key(callee.site) != key
+            and requests_through(ev, callee, requesting, depth + 1)
+        ):
+            requesting.add(key)
+            return True
     return False
 
 
@@ -117,7 +133,7 @@ def _reason(ev: Evaluator, rel: str, a, source: TsNode) -> str:
     if isinstance(view, ECond):
         names = [" ".join(a.text(n).split())[:60] for n in (view.then, view.other)]
         test = " ".join(a.text(view.test).split())[:80]
-        return f"callee chosen at run time: {' or '.join(names)} (by `{test}`)"
+        return f"callee chosen at run time by `{test}`: {' or '.join(names)}"
     table = " ".join(a.text(view.obj).split())[:60]
     key = " ".join(a.text(view.index).split())[:60]
     names = _members(ev, rel, view.obj)

@@ -149,7 +149,10 @@ class Interpreter:
 
             url_at = written_site(self.ev, call.rel, call.node, spec.get("url"), obj, present)
             base_at = written_site(self.ev, call.rel, call.node, spec.get("base"), obj, present)
-            return [RequestEvent(model, obj, method, url, base, site, (), url_at, base_at)]
+            function = src.select(spec.get("function"), STRINGISH)
+            protocol = src.select(spec.get("protocol"), STRINGISH)
+            return [RequestEvent(model, obj, method, url, base, site, (), url_at, base_at,
+                                 function, None, str(protocol.value) if isinstance(protocol, Lit) else "")]  # fmt: skip
         if op.action == "route":
             return self._routes(op, obj, call, src, decorated)
         if op.action in ("mount", "use"):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from extractors.base import ComponentContext
 from extractors.engine.calls_emit import CallEmitter
+from extractors.engine.sdk_hosts import sdk_hosts
+from extractors.engine.transform_order import transform_order
 from extractors.shared import CodeSymbols, EngineRun
 
 NAME = "engine_requests"
@@ -13,6 +15,7 @@ REQUIRES = (EngineRun, CodeSymbols)
 
 
 def extract(ctx: ComponentContext) -> None:
+    sdk_hosts(ctx)
     analysis = ctx.shared.engine.result
     if analysis is None:
         return
@@ -22,3 +25,4 @@ def extract(ctx: ComponentContext) -> None:
     calls.chosen_callees(analysis.found)
     calls.config_values()
     calls.catalog()
+    transform_order(ctx, emitter.ev, analysis.transforms)

@@ -4,7 +4,18 @@ how a client's base joins a relative URL."""
 
 from __future__ import annotations
 
-from extractors.engine.values import Concat, Config, Env, Lit, Param, Value, concat, describe
+from extractors.engine.paths import hole_name, member_chain, member_name
+from extractors.engine.values import (
+    Concat,
+    Config,
+    Env,
+    Lit,
+    Param,
+    Unknown,
+    Value,
+    concat,
+    describe,
+)
 
 
 def by_path(pairs: list[tuple[str, Value, tuple]]) -> list[tuple[str, Value, tuple]]:
@@ -40,7 +51,8 @@ def shaped_by_parameter(url: Value) -> bool:
     parts = [
         p
         for p in (url.parts if isinstance(url, Concat) else (url,))
-        if not isinstance(p, (Env, Config)) and not (isinstance(p, Lit) and str(p.value or "") in ("", "/"))
+        if not isinstance(p, (Env, Config))
+        and not (isinstance(p, Lit) and str(p.value or "") in ("", "/"))
     ]
     return bool(parts) and isinstance(parts[0], Param)
 
@@ -65,7 +77,9 @@ def url_template(url: Value) -> tuple[str, str | None]:
                 env_var = env_var or part.key
             out.append("{" + part.key + "}")
         elif isinstance(part, Param):
-            out.append("{" + part.name + "}")
+            out.append("{" + member_name(part.name) + "}")
+        elif isinstance(part, Unknown) and member_chain(part.expr):
+            out.append("{" + hole_name(part)[0] + "}")  # `article.slug`: `{slug}`
         else:
             out.append("{" + (describe(part, 30).split("(")[0].strip("'\" ") or "dynamic") + "}")
     return "".join(out), env_var

@@ -1,6 +1,7 @@
 """Wrapper summaries followed to the concrete call site: object-literal API modules over a
 superagent/fetch helper, wrappers of wrappers, config bases read by destructuring, and
-callees chosen at run time (unresolved, naming the branches and what decides)."""
+callees chosen at run time (unresolved, naming the branches and what decides), and request
+functions handed around by name and called as a prop (unresolved, naming the candidates)."""
 
 from __future__ import annotations
 
@@ -39,6 +40,27 @@ AGENT = {
           const pick = signedIn ? api.Lessons.recent : api.Lessons.one;
           return pick();
         }
+        """,
+}
+
+PROPS = {
+    **AGENT,
+    "src/pages/Tabs.js": """
+        import api from '../agent';
+
+        const mapDispatch = dispatch => ({
+          onPick: (tab, loader, first) => dispatch({ type: 'PICK', tab, loader, first }),
+        });
+
+        export const Tabs = props => (
+          <button onClick={() => props.onPick('new', api.Lessons.recent, api.Lessons.recent())} />
+        );
+        """,
+    "src/pages/More.js": """
+        export const More = props => {
+          const next = page => props.loader(page);
+          return <a onClick={() => next(2)}>more</a>;
+        };
         """,
 }
 
@@ -168,3 +190,11 @@ def test_function_picked_from_a_map_by_a_runtime_key(tmp_path):
     assert [r.line for r in rows] == [6]  # entry.loader(...) requests; entry.key(...) does not
     assert "loaders by `item.kind`" in rows[0].reason
     assert "useCourse, usePupil" in rows[0].reason
+
+
+def test_request_function_passed_by_name_and_called_as_a_prop(tmp_path):
+    f = extract(tmp_path, PROPS)
+    [row] = [u for u in f.unresolved if u.file == "src/pages/More.js"]
+    assert row.line == 2
+    assert "passed as `loader`" in row.reason
+    assert "api.Lessons.recent (src/pages/Tabs.js:8)" in row.reason
