@@ -51,7 +51,6 @@ from extractors.lang.expr import ECall
 
 MAX_CHAIN = 6  # wrapper levels followed
 MAX_CALLERS = 200  # callers of one function read
-MAX_EVENTS_PER_SITE = 400
 MAX_ROUNDS = 4  # re-reads of open events while library invocations keep appearing
 
 
