@@ -8,7 +8,7 @@ from the enclosing symbol, and `hosts` catalog rows; a URL nothing can resolve i
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tree_sitter import Node as TsNode
 
@@ -112,11 +112,19 @@ class CallEmitter:
                 (m, u, mc + uc) for m, mc in methods for u, uc in options(url) if compatible(mc, uc)
             ])  # fmt: skip
             how = self._how(event, item, inner, based)
-            chosen = bool(item.chain) and chosen_at(self.ev, item.chain[-1])
+            chosen = (
+                chosen_at(
+                    self.ev, item.chain[-1], item.chain[-2] if len(item.chain) > 1 else event.site
+                )
+                if item.chain
+                else None
+            )
+            if chosen is not None:  # a callee chosen at run time: the line naming the branch
+                site = replace(site, line=chosen.line, end_line=chosen.end_line, col=chosen.col)
             for method, option, choices in pairs:
-                self._call(event, site, hops, method, option, len(pairs) > 1 or chosen,
+                self._call(event, site, hops, method, option, len(pairs) > 1 or bool(chosen),
                            condition_text(choices), how)  # fmt: skip
-            if not chosen:
+            if chosen is None:
                 self._url_choice(event, site, pairs)
 
     def _url_choice(self, event: RequestEvent, site: Site, pairs: list) -> None:

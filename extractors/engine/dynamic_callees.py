@@ -67,13 +67,25 @@ def chosen_callees(
     return rows
 
 
-def chosen_at(ev: Evaluator, site: Site) -> bool:
-    """The call at `site` calls a callee chosen at run time (a conditional or a keyed
-    lookup): each request reached through it is one candidate."""
+def chosen_at(ev: Evaluator, site: Site, inner: Site) -> Site | None:
+    """Where the branch is written when the call at `site` calls a callee chosen at run
+    time (a conditional or a keyed lookup) and `inner` is a line of the function called:
+    each request reached through it is one candidate, at the line that names its branch
+    (`const pick = cond ? api.a : api.b` — the call `pick()` gets the `unresolved` row)."""
     a = ev.program.adapter(site.rel)
     node = a.node_at(site) if a is not None else None
     view = a.call_view(node) if node is not None else None
-    return view is not None and _choice_source(a, view.callee) is not None
+    source = _choice_source(a, view.callee) if view is not None else None
+    if source is None:
+        return None
+    cond = a.view(source)
+    for branch in (cond.then, cond.other) if isinstance(cond, ECond) else ():
+        value = ev.eval(site.rel, branch, None)
+        for fn in value.options if isinstance(value, Choice) else (value,):
+            s = fn.site if isinstance(fn, Func) else None
+            if s is not None and s.rel == inner.rel and s.start <= inner.start < s.end:
+                return a.site(branch)
+    return a.site(source)
 
 
 def _key(site: Site) -> tuple[str, int, int]:

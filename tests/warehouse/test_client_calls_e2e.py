@@ -110,13 +110,13 @@ def test_generated_client_with_a_vite_env_base_and_a_runtime_choice(tmp_path):
     out = extracted(tmp_path, {"kitchen": kb}, _files(web), "kitchen")
     assert bridged(out) == [
         ("src/pages/recipe.ts:3", "GET /api/recipes/:recipeId", "VITE_KITCHEN"),
-        ("src/pages/recipe.ts:7", "DELETE /api/recipes/:recipeId", "VITE_KITCHEN"),
-        ("src/pages/recipe.ts:7", "GET /api/recipes/:recipeId", "VITE_KITCHEN"),
+        ("src/pages/recipe.ts:6", "DELETE /api/recipes/:recipeId", "VITE_KITCHEN"),
+        ("src/pages/recipe.ts:6", "GET /api/recipes/:recipeId", "VITE_KITCHEN"),
     ]
     sites = {
         n["line"]: n for n in out["nodes"].to_dicts() if n["kind"] == "http_call"
-    }  # the candidate edges are marked on their call-site nodes (where the choice is called)
-    assert '"candidate": true' in sites[7]["attrs"]
+    }  # the candidate edges are marked on their call-site nodes
+    assert '"candidate": true' in sites[6]["attrs"]
     assert '"generated_client": true' in sites[3]["attrs"]
     assert "callee chosen at run time by `cooked`" in reasons(out)["src/pages/recipe.ts:7"]
 
