@@ -44,7 +44,7 @@ EXTRACTORS: list[str] = [
     "infra.constants",
     "python.env",
     "python.sdk_calls",
-    "http.calls",
+    "engine.requests",
     "js.sdk_calls",
     "infra.terraform",
     "infra.packages",

@@ -42,6 +42,8 @@ class Analysis:
     found: list[Found]
     tree: MountTree
     emitter: Emitter
+    generated: set[str]  # rels of generated client code
+    transforms: list[TransformEvent]  # request transforms, registered or provided
 
 
 def extract(ctx: ComponentContext) -> None:
@@ -61,7 +63,9 @@ def analyse(ctx: ComponentContext) -> Analysis | None:
     found = [f for f in recognizer.run() if not _inside(f, generated)]
     for row in recognizer.unresolved:
         ctx.unresolved(*row)
-    transforms = [f.event for f in found if isinstance(f.event, TransformEvent)]
+    transforms: list[TransformEvent] = [
+        f.event for f in found if isinstance(f.event, TransformEvent)
+    ]
     transforms += provided_transforms(ev, library)
     if transforms:
         applied = Transforms(ev, transforms)
@@ -71,7 +75,8 @@ def analyse(ctx: ComponentContext) -> Analysis | None:
     for item in found:
         if isinstance(item.event, (RouteEvent, MountEvent, UseEvent, PrefixEvent)):
             tree.add(item.event)
-    return Analysis(found, tree, Emitter(ctx, ev, env_files=env_file_values(ctx)))
+    return Analysis(found, tree, Emitter(ctx, ev, env_files=env_file_values(ctx)), generated,
+                    transforms)  # fmt: skip
 
 
 HEADER = 2048  # bytes of a file read for a generator's marker
