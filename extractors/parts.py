@@ -52,8 +52,32 @@ def _route(name: str, attrs: dict[str, Any]) -> None:
         if not isinstance(path, str):
             head, _, tail = name.partition(" ")
             path = tail if tail.startswith("/") else name
-        typed = [classify(s) for s in path.split("?", 1)[0].split("/") if s]
-    attrs["segments"] = [s.as_dict() for s in typed]
+        typed = [classify(s) for s in path.split("/") if s]
+    attrs["segments"] = [s.as_dict() for s in _regex_anchors(typed)]
+
+
+def _regex_anchors(segs: list[Seg]) -> list[Seg]:
+    """A regex route's anchors and optional slash (`^articles/(?P<slug>…)/?$`) are no
+    segments of the path it serves."""
+    out = []
+    for s in segs:
+        if s.kind == "lit":
+            text = s.text.removeprefix("^").removesuffix("$")
+            if text in ("", "?"):
+                continue
+            s = classify(text) if text != s.text else s
+        out.append(s)
+    return out
+
+
+def _no_query(segs: list[Seg]) -> list[Seg]:
+    """The path ends where the query string or fragment starts (`articles?limit={n}`)."""
+    for i, s in enumerate(segs):
+        cut = min((s.text.find(c) for c in "?#" if c in s.text), default=-1)
+        if cut >= 0:
+            head = s.text[:cut]
+            return segs[:i] + ([Seg("lit", head)] if head and s.kind == "lit" else [])
+    return segs
 
 
 def _call_seg(text: str) -> Seg:
@@ -106,7 +130,8 @@ def call_parts(attrs: dict[str, Any]) -> None:
         if isinstance(base, str) and "://" in base:  # the path after the origin, base's too
             text = base.split("://", 1)[1].partition("/")[2] + "/" + text
         typed = [_call_seg(s) for s in text.split("/") if s]
-        attrs["segments"] = [s.as_dict() for s in typed]
+    typed = _no_query(typed)
+    attrs["segments"] = [s.as_dict() for s in typed]
     relative = not env_var and not (isinstance(base, str) and "://" in base)
     if relative and template.startswith("{") and typed and typed[0].kind == "hole":
         attrs["base_hole"] = typed[0].text  # `${getBase()}/x`: the base is a run-time value
