@@ -12,6 +12,7 @@ from typing import Any
 from extractors.facts import Edge, Unresolved
 from vocab.pathparts import Seg
 from warehouse.bases import Target
+from warehouse.bridge_call import edge_attrs
 from warehouse.segmatch import best_routes
 
 MIN_CALLS = 2  # one call that fits says nothing about the host
@@ -50,8 +51,6 @@ class RouteShape:
         return fits
 
     def resolve(self, dead: set[str]) -> tuple[list[Edge], list[Unresolved]]:
-        from warehouse.http_bridge import edge_attrs
-
         b = self.bridge
         edges: list[Edge] = []
         rows: list[Unresolved] = []
