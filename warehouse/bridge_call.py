@@ -88,4 +88,8 @@ def edge_attrs(call: Call, t: Target, m, full: list[Seg], conf: str, dead: bool)
         out["condition"] = call.condition
     if dead:
         out["dead_code"] = True
+        out["confidence"] = "low"
+        out["how"] += (
+            f" — but {call.file} is imported by no file and is no entry point (dead code?)"
+        )
     return out

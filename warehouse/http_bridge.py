@@ -20,8 +20,9 @@ Only the project's own components are ever candidates. Each CALLS edge has `conf
 (high / medium / low), `resolution` (env-var, kb-calls, url, host, proxy, rewrite,
 same-origin, operation, route-shape), `evidence` (`file:line what`, call site to route),
 `via`, `envs`, `how`, `match`, `target_component`, `path`, and `condition` when the call
-is one alternative chosen at run time. A call in dead code (warehouse.deadcode) draws no
-edge: its row names the route it would reach. A call that reaches no route gets an `unresolved` row naming
+is one alternative chosen at run time. A call in a file nothing imports (warehouse.deadcode)
+keeps its edge at `confidence: low` with `dead_code: true`: the rule is a guess (a module's
+exported API is imported from elsewhere), so the edge is said, never silently drawn. A call that reaches no route gets an `unresolved` row naming
 the failing link (and the closest route when one is near).
 """
 
@@ -231,16 +232,8 @@ def calls_edges(
                 Unresolved(project, call.component, *where, "http_call", call.expr, reason)
             )
             continue
-        if n["id"] in dead:  # a call nothing runs calls nothing: named, never joined
-            names = ", ".join(sorted(m.route.text for _, m, _, _ in hits.values()))
-            reason = (f"dead code: {call.file} is imported by no file and is no entry point "
-                      f"(it would reach {names})")  # fmt: skip
-            unresolved.append(
-                Unresolved(project, call.component, *where, "http_call", call.expr, reason)
-            )
-            continue
         for route_id, (t, m, full, conf) in sorted(hits.items()):
-            attrs = edge_attrs(call, t, m, full, conf, False)
+            attrs = edge_attrs(call, t, m, full, conf, n["id"] in dead)
             out.append(Edge(n["id"], route_id, "CALLS", project, call.component, *where, attrs))
     more, rest = shapes.resolve(dead)
     out += more

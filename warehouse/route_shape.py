@@ -68,12 +68,10 @@ class RouteShape:
             )
             how = f"{what}; {len(got)} of its {len(calls)} calls from {caller} fit {comp}'s routes by method and path"
             for call, m in got:
-                if call.id in dead:
-                    continue
                 t = Target(comp, [], f"host {host}", "route-shape", how, b.bases.envs(comp),
                            [f"route shape: {len(got)}/{len(calls)} calls to {host} fit {comp}"],
                            "low")  # fmt: skip
-                attrs = edge_attrs(call, t, m, call.segs or [], "low", False)
+                attrs = edge_attrs(call, t, m, call.segs or [], "low", call.id in dead)
                 edges.append(Edge(call.id, m.route.id, "CALLS", b.project, caller, call.file,
                                   call.line, attrs))  # fmt: skip
             fitted = {c.id for c, _ in got}

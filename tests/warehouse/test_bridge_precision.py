@@ -1,5 +1,5 @@
 """Precision of CALLS bridges: parameters, own API before pages, no cross-project join,
-unresolved reasons naming the closest route, no edge from dead code."""
+unresolved reasons naming the closest route, dead code flagged (low) on the edge."""
 
 from __future__ import annotations
 
@@ -129,12 +129,11 @@ def test_call_in_a_file_nothing_imports_is_dead_code(tmp_path):
     app.call("live", "GET", "/api/items", file="src/used.js", line=4)
     app.call("dead", "GET", "/api/items", file="src/old.js", line=9)
     app.call("entry", "GET", "/api/items", file="src/index.js", line=2)
-    out = graph(kb, "p", app)
-    assert sorted(e["file"] for e in calls_of(out)) == ["src/index.js", "src/used.js"]
-    assert reasons(out)["src/old.js:9"] == (
-        "dead code: src/old.js is imported by no file and is no entry point "
-        "(it would reach GET /api/items)"
-    )
+    got = {e["file"]: e["attrs"] for e in calls_of(graph(kb, "p", app))}
+    assert {f: a.get("dead_code", False) for f, a in got.items()} == {
+        "src/used.js": False, "src/old.js": True, "src/index.js": False}  # fmt: skip
+    assert got["src/old.js"]["confidence"] == "low" and got["src/used.js"]["confidence"] == "high"
+    assert "dead code?" in got["src/old.js"]["how"]
 
 
 def test_template_against_literal_segment_or_a_tie_is_never_joined(tmp_path):
