@@ -1,11 +1,14 @@
-"""Extraction cost as a multiple of tree-sitter's parse, on one synthetic JS component.
+"""Extraction cost as a multiple of tree-sitter's parse, on one synthetic JS component, and
+against an older commit's code in the same run.
 
 60 TypeScript modules × 40 async functions, each with an env-based URL and an axios call:
-the JS-family extractors (Vue, TypeScript, Express, Firebase, env scan, HTTP calls)
-run over trees parsed once. Goal: extraction CPU ≤ 3× the parse CPU (+0.3 s) — a guard
-against an extractor turning quadratic. CPU time, median of 3, so load matters less.
+every registry extractor (the engine, Vue, TypeScript, Next.js, Firebase, env scan, …) runs
+over trees parsed once. Goals: extraction CPU ≤ 3× the parse CPU (+0.3 s) — a guard against
+an extractor turning quadratic — and, with `--baseline REF`, ≤ 1.2× the extraction CPU of
+the code at REF (exported with `git archive`, measured by this same script in a subprocess
+right after, so both see the same load). CPU time, median of `--repeats`.
 
-    uv run python bench/extraction.py [--repeats 3]
+    uv run python bench/extraction.py [--repeats 3] [--baseline main]
 
 Writes bench/results/extraction.json; prints PASS/MISS.
 """
@@ -14,8 +17,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import statistics
+import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -25,13 +31,12 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"
 sys.path.insert(0, str(ROOT))
 
 from extractors.base import ComponentContext, collect_files  # noqa: E402
-from extractors.http import calls as http_calls  # noqa: E402
-from extractors.infra import env as env_scan  # noqa: E402
-from extractors.js import express, firebase, typescript, vue  # noqa: E402
+from extractors.registry import plan  # noqa: E402
+from extractors.shared import Shared  # noqa: E402
 from extractors.source import parser_for  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "extraction.json"
-EXTRACTORS = (vue, typescript, express, firebase, env_scan, http_calls)
+RATIO_GOAL = 1.2  # extraction CPU against the baseline's
 
 
 def write_component(root: Path, files: int = 60, functions: int = 40) -> int:
@@ -69,15 +74,38 @@ def measure(root: Path) -> tuple[float, float, int]:
         sf._tree = parser.parse(sf.data)
     parse = time.process_time() - start
     start = time.process_time()
-    for module in EXTRACTORS:
+    for _, module in plan():
         module.extract(ctx)
     extraction = time.process_time() - start
+    ctx.shared = Shared()
     return parse, extraction, sum(1 for n in ctx.facts.nodes if n.kind == "http_call")
+
+
+def baseline(ref: str, repeats: int) -> dict:
+    """This script's measurement of the code at `ref`, in a subprocess over an export."""
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(
+            ["git", "archive", ref], cwd=ROOT, capture_output=True, check=True
+        ).stdout
+        tar = Path(tmp) / "tree.tar"
+        tar.write_bytes(archive)
+        tree = Path(tmp) / "tree"
+        with tarfile.open(tar) as t:
+            t.extractall(tree, filter="data")
+        shutil.copy(Path(__file__), tree / "bench" / "extraction.py")
+        done = subprocess.run(
+            [sys.executable, str(tree / "bench" / "extraction.py"), "--repeats", str(repeats),
+             "--json"],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        return json.loads(done.stdout.splitlines()[-1])
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--baseline", help="a git ref whose code is measured too (e.g. main)")
+    ap.add_argument("--json", action="store_true", help="print the result as JSON only")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         expected = write_component(Path(tmp))
@@ -86,7 +114,7 @@ def main() -> int:
     extraction = statistics.median(r[1] for r in runs)
     calls = runs[0][2]
     ok = extraction <= 3 * parse + 0.3 and calls == expected
-    result = {
+    result: dict = {
         "parse_cpu_s": round(parse, 3),
         "extraction_cpu_s": round(extraction, 3),
         "ratio": round(extraction / parse, 2) if parse else None,
@@ -95,11 +123,26 @@ def main() -> int:
         "goal": "extraction <= 3x parse + 0.3 s",
         "pass": ok,
     }
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    if args.baseline:
+        old = baseline(args.baseline, args.repeats)
+        against = extraction / old["extraction_cpu_s"] if old["extraction_cpu_s"] else None
+        result["baseline"] = {"ref": args.baseline, **old}
+        result["vs_baseline"] = round(against, 2) if against is not None else None
+        result["pass"] = ok = ok and against is not None and against <= RATIO_GOAL
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(result, indent=2) + "\n")
+    versus = (
+        f" · {result['vs_baseline']}× of {args.baseline} "
+        f"({result['baseline']['extraction_cpu_s']:.2f} s, goal ≤ {RATIO_GOAL}×)"
+        if args.baseline
+        else ""
+    )
     print(
         f"parse {parse:.2f} s CPU · extraction {extraction:.2f} s CPU · "
-        f"{result['ratio']}× · {calls}/{expected} calls · {'PASS' if ok else 'MISS'} "
+        f"{result['ratio']}× · {calls}/{expected} calls{versus} · {'PASS' if ok else 'MISS'} "
         "(goal ≤ 3× parse + 0.3 s)"
     )
     return 0

@@ -1,9 +1,16 @@
 """Golden-fact diff for the extraction switch-over: every component of the development
 portfolio and the bundled example, extracted by the registry as it runs today and by the
 engine alone; routes (method, path, line), handlers, middleware chains and HTTP calls
-(method, URL template, line) compared, each difference listed.
+(method, URL template, line; hops, how the URL was resolved, base and path) compared, each
+difference listed.
 
     uv run python bench/golden_diff.py [--component PROJECT/COMPONENT] [--kind route|http_call] [-q]
+                                       [--save FILE | --against FILE]
+
+`--save FILE` writes the registry's facts as compared (run it on the code before a step,
+e.g. an exported older commit); `--against FILE` compares the registry's facts of now with
+that file instead of with the engine alone: the step that deletes an old mechanism is
+checked against the facts it published.
 
 A difference is either an improvement to name or a bug to fix (issue 26, "Migration
 without losing accuracy"). Writes bench/results/golden_diff.json.
@@ -64,7 +71,10 @@ def summarize(facts) -> dict[str, dict[str, dict]]:
             }
         elif n.kind == "http_call":
             key = f"{n.attrs.get('method')} {n.attrs.get('url_template')} @{n.file}:{n.line}"
-            out["http_call"][key] = {"hops": len(n.attrs.get("hops") or [])}
+            out["http_call"][key] = {
+                "hops": len(n.attrs.get("hops") or []),
+                **{k: n.attrs.get(k) for k in ("resolved_via", "base", "path")},
+            }
     return out
 
 
@@ -86,7 +96,11 @@ def main() -> int:
     ap.add_argument("--component", help="PROJECT/COMPONENT")
     ap.add_argument("--kind", choices=["route", "http_call"])
     ap.add_argument("-q", "--quiet", action="store_true", help="counts only")
+    ap.add_argument("--save", type=Path, help="write the registry's facts to FILE, compare nothing")
+    ap.add_argument("--against", type=Path, help="compare the registry's facts with a --save FILE")
     args = ap.parse_args()
+    saved = json.loads(args.against.read_text(encoding="utf-8")) if args.against else None
+    snapshot: dict[str, dict] = {}
     report = {}
     t0 = time.perf_counter()
     totals = defaultdict(lambda: [0, 0, 0])
@@ -94,10 +108,17 @@ def main() -> int:
         name = f"{project}/{component}"
         if args.component and args.component != name:
             continue
-        old = summarize(extract_component(project, component, root))
-        new = summarize(
-            extract_only(project, component, root, {"engine.routes", "engine.requests"})
-        )
+        now = summarize(extract_component(project, component, root))
+        if args.save:
+            snapshot[name] = now
+            continue
+        if saved is not None:
+            old, new = saved.get(name, {"route": {}, "http_call": {}}), now
+        else:
+            old = now
+            new = summarize(
+                extract_only(project, component, root, {"engine.routes", "engine.requests"})
+            )
         d = diff(old, new)
         report[name] = d
         for kind, v in d.items():
@@ -117,6 +138,12 @@ def main() -> int:
                 print(f"   + {k}")
             for k, c in v["changed"].items():
                 print(f"   ~ {k}: {c['old']} -> {c['new']}")
+    if args.save:
+        args.save.write_text(
+            json.dumps(snapshot, indent=1, sort_keys=True) + "\n", encoding="utf-8"
+        )
+        print(f"wrote {args.save} ({time.perf_counter() - t0:.1f}s)")
+        return 0
     for kind, (old, same, new) in totals.items():
         print(f"{kind}: old {old}, identical in new {same}, new {new}")
     print(f"({time.perf_counter() - t0:.1f}s)")

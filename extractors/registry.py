@@ -31,6 +31,7 @@ EXTRACTORS: list[str] = [
     "js.typescript",
     "engine.run",
     "engine.routes",
+    "infra.gateways",
     "js.injected",
     "js.firebase",
     "js.buildconsts",
@@ -42,12 +43,13 @@ EXTRACTORS: list[str] = [
     "infra.constants",
     "python.env",
     "python.sdk_calls",
-    "http.calls",
+    "engine.requests",
     "js.sdk_calls",
     "infra.terraform",
     "infra.packages",
     "infra.contentful",
     "infra.deploy",
+    "parts",  # AFTER_ALL: every route and http_call typed (segments)
     "coverage",  # AFTER_ALL: counts what the others found
 ]
 

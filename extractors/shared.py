@@ -60,7 +60,7 @@ class CodeSymbols:
 
 @dataclass
 class ExpressApps:
-    """Provided by `js.express`: `"<rel>#<name>"` of each root app -> its route node ids."""
+    """Provided by `engine.routes`: `"<rel>#<name>"` of each root app -> its route node ids."""
 
     apps: dict[str, list[str]] = field(default_factory=dict)
 

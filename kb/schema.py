@@ -81,12 +81,13 @@ SECRET_FIELDS: dict[str, tuple[str, str | None, bool]] = {
 }
 
 # A `calls:` entry: `component` (same project) and exactly one of the CALLS_TARGET_KEYS.
-CALLS_TARGET_KEYS = ("env_var", "url", "host")
+CALLS_TARGET_KEYS = ("env_var", "url", "host", "path")
 CALLS_FIELDS: dict[str, tuple[str, str | None, bool]] = {
     "component": ("str", None, True),
     "env_var": ("str", None, False),
     "url": ("str", None, False),
     "host": ("str", None, False),
+    "path": ("str", None, False),
     "notes": ("str", None, False),
 }
 

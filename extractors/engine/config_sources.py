@@ -10,6 +10,18 @@ import re
 from extractors.base import ComponentContext
 from extractors.engine.values import Choice, Concat, Config, Env, Lit, Value
 
+PLACEHOLDER = re.compile(r"^__[A-Za-z][A-Za-z0-9_]*__$")
+
+
+def build_placeholder(key: str, value: Value, site=None) -> Value:
+    """`API_URL: '__api_url__'`: a token a bundler replaces at build time (rollup replace,
+    webpack DefinePlugin, Vite define): the value is not in the source, so it reads as the
+    configuration key that holds it — `{API_URL}` in a URL, typed `source: config`."""
+    if isinstance(value, Lit) and isinstance(value.value, str) and PLACEHOLDER.match(value.value):
+        return Config(key, "build placeholder", None, site)
+    return value
+
+
 ORDER = (".env", ".env.local", ".env.development", ".env.dev", ".env.production", ".env.prod")
 LINE = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$")
 

@@ -8,26 +8,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tree_sitter import Node as TsNode
-
 from extractors.base import ComponentContext
-from extractors.engine.config_sources import file_values, with_env_defaults
+from extractors.engine.config_sources import with_env_defaults
 from extractors.engine.evaluate import Evaluator
 from extractors.engine.middleware import middleware_use
 from extractors.engine.mounts import NamedRoute
 from extractors.engine.paths import (
+    HTTP_METHODS,
     compatible,
     condition_text,
     holes_of,
     options,
     path_text,
-    segments,
 )
-from extractors.engine.recognize import Found, site_line
+from extractors.engine.recognize import site_line
+from extractors.engine.urls import url_template
 from extractors.engine.values import (
     ArrLit,
     Choice,
-    Concat,
     Config,
     Env,
     Ext,
@@ -35,20 +33,15 @@ from extractors.engine.values import (
     Klass,
     Lit,
     Obj,
-    Param,
     Site,
-    Unknown,
     Value,
-    concat,
     describe,
     used_at,
 )
 from extractors.facts import CatalogRow
-from extractors.js.common import owner_at
 from extractors.js.resolve import package_name
 
 MAX_EXPR = 120
-HTTP_METHODS = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "ANY", "TRACE"}
 
 
 @dataclass
@@ -58,10 +51,7 @@ class Emitter:
     _symbols: dict[tuple[str, int], list[tuple[int, str]]] | None = None
     _routes_seen: set[str] = field(default_factory=set)
     _registered: set[tuple[int, str]] = field(default_factory=set)  # (event, name) emitted
-    _calls_seen: set[str] = field(default_factory=set)
     _middleware: dict[str, str] = field(default_factory=dict)
-    _hosts: set[tuple[str, str, int]] = field(default_factory=set)
-    _configs: set[Config] = field(default_factory=set)
     env_files: dict[str, tuple[str, int, str]] = field(default_factory=dict)
 
     # --- symbols --------------------------------------------------------------------
@@ -155,7 +145,7 @@ class Emitter:
     ) -> str | None:
         event = route.event
         text, parts = path_text(path)
-        site = self._display_site(event.site)
+        site = self.display_site(event.site)
         name = f"{method} {text}"
         if (id(event), name) in self._registered:
             return None  # one registration reached twice (a module imported by two modules)
@@ -420,7 +410,7 @@ class Emitter:
         model = self.ev.library.by_id.get(root.model)
         return model is None or root.role in model.roots
 
-    def _display_site(self, site: Site) -> Site:
+    def display_site(self, site: Site) -> Site:
         a = self.ev.program.adapter(site.rel)
         node = a.node_at(site) if a is not None else None
         if node is None or a is None:
@@ -486,217 +476,3 @@ class Emitter:
         self.ctx.facts.catalog.append(CatalogRow("middleware", self.ctx.project, self.ctx.component,
                                                  label, file, line, extra))  # fmt: skip
         return node_id
-
-    # --- requests -------------------------------------------------------------------
-    def requests(self, found: list[Found]) -> None:
-        from extractors.engine.events import RequestEvent
-
-        for item in found:
-            event = item.event
-            if not isinstance(event, RequestEvent):
-                continue
-            site = item.chain[-1] if item.chain else self._display_site(event.site)
-            if item.uncalled and _shaped_by_parameter(event.url):
-                self.ctx.unresolved(site.rel, site.line, "http_call", describe(event.url, 200),
-                                    "dynamic URL: a wrapper's parameter, and nothing in the component calls the wrapper")  # fmt: skip
-                continue
-            hops = [s.where for s in reversed(item.chain[:-1])] + (
-                [self._display_site(event.site).where] if item.chain else []
-            ) + [s.where for s in event.via]  # fmt: skip
-            url = event.url
-            if event.base is not None and not _absolute(url):
-                url = (
-                    with_base(event.base, url)
-                    if not isinstance(event.base, Lit) or event.base.value
-                    else url
-                )
-            methods = self._request_methods(event.method, event.model)
-            pairs = _by_path([
-                (m, u, mc + uc) for m, mc in methods for u, uc in options(url) if compatible(mc, uc)
-            ])  # fmt: skip
-            for method, option, choices in pairs:
-                self._call(
-                    event, site, hops, method, option, len(pairs) > 1, condition_text(choices)
-                )
-
-    def _request_methods(self, value: Value, model: str) -> list[tuple[str, tuple]]:
-        found = self.ev.library.by_id.get(model)
-        aliases = found.aliases if found is not None else {}
-        out = []
-        for option, choices in options(value):
-            if isinstance(option, Lit) and isinstance(option.value, str):
-                name = aliases.get(option.value, option.value).upper()  # `$post`: POST
-                if name in HTTP_METHODS:
-                    out.append((name, choices))
-        return out or [("GET", ())]
-
-    def _call(self, event, site: Site, hops: list[str], method: str, url: Value, candidate: bool,
-              condition: str | None) -> None:  # fmt: skip
-        if isinstance(url, Unknown) or (isinstance(url, Param) and not hops):
-            self.ctx.unresolved(site.rel, site.line, "http_call", describe(url, 200),
-                                f"dynamic URL: {url.why if isinstance(url, Unknown) else 'a parameter'}")  # fmt: skip
-            return
-        template, env_var = url_template(url)
-        if template.startswith("file:"):  # `fetch(new URL('./font.ttf', import.meta.url))`
-            return
-        attrs: dict = {"method": method, "url_template": template, "client": event.model}
-        if env_var:
-            attrs["env_var"] = env_var
-        base, path = split_base(url, template)
-        if base:
-            attrs["base"] = base
-        attrs["path"] = path
-        attrs["segments"] = [p.as_dict() for p in segments(_path_value(url))]
-        holes = holes_of(url)
-        if holes:
-            attrs["holes"] = holes
-        if hops:
-            attrs["hops"] = hops
-        attrs["resolved_via"] = "wrapper" if hops else "env" if env_var else "literal"
-        if candidate:
-            attrs["candidate"] = True
-        if condition:
-            attrs["condition"] = condition
-        name = f"{method} {template}"
-        qualifier = f"{name}@{site.rel}:{site.line}"
-        if qualifier in self._calls_seen:
-            qualifier += f":{site.col + 1}"
-        if qualifier in self._calls_seen:
-            return
-        self._calls_seen.add(qualifier)
-        node_id = self.ctx.add_node(
-            "http_call", qualifier, name, site.rel, site.line, site.end_line, **attrs
-        )
-        self._configs |= {
-            p for p in (url.parts if isinstance(url, Concat) else (url,)) if isinstance(p, Config)
-        }
-        owner = self._owner(site)
-        self.ctx.add_edge(owner, node_id, "CALLS_HTTP", site.rel, site.line)
-        if base and "://" in base:
-            self._hosts.add((base.split("://", 1)[1].split("/")[0], site.rel, site.line))
-
-    def _owner(self, site: Site) -> str:
-        a = self.ev.program.adapter(site.rel)
-        node: TsNode | None = a.node_at(site) if a is not None else None
-        if node is None and a is not None:
-            node = a.root.descendant_for_byte_range(site.start, site.start)
-        if node is None:
-            return self.ctx.node_id("code_file", site.rel)
-        mod = self.ctx.shared.py.modules.get(site.rel)
-        if mod is not None:
-            return mod.enclosing(node.start_byte)
-        return owner_at(self.ctx, site.rel, node)
-
-    def config_values(self) -> None:
-        """One `config_value` node per configuration key a call's URL reads from per-build
-        files (Angular's `environment.apiUrl`), with its value in each file: the bridge reads
-        each file as a build configuration."""
-        for config in sorted(self._configs, key=lambda c: c.key):
-            values = file_values(self.ev, config)
-            if not values:
-                continue
-            rel, line = values.pop("", ("", 0))  # type: ignore[misc]
-            self.ctx.add_node("config_value", config.key, config.key, rel, line,
-                              values={r: v for r, (v, _) in values.items()}, source=config.source)  # fmt: skip
-
-    def catalog(self) -> None:
-        for host, rel, line in sorted(self._hosts):
-            self.ctx.facts.catalog.append(
-                CatalogRow("hosts", self.ctx.project, self.ctx.component, host, rel, line)
-            )
-
-
-def _by_path(pairs: list[tuple[str, Value, tuple]]) -> list[tuple[str, Value, tuple]]:
-    """One alternative per method and path: alternatives that differ only after the `?`
-    (`query ? '?' + qs : ''`) are one call, written with the shortest query."""
-    best: dict[tuple[str, str], tuple[str, Value, tuple]] = {}
-    for pair in pairs:
-        template = url_template(pair[1])[0]
-        key = (pair[0], template.split("?", 1)[0])
-        if key not in best or len(template) < len(url_template(best[key][1])[0]):
-            best[key] = pair
-    return list(best.values())
-
-
-def with_base(base: Value, url: Value) -> Value:
-    """A client's base before a relative URL, one slash between them (how axios, ky, got and
-    ofetch join them); a URL that is only a query string follows the base as is."""
-    parts = list(url.parts) if isinstance(url, Concat) else [url]
-    head = parts[0].value if isinstance(parts[0], Lit) and isinstance(parts[0].value, str) else None
-    if head is not None and (head == "" or head.startswith(("?", "#"))):
-        return concat(base, url)
-    last = base.parts[-1] if isinstance(base, Concat) else base
-    slash = isinstance(last, Lit) and isinstance(last.value, str) and last.value.endswith("/")
-    if head is not None:
-        parts[0] = Lit(head.lstrip("/") if slash else "/" + head.lstrip("/"))
-        return concat(base, *parts)
-    return concat(base, url) if slash else concat(base, Lit("/"), url)
-
-
-def _shaped_by_parameter(url: Value) -> bool:
-    """The URL's path (after its base) starts with a wrapper's parameter."""
-    parts = [
-        p
-        for p in (url.parts if isinstance(url, Concat) else (url,))
-        if not isinstance(p, (Env, Config))
-    ]
-    return bool(parts) and isinstance(parts[0], Param)
-
-
-def _absolute(url: Value) -> bool:
-    first = url.parts[0] if isinstance(url, Concat) else url
-    return isinstance(first, Lit) and isinstance(first.value, str) and "://" in first.value
-
-
-def url_template(url: Value) -> tuple[str, str | None]:
-    """`{ENV}/path/{param}` text of a URL and the env var its base comes from."""
-    parts = url.parts if isinstance(url, Concat) else (url,)
-    out, env_var = [], None
-    for part in parts:
-        if isinstance(part, Lit):
-            out.append("" if part.value is None else str(part.value))
-        elif isinstance(part, Env):
-            env_var = env_var or part.name
-            out.append("{" + part.name + "}")
-        elif isinstance(part, Config):
-            if part is parts[0]:  # a base read from configuration, named like an env var
-                env_var = env_var or part.key
-            out.append("{" + part.key + "}")
-        elif isinstance(part, Param):
-            out.append("{" + part.name + "}")
-        else:
-            out.append("{" + (describe(part, 30).split("(")[0].strip("'\" ") or "dynamic") + "}")
-    return "".join(out), env_var
-
-
-def split_base(url: Value, template: str) -> tuple[str | None, str]:
-    """(literal origin or None, the path after the base / env var)."""
-    parts = url.parts if isinstance(url, Concat) else (url,)
-    if parts and isinstance(parts[0], (Env, Config)):
-        rest = (
-            Concat(tuple(parts[1:]))
-            if len(parts) > 2
-            else (parts[1] if len(parts) == 2 else Lit(""))
-        )
-        return None, url_template(rest)[0] or "/"
-    if "://" in template:
-        scheme, _, rest = template.partition("://")
-        host, slash, path = rest.partition("/")
-        return f"{scheme}://{host}", "/" + path if slash else "/"
-    return None, template
-
-
-def _path_value(url: Value) -> Value:
-    parts = list(url.parts) if isinstance(url, Concat) else [url]
-    if parts and isinstance(parts[0], (Env, Config)):
-        parts = parts[1:]
-    elif (
-        parts
-        and isinstance(parts[0], Lit)
-        and isinstance(parts[0].value, str)
-        and "://" in parts[0].value
-    ):
-        scheme, _, rest = parts[0].value.partition("://")
-        _, slash, path = rest.partition("/")
-        parts[0] = Lit("/" + path if slash else "")
-    return Concat(tuple(parts)) if len(parts) > 1 else (parts[0] if parts else Lit(""))

@@ -19,6 +19,7 @@ from typing import Protocol
 from tree_sitter import Node as TsNode
 
 from extractors.engine import builtins
+from extractors.engine.config_sources import build_placeholder
 from extractors.engine.dependencies import Injector
 from extractors.engine.program import Program
 from extractors.engine.values import (
@@ -499,7 +500,7 @@ class Evaluator:
                     arrow = a.node_at(value.site) if value.site.rel == obj.site.rel else None
                     this = None if arrow is not None and arrow.type == "arrow_function" else obj
                     return Func(value.site, value.act, this, name)
-                return value
+                return build_placeholder(name, value, a.site(entry.value))
         known = True  # every key is known: a missing member is `undefined`
         for entry in reversed(view.entries):  # a computed key that evaluates to the name
             if entry.key is None and entry.key_node is not None:
@@ -658,11 +659,11 @@ class Evaluator:
     # --- assignments made elsewhere ------------------------------------------------
     def assigned(self, target: Value, name: str, depth: int) -> Value | None:
         """`target.name = value` written anywhere in the component wins over the literal."""
-        if self._building or not isinstance(target, (ObjLit, Ext, Obj, Module, Klass)):
+        if self._building or not isinstance(target, (ObjLit, Ext, Obj, Module, Klass, Func)):
             return None
         if self._assigned is None:
             self._build_assigned()
-        found = self._assigned.get((target, name))  # type: ignore[union-attr]
+        found = self._assigned.get((_owner_key(target), name))  # type: ignore[union-attr]
         if not found:
             return None
         return choice([self.eval(rel, node, None, depth + 1) for rel, node in found])
@@ -685,8 +686,8 @@ class Evaluator:
                     ):
                         continue
                     owner = self.eval(rel, view.obj, None)
-                    if isinstance(owner, (ObjLit, Ext, Obj, Module, Klass)):
-                        table.setdefault((owner, view.name), []).append((rel, value))
+                    if isinstance(owner, (ObjLit, Ext, Obj, Module, Klass, Func)):
+                        table.setdefault((_owner_key(owner), view.name), []).append((rel, value))
         finally:
             self._building = False
         self._assigned = table
@@ -818,3 +819,10 @@ def lit_text(value: Value | None) -> str | None:
 
 
 __all__ = ["Call", "Evaluator", "Library", "lit_text", "Env", "Param"]
+
+
+def _owner_key(owner: Value) -> object:
+    """A function is one object wherever it is read (`useCourse.loader = …` assigned to the
+    function, read through `loaders.Course.loader`): keyed by its node, not by how it was
+    reached."""
+    return ("function", owner.site.rel, owner.site.start) if isinstance(owner, Func) else owner

@@ -81,6 +81,11 @@ class RequestEvent:
     base: Value | None
     site: Site
     via: tuple[Site, ...] = ()  # where a request transform rewrote it (an interceptor)
+    url_at: Site | None = None  # where the URL expression is written (to name its base)
+    base_at: Site | None = None  # where the client's base is written (`baseURL: BASE`)
+    function: Value | None = None  # a serverless function called by name (a callable)
+    rewrite: tuple[str, Value, Site] | None = None  # a transform's base: (property, value, line)
+    protocol: str = ""  # what the request carries when not plain HTTP (`graphql`)
 
 
 @dataclass(frozen=True)

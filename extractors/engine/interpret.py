@@ -38,6 +38,7 @@ from extractors.engine.values import (
     UseSite,
     Value,
 )
+from extractors.engine.written import written_site
 from extractors.lang.base import FileAdapter
 from extractors.lang.expr import EArray, ECall, EName
 from extractors.models.hooks import HOOKS
@@ -142,7 +143,16 @@ class Interpreter:
                 return []
             method = src.select(spec.get("method"), STRINGISH) or Lit("GET")
             base = src.select(spec.get("base"), STRINGISH)
-            return [RequestEvent(model, obj, method, url, base, site)]
+
+            def present(term):
+                return src.select(Selector((term,))) is not None
+
+            url_at = written_site(self.ev, call.rel, call.node, spec.get("url"), obj, present)
+            base_at = written_site(self.ev, call.rel, call.node, spec.get("base"), obj, present)
+            function = src.select(spec.get("function"), STRINGISH)
+            protocol = src.select(spec.get("protocol"), STRINGISH)
+            return [RequestEvent(model, obj, method, url, base, site, (), url_at, base_at,
+                                 function, None, str(protocol.value) if isinstance(protocol, Lit) else "")]  # fmt: skip
         if op.action == "route":
             return self._routes(op, obj, call, src, decorated)
         if op.action in ("mount", "use"):

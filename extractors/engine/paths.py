@@ -55,6 +55,9 @@ class Part:
 Choices = tuple[tuple[str, int], ...]  # (condition, branch taken) per choice made
 
 
+HTTP_METHODS = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "ANY", "TRACE"}
+
+
 def options(value: Value, limit: int = MAX_OPTIONS) -> list[tuple[Value, Choices]]:
     """The alternatives of a value chosen at run time, each with the choices that lead to
     it (a ternary's condition and which branch), so that two values chosen by the same
@@ -93,6 +96,20 @@ _MEMBER_CHAIN = re.compile(r"^[A-Za-z_$][\w$]*(\??\.[A-Za-z_$][\w$]*)+$")
 _ACCESSORS = {"this", "self", "value", "current"}
 
 
+def member_chain(expr: str) -> bool:
+    """`article.slug`, `user?.id`: a member read, named by its last member."""
+    return _MEMBER_CHAIN.match(" ".join(expr.split())) is not None
+
+
+def member_name(word: str) -> str:
+    """`article.slug` → `slug`, `username.value` → `username`: a member read is named by
+    the member, holders (`.value`, `.current`, `this`) skipped; anything else as it is."""
+    if not _MEMBER_CHAIN.match(word):
+        return word
+    names = [n for n in word.replace("?.", ".").split(".") if n not in _ACCESSORS]
+    return names[-1] if names else word
+
+
 def hole_name(value: Value) -> tuple[str, str, str | None]:
     """(name, source, default text) of a part that is not a literal."""
     if isinstance(value, Env):
@@ -102,13 +119,9 @@ def hole_name(value: Value) -> tuple[str, str, str | None]:
         default = value.default.value if isinstance(value.default, Lit) else None
         return value.key.rsplit(".", 1)[-1], "config", None if default is None else str(default)
     if isinstance(value, Param):
-        return value.name, "param", None
+        return member_name(value.name), "param", None
     if isinstance(value, Unknown):  # the expression as written: `{compute_prefix()}`
-        word = " ".join(value.expr.split())
-        if _MEMBER_CHAIN.match(word):  # `article.slug`: the member read, `{slug}`
-            names = [n for n in word.replace("?.", ".").split(".") if n not in _ACCESSORS]
-            names = names or [word]
-            word = names[-1]
+        word = member_name(" ".join(value.expr.split()))
         word = (
             word if word and len(word) <= 48 and "/" not in word and "\n" not in word else "dynamic"
         )

@@ -51,7 +51,6 @@ from extractors.lang.expr import ECall
 
 MAX_CHAIN = 6  # wrapper levels followed
 MAX_CALLERS = 200  # callers of one function read
-MAX_EVENTS_PER_SITE = 400
 MAX_ROUNDS = 4  # re-reads of open events while library invocations keep appearing
 
 
@@ -62,6 +61,7 @@ class Found:
     event: Event
     chain: tuple[Site, ...] = ()
     uncalled: bool = False  # open on a parameter of a function nobody in the component calls
+    invoked_by: str = ""  # the model of a library that calls a function of the chain (SWR)
 
 
 class Recognizer:
@@ -241,7 +241,10 @@ class Recognizer:
             sites = tuple(self._caller_site(c) for _, c in chain)
             if sites and isinstance(event, (RouteEvent, MountEvent, UseEvent)):
                 event = replace(event, when=sites[-1])  # registered when the outermost call runs
-            self.found.append(Found(event, sites, opened is not None and len(chain) < MAX_CHAIN))
+            library = next((c[2][0].model for _, c in chain if c[1] is None and c[2]), "")
+            self.found.append(
+                Found(event, sites, opened is not None and len(chain) < MAX_CHAIN, library)
+            )
 
     def decorator(self, rel: str, expr: TsNode, target: TsNode) -> None:
         a = self.program.adapter(rel)

@@ -46,6 +46,8 @@ class Analysis:
     found: list[Found]
     tree: MountTree
     emitter: Emitter
+    generated: set[str]  # rels of generated client code
+    transforms: list[TransformEvent]  # request transforms, registered or provided
 
 
 def extract(ctx: ComponentContext) -> None:
@@ -71,7 +73,9 @@ def analyse(ctx: ComponentContext) -> Analysis | None:
     found = regroup(found)  # lexical groups, route handles
     claimed = {(f.event.site.rel, f.event.site.start, f.event.site.end) for f in found}
     found += [Found(e) for e in heuristic_events(ev, library, claimed)]  # what no model claims
-    transforms = [f.event for f in found if isinstance(f.event, TransformEvent)]
+    transforms: list[TransformEvent] = [
+        f.event for f in found if isinstance(f.event, TransformEvent)
+    ]
     transforms += provided_transforms(ev, library)
     if transforms:
         applied = Transforms(ev, transforms)
@@ -81,7 +85,8 @@ def analyse(ctx: ComponentContext) -> Analysis | None:
     for item in found:
         if isinstance(item.event, (RouteEvent, MountEvent, UseEvent, PrefixEvent)):
             tree.add(item.event)
-    return Analysis(found, tree, Emitter(ctx, ev, env_files=env_file_values(ctx)))
+    return Analysis(found, tree, Emitter(ctx, ev, env_files=env_file_values(ctx)), generated,
+                    transforms)  # fmt: skip
 
 
 HEADER = 2048  # bytes of a file read for a generator's marker

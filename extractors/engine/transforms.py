@@ -42,6 +42,7 @@ class Effect:
     prefix: Value | None  # put before the request's URL
     base: Value | None  # the base the request gets
     site: Site  # where the URL is rewritten
+    name: str = "url"  # the request property rewritten there (`url`, `baseURL`)
 
 
 def transform_events(op, obj: Obj, src, site: Site) -> list[TransformEvent]:
@@ -103,11 +104,16 @@ class Transforms:
             if effect is None:
                 continue
             url, base = event.url, event.base
-            if effect.prefix is not None and not _absolute(url):
+            if _absolute(url):
+                continue  # an absolute URL is sent as written: no base, no prefix
+            if effect.prefix is not None:
                 url = concat(effect.prefix, url)
             if effect.base is not None:
                 base = effect.base
-            event = replace(event, url=url, base=base, via=event.via + (effect.site,))
+            written = effect.prefix if effect.prefix is not None else effect.base
+            rewrite = (effect.name, written, effect.site) if written is not None else None
+            event = replace(event, url=url, base=base, via=event.via + (effect.site,),
+                            rewrite=rewrite or event.rewrite)  # fmt: skip
         return event
 
     def effect(self, t: TransformEvent) -> Effect | None:
@@ -118,7 +124,7 @@ class Transforms:
 
     def _read(self, t: TransformEvent) -> Effect | None:
         if t.sets is not None:
-            return Effect(None, t.sets, t.site)
+            return Effect(None, t.sets, t.site, t.base or "base")
         ev = self.ev
         fn = Instance(t.fn) if isinstance(t.fn, Klass) else t.fn
         if isinstance(fn, Instance) and t.method:
@@ -147,7 +153,7 @@ class Transforms:
             prefix = _prefix(url, mark)
             base = base if isinstance(base, STRINGISH) and base != mark else None
             if prefix is not None or base is not None:
-                return Effect(prefix, base, site)
+                return Effect(prefix, base, site, t.url if prefix is not None else t.base or "")
         return None
 
     def _passed_on(self, fn: Func, act, next_role: str) -> list[Value]:

@@ -234,13 +234,6 @@ def dotted_name(sf: SourceFile, node: TsNode | None) -> str | None:
     return ".".join(parts)
 
 
-def package_of(ctx: ComponentContext, rel: str, name: str) -> str | None:
-    """The npm package a local name was imported from, if any."""
-    mod = modules(ctx).get(rel)
-    binding = mod.imports.get(name) if mod else None
-    return binding.package if binding else None
-
-
 def owner_at(ctx: ComponentContext, rel: str, node: TsNode) -> str:
     """The symbol enclosing `node` (any language), else the file's code_file node.
 

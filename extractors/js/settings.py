@@ -1,13 +1,7 @@
-"""`setting` nodes of JS servers: the route prefixes that tell how an API is reached.
-
-- Express: a mount with a path on a root app (`app.use('/v1', routes)`) — name `app.use`
-  (the receiver as written + `.use`), value the prefix, attrs `refers_to` (the mounted
-  router, `<rel>#<name>`), source `express`.
-- NestJS: `app.setGlobalPrefix('api')` — name `setGlobalPrefix`, value the prefix, source
-  `nestjs`.
-Each setting is declared by its code_file (DECLARES at the statement's line). One node per
-(file, line, name): a mount inside a loop over a route table gives one setting whose value
-lists every prefix the loop mounts.
+"""`setting` nodes collected by the JS extractors outside the engine (config modules'
+constants, Next.js page settings); the engine's emitter writes route prefixes and API
+bases itself. Each setting is declared by its code_file (DECLARES at the statement's line).
+One node per (file, line, name): values met twice on one line are joined.
 """
 
 from __future__ import annotations
@@ -47,16 +41,3 @@ class Settings:
             if file_id in files:
                 ctx.add_edge(file_id, node_id, "DECLARES", row["rel"], row["line"])
         self.found.clear()
-
-
-def receiver_name(router_key: str) -> str:
-    """`src/app.js#app` → `app`; an inline or parameter router keeps its written name."""
-    name = router_key.split("#", 1)[-1].split("@", 1)[0]
-    return name if name and name != "default" else "app"
-
-
-def router_label(router_key: str) -> str:
-    """`src/routes/v1/index.js#router` → `router of src/routes/v1/index.js`."""
-    rel, _, name = router_key.partition("#")
-    name = name.split("@", 1)[0] or "router"
-    return f"{'router' if name == 'default' else name} of {rel}"

@@ -111,7 +111,7 @@ TOKEN = """
 MODULE = """
     import { NgModule } from '@angular/core';
     import { HTTP_INTERCEPTORS } from '@angular/common/http';
-
+    import { SoilInterceptor, RainInterceptor } from './weather.interceptors';
     @NgModule({
       providers: [
         { provide: HTTP_INTERCEPTORS, useClass: SoilInterceptor, multi: true },
@@ -119,6 +119,18 @@ MODULE = """
       ],
     })
     export class CoreModule {}
+    """
+
+WEATHER = """
+    import { HttpHandler, HttpInterceptor, HttpRequest } from '@angular/common/http';
+
+    export class SoilInterceptor implements HttpInterceptor {
+      intercept(req: HttpRequest<unknown>, next: HttpHandler) { return next.handle(req); }
+    }
+
+    export class RainInterceptor implements HttpInterceptor {
+      intercept(req: HttpRequest<unknown>, next: HttpHandler) { return next.handle(req); }
+    }
     """
 
 
@@ -131,6 +143,7 @@ def test_the_interceptor_base_and_the_registration_order_are_settings(tmp_path):
             "src/app/garden-token.interceptor.ts": TOKEN,
             "src/app/app.config.ts": ORDERED,
             "src/app/core.module.ts": MODULE,
+            "src/app/weather.interceptors.ts": WEATHER,
         },
     )
     settings = {(n.file, n.line): n for n in f.raw.nodes if n.kind == "setting"}
@@ -148,7 +161,7 @@ def test_the_interceptor_base_and_the_registration_order_are_settings(tmp_path):
     assert hosts == {("api.garden.example", "src/app/garden-base.interceptor.ts", 4)}
     order = settings[("src/app/app.config.ts", 7)]
     assert (order.name, order.attrs["value"]) == ("withInterceptors", "gardenBase, gardenToken")
-    assert order.attrs["about"] == "HttpClient interceptors in order"
+    assert order.attrs["about"] == "request interceptors in order"
     assert order.attrs["interceptors"] == [
         "p/c:symbol:src/app/garden-base.interceptor.ts#gardenBase",
         "p/c:symbol:src/app/garden-token.interceptor.ts#gardenToken",

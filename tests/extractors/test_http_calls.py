@@ -120,6 +120,8 @@ def test_fetch_with_a_base_constant_from_another_file(tmp_path):
         "resolved_via": "constant",
         "base_name": "CONTACT_API_URL",
         "base_setting": "p/c:setting:src/lib/config.ts:1:CONTACT_API_URL",
+        "segments": [{"kind": "lit", "text": "jp"}, {"kind": "lit", "text": "contact"}],
+        "holes": [{"name": "NEXT_PUBLIC_CONTACT_API_URL", "source": "env", "default": ""}],
     }
     assert "GET {NEXT_PUBLIC_CONTACT_API_URL}jp/faq/{slug}" in calls
     sendgrid = calls["POST https://api.sendgrid.com/v3/mail/send"].attrs

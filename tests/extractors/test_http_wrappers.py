@@ -1,6 +1,7 @@
 """Wrapper summaries followed to the concrete call site: object-literal API modules over a
 superagent/fetch helper, wrappers of wrappers, config bases read by destructuring, and
-callees chosen at run time (unresolved, with candidates where the arguments are needed)."""
+callees chosen at run time (unresolved, naming the branches and what decides), and request
+functions handed around by name and called as a prop (unresolved, naming the candidates)."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from extractors.engine.events import Event, InvokeEvent
-from extractors.engine.values import STRINGISH, ArrLit, Func, Obj, Value
+from extractors.engine.values import STRINGISH, ArrLit, Choice, Func, Lit, Obj, Value, choice
 
 if TYPE_CHECKING:
     from extractors.engine.evaluate import Call
@@ -33,6 +33,10 @@ def query_function(
                 break
     if fn is None or key is None:
         return []
+    if op.spec.get("falsy_key") is not None:  # SWR: a null key fetches nothing
+        key = _truthy(key)
+        if key is None:
+            return []
     items = key.items if isinstance(key, ArrLit) else (key,)
     if op.spec.get("spread") is not None:  # SWR: an array key is the fetcher's arguments
         args: tuple[Value, ...] = tuple(items)
@@ -42,6 +46,15 @@ def query_function(
     if not any(isinstance(i, STRINGISH) for i in items):
         return []
     return [InvokeEvent(obj.model, fn, args, call.site)]
+
+
+def _truthy(key: Value) -> Value | None:
+    """The key without its falsy options (`cond ? url : null`), None when none is left."""
+    options = key.options if isinstance(key, Choice) else (key,)
+    kept = [o for o in options if not (isinstance(o, Lit) and not o.value)]
+    if not kept:
+        return None
+    return key if len(kept) == len(options) else choice(kept, getattr(key, "condition", None))
 
 
 HOOKS = {"query_function": query_function}
