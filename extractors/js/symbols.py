@@ -1,26 +1,34 @@
 """JS-family symbols: one `symbol` node and DEFINES edge per top-level declaration.
 
 Split from typescript.py (which walks the statements): functions, classes and their
-methods, methods of object-literal consts (also Pinia-style nested `actions`), and alias
+methods (class fields holding a function too), methods of object-literal consts (also
+Pinia-style nested `actions`), the members of a Vue Options-API component, and alias
 symbols (`export const svc = { createTicket }`). Qualifier `<rel>#<dotted name>`.
 """
 
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Node as TsNode
 
-from extractors.js.common import FUNCTION_TYPES, string_value, text, unwrap
+from extractors.js.common import FUNCTION_TYPES, arguments, string_value, text, unwrap
 from extractors.js.model import ModuleInfo
 from extractors.source import SourceFile
 
 CLASS_TYPES = {"class_declaration", "abstract_class_declaration", "class"}
-NESTED_OBJECT_KEYS = {"actions", "methods", "getters", "computed", "handlers"}
+NESTED_OBJECT_KEYS = {"actions", "methods", "getters", "computed", "handlers", "watch"}
+FIELD_TYPES = {"public_field_definition", "field_definition"}
+# `this.name` handed over, not called (`onClick={this.name}`, `.bind(this)` aside)
+_THIS_REF = re.compile(rb"\bthis\.([A-Za-z_$][\w$]*)\b(?!\s*\()")
 
 
-def add_symbol(ctx, mod: ModuleInfo, name: str, span: TsNode, at: TsNode, exported, kind) -> str:
+def add_symbol(
+    ctx, mod: ModuleInfo, name: str, span: TsNode, at: TsNode, exported, kind, **extra
+) -> str:
     node_id = ctx.add_node(
         "symbol", f"{mod.rel}#{name}", name, mod.rel, SourceFile.line(at),
-        SourceFile.end_line(span), exported=exported, symbol_kind=kind,
+        SourceFile.end_line(span), exported=exported, symbol_kind=kind, **extra,
     )  # fmt: skip
     ctx.add_edge(mod.file_id, node_id, "DEFINES", mod.rel, SourceFile.line(at))
     mod.symbols[name] = node_id
@@ -44,9 +52,54 @@ def declaration(ctx, mod: ModuleInfo, decl: TsNode, exported: bool) -> list[str]
                 add_symbol(
                     ctx, mod, f"{name}.{text(mod.sf, method)}", member, member, exported, "method"
                 )
+            elif member.type in FIELD_TYPES:
+                class_field(ctx, mod, name, member, exported)
+        if body is not None:
+            bound_handlers(ctx, mod, name, body)
     else:
         add_symbol(ctx, mod, name, decl, decl, exported, "function")
     return [name]
+
+
+def class_field(ctx, mod: ModuleInfo, owner: str, member: TsNode, exported) -> None:
+    """A class field holding a function (`handleAddTodo = async (e) => {…}`, React's bound
+    event handlers): a method symbol of the class, so its calls are its own."""
+    key = member.child_by_field_name("name") or member.child_by_field_name("property")
+    value = unwrap(member.child_by_field_name("value"))
+    if key is None or value is None or value.type not in FUNCTION_TYPES:
+        return
+    name = f"{owner}.{text(mod.sf, key)}"
+    add_symbol(ctx, mod, name, member, member, exported, "method", field=True)
+
+
+def bound_handlers(ctx, mod: ModuleInfo, owner: str, body: TsNode) -> None:
+    """`onSubmit={this.handleAddTodo}`: a member the class hands over without calling it is
+    called by the framework on the class's behalf — a CALLS_FN from the class, at the first
+    line that binds it, so a trace from the class reaches what the handler does."""
+    cls = mod.symbols.get(owner)
+    data = mod.sf.data
+    seen: set[str] = set()
+    for found in _THIS_REF.finditer(data, body.start_byte, body.end_byte):
+        member = mod.symbols.get(f"{owner}.{found.group(1).decode()}")
+        if cls is None or member is None or member in seen:
+            continue
+        seen.add(member)
+        line = data.count(b"\n", 0, found.start()) + 1
+        ctx.add_edge(cls, member, "CALLS_FN", mod.rel, line, via="bound handler")
+
+
+def component_options(ctx, mod: ModuleInfo, options: TsNode) -> None:
+    """A Vue Options-API component (`export default { methods: {…} }`, also inside
+    `defineComponent({…})`): each member of `methods`, `computed`, `watch` … is a method
+    symbol `<Component>.<name>` of the SFC's component, so a handler is a trace start."""
+    owner = mod.owner_id.rsplit("#", 1)[-1]
+    if options.type == "call_expression":
+        found = [a for a in arguments(options) if a.type == "object"]
+        if not found:
+            return
+        options = found[0]
+    if options.type == "object" and owner:
+        object_members(ctx, mod, owner, options, True, depth=1)
 
 
 def object_members(ctx, mod: ModuleInfo, owner: str, obj: TsNode, exported, depth: int):

@@ -43,6 +43,7 @@ from extractors.js.resolve import Resolver
 from extractors.js.symbols import CLASS_TYPES as _CLASS_TYPES
 from extractors.js.symbols import add_symbol as _symbol
 from extractors.js.symbols import alias_symbols as _alias_symbols
+from extractors.js.symbols import component_options as _component_options
 from extractors.js.symbols import declaration as _declaration
 from extractors.js.symbols import object_members as _object_members
 from extractors.models import import_paths
@@ -188,6 +189,8 @@ def _export(ctx, mod: ModuleInfo, stmt: TsNode, resolver: Resolver, packages: se
             mod.exports["default"] = "default"
             if value.type in FUNCTION_TYPES | {"class"}:
                 _symbol(ctx, mod, "default", stmt, value, True, "function")
+            elif mod.owner_id != mod.file_id:  # a Vue SFC's `export default {…}`
+                _component_options(ctx, mod, value)
         return
     target = None
     if source is not None:
