@@ -90,8 +90,9 @@ def _gateway() -> tuple[list[Node], list[Edge]]:
             edges += [
                 edge(f"{ORBIT}/{c}:symbol:{res}Controller.create", call.id, "CALLS_HTTP", ORBIT, c, cf, 8),
                 edge(call.id, f"{ORBIT}/{comp}:route:{method} {path}", "CALLS", ORBIT, None, cf, 8, via=env, envs=["dev", "prod"],
-                     **({"confidence": "medium", "match": "param", "resolution": f"KB calls[0] env_var {env}"}
-                        if comp == "users" else {})),
+                     **({"confidence": "medium", "match": "param", "resolution": f"KB calls[0] env_var {env}",
+                         "evidence": [f"{env} = http://users:8080", {"kind": "compose service", "file": "compose.yaml", "line": 12}]}
+                        if comp == "users" else {"dead_code": True} if comp == "search" else {})),
             ]  # fmt: skip
     for line in (5, 6):  # jwt({secret: process.env.JWT_SECRET}) written in two registrations
         mid = f"{ORBIT}/{c}:middleware:jwt@src/routes/books.ts:{line}"

@@ -173,9 +173,12 @@ def test_an_up_trace_without_callers_names_what_could_hide_one(orbit):
 def test_a_medium_confidence_edge_is_said_in_words(orbit):
     text = ask(orbit, "kb_trace", start="GET /v1/users/:id", project=ORBIT, direction="up")
     assert (
-        "medium confidence — the path matched through route parameters; resolved by KB calls[0] env_var USERS_URL"
+        "medium confidence — the path matched through route parameters; resolved by KB calls[0] env_var USERS_URL; "
+        "evidence: USERS_URL = http://users:8080, compose service (compose.yaml:12)"
         in text
     )
+    text = ask(orbit, "kb_trace", start="GET /query", project=ORBIT, direction="up")
+    assert "(via SEARCH_URL, envs dev+prod, the call site is in dead code (nothing calls its function))" in text
 
 
 def test_terraform_variables_are_not_listed_as_resources(orbit):
