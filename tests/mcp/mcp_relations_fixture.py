@@ -12,9 +12,8 @@ lives in two components; a symbol is named like the `search` component.
 delta: another project serving `POST /api/users`, with a planted string that must never
 appear in an orbit answer.
 
-The UI handler symbols are emitted here the way the extraction is asked to emit them
-(name `Component.method`, `symbol_kind: method`, `ui_handler: true`, `event`), with the
-CALLS_HTTP edge from the handler itself.
+The UI handler symbols are shaped as the extraction emits them (`Component.method`,
+`symbol_kind: method`); tests/mcp/test_answers_from_code.py traces them from source.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ an Options-API method (`methods.addBook`), `Settings.vue` from a `<script setup>
 (`save`), both through a wrapper `api` (a variable named like the component) built on
 `VITE_API_URL` (a value per env file). `admin` is a React frontend whose class component
 posts from a class-field arrow handler (`handleAddTodo`). Both frontends have a
-`formatTitle` helper (one name, two nodes).
+`formatTitle` helper (one name, two nodes). `addBook` posts through a wrapper (`send`).
 dock: another project whose `api` (Express) serves `POST /api/users`.
 
 Nothing here is hand-made graph: the tests read what the extractors, the bridges and the
@@ -105,6 +105,10 @@ FILES = {
         import axios from 'axios';
 
         export const api = axios.create({ baseURL: import.meta.env.VITE_API_URL });
+
+        export function send(path: string, body: unknown) {
+          return api.post(path, body);
+        }
         """,
     "shelf/web/src/lib/format.ts": """
         export function formatTitle(title: string): string {
@@ -122,7 +126,7 @@ FILES = {
         </template>
 
         <script>
-        import { api } from '../lib/api';
+        import { send } from '../lib/api';
 
         export default {
           name: 'Books',
@@ -131,7 +135,7 @@ FILES = {
           },
           methods: {
             addBook() {
-              return api.post('/api/books', { title: this.title });
+              return send('/api/books', { title: this.title });
             },
           },
         };

@@ -21,26 +21,31 @@ ask = asker("src/server.js")  # dock's code never shows in a shelf answer
 
 
 @pytest.mark.parametrize(
-    ("start", "first", "route"),
+    ("start", "first", "route", "built"),
     [
         (  # a Vue Options-API method
             "addBook",
             "symbol Books.addBook (shelf/web src/components/Books.vue:14-16)",
             "route POST /api/books (shelf/api src/books.controller.ts:10)",
+            "+ /api/books; through send (src/lib/api.ts:6); axios",
         ),
         (  # a `<script setup>` function
             "save",
             "symbol save (shelf/web src/components/Settings.vue:6-8)",
             "route PUT /api/settings (shelf/api src/books.controller.ts:13)",
+            "+ /api/settings; axios",
         ),
         (  # a React class field holding an arrow function
             "handleAddTodo",
             "symbol TodoApp.handleAddTodo (shelf/admin src/TodoApp.jsx:9-12)",
             "route POST /api/todos (shelf/api src/todos.controller.ts:5)",
+            "+ /api/todos; axios",
         ),
     ],
 )
-def test_a_trace_starts_from_a_ui_handler_and_reaches_the_handler(shelf, start, first, route):
+def test_a_trace_starts_from_a_ui_handler_and_reaches_the_handler(
+    shelf, start, first, route, built
+):
     text = ask(shelf, "kb_trace", start=start, project=SHELF)
     lines = text.splitlines()
     assert lines[0] == first
