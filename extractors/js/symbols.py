@@ -86,6 +86,16 @@ def bound_handlers(ctx, mod: ModuleInfo, owner: str, body: TsNode) -> None:
         seen.add(member)
         line = data.count(b"\n", 0, found.start()) + 1
         ctx.add_edge(cls, member, "CALLS_FN", mod.rel, line, via="bound handler")
+        mark_ui_handler(ctx, member)
+
+
+def mark_ui_handler(ctx, node_id: str) -> None:
+    """`ui_handler: true` on a symbol a component binds to an event (template, JSX): a name
+    lookup ranks it with route handlers, before other functions of that name."""
+    for node in reversed(ctx.facts.nodes):  # defined a moment ago, near the end
+        if node.id == node_id:
+            node.attrs["ui_handler"] = True
+            return
 
 
 def component_options(ctx, mod: ModuleInfo, options: TsNode) -> None:

@@ -91,6 +91,7 @@ def link_template(ctx: ComponentContext) -> None:
     from extractors.js.common import modules
 
     words = ctx.shared.vue.template_words
+    nodes = {n.id: n for n in ctx.facts.nodes if n.kind == "symbol"}
     for rel, comp_id in sorted(ctx.shared.vue.components.items()):
         mod = modules(ctx).get(rel)
         if mod is None:
@@ -100,6 +101,8 @@ def link_template(ctx: ComponentContext) -> None:
             bare = name.removeprefix(own)
             if "." not in bare and bare in words.get(rel, set()) and node_id != comp_id:
                 ctx.add_edge(comp_id, node_id, "CALLS_FN", rel, 1, via="template")
+                if node_id in nodes:  # a handler the template binds ranks as one by name
+                    nodes[node_id].attrs["ui_handler"] = True
 
 
 def _template_words(data: bytes) -> set[str]:

@@ -223,6 +223,7 @@ def test_a_class_field_holding_a_function_is_a_method_its_class_binds(tmp_path):
     })  # fmt: skip
     handler = f.node("symbol:src/Todo.jsx#Todo.handleAdd")
     assert (handler.line, handler.end_line, handler.attrs["field"]) == (6, 8, True)
+    assert handler.attrs["ui_handler"] is True
     assert "symbol:src/Todo.jsx#Todo.state" not in f.nodes  # a field holding data is no symbol
     http = f.edges("CALLS_HTTP")
     assert (

@@ -139,6 +139,7 @@ def test_options_api_methods_are_symbols_the_template_calls(tmp_path):
     })  # fmt: skip
     add = f.node("symbol:src/Shelf.vue#Shelf.addBook")
     assert (add.line, add.end_line, add.attrs["symbol_kind"]) == (6, 8, "method")
+    assert add.attrs["ui_handler"] is True  # the template binds it: ranked as a handler
     assert f.where("symbol:src/Typed.vue#Typed.go") == "src/Typed.vue:5"
     http = f.edges("CALLS_HTTP")
     assert (
