@@ -124,3 +124,20 @@ def test_does_x_call_y_is_one_engine_for_three_tools(shelf, tool):
     assert "→ shelf/api (1): POST /api/todos ← src/TodoApp.jsx:11" in text
     text = ask(shelf, tool, project=SHELF, to="POST /api/todos", **{key: "handleAddTodo"})
     assert text.startswith("yes — per the static graph: symbol TodoApp.handleAddTodo")
+
+
+def test_a_handler_view_says_where_its_calls_land_and_how_their_url_is_built(shelf):
+    text = ask(shelf, "kb_entity", name="save", project=SHELF)
+    assert (
+        "  HTTP PUT {VITE_API_URL}/api/settings at shelf/web src/components/Settings.vue:7 → "
+        "route PUT /api/settings (shelf/api src/books.controller.ts:13) (via VITE_API_URL, envs prod)"
+    ) in text
+    assert "    ↳ base VITE_API_URL = http://localhost:3000 (.env.development:1)" in text
+
+
+def test_an_env_var_impact_stays_in_its_component(shelf):
+    """web and admin each read their own VITE_API_URL: rotating web's is not admin's."""
+    text = ask(shelf, "kb_impact", target="VITE_API_URL", project=SHELF, component="web")
+    assert "HTTP call sites through it (2 production):" in text
+    assert "src/components/Books.vue:15 POST /api/books → POST /api/books" in text
+    assert "TodoApp.jsx" not in text
