@@ -19,6 +19,7 @@ from extractors.source import SourceFile
 CLASS_TYPES = {"class_declaration", "abstract_class_declaration", "class"}
 NESTED_OBJECT_KEYS = {"actions", "methods", "getters", "computed", "handlers", "watch"}
 FIELD_TYPES = {"public_field_definition", "field_definition"}
+_HOOKS = {"useCallback", "React.useCallback"}
 # `this.name` handed over, not called (`onClick={this.name}`, `.bind(this)` aside)
 _THIS_REF = re.compile(rb"\bthis\.([A-Za-z_$][\w$]*)\b(?!\s*\()")
 
@@ -58,6 +59,7 @@ def declaration(ctx, mod: ModuleInfo, decl: TsNode, exported: bool) -> list[str]
             bound_handlers(ctx, mod, name, body)
     else:
         add_symbol(ctx, mod, name, decl, decl, exported, "function")
+        inner_handlers(ctx, mod, name, decl)
     return [name]
 
 
@@ -92,10 +94,76 @@ def bound_handlers(ctx, mod: ModuleInfo, owner: str, body: TsNode) -> None:
 def mark_ui_handler(ctx, node_id: str) -> None:
     """`ui_handler: true` on a symbol a component binds to an event (template, JSX): a name
     lookup ranks it with route handlers, before other functions of that name."""
-    for node in reversed(ctx.facts.nodes):  # defined a moment ago, near the end
+    node_attrs(ctx, node_id)["ui_handler"] = True
+
+
+def node_attrs(ctx, node_id: str) -> dict:
+    """The attrs of a node added a moment ago (searched from the end); {} when not found."""
+    for node in reversed(ctx.facts.nodes):
         if node.id == node_id:
-            node.attrs["ui_handler"] = True
-            return
+            return node.attrs
+    return {}
+
+
+def inner_handlers(ctx, mod: ModuleInfo, owner: str, fn: TsNode) -> None:
+    """A function component's own handlers (`const handleAdd = async (e) => {…}` or
+    `function handleAdd() {…}` in its body, also inside `useCallback`) that its JSX binds
+    (`onSubmit={handleAdd}`, `onClick={() => handleAdd()}`): named on the component as
+    `handlers: {name: line}`, so the name is a trace start. Their calls stay the
+    component's (a nested function belongs to its enclosing symbol)."""
+    body = fn.child_by_field_name("body")
+    if body is None or body.type != "statement_block":
+        return
+    if b"<" not in mod.sf.data[body.start_byte : body.end_byte]:
+        return  # no JSX in it
+    bound = _jsx_names(mod.sf, body)
+    found = {
+        name: span.start_point[0] + 1
+        for stmt in (body.named_children if bound else [])
+        for name, span in _local_functions(mod.sf, stmt)
+        if name in bound
+    }
+    if found and owner in mod.symbols:
+        node_attrs(ctx, mod.symbols[owner])["handlers"] = found
+
+
+def _local_functions(sf, stmt: TsNode) -> list[tuple[str, TsNode]]:
+    """(name, node) of the functions one statement of a body declares."""
+    if stmt.type == "function_declaration" and stmt.child_by_field_name("name") is not None:
+        return [(text(sf, stmt.child_by_field_name("name")), stmt)]
+    if stmt.type not in {"lexical_declaration", "variable_declaration"}:
+        return []
+    out = []
+    for declarator in stmt.named_children:
+        target = declarator.child_by_field_name("name")
+        value = unwrap(declarator.child_by_field_name("value"))
+        if (
+            value is not None
+            and value.type == "call_expression"
+            and text(sf, value.child_by_field_name("function")) in _HOOKS
+        ):
+            value = unwrap((arguments(value) or [None])[0])  # useCallback(fn, deps)
+        if (
+            target is not None
+            and target.type == "identifier"
+            and value is not None
+            and value.type in FUNCTION_TYPES
+        ):
+            out.append((text(sf, target), declarator))
+    return out
+
+
+def _jsx_names(sf, body: TsNode) -> set[str]:
+    """Identifiers written inside the body's JSX expressions (`{handleAdd}`, `{() => x()}`)."""
+    names: set[str] = set()
+    todo: list[tuple[TsNode, bool]] = [(body, False)]
+    while todo:
+        node, in_jsx = todo.pop()
+        in_jsx = in_jsx or node.type == "jsx_expression"
+        if in_jsx and node.type == "identifier":
+            names.add(text(sf, node))
+        todo.extend((c, in_jsx) for c in node.named_children)
+    return names
 
 
 def component_options(ctx, mod: ModuleInfo, options: TsNode) -> None:

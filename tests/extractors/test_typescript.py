@@ -232,3 +232,27 @@ def test_a_class_field_holding_a_function_is_a_method_its_class_binds(tmp_path):
     ) in http
     bound = f.edges("CALLS_FN")[("symbol:src/Todo.jsx#Todo", "symbol:src/Todo.jsx#Todo.handleAdd")]
     assert (bound.line, bound.attrs) == (11, {"via": "bound handler"})
+
+
+def test_a_function_component_names_the_handlers_its_jsx_binds(tmp_path):
+    """Handlers declared in a function component's body and bound in its JSX are named on
+    the component (`handlers`), while their calls stay the component's."""
+    f = extract(tmp_path, {
+        "src/Form.tsx": """
+            import { useCallback } from 'react';
+
+            export const Form = () => {
+              const onSave = useCallback(async () => {
+                await fetch('/api/save', { method: 'POST' });
+              }, []);
+              function onReset() {}
+              const helper = () => 1;
+
+              return <form onSubmit={onSave}><button onClick={() => onReset()} /></form>;
+            };
+            """,
+    })  # fmt: skip
+    form = f.node("symbol:src/Form.tsx#Form")
+    assert form.attrs["handlers"] == {"onSave": 4, "onReset": 7}
+    http = f.edges("CALLS_HTTP")
+    assert ("symbol:src/Form.tsx#Form", "http_call:POST /api/save@src/Form.tsx:5") in http

@@ -6,7 +6,8 @@ refresh needs `AuthGuard('jwt-refresh')`). `web` is a Vue frontend: `Books.vue` 
 an Options-API method (`methods.addBook`), `Settings.vue` from a `<script setup>` function
 (`save`), both through a wrapper `api` (a variable named like the component) built on
 `VITE_API_URL` (a value per env file). `admin` is a React frontend whose class component
-posts from a class-field arrow handler (`handleAddTodo`). Both frontends have a
+posts from a class-field arrow handler (`handleAddTodo`), a function component from a
+handler in its body (`handleQuickAdd`). Both frontends have a
 `formatTitle` helper (one name, two nodes). `addBook` posts through a wrapper (`send`).
 dock: another project whose `api` (Express) serves `POST /api/users`.
 
@@ -174,6 +175,18 @@ FILES = {
           render() {
             return <form onSubmit={this.handleAddTodo} />;
           }
+        }
+        """,
+    "shelf/admin/src/QuickAdd.jsx": """
+        import axios from 'axios';
+
+        export function QuickAdd() {
+          const handleQuickAdd = async (event) => {
+            event.preventDefault();
+            await axios.post(`${import.meta.env.VITE_API_URL}/api/todos`, {});
+          };
+
+          return <form onSubmit={handleQuickAdd} />;
         }
         """,
     "dock/api/package.json": {"name": "dock-api", "dependencies": {"express": "4.19.0"}},

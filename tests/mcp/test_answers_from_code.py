@@ -56,6 +56,16 @@ def test_a_trace_starts_from_a_ui_handler_and_reaches_the_handler(
     assert "--ROUTES_TO--> symbol " in text
 
 
+def test_a_handler_nested_in_a_function_component_is_a_trace_start(shelf):
+    text = ask(shelf, "kb_trace", start="handleQuickAdd", project=SHELF)
+    lines = text.splitlines()
+    assert lines[0].startswith(
+        "handleQuickAdd is a handler declared inside QuickAdd (src/QuickAdd.jsx:4) and bound in its JSX"
+    )
+    assert lines[1] == "symbol QuickAdd (shelf/admin src/QuickAdd.jsx:3-10)"
+    assert "--CALLS (via VITE_API_URL, envs prod)--> route POST /api/todos" in text
+
+
 def test_a_component_reaches_the_handler_it_binds(shelf):
     text = ask(shelf, "kb_trace", start="TodoApp", project=SHELF)
     assert text.startswith("symbol TodoApp (shelf/admin src/TodoApp.jsx:6-17)")
@@ -121,7 +131,10 @@ def test_does_x_call_y_is_one_engine_for_three_tools(shelf, tool):
     assert "the route exists: declared at shelf/api src/books.controller.ts:13" in text
     assert "its inbound CALLS (1), from other call sites:" in text
     assert "Settings.vue:7 in save" in text
-    assert "→ shelf/api (1): POST /api/todos ← src/TodoApp.jsx:11" in text
+    assert (
+        "→ shelf/api (2): POST /api/todos ← src/QuickAdd.jsx:6; POST /api/todos ← src/TodoApp.jsx:11"
+        in text
+    )
     text = ask(shelf, tool, project=SHELF, to="POST /api/todos", **{key: "handleAddTodo"})
     assert text.startswith("yes — per the static graph: symbol TodoApp.handleAddTodo")
 
