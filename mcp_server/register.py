@@ -43,7 +43,8 @@ Rules:
   `project="*"` is refused by every tool except `kb_find` and `kb_compare`.
 - Names resolve the way you mean them: a component before a route before a file before a
   handler (route handlers and UI event handlers: `addBook` finds the Vue method
-  `Books.addBook`, `handleAddTodo` the React class field `TodoApp.handleAddTodo`) before
+  `Books.addBook`, `handleAddTodo` the React class field `TodoApp.handleAddTodo`, a
+  handler nested in a function component that component) before
   any other symbol; a name several nodes share returns the candidates — pass the id.
 - Routes are named `METHOD /full/path` (every mount prefix included, the framework's own
   parameter syntax: `:id`, `{{id}}`, `<id>`, `[id]`); an unresolved prefix stays a hole
