@@ -22,6 +22,9 @@ def base_call_sites(pg: ProjectGraph, seeds: list[str], skip: set[str]) -> list[
     """http_call nodes reaching the network through one of the seeds (not in `skip`)."""
     kinds = {s: pg.node(s).get("kind") for s in seeds}
     envs = {str(pg.node(s).get("name")) for s, k in kinds.items() if k == "env_var"}
+    # an env var is its component's own: another repo's variable of that name is another value
+    own_env = {(pg.node(s).get("component"), str(pg.node(s).get("name")))
+               for s, k in kinds.items() if k == "env_var"}  # fmt: skip
     bases = {s for s, k in kinds.items() if k == "setting"}
     names = envs | {str(pg.node(s).get("name")) for s in seeds}
     for n, _ in pg.of_kind("setting"):  # base URL settings that refer to an env var seed
@@ -32,7 +35,7 @@ def base_call_sites(pg: ProjectGraph, seeds: list[str], skip: set[str]) -> list[
         if d.get("project") != pg.project:
             continue
         a = pg.attrs(n)
-        if a.get("env_var") in envs or a.get("base_setting") in bases:
+        if (d.get("component"), a.get("env_var")) in own_env or a.get("base_setting") in bases:
             calls.add(n)
     return sorted(
         calls - skip,

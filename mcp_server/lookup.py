@@ -123,7 +123,23 @@ def resolve_or_no(
             return None
         raise
     off_line_note(pg, ans, text, node)
+    inner_note(pg, ans, text, node)
     return node
+
+
+def inner_note(pg: ProjectGraph, ans: Answer, text: str, node: str) -> None:
+    """A handler nested in a function component answered by the component: say so."""
+    inner = pg.attrs(node).get("handlers") or {}
+    typed = (text or "").strip()
+    line = next((v for k, v in inner.items() if str(k).lower() == typed.lower()), None)
+    if line is None or str(pg.node(node).get("name")).lower() == typed.lower():
+        return
+    data = pg.node(node)
+    ans.add(
+        f"{typed} is a handler declared inside {data.get('name')} ({data.get('file')}:{line}) "
+        f"and bound in its JSX: answering for {data.get('name')} (a nested function's calls "
+        "are its component's)"
+    )
 
 
 def unused_middleware(pg: ProjectGraph, ans: Answer, route: str) -> None:

@@ -25,7 +25,7 @@ the question's class:
 | single fact | runtime, URL, GCP project, deploy, secret location of one project | `index/projects.yaml` — one file read |
 | single fact | a config/deploy value: Node version, default region, compose image, mount prefix, API base URL | `kb_entity(name=<setting name or word>, project=, component=)`, or the `settings` section of `kb_entity(name=<component>, project=)` (`name = value (file:line)`) |
 | single fact | decisions, "why did we do this" | `index/decisions.md` (ADR summaries), then the ADR itself |
-| does X call Y | "does web call POST /api/users?", "does this form reach the Zendesk service?" | `kb_trace(start=X, to=Y, project=)` (or `kb_neighbors(node=X, to=Y, project=)`): the verdict first — `yes — per the static graph` with each call site → route → handler, or `no — per the static graph` with both ends as resolved, whether the route exists (a placeholder-prefix route such as `/{{API_PREFIX}}/v1/users` counts), its inbound calls, what X calls instead and the unbridged/unresolved calls that could hide an edge; a route only another project serves is a no by construction |
+| does X call Y | "does web call POST /api/users?", "does this form reach the Zendesk service?" | `kb_trace(start=X, to=Y, project=)` (or `kb_neighbors(node=X, to=Y, …)` / `kb_entity(name=X, to=Y, …)`, the same engine): the verdict first — `yes — per the static graph` with each call site → route → handler, or `no — per the static graph` with both ends as resolved, whether the route exists (a placeholder-prefix route such as `/{{API_PREFIX}}/v1/users` counts), its inbound calls, what X calls instead and the unbridged/unresolved calls that could hide an edge; a route only another project serves is a no by construction |
 | trace | "where does this button / form handler / call site post to, down to the handler and services" | `kb_trace(start=<handler name, path:line or call site>, project=)` — direction `down`; each HTTP hop says how its URL was built (the env var with its value per env file, the wrapper lines), each route how its path was mounted |
 | trace | "who calls this route / handler?", "which frontend code reaches it?" | `kb_trace(start=<"METHOD /full/path" or handler>, project=, direction="up")` — no caller is a plain no with the call sites that could be it |
 | impact | "what breaks if this secret / env var / route / middleware / file / setting / cookie / Terraform resource / URL changes?" | `kb_impact(target=, project=)` — any name works (a constant, a setting's value, `google_cloud_run_v2_service.server`, `https://api.example.com`); readers with `path:line`, routes behind a middleware that reads it, the call sites that reach those routes, settings that name it, deploy envs, docs; tests listed apart |
@@ -34,7 +34,7 @@ the question's class:
 | inside a component | one route: its middleware chain in order (as written), how its path is mounted, handler, what the handler calls, who calls it | `kb_entity(name="METHOD /full/path", project=, component=)` |
 | inside a component | one hop of edges of one node (e.g. only `USES_MIDDLEWARE`, only incoming `CALLS`) | `kb_neighbors(node=, edge_types=[...], direction=, project=)` |
 | negative | "is there a route / call / read / setting X?" | `kb_entity`, `kb_impact` or `kb_trace(to=)` on it: a missing one is answered "no — per the static graph" with the nearest names (other method, one segment off, a placeholder prefix that could be it) and the unresolved calls that could hide an edge |
-| cross-project | "which projects use Nuxt / serve POST /api/users / use helmet / deploy to us-central1", compare Express versions, compare the APIs | `kb_find` / `kb_compare` with `project="*"` (catalog, knowledge and settings only — the only tools that accept `*`); `kb_find kind=route` and `kind=middleware` list them across projects; `kb_compare kind=component name=<component or role>` compares every component of that role |
+| cross-project | "which projects use Nuxt / serve POST /api/users / use helmet or CORS / deploy to us-central1", compare Express versions, compare the APIs | `kb_find` / `kb_compare` with `project="*"` (catalog, knowledge and settings only — the only tools that accept `*`); `kb_find kind=route` and `kind=middleware` list them across projects (middleware by package or as written: `cors` finds `app.enableCors`); `kb_compare kind=component name=<component or role>` compares every component of that role |
 | docs | which docs to read before a task | `kb_context(task, max_tokens, project=)` |
 | anything else | lists and counts the tools do not give | `kb_sql` (read-only SQL, one project; rows fill the budget, the rest is counted on the `collapsed:` line; an empty result says "no rows" with the nearest names) |
 
@@ -42,7 +42,9 @@ Rules:
 - Always pass `project=`; components of different projects share names (`api`, `web`).
   `project="*"` is refused by every tool except `kb_find` and `kb_compare`.
 - Names resolve the way you mean them: a component before a route before a file before a
-  handler (route handlers and UI event handlers: `addBook` finds `Books.addBook`) before
+  handler (route handlers and UI event handlers: `addBook` finds the Vue method
+  `Books.addBook`, `handleAddTodo` the React class field `TodoApp.handleAddTodo`, a
+  handler nested in a function component that component) before
   any other symbol; a name several nodes share returns the candidates — pass the id.
 - Routes are named `METHOD /full/path` (every mount prefix included, the framework's own
   parameter syntax: `:id`, `{{id}}`, `<id>`, `[id]`); an unresolved prefix stays a hole
@@ -50,7 +52,8 @@ Rules:
 - Code facts read `project/component path:line`, or `path:12-18` when the node spans lines;
   a middleware is shown at the line where that route gets it (with `defined …` when it
   lives elsewhere). A `↳` line under a hop says how its value was built; an edge of
-  medium or low confidence says so in words, with how it was matched.
+  medium or low confidence says so in words, with how it was matched and its evidence
+  (a run-time condition or dead code is said too).
 - The graph is static. "No edge per the static graph" is **not** proof of no relation:
   read the unresolved/dynamic calls listed with it, and check the code before concluding.
 - An answer ending in `collapsed:` was cut to its budget: ask again with a larger

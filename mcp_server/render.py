@@ -103,15 +103,13 @@ def edge_label(data: dict[str, Any]) -> str:
 
 
 def calls_tail(attrs: dict[str, Any]) -> list[str]:
-    """A CALLS hop's resolution kind, the link between call and route it rests on (first
-    evidence item past the call site) and the run-time condition of an alternative."""
+    """A CALLS hop's resolution kind and the statement between call and route it rests on
+    (the bridge's `link`: a KB entry, an env file, a proxy); the run-time condition of an alternative is said by
+    `confidence_words`, whatever the level."""
     out = []
-    evidence = [e for e in attrs.get("evidence") or [] if isinstance(e, str)]
-    link = next((e for e in evidence[1:-1] if ":" in e.split(" ", 1)[0]), "")
+    link = attrs.get("link") if isinstance(attrs.get("link"), str) else ""
     if attrs.get("resolution") and attrs.get("confidence") in (None, "high"):
         out.append(f"{attrs['resolution']}" + (f" by {short(link, 70)}" if link else ""))
-    if attrs.get("condition"):
-        out.append(f"when {short(attrs['condition'], 50)}")
     return out
 
 
@@ -124,20 +122,48 @@ MATCH_WORDS = {
 
 
 def confidence_words(attrs: dict[str, Any]) -> str:
-    """A low- or medium-confidence edge said in words, with how it was matched and why it
-    was written; '' for a high-confidence edge (the default an agent may assume)."""
+    """A low- or medium-confidence edge said in words — how it was matched, what resolved
+    it and on what evidence — in one clause; a run-time condition or dead code is said
+    whatever the level; '' for a plain high-confidence edge (the default an agent assumes)."""
     level = attrs.get("confidence")
     if isinstance(level, int | float) and not isinstance(level, bool):
         level = "high" if level >= 0.8 else "medium" if level >= 0.5 else "low"
-    if level in (None, "", "high"):
-        return ""
-    text = f"{level} confidence"
-    how = MATCH_WORDS.get(str(attrs.get("match") or ""))
-    if how:
-        text += f" — {how}"
-    if attrs.get("resolution"):
-        text += f"; resolved by {short(attrs.get('how') or attrs['resolution'], 90)}"
-    return text
+    bits = []
+    if level not in (None, "", "high"):
+        text = f"{level} confidence"
+        how = MATCH_WORDS.get(str(attrs.get("match") or ""))
+        if how:
+            text += f" — {how}"
+        if attrs.get("resolution"):
+            text += f"; resolved by {short(attrs.get('how') or attrs['resolution'], 90)}"
+        seen = evidence_text(attrs.get("evidence"))
+        if seen:
+            text += f"; evidence: {seen}"
+        bits.append(text)
+    if attrs.get("condition"):
+        bits.append(f"only when {short(attrs['condition'], 80)}")
+    if attrs.get("dead_code"):
+        bits.append("the call site is in dead code (nothing calls its function)")
+    return "; ".join(bits)
+
+
+def evidence_text(value: Any, shown: int = 3) -> str:
+    """The evidence a bridge recorded, compact: strings as written, a dict by its words and
+    its `file:line`; the first few, the rest counted."""
+    items = value if isinstance(value, list) else [value] if value else []
+    out = []
+    for item in items[:shown]:
+        if isinstance(item, dict):
+            words = [str(item[k]) for k in ("kind", "what", "source", "text", "value", "via")
+                     if item.get(k) not in (None, "")]  # fmt: skip
+            at = (
+                f" ({item['file']}:{item['line']})" if item.get("file") and item.get("line") else ""
+            )
+            out.append(short(" ".join(words) or item, 70) + at)
+        else:
+            out.append(short(item, 70))
+    more = f" +{len(items) - shown} more" if len(items) > shown else ""
+    return ", ".join(out) + more
 
 
 def short(value: Any, limit: int = MAX_CELL) -> str:

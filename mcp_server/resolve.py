@@ -3,7 +3,8 @@
 One resolver for every tool. Accepted: a node id, `path:line`, `component/path:line`, a
 route (`METHOD /path` or a path alone, with or without prefix holes), a name
 (case-insensitive; an id's last qualifier; a member's own name: `addBook` for
-`Books.addBook`), or a file path. `component` narrows. Where several nodes carry the
+`Books.addBook`; a handler nested in a function component: that component), or a file
+path. `component` narrows. Where several nodes carry the
 name, the kinds a person means first win, in this order: components, routes, files,
 handlers (route handlers and UI event handlers), other symbols; below symbols (middleware,
 call sites, env vars, settings, secrets, Terraform) a tie stays a tie. Several left
@@ -141,6 +142,19 @@ def _members(pg: ProjectGraph, lower: str) -> list[str]:
     ]
 
 
+def inner_holders(pg: ProjectGraph) -> dict[str, list[str]]:
+    """lower handler name → the function components declaring it in their body and binding
+    it in their JSX (the extractor's `handlers` attr; cached on the graph)."""
+    cached = getattr(pg, "_inner_holders", None)
+    if cached is None:
+        cached = {}
+        for n, _ in pg.of_kind("symbol"):
+            for name in pg.attrs(n).get("handlers") or {}:
+                cached.setdefault(str(name).lower(), []).append(n)
+        pg._inner_holders = cached  # type: ignore[attr-defined]
+    return cached
+
+
 def candidates(pg: ProjectGraph, text: str, component: str | None = None) -> list[str]:
     """Every node the text can mean, narrowed the way a person means it (see the module)."""
     if text in pg.g:
@@ -157,6 +171,8 @@ def candidates(pg: ProjectGraph, text: str, component: str | None = None) -> lis
         ids = _in_component(pg, [i for i in pg.g if i.lower().endswith(":" + lower)], component)
     if not ids and re.fullmatch(r"[\w$]+", text):
         ids = _in_component(pg, _members(pg, lower), component)
+    if not ids and re.fullmatch(r"[\w$]+", text):  # a handler nested in a function component
+        ids = _in_component(pg, inner_holders(pg).get(lower, []), component)
     if not ids and ("/" in text or "." in text):
         ids = _by_location(pg, text, None, component)
     return narrow(pg, ids, text)

@@ -69,7 +69,8 @@ DESCRIPTIONS = {
     "inbound calls, env vars and secrets, then settings (name = value at file:line), Terraform, "
     "runtime, packages, docs — every list whole, compacter under a tight budget. A file, route, "
     "call site, handler, env var or setting: its own view. A name resolves component > route > file "
-    "> handler > symbol. For one project-level fact, index/projects.yaml is cheaper.",
+    "> handler > symbol. to=<node> answers 'does this node call that one' as kb_trace to= does. "
+    "For one project-level fact, index/projects.yaml is cheaper.",
     "kb_sql": "Read-only SQL (one SELECT/WITH statement, 200-row cap, 5 s cap, no file access) over one "
     "project's partition plus the global layer. Tables: nodes, edges, unresolved, docs, adrs, "
     "catalog_packages, catalog_middleware, catalog_hosts, catalog_tf_types, catalog_env_vars, problems, "
@@ -187,10 +188,11 @@ def create_server(kb_root: Path, data_dir: Path | None = None) -> MCPServer:
         name: str,
         project: str | None = None,
         component: str | None = None,
+        to: str | None = None,
         budget: Budget = None,
     ) -> str:
         return _run(
-            state, budget, lambda a: tools_entity.entity(state, a, name, project, component)
+            state, budget, lambda a: tools_entity.entity(state, a, name, project, component, to)
         )
 
     @tool("kb_sql")

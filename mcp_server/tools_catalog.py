@@ -28,6 +28,7 @@ CATALOG = {
     "tf_resource_type": "catalog_tf_types",
     "env_var": "catalog_env_vars",
 }
+MW_NAME = "json_extract_string(attrs, '$.middleware')"
 KINDS = [*CATALOG, "runtime", "integration", "stack", "component", "route"]
 
 
@@ -68,9 +69,15 @@ def _catalog_rows(
     cols = "project, component, name, file, line, attrs" + (
         ", version, declared, ecosystem" if kind == "package" else ""
     )
-    cond = "lower(name) = lower(?)" if exact else "name ILIKE ? ESCAPE '\\'"
+
+    def test(col: str) -> str:
+        return f"lower({col}) = lower(?)" if exact else f"{col} ILIKE ? ESCAPE '\\'"
+
+    cond, params = test("name"), [like]
+    if kind == "middleware":  # the middleware as written (`app.enableCors`), not only its package
+        cond = f"({cond} OR {test(MW_NAME)})"
+        params.append(like)
     sql = f"SELECT {cols} FROM {table} WHERE {cond}"
-    params: list[Any] = [like]
     if project:
         sql += " AND project = ?"
         params.append(project)
@@ -125,6 +132,12 @@ def _mw_package(row: dict) -> str:
     return str(
         (row.get("attrs") or {}).get("package") or str(row.get("name") or "").split(".")[0]
     ).lower()
+
+
+def _written(row: dict) -> str:
+    """` as AuthGuard('jwt')` when the middleware is written otherwise than its package."""
+    own = (row.get("attrs") or {}).get("middleware")
+    return f" as {short(own, 60)}" if own and str(own) != str(row.get("name")) else ""
 
 
 def _package_of(pkgs: dict[tuple, dict], row: dict) -> str:
@@ -214,7 +227,7 @@ def find(state: State, ans: Answer, kind: str, query: str, project: str | None) 
             for row in group:
                 ver = _version_text(row) if kind == "package" else ""
                 if kind == "middleware":
-                    ver = _package_of(pkgs, row)
+                    ver = _written(row) + _package_of(pkgs, row)
                 ans.add(f"{_loc(row)}{ver}", prio=20, group=f"{kind} {name}", indent="  ")
         _components_without(state, ans, kind, query, rows)
         if sdk_line:

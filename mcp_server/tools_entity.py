@@ -18,15 +18,29 @@ from mcp_server.settings import KIND as SETTING
 from mcp_server.settings import mentioning, section, setting_view
 from mcp_server.state import State
 from mcp_server.tools_impact import _docs
+from mcp_server.tools_trace import ask_does_call
 from mcp_server.views import component_view
 from mcp_server.views_file import file_view
 from mcp_server.views_node import call_view, env_view, route_view, symbol_view
 
+# attrs a view already prints in words (the path built, the route's name)
+SAID = {"repo_path", "segments", "mounts", "holes"}
+
 
 def entity(
-    state: State, ans: Answer, name: str, project: str | None, component: str | None
+    state: State,
+    ans: Answer,
+    name: str,
+    project: str | None,
+    component: str | None,
+    to: str | None = None,
 ) -> None:
     pg = state.graph(pick_project(state, project, name))
+    if to:  # "does this node call that one?": the negatives engine, verdict first
+        nid = resolve_or_no(pg, ans, name, component, "name")
+        if nid is not None:
+            ask_does_call(state, pg, ans, nid, to, False)
+        return
     several = candidates(pg, (name or "").strip(), component) if name else []
     named = [n for n in several if pg.node(n).get("kind") == SETTING]
     if not [n for n in several if not is_test(pg.node(n).get("file"))]:
@@ -67,7 +81,7 @@ def entity(
     if view is not None:
         view(pg, ans, nid)
     for key, value in sorted(pg.attrs(nid).items()):
-        if key in ("repo_path",):
+        if key in SAID or value in (None, "", [], {}):
             continue
         shown = ", ".join(map(str, value)) if isinstance(value, list) else value
         ans.add(f"{key}: {short(shown, 200)}", prio=24, group="attrs")

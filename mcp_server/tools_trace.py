@@ -211,15 +211,23 @@ _FOREIGN_ID = re.compile(
 
 
 def _few_same_kind(pg: ProjectGraph, start: str, component: str | None) -> list[str]:
-    """2–3 same-kind nodes a name matches (two `Home` pages): traced one after the other."""
+    """Same-kind nodes a start means together, traced one after the other: 2–3 that share a
+    name (two `Home` pages), or every route / call site registered on one `path:line` (a
+    viewset's routes, a ternary URL)."""
+    text = (start or "").strip()
     try:
-        ids = candidates(pg, (start or "").strip(), component)
+        ids = candidates(pg, text, component)
     except ToolFailure:
         return []
     kinds = {pg.node(i).get("kind") for i in ids}
-    if 2 <= len(ids) <= 3 and len(kinds) == 1 and kinds & {"symbol", "http_call", "route"}:
+    limit = LINE_STARTS if _AT_LINE.match(text) else 3
+    if 2 <= len(ids) <= limit and len(kinds) == 1 and kinds & {"symbol", "http_call", "route"}:
         return ids
     return []
+
+
+_AT_LINE = re.compile(r"^\S+:\d+$")
+LINE_STARTS = 8  # routes or call sites of one line traced together
 
 
 def _trace_from(pg: ProjectGraph, ans: Answer, src: str, up: bool, max_depth: int) -> None:

@@ -249,7 +249,8 @@ def component_view(pg: ProjectGraph, ans: Answer, comp: str, extra: Extra | None
         )
         parts.append(Section("packages", levels(full=_packages(pg, cid)), 35, keep=False))
         attrs = [f"{k}: {short(', '.join(map(str, v)) if isinstance(v, list) else v, 200)}"
-                 for k, v in sorted(pg.attrs(cid).items()) if k != "repo_path"]  # fmt: skip
+                 for k, v in sorted(pg.attrs(cid).items())
+                 if k != "repo_path" and v not in (None, "", [], {})]  # fmt: skip
         parts.append(Section("attributes", levels(full=attrs), 30, keep=False) if attrs else None)
     if extra is not None:
         docs = scratch(extra)

@@ -152,12 +152,20 @@ def callees(pg: ProjectGraph, ans: Answer, sym: str, depth: int = 1, indent: str
             verb = {"CALLS_FN": "calls", "READS_ENV": "reads env", "CALLS_HTTP": "HTTP"}[kind]
             used = at(pg, v, d)
             defined = f" → {where(pg, v)}" if kind == "CALLS_FN" and where(pg, v) != used else ""
+            if kind == "CALLS_HTTP":  # where it lands, and how its URL was built
+                lands = [f"{ref(pg, r)}{via_text(e)}" for r, e in outs(pg, v, "CALLS")]
+                defined = " → " + "; ".join(lands) if lands else " → no route (no CALLS edge)"
             ans.add(
                 f"{verb} {name(pg, v, 70)} at {used}{defined}",
                 prio=3 + 4 * level,
                 group=f"{kind} {level}",
                 indent=pad,
             )
+            built = call_tail(pg, v) if kind == "CALLS_HTTP" else ""
+            if built:
+                ans.add(
+                    f"↳ {short(built, 220)}", prio=5 + 4 * level, group="tail", indent=pad + "  "
+                )
             if kind == "CALLS_FN" and level + 1 < depth and v not in seen:
                 seen.add(v)
                 walk(v, level + 1, pad + "  ")
@@ -189,8 +197,6 @@ def _body_settings(pg: ProjectGraph, ans: Answer, sym: str) -> None:
         if start <= (pg.node(n).get("line") or 0) <= end
     ]
     section(pg, ans, inside, "settings in its body", 2)
-    if not outs(pg, sym, "READS_ENV"):
-        ans.add("env vars read: no edge per the static graph (no READS_ENV from it)", prio=14)
 
 
 def symbol_view(pg: ProjectGraph, ans: Answer, sym: str) -> None:
@@ -212,7 +218,12 @@ def symbol_view(pg: ProjectGraph, ans: Answer, sym: str) -> None:
         ans.add(f"used as middleware by ({len(guarded)} routes; usage line):", prio=4)
         for r, d in sorted(guarded, key=lambda x: str(pg.node(x[0]).get("name"))):
             ans.add(f"{name(pg, r, 90)} at {at(pg, r, d)}", prio=4, group="guarded", indent="  ")
+    called = outs(pg, sym, "CALLS_FN", "READS_ENV", "CALLS_HTTP")
+    if called:
+        ans.add(f"what it calls ({len(called)}; at the call line → where it goes):", prio=3)
     callees(pg, ans, sym, depth=2)
+    if not outs(pg, sym, "READS_ENV"):
+        ans.add("env vars read: no edge per the static graph (no READS_ENV from it)", prio=14)
     callers = ins(pg, sym, "CALLS_FN")
     prod = [(u, d) for u, d in callers if not is_test(d.get("file") or pg.node(u).get("file"))]
     if callers:

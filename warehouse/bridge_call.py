@@ -77,6 +77,8 @@ def edge_attrs(call: Call, t: Target, m, full: list[Seg], conf: str, dead: bool)
         "confidence": conf,
         "resolution": t.resolution,
         "evidence": list(dict.fromkeys(evidence)),
+        # the statement the bridge rests on (a KB entry, an env file, a proxy), not a hop
+        "link": next((e for e in t.evidence if ":" in e.split(" ", 1)[0]), ""),
         "how": t.how,
         "match": "suffix" if m.suffix else m.kind,
         "target_component": t.component,

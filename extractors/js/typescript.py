@@ -43,7 +43,9 @@ from extractors.js.resolve import Resolver
 from extractors.js.symbols import CLASS_TYPES as _CLASS_TYPES
 from extractors.js.symbols import add_symbol as _symbol
 from extractors.js.symbols import alias_symbols as _alias_symbols
+from extractors.js.symbols import component_options as _component_options
 from extractors.js.symbols import declaration as _declaration
+from extractors.js.symbols import inner_handlers as _inner_handlers
 from extractors.js.symbols import object_members as _object_members
 from extractors.models import import_paths
 from extractors.shared import CodeSymbols, JsSymbols, VueComponents
@@ -188,6 +190,8 @@ def _export(ctx, mod: ModuleInfo, stmt: TsNode, resolver: Resolver, packages: se
             mod.exports["default"] = "default"
             if value.type in FUNCTION_TYPES | {"class"}:
                 _symbol(ctx, mod, "default", stmt, value, True, "function")
+            elif mod.owner_id != mod.file_id:  # a Vue SFC's `export default {…}`
+                _component_options(ctx, mod, value)
         return
     target = None
     if source is not None:
@@ -236,6 +240,7 @@ def _variables(ctx, mod, decl: TsNode, resolver, packages, exported: bool) -> li
         mod.consts[name] = value
         if value.type in FUNCTION_TYPES:
             _symbol(ctx, mod, name, declarator, declarator, exported, "function")
+            _inner_handlers(ctx, mod, name, value)
         elif value.type == "class":
             _symbol(ctx, mod, name, declarator, declarator, exported, "class")
         elif value.type == "object":

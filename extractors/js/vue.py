@@ -86,17 +86,23 @@ def extract(ctx: ComponentContext) -> None:
 
 
 def link_template(ctx: ComponentContext) -> None:
-    """Component → CALLS_FN → script functions named in its template (after typescript)."""
+    """Component → CALLS_FN → script functions (and Options-API methods) named in its
+    template (after typescript)."""
     from extractors.js.common import modules
 
     words = ctx.shared.vue.template_words
+    nodes = {n.id: n for n in ctx.facts.nodes if n.kind == "symbol"}
     for rel, comp_id in sorted(ctx.shared.vue.components.items()):
         mod = modules(ctx).get(rel)
         if mod is None:
             continue
+        own = comp_id.rsplit("#", 1)[-1] + "."  # Options-API members: `Books.addBook`
         for name, node_id in sorted(mod.symbols.items()):
-            if "." not in name and name in words.get(rel, set()) and node_id != comp_id:
+            bare = name.removeprefix(own)
+            if "." not in bare and bare in words.get(rel, set()) and node_id != comp_id:
                 ctx.add_edge(comp_id, node_id, "CALLS_FN", rel, 1, via="template")
+                if node_id in nodes:  # a handler the template binds ranks as one by name
+                    nodes[node_id].attrs["ui_handler"] = True
 
 
 def _template_words(data: bytes) -> set[str]:

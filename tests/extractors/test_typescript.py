@@ -199,3 +199,60 @@ def test_very_long_member_chains_do_not_break_extraction(tmp_path):
     chain = "a" + ".b" * 3000
     f = extract(tmp_path, {"src/gen.js": f"export function gen() {{\n  return {chain}.c();\n}}\n"})
     assert f.where("symbol:src/gen.js#gen") == "src/gen.js:1"
+
+
+def test_a_class_field_holding_a_function_is_a_method_its_class_binds(tmp_path):
+    """React's bound handlers (`handleAdd = async (e) => {…}`): a method symbol of the class
+    owning its calls, linked from the class where it is handed over (`this.handleAdd`)."""
+    f = extract(tmp_path, {
+        "src/Todo.jsx": """
+            import React, { Component } from 'react';
+
+            export default class Todo extends Component {
+              state = { text: '' };
+
+              handleAdd = async (event) => {
+                await fetch('/api/todos', { method: 'POST' });
+              };
+
+              render() {
+                return <form onSubmit={this.handleAdd} />;
+              }
+            }
+            """,
+    })  # fmt: skip
+    handler = f.node("symbol:src/Todo.jsx#Todo.handleAdd")
+    assert (handler.line, handler.end_line, handler.attrs["field"]) == (6, 8, True)
+    assert handler.attrs["ui_handler"] is True
+    assert "symbol:src/Todo.jsx#Todo.state" not in f.nodes  # a field holding data is no symbol
+    http = f.edges("CALLS_HTTP")
+    assert (
+        "symbol:src/Todo.jsx#Todo.handleAdd",
+        "http_call:POST /api/todos@src/Todo.jsx:7",
+    ) in http
+    bound = f.edges("CALLS_FN")[("symbol:src/Todo.jsx#Todo", "symbol:src/Todo.jsx#Todo.handleAdd")]
+    assert (bound.line, bound.attrs) == (11, {"via": "bound handler"})
+
+
+def test_a_function_component_names_the_handlers_its_jsx_binds(tmp_path):
+    """Handlers declared in a function component's body and bound in its JSX are named on
+    the component (`handlers`), while their calls stay the component's."""
+    f = extract(tmp_path, {
+        "src/Form.tsx": """
+            import { useCallback } from 'react';
+
+            export const Form = () => {
+              const onSave = useCallback(async () => {
+                await fetch('/api/save', { method: 'POST' });
+              }, []);
+              function onReset() {}
+              const helper = () => 1;
+
+              return <form onSubmit={onSave}><button onClick={() => onReset()} /></form>;
+            };
+            """,
+    })  # fmt: skip
+    form = f.node("symbol:src/Form.tsx#Form")
+    assert form.attrs["handlers"] == {"onSave": 4, "onReset": 7}
+    http = f.edges("CALLS_HTTP")
+    assert ("symbol:src/Form.tsx#Form", "http_call:POST /api/save@src/Form.tsx:5") in http

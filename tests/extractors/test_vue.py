@@ -107,3 +107,47 @@ def test_broken_sfc_script_keeps_line_numbers(tmp_path):
     assert f.where("symbol:src/Broken.vue#ok") == "src/Broken.vue:3"
     (warning,) = [p for p in f.problems if p.rule == "syntax-error"]
     assert (warning.path, warning.line) == ("src/Broken.vue", 4)
+
+
+def test_options_api_methods_are_symbols_the_template_calls(tmp_path):
+    """`export default { methods: { addBook() {…} } }` (also in `defineComponent({…})`): each
+    method is a symbol `<Component>.<method>` owning its calls; the template's handler
+    names link the component to them."""
+    f = extract(tmp_path, {
+        "src/Shelf.vue": """
+            <template><form @submit.prevent="addBook" /></template>
+            <script>
+            export default {
+              data() { return { title: '' }; },
+              methods: {
+                addBook() {
+                  return fetch('/api/books', { method: 'POST' });
+                },
+              },
+            };
+            </script>
+            """,
+        "src/Typed.vue": """
+            <template><button @click="go">Go</button></template>
+            <script lang="ts">
+            import { defineComponent } from 'vue';
+            export default defineComponent({
+              methods: { go() { return fetch('/api/go'); } },
+            });
+            </script>
+            """,
+    })  # fmt: skip
+    add = f.node("symbol:src/Shelf.vue#Shelf.addBook")
+    assert (add.line, add.end_line, add.attrs["symbol_kind"]) == (6, 8, "method")
+    assert add.attrs["ui_handler"] is True  # the template binds it: ranked as a handler
+    assert f.where("symbol:src/Typed.vue#Typed.go") == "src/Typed.vue:5"
+    http = f.edges("CALLS_HTTP")
+    assert (
+        "symbol:src/Shelf.vue#Shelf.addBook",
+        "http_call:POST /api/books@src/Shelf.vue:7",
+    ) in http
+    calls = f.edges("CALLS_FN")
+    assert calls[("symbol:src/Shelf.vue#Shelf", "symbol:src/Shelf.vue#Shelf.addBook")].attrs == {
+        "via": "template"
+    }
+    assert ("symbol:src/Typed.vue#Typed", "symbol:src/Typed.vue#Typed.go") in calls

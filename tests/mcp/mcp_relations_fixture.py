@@ -12,9 +12,8 @@ lives in two components; a symbol is named like the `search` component.
 delta: another project serving `POST /api/users`, with a planted string that must never
 appear in an orbit answer.
 
-The UI handler symbols are emitted here the way the extraction is asked to emit them
-(name `Component.method`, `symbol_kind: method`, `ui_handler: true`, `event`), with the
-CALLS_HTTP edge from the handler itself.
+The UI handler symbols are shaped as the extraction emits them (`Component.method`,
+`symbol_kind: method`); tests/mcp/test_answers_from_code.py traces them from source.
 """
 
 from __future__ import annotations
@@ -90,8 +89,9 @@ def _gateway() -> tuple[list[Node], list[Edge]]:
             edges += [
                 edge(f"{ORBIT}/{c}:symbol:{res}Controller.create", call.id, "CALLS_HTTP", ORBIT, c, cf, 8),
                 edge(call.id, f"{ORBIT}/{comp}:route:{method} {path}", "CALLS", ORBIT, None, cf, 8, via=env, envs=["dev", "prod"],
-                     **({"confidence": "medium", "match": "param", "resolution": f"KB calls[0] env_var {env}"}
-                        if comp == "users" else {})),
+                     **({"confidence": "medium", "match": "param", "resolution": f"KB calls[0] env_var {env}",
+                         "evidence": [f"{env} = http://users:8080", {"kind": "compose service", "file": "compose.yaml", "line": 12}]}
+                        if comp == "users" else {"dead_code": True} if comp == "search" else {})),
             ]  # fmt: skip
     for line in (5, 6):  # jwt({secret: process.env.JWT_SECRET}) written in two registrations
         mid = f"{ORBIT}/{c}:middleware:jwt@src/routes/books.ts:{line}"
