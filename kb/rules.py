@@ -31,6 +31,7 @@ RULES: dict[str, str] = {
     "type": "a field has the wrong shape (text, list, mapping, date, hex)",
     "id": "an id is not lowercase letters, digits and '-', or does not match its folder",
     "vocabulary": "a value is not in vocabulary.yaml",
+    "vocabulary-list": "a list name in vocabulary.yaml that no field reads (often a typo)",
     "calls": "a calls entry lacks env_var or component",
     "cross-project": "a calls entry names a component of another project",
     "reference": "a project, component or superseded ADR that does not exist",

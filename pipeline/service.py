@@ -30,10 +30,10 @@ import time
 import traceback
 from pathlib import Path
 
-from pipeline.handoff import socket_path
+from pipeline.handoff import SERVICE_LOCK, socket_path
 from vocab.memory import imports_without_gc, peak_rss_mb, reset_peak_rss
 
-LOCK = "refresh-service.lock"
+LOCK = SERVICE_LOCK
 PACKAGES = (
     "assets",
     "doc_context",
