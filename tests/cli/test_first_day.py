@@ -123,3 +123,36 @@ def test_a_config_with_absolute_paths_says_so_and_the_portable_one_runs_from_the
     finally:
         client.close()
     assert err and "kb refresh" in text and str(moved / "team-kb") in text, text
+
+
+def test_a_kb_with_errors_stops_before_dagster_loads(example_kb: Path, tmp_path: Path) -> None:
+    comp = example_kb / "projects/acme-shop/contact-api/component.md"
+    comp.write_text(comp.read_text("utf-8").replace("role: api", "role: apii"), "utf-8")
+    data = tmp_path / "data"
+    done = kb_cli("refresh", "--kb", str(example_kb), "--data-dir", str(data))
+    assert done.returncode == 1
+    text = output(done)
+    assert "projects/acme-shop/contact-api/component.md:6: error: role 'apii'" in text, text
+    assert "build stopped (kb_validation); nothing is published" in text
+    assert "loading the Dagster pipeline" not in text and "Traceback" not in text
+    assert not (data / "dagster").exists()  # no Dagster instance was opened
+    assert not (data / "staging").exists()  # no component was extracted
+
+
+def test_a_repo_outside_repos_root_stops_the_refresh_and_status_says_missing(
+    built_example: Path, tmp_path: Path
+) -> None:
+    root = tmp_path / "portfolio"
+    shutil.copytree(built_example.parent, root, symlinks=True)
+    kb = root / "kb"
+    comp = kb / "projects/acme-shop/contact-api/component.md"
+    text = comp.read_text("utf-8").replace("repo: acme-shop/contact-api", "repo: ../contact-api")
+    comp.write_text(text, "utf-8")
+    done = kb_cli("refresh", "--kb", str(kb))
+    assert done.returncode == 1 and "[repo-outside]" in done.stdout, output(done)
+    assert "loading the Dagster pipeline" not in output(done)
+    assert "the last good warehouse" in done.stderr
+    status = kb_cli("status", "--kb", str(kb))
+    line = next(x for x in status.stdout.splitlines() if "acme-shop/contact-api" in x)
+    assert "missing: `repo: ../contact-api` names no folder under repos_root" in line, line
+    assert "current (missing)" not in status.stdout
