@@ -45,3 +45,25 @@ def setting_error(executor: str) -> str | None:
     if executor == "celery" and not os.environ.get("KB_CELERY_BROKER"):
         return "KB_EXECUTOR=celery needs KB_CELERY_BROKER — e.g. redis://127.0.0.1:6379/0"
     return None
+
+
+# Whether the daemon of `kb ui` / `dagster dev` materializes stale assets by itself (the
+# `kb_automation` sensor running by default), besides `kb refresh`: on or off.
+UI_AUTOMATION_ENV = "KB_UI_AUTOMATION"
+
+
+def ui_automation() -> bool:
+    """True unless KB_UI_AUTOMATION says off (`kb ui` checks the value before starting)."""
+    return os.environ.get(UI_AUTOMATION_ENV, "on").strip().lower() not in (
+        "off",
+        "0",
+        "false",
+        "no",
+    )
+
+
+def ui_automation_error() -> str | None:
+    value = os.environ.get(UI_AUTOMATION_ENV, "on").strip().lower()
+    if value in ("on", "off", "1", "0", "true", "false", "yes", "no", ""):
+        return None
+    return f"{UI_AUTOMATION_ENV}={value}: use on or off"
