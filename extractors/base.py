@@ -55,6 +55,8 @@ class ComponentContext:
     project: str
     component: str
     root: Path
+    # folders (relative to root) of other components nested in this one: not this one's
+    skip_dirs: frozenset[str] = frozenset()
     files: dict[str, SourceFile] = field(default_factory=dict)
     facts: ComponentFacts = field(default_factory=ComponentFacts)
     shared: Shared = field(default_factory=Shared)
@@ -229,7 +231,9 @@ def collect_files(ctx: ComponentContext) -> None:
         dirnames[:] = sorted(
             d
             for d in dirnames
-            if d not in CODE_SKIP_DIRS and not (ignore and ignore.match_file(rel_dir + d + "/"))
+            if d not in CODE_SKIP_DIRS
+            and rel_dir + d not in ctx.skip_dirs
+            and not (ignore and ignore.match_file(rel_dir + d + "/"))
         )
         for name in sorted(filenames):
             rel = rel_dir + name

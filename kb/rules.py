@@ -37,6 +37,7 @@ RULES: dict[str, str] = {
     "reference": "a project, component or superseded ADR that does not exist",
     "missing-repo": "a component's repo folder does not exist under repos_root",
     "repo-outside": "a component's repo path leaves repos_root",
+    "repo-shared": "two components name the same repo folder (monorepos: one folder each)",
     "duplicate": "two files define the same project, component or ADR number",
     "adr-name": "an ADR file is not named NNNN-title.md",
     "scope": "effort, schedules, assignments or meeting notes in the KB",

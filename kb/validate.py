@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from datetime import date
 
+from kb.layout import shared_folder_problems
 from kb.model import KbDoc, KnowledgeBase
 from kb.problems import Problem, sorted_problems
 from kb.rules import with_doc_link
@@ -136,7 +137,7 @@ def validate_kb(
     checker.structure()
     checker.secrets()
     checker.staleness()
-    checker.out += vocabulary_key_problems(kb)
+    checker.out += vocabulary_key_problems(kb) + shared_folder_problems(kb)
     return sorted_problems([with_doc_link(p) for p in checker.out + list(extra or [])])
 
 
