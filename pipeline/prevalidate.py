@@ -12,10 +12,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from kb.imports.store import import_problems
 from kb.model import KnowledgeBase
 from kb.problems import Problem
-from kb.validate import kb_today, validate_kb
 from warehouse.integrity import MANIFEST
 
 
@@ -27,5 +25,8 @@ def errors_before_build(kb: KnowledgeBase, data_dir: Path) -> list[Problem]:
         built = {}
     if built.get("kb_hash") == kb.content_hash:
         return []
+    from kb.imports.store import import_problems  # the secret scanner: only when needed
+    from kb.validate import kb_today, validate_kb
+
     problems = validate_kb(kb, kb_today(), extra=import_problems(kb.config.root))
     return [p for p in problems if p.severity == "error"]
