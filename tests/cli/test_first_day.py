@@ -16,7 +16,7 @@ from mcp import StdioServerParameters
 
 from tests.support.checks import output
 from tests.support.mcp_stdio import StdioClient
-from tests.support.portfolio import kb_cli
+from tests.support.portfolio import REPO, kb_cli
 
 
 def test_help_does_not_send_a_new_kb_to_the_bundled_example() -> None:
@@ -156,3 +156,13 @@ def test_a_repo_outside_repos_root_stops_the_refresh_and_status_says_missing(
     line = next(x for x in status.stdout.splitlines() if "acme-shop/contact-api" in x)
     assert "missing: `repo: ../contact-api` names no folder under repos_root" in line, line
     assert "current (missing)" not in status.stdout
+
+
+def test_the_readme_is_for_users_and_fits_on_a_few_screens() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 200  # session logs live in docs/benchmarks.md
+    for must in ("bash scripts/demo.sh", "bash scripts/test.sh", "## Using it", "kb ui"):
+        assert must in readme, must
+    measured = readme.split("## Measured", 1)[1].split("\n## ", 1)[0]
+    assert "(docs/benchmarks.md)" in measured and measured.count("\n|") <= 12
+    assert "(docs/monorepos.md)" in readme
