@@ -166,3 +166,17 @@ def test_the_readme_is_for_users_and_fits_on_a_few_screens() -> None:
     measured = readme.split("## Measured", 1)[1].split("\n## ", 1)[0]
     assert "(docs/benchmarks.md)" in measured and measured.count("\n|") <= 12
     assert "(docs/monorepos.md)" in readme
+
+
+def test_the_documented_tables_have_the_columns_sql_shows(built_example: Path) -> None:
+    """docs/mcp-tools.md "Tables" lists each table's columns, `partition` included."""
+    text = (REPO / "docs" / "mcp-tools.md").read_text(encoding="utf-8")
+    assert "Every table also has a `partition` column" in text
+    for table in ("nodes", "edges", "unresolved", "adrs", "builds"):
+        row = re.search(rf"^\| `{table}` \| (.+) \|$", text, re.M).group(1)
+        documented = re.findall(r"`([a-z_]+)`", re.sub(r"\([^)]*\)", "", row))
+        described = kb_cli("sql", "--kb", str(built_example), "--json", f"describe {table}")
+        assert described.returncode == 0, output(described)
+        columns = [r["column_name"] for r in json.loads(described.stdout)]
+        expected = documented + ([] if "partition" in documented else ["partition"])
+        assert columns == expected, (table, columns, documented)
