@@ -19,6 +19,12 @@ from tests.support.mcp_stdio import StdioClient
 from tests.support.portfolio import REPO, kb_cli
 
 
+def _copy(built_example: Path, tmp_path: Path) -> Path:
+    """A copy of the built example (warehouse included) to change; its KB root."""
+    shutil.copytree(built_example.parent, tmp_path / "portfolio", symlinks=True)
+    return tmp_path / "portfolio" / "kb"
+
+
 def test_help_does_not_send_a_new_kb_to_the_bundled_example() -> None:
     text = " ".join(kb_cli("--help").stdout.split())
     assert "builds the bundled example)" not in text
@@ -29,9 +35,7 @@ def test_help_does_not_send_a_new_kb_to_the_bundled_example() -> None:
 def test_excavate_prints_a_verify_command_that_runs_as_printed(
     built_example: Path, tmp_path: Path
 ) -> None:
-    root = tmp_path / "portfolio"
-    shutil.copytree(built_example.parent, root, symlinks=True)
-    kb = root / "kb"
+    kb = _copy(built_example, tmp_path)
     (kb / "projects/acme-shop/contact-api/architecture.md").unlink(missing_ok=True)
     done = kb_cli(
         "excavate", "--kb", str(kb), "--project", "acme-shop", "--component", "contact-api"
@@ -142,9 +146,7 @@ def test_a_kb_with_errors_stops_before_dagster_loads(example_kb: Path, tmp_path:
 def test_a_repo_outside_repos_root_stops_the_refresh_and_status_says_missing(
     built_example: Path, tmp_path: Path
 ) -> None:
-    root = tmp_path / "portfolio"
-    shutil.copytree(built_example.parent, root, symlinks=True)
-    kb = root / "kb"
+    kb = _copy(built_example, tmp_path)
     comp = kb / "projects/acme-shop/contact-api/component.md"
     text = comp.read_text("utf-8").replace("repo: acme-shop/contact-api", "repo: ../contact-api")
     comp.write_text(text, "utf-8")

@@ -3,15 +3,7 @@ not reload) shows what it says, as opening it in a new tab would."""
 
 from __future__ import annotations
 
-from viewer_harness import open_view, viewer_state
-
-ROUTE = "acme-shop/contact-api:route:POST /api/jp/contact"
-ROUTE_NEIGHBOURS = {
-    "acme-shop/contact-api:code_file:src/routes/contact.ts",
-    "acme-shop/contact-api:middleware:rateLimit",
-    "acme-shop/contact-api:symbol:sendContactEmailJp",
-    "acme-shop/web:http_call:contact-form.tsx:112",
-}
+from viewer_harness import ROUTE, ROUTE_NEIGHBOURS, open_view, viewer_state
 
 
 def _go(page, **params: str) -> None:
