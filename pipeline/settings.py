@@ -5,6 +5,7 @@ decides with them what to start before it."""
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 
 EXECUTORS = ("in_process", "multiprocess", "celery")
 # The team instance: a PostgreSQL URL (postgresql+psycopg2://user:password@host:5432/db).
@@ -52,18 +53,18 @@ def setting_error(executor: str) -> str | None:
 UI_AUTOMATION_ENV = "KB_UI_AUTOMATION"
 
 
-def ui_automation() -> bool:
-    """True unless KB_UI_AUTOMATION says off (`kb ui` checks the value before starting)."""
-    return os.environ.get(UI_AUTOMATION_ENV, "on").strip().lower() not in (
-        "off",
-        "0",
-        "false",
-        "no",
-    )
+_OFF = ("off", "0", "false", "no")
+
+
+def ui_automation(env: Mapping[str, str] | None = None) -> bool:
+    """True unless KB_UI_AUTOMATION (in `env`, default this process's) says off."""
+    value = (os.environ if env is None else env).get(UI_AUTOMATION_ENV, "on")
+    return value.strip().lower() not in _OFF
 
 
 def ui_automation_error() -> str | None:
+    """One line when KB_UI_AUTOMATION is neither on nor off (`kb ui` refuses to start)."""
     value = os.environ.get(UI_AUTOMATION_ENV, "on").strip().lower()
-    if value in ("on", "off", "1", "0", "true", "false", "yes", "no", ""):
+    if value in ("on", "1", "true", "yes", "", *_OFF):
         return None
-    return f"{UI_AUTOMATION_ENV}={value}: use on or off"
+    return f"{UI_AUTOMATION_ENV}={value}: use on or off (or `kb ui --automation on|off`)"

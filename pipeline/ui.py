@@ -22,6 +22,7 @@ from pipeline.settings import (
     UI_AUTOMATION_ENV,
     postgres_url,
     storage_error,
+    ui_automation,
     ui_automation_error,
 )
 
@@ -61,7 +62,7 @@ def ui_launch(
     """What `kb ui` executes; raises ValueError with one line when the setting is wrong.
     `automation` ("on"/"off") sets whether the daemon builds stale assets by itself;
     None keeps KB_UI_AUTOMATION (default on)."""
-    if error := storage_error() or ui_automation_error():
+    if error := storage_error() or (ui_automation_error() if automation is None else None):
         raise ValueError(error)
     home = dagster_home(data_dir).resolve()
     env = {
@@ -80,11 +81,10 @@ def ui_launch(
 def describe(launch: UiLaunch, host: str, port: int) -> str:
     """What `kb ui` prints before Dagster starts: where, the lineage, who builds."""
     where = f"PostgreSQL (${POSTGRES_URL_ENV})" if launch.storage == "postgres" else "SQLite"
-    on = launch.env.get(UI_AUTOMATION_ENV, "on").strip().lower() not in ("off", "0", "false", "no")
     builders = (
         "its daemon also materializes stale assets by itself, like `kb refresh` "
         "(`kb ui --automation off` leaves building to `kb refresh`)"
-        if on
+        if ui_automation(launch.env)
         else "automation off: only `kb refresh` builds; the UI shows what is stale"
     )
     return (

@@ -182,3 +182,10 @@ def test_the_documented_tables_have_the_columns_sql_shows(built_example: Path) -
         columns = [r["column_name"] for r in json.loads(described.stdout)]
         expected = documented + ([] if "partition" in documented else ["partition"])
         assert columns == expected, (table, columns, documented)
+
+
+def test_a_wrong_automation_setting_stops_kb_ui_in_one_line(tmp_path: Path) -> None:
+    kb = _kb(tmp_path / "kb")
+    done = kb_cli("ui", "--kb", str(kb), env={"KB_UI_AUTOMATION": "sometimes"})
+    assert done.returncode == 1 and "Traceback" not in output(done)
+    assert "KB_UI_AUTOMATION=sometimes: use on or off" in done.stderr
