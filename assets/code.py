@@ -1,5 +1,6 @@
 """Code-layer assets: component versions (observed) and code facts per component."""
 
+import hashlib
 from pathlib import Path
 
 import dagster as dg
@@ -30,9 +31,17 @@ def component_versions(context, kb: KbResource) -> dg.DataVersionsByPartition:
 
 def observed_versions(knowledge: KnowledgeBase, keys: list[str], data_dir: Path) -> dict[str, str]:
     """The data version of each component partition: what `component_versions` observes
-    (and what `kb refresh` reports as the same observations, without a run)."""
-    folders = {key: (c.repo_path if (c := knowledge.component(key)) else None) for key in keys}
-    return versions_of(folders, versions_cache(data_dir))
+    (and what `kb refresh` reports as the same observations, without a run). A component
+    holding other components' folders (a monorepo root) has them in its version too: a
+    component added inside it or removed makes it stale (its files change)."""
+    comps = {key: knowledge.component(key) for key in keys}
+    folders = {key: (c.repo_path if c else None) for key, c in comps.items()}
+    versions = versions_of(folders, versions_cache(data_dir))
+    for key, comp in comps.items():
+        if comp is not None and comp.nested and versions[key] != "missing":
+            carved = hashlib.sha256("\0".join(comp.nested).encode()).hexdigest()[:8]
+            versions[key] += f".nested.{carved}"
+    return versions
 
 
 @dg.asset(

@@ -45,12 +45,18 @@ def extract_to_stage(
     `version` is the component's version when the caller already knows it."""
     version = version or component_version(comp.repo_path)
     stamp = {"version": version, "code_version": code_version, "repo": str(comp.repo_path)}
+    if comp.nested:  # monorepo: other components' folders inside this one are theirs
+        stamp["nested"] = list(comp.nested)
     old = read_stamp(data_dir, comp.key)
     if version == "missing":
         return _missing(data_dir, comp, stamp, old)
-    if not force and _current(old, version, code_version):
+    if not force and _current(old, version, code_version, comp.nested):
         return {**old, "reused": True}
-    facts = extract_component(comp.project, comp.id, comp.repo_path) if comp.repo_path else None
+    facts = (
+        extract_component(comp.project, comp.id, comp.repo_path, comp.nested)
+        if comp.repo_path
+        else None
+    )
     facts = guard_facts(facts, comp.repo_path) if facts is not None else None
     tables = component_frames(facts) if facts is not None else {}
     write_component_facts(data_dir, comp.key, tables, stamp)
@@ -101,7 +107,10 @@ def extract_many(
     progress.report("extract", total=len(comps))
     done = dict(_reported(_taken_from_ahead(data_dir, code_version, comps, versions)))
     stamps = {c.key: read_stamp(data_dir, c.key) for c in comps if c.key not in done}
-    current = [k for k, old in stamps.items() if _current(old, versions[k], code_version)]
+    nested = {c.key: c.nested for c in comps}
+    current = [
+        k for k, old in stamps.items() if _current(old, versions[k], code_version, nested[k])
+    ]
     done |= dict(_reported((k, {**stamps[k], "reused": True}) for k in current))
     jobs = [(data_dir, c, code_version, versions[c.key]) for c in comps if c.key not in done]
     workers = min(workers or os.cpu_count() or 1, len(jobs))
@@ -112,12 +121,15 @@ def extract_many(
         return done | dict(_reported(_peak_noted(f.result()) for f in as_completed(futures)))
 
 
-def _current(stamp: dict | None, version: str | None, code_version: str) -> bool:
+def _current(
+    stamp: dict | None, version: str | None, code_version: str, nested: tuple[str, ...] = ()
+) -> bool:
     return bool(
         stamp
         and version
         and stamp.get("version") == version
         and stamp.get("code_version") == code_version
+        and stamp.get("nested", []) == list(nested)
     )
 
 
@@ -186,7 +198,7 @@ def extract_ahead(data_dir: Path, comps: list[Component], code_version: str) -> 
         for c in comps
         if c.repo_path is not None
         and c.repo_path.is_dir()
-        and not _current(stamps[c.key], versions.get(c.key), code_version)
+        and not _current(stamps[c.key], versions.get(c.key), code_version, c.nested)
     ]
     cores = os.cpu_count() or 1
     if not jobs or cores < 2:  # one core: nothing for the workers to overlap with

@@ -58,6 +58,15 @@ def server_command(kb: Path, data_dir: Path | None = None) -> tuple[str, list[st
     return sys.executable, ["-m", "cli", *args]
 
 
+def portable_command(kb: Path, folder: Path, data_dir: Path | None = None) -> tuple[str, list[str]]:
+    """The command for a config a team commits: `kb` found on PATH and the KB named relative
+    to `folder`, the project folder the client starts the server in."""
+    args = ["mcp", "--kb", os.path.relpath(kb.resolve(), folder.resolve())]
+    if data_dir is not None:
+        args += ["--data-dir", os.path.relpath(data_dir.resolve(), folder.resolve())]
+    return "kb", args
+
+
 def _home() -> Path:
     return Path(os.environ.get("HOME") or Path.home())
 
@@ -102,6 +111,11 @@ def _merged_json(client: str, path: Path, name: str, new: dict[str, Any]) -> str
     if path.exists():
         try:
             data = json.loads(path.read_text(encoding="utf-8") or "{}")
+        except json.JSONDecodeError as exc:
+            raise ClientConfigError(
+                f"{path}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg}) — fix it there "
+                "or move the file; not overwritten"
+            ) from None
         except (ValueError, UnicodeDecodeError) as exc:
             raise ClientConfigError(
                 f"{path}: not valid JSON ({exc.__class__.__name__}) — fix or move it; not overwritten"

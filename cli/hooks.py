@@ -25,6 +25,7 @@ class HookChange:
     repo: Path
     hook: Path
     action: str  # installed | already installed | removed | not installed
+    data_dir: Path | None = None  # the warehouse the removed hook refreshed
 
 
 def git_toplevel(path: Path) -> Path | None:
@@ -91,10 +92,23 @@ def uninstall(repo: Path) -> HookChange:
     if BEGIN not in text or END not in text:
         return HookChange(repo, hook, "not installed")
     before, rest = text.split(BEGIN, 1)
-    after = rest.split(END, 1)[1].lstrip("\n")
+    block, after = rest.split(END, 1)
+    after = after.lstrip("\n")
     remaining = before + after
     if remaining.strip() in ("", f"#!/bin/sh\n{CREATED}".strip()):
         hook.unlink()
     else:
         hook.write_text(remaining, encoding="utf-8")
-    return HookChange(repo, hook, "removed")
+    return HookChange(repo, hook, "removed", _data_dir_of(block))
+
+
+def _data_dir_of(block: str) -> Path | None:
+    """The `--data-dir` a hook block passes to `kb refresh` (None when it names none)."""
+    for line in block.splitlines():
+        try:
+            words = shlex.split(line)
+        except ValueError:
+            continue
+        if "--data-dir" in words[:-1]:
+            return Path(words[words.index("--data-dir") + 1])
+    return None

@@ -46,8 +46,10 @@ def _empty_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction
     parser = argparse.ArgumentParser(
         prog="kb",
         description="kb-graph: docs-as-code knowledge base and code context graph.",
-        epilog="Start with `kb refresh` (builds the bundled example), then `kb status`, "
-        '`kb sql "select kind, count(*) from nodes group by 1"` or `kb mcp`.',
+        epilog="Start: `kb init DIR` makes a KB (`kb refresh --example` builds the bundled "
+        "example instead). Inside your KB (or with --kb DIR): `kb refresh` builds it, then "
+        '`kb status`, `kb sql "select kind, count(*) from nodes group by 1"`, `kb ui`, '
+        "`kb viewer` or `kb mcp`.",
     )
     return parser, parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 

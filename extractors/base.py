@@ -56,6 +56,8 @@ class ComponentContext:
     project: str
     component: str
     root: Path
+    # folders (relative to root) of other components nested in this one: not this one's
+    skip_dirs: frozenset[str] = frozenset()
     files: dict[str, SourceFile] = field(default_factory=dict)
     facts: ComponentFacts = field(default_factory=ComponentFacts)
     shared: Shared = field(default_factory=Shared)
@@ -231,6 +233,7 @@ def collect_files(ctx: ComponentContext) -> None:
             for d in dirnames
             if d not in CODE_SKIP_DIRS
             and utf8_name(d)
+            and rel_dir + d not in ctx.skip_dirs
             and not (ignore and ignore.match_file(rel_dir + d + "/"))
         )
         dirnames[:] = [d for d in dirnames if _plain_entry(ctx, Path(dirpath) / d, rel_dir + d)]

@@ -140,7 +140,9 @@ def extract_only(project: str, component: str, root: Path, names: set[str]) -> C
     return ctx.facts
 
 
-def extract_component(project: str, component: str, root: Path) -> ComponentFacts:
+def extract_component(
+    project: str, component: str, root: Path, skip_dirs: tuple[str, ...] = ()
+) -> ComponentFacts:
     """Every fact of one component's folder. One extractor failing never stops the others.
 
     The cyclic GC is paused meanwhile: extraction allocates millions of short-lived objects
@@ -151,14 +153,14 @@ def extract_component(project: str, component: str, root: Path) -> ComponentFact
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _extract(project, component, root)
+        return _extract(project, component, root, skip_dirs)
     finally:
         if enabled:
             gc.enable()
 
 
-def _extract(project: str, component: str, root: Path) -> ComponentFacts:
-    ctx = ComponentContext(project, component, Path(root))
+def _extract(project: str, component: str, root: Path, skip_dirs=()) -> ComponentFacts:
+    ctx = ComponentContext(project, component, Path(root), frozenset(skip_dirs))
     if not ctx.root.is_dir():
         ctx.problem(
             "error",

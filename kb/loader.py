@@ -16,6 +16,7 @@ import yaml
 
 from kb import safe_yaml
 from kb.frontmatter import FrontmatterError, key_lines, parse_markdown
+from kb.layout import assign_nested
 from kb.model import Adr, Component, KbConfig, KbDoc, KnowledgeBase, Project
 from kb.problems import Problem
 from kb.repo_paths import resolve_repo
@@ -301,6 +302,7 @@ def load_kb(root: Path, data_dir: Path | None = None) -> KnowledgeBase:
         repo = doc.frontmatter.get("repo")
         repo_path = resolve_repo(config.repos_root, repo)
         project.components.setdefault(comp_id, Component(doc.project, comp_id, doc, repo_path))
+    assign_nested(projects)  # monorepos: a folder holding another component's leaves it out
     adrs = sorted((a for d in docs if (a := _adr_from(d))), key=lambda a: (a.project, a.number))
     return KnowledgeBase(
         config, vocabulary, docs, projects, adrs, problems, content_hash(root, docs, problems)

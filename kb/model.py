@@ -82,6 +82,8 @@ class Component:
     id: str
     doc: KbDoc
     repo_path: Path | None  # resolved local checkout folder (None when `repo` missing)
+    # folders of other components inside this one, relative to it: left to them (kb.layout)
+    nested: tuple[str, ...] = ()
 
     @property
     def key(self) -> str:

@@ -12,12 +12,14 @@ from __future__ import annotations
 import os
 from datetime import date
 
+from kb.layout import shared_folder_problems
 from kb.model import KbDoc, KnowledgeBase
 from kb.problems import Problem, sorted_problems
 from kb.rules import with_doc_link
 from kb.secret_scan import scan_text
 from kb.validate_docs import DocChecker
 from kb.validate_fields import as_date
+from kb.vocabulary_keys import vocabulary_key_problems
 
 
 class _Checker(DocChecker):
@@ -135,6 +137,7 @@ def validate_kb(
     checker.structure()
     checker.secrets()
     checker.staleness()
+    checker.out += vocabulary_key_problems(kb) + shared_folder_problems(kb)
     return sorted_problems([with_doc_link(p) for p in checker.out + list(extra or [])])
 
 

@@ -70,6 +70,11 @@ POINTER_FILES = {
     "vscode": ".github/copilot-instructions.md",
     # Cursor and Codex read AGENTS.md themselves: no pointer file in the KB.
 }
+# How a client's instruction file imports another file, so the rules are loaded for sure
+# rather than left to the agent to open: Claude Code's memory files take `@path`
+# (relative to the importing file, or absolute), Gemini CLI's import processor
+# `@./path` or `@/absolute/path`. Copilot's instructions have no import: a sentence only.
+IMPORT_SYNTAX = {"claude-code": "@{path}", "gemini": "@{path}"}
 
 
 @dataclass
@@ -88,12 +93,32 @@ def _with_block(existing: str | None) -> str:
     return existing.rstrip("\n") + "\n\n" + AGENTS_RULES
 
 
-def _with_pointer(existing: str | None, pointer: str = POINTER) -> str:
+def pointer_text(client: str, agents: str) -> str:
+    """The pointer to AGENTS.md at `agents` (as the pointer file should name it): the
+    sentence, and the client's own import line when it has one."""
+    sentence = POINTER.replace("AGENTS.md", agents, 1)
+    syntax = IMPORT_SYNTAX.get(client)
+    if syntax is None:
+        return sentence
+    path = agents if agents.startswith(("/", "./", "../")) or client != "gemini" else f"./{agents}"
+    return f"{sentence}\n{syntax.format(path=path)}"
+
+
+def _ours(line: str) -> bool:
+    """A line an earlier `kb register` wrote (its sentence or its import of AGENTS.md)."""
+    text = line.strip()
+    return (text.startswith("Read ") and POINTER.split("AGENTS.md", 1)[1] in text) or (
+        text.startswith("@") and text.endswith("AGENTS.md")
+    )
+
+
+def _with_pointer(existing: str | None, pointer: str) -> str:
     if not existing:
         return pointer + "\n"
     if pointer in existing:
         return existing
-    return existing.rstrip("\n") + "\n\n" + pointer + "\n"
+    kept = "\n".join(line for line in existing.splitlines() if not _ours(line)).rstrip("\n")
+    return (kept + "\n\n" if kept else "") + pointer + "\n"
 
 
 def _read(path: Path) -> str | None:
@@ -103,19 +128,32 @@ def _read(path: Path) -> str | None:
         return None
 
 
-def instruction_files(client: str, kb: Path, target: Path | None = None) -> list[Planned]:
+def instruction_files(
+    client: str, kb: Path, target: Path | None = None, portable: bool = False
+) -> list[Planned]:
     """The KB's AGENTS.md (rules in a marked block) and the client's pointer to it: in the
-    KB, or with `target` in that code repo, naming the KB's AGENTS.md by its full path."""
+    KB, or with `target` in that code repo, naming the KB's AGENTS.md by its full path
+    (`portable`: by its path relative to the pointer file, for a repo the team shares)."""
     agents = kb / "AGENTS.md"
     planned = [Planned(agents, _with_block(_read(agents)))]
     if target is None:
         name = POINTER_FILES.get(client)
         if name:
-            planned.append(Planned(kb / name, _with_pointer(_read(kb / name))))
+            pointer = kb / name
+            where = os.path.relpath(agents, pointer.parent)
+            planned.append(
+                Planned(pointer, _with_pointer(_read(pointer), pointer_text(client, where)))
+            )
         return planned
     name = POINTER_FILES.get(client, "AGENTS.md")
-    line = POINTER.replace("AGENTS.md", str(agents.resolve()), 1)
-    planned.append(Planned(target / name, _with_pointer(_read(target / name), line)))
+    pointer = target / name
+    where = (
+        os.path.relpath(agents.resolve(), pointer.parent.resolve())
+        if portable
+        else str(agents.resolve())
+    )
+    text = pointer_text(client, where)
+    planned.append(Planned(pointer, _with_pointer(_read(pointer), text)))
     return planned
 
 

@@ -4,18 +4,24 @@ from __future__ import annotations
 
 import dagster as dg
 
-from assets import code, docs_index, graph, knowledge, publish, verification
+from assets import code, code_checks, docs_index, graph, knowledge, publish, verification
 from assets.resources import kb_resources, kb_resources_from_env
 from pipeline.jobs import observe_sources_daily, observe_sources_job
 from pipeline.schedules import build_import_defs
 from pipeline.sensors import components_sensor, repo_commits_sensor
+from pipeline.settings import ui_automation
 
-ASSET_MODULES = [knowledge, code, graph, docs_index, verification, publish]
+ASSET_MODULES = [knowledge, code, code_checks, graph, docs_index, verification, publish]
 
+# The UI's daemon (`kb ui`, `dagster dev`) materializes what is stale by itself unless
+# KB_UI_AUTOMATION=off (`kb ui --automation off`): then only `kb refresh` builds. A person's
+# Start/Stop in the UI is stored in the instance and wins over this default.
 automation_sensor = dg.AutomationConditionSensorDefinition(
     "kb_automation",
     target=dg.AssetSelection.all(),
-    default_status=dg.DefaultSensorStatus.RUNNING,
+    default_status=dg.DefaultSensorStatus.RUNNING
+    if ui_automation()
+    else dg.DefaultSensorStatus.STOPPED,
     minimum_interval_seconds=30,
 )
 

@@ -41,6 +41,7 @@ REPORT = "verification-report.md"
 class Staleness:
     reasons: list[str] = field(default_factory=list)
     stale_components: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)  # one line per component without a checkout
 
     @property
     def up_to_date(self) -> bool:
@@ -132,6 +133,7 @@ def staleness_of(
         manifest = json.loads((data_dir / MANIFEST).read_text(encoding="utf-8"))
     except OSError:
         result.reasons.append("no warehouse published yet")
+        result.missing = missing_checkouts(folders)
         return result
     except ValueError:
         result.reasons.append(f"{MANIFEST} is damaged (not JSON) — `kb refresh` publishes again")
@@ -147,6 +149,7 @@ def staleness_of(
     if manifest.get("kb_hash") != kb_hash:
         result.reasons.append(f"KB edited (built {manifest.get('kb_hash')}, now {kb_hash})")
     built = manifest.get("components") or {}
+    result.missing = missing_checkouts(folders, built)
     current = component_versions(folders, versions_cache(data_dir))
     for key in folders:
         now = current[key]
@@ -161,3 +164,22 @@ def staleness_of(
         if built_code.get(name) != version:
             result.reasons.append(f"code of {name} changed ({built_code.get(name)} -> {version})")
     return result
+
+
+def missing_checkouts(folders: dict[str, Path | None], built: dict | None = None) -> list[str]:
+    """One warning per component whose checkout is not there: the build skips it (keeping
+    its last facts), which a refresh says rather than leaving it to `kb status`."""
+    lines = []
+    for key, folder in sorted(folders.items()):
+        if folder is not None and folder.is_dir():
+            continue
+        entry = (built or {}).get(key) or {}
+        kept = entry.get("kept_from") or (
+            entry.get("version") if entry.get("version") not in (None, "missing") else None
+        )
+        held = f"its facts from {kept} are kept" if kept else "it has no facts"
+        where = (
+            f"no checkout at {folder}" if folder else "its `repo:` names no folder under repos_root"
+        )
+        lines.append(f"warning: {key}: {where} — not extracted, {held}; clone it or fix `repo:`")
+    return lines

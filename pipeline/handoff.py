@@ -10,9 +10,11 @@ a faster path, never the only one.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -23,6 +25,7 @@ from pathlib import Path
 
 SOCKET = "refresh.sock"
 SERVICE_LOG = "refresh-service.log"
+SERVICE_LOCK = "refresh-service.lock"  # held by the running service, naming its pid
 _MAX_SOCKET_PATH = 100  # sun_path is 108 bytes on Linux
 
 
@@ -92,3 +95,41 @@ def hand_over(
             pass
     say("refresh service went away — refreshing in process")
     return None
+
+
+def service_pid(data_dir: Path) -> int | None:
+    """The pid of the refresh service serving `data_dir`, or None when none runs. The pid
+    file counts only while its lock is held: a service that died leaves a stale number,
+    which must never be signalled."""
+    try:
+        handle = open(Path(data_dir) / SERVICE_LOCK)  # noqa: SIM115 - closed below
+    except OSError:
+        return None
+    with handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            text = handle.read().strip()
+            return int(text) if text.isdigit() else None
+        return None  # we got the lock: nobody holds it
+
+
+def stop_service(data_dir: Path, wait: float = 10.0) -> str | None:
+    """Ask the refresh service of `data_dir` to stop (SIGTERM; it finishes a refresh in
+    progress first). One line saying what happened, or None when none was running."""
+    pid = service_pid(data_dir)
+    if pid is None:
+        return None
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return None
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        if service_pid(data_dir) is None:
+            return f"stopped the refresh service (pid {pid}) of {data_dir}"
+        time.sleep(0.1)
+    return (
+        f"asked the refresh service (pid {pid}) of {data_dir} to stop; it exits when its "
+        "current refresh ends"
+    )

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import dagster as dg
 
+from assets.code_checks import code_current
+
 observe_sources_job = dg.define_asset_job(
     "observe_sources",
-    selection=dg.AssetSelection.groups("sources", include_sources=True),
-    description="Record each component's current version and the KB hash (what makes code stale).",
+    selection=dg.AssetSelection.groups("sources", include_sources=True)
+    | dg.AssetSelection.checks(code_current),
+    description="Record each component's current version and the KB hash (what makes code "
+    "stale), and check which code_facts partitions that makes stale.",
 )
 
 # The repo-commits sensor observes within a minute of a commit; this daily run is the

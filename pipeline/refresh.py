@@ -370,7 +370,8 @@ def run_refresh(
 
 def _collect(result: dg.ExecuteInProcessResult, outcome: RefreshOutcome) -> None:
     for evaluation in result.get_asset_check_evaluations():
-        if not evaluation.passed:
+        # a WARN check (code_current) reports in the UI; only ERROR checks stop a build
+        if not evaluation.passed and evaluation.severity == dg.AssetCheckSeverity.ERROR:
             outcome.failed_checks.append(evaluation.check_name)
     for event in result.all_events:
         if event.is_step_failure and event.step_failure_data and event.step_failure_data.error:

@@ -30,10 +30,10 @@ import time
 import traceback
 from pathlib import Path
 
-from pipeline.handoff import socket_path
+from pipeline.handoff import SERVICE_LOCK, socket_path
 from vocab.memory import imports_without_gc, peak_rss_mb, reset_peak_rss
 
-LOCK = "refresh-service.lock"
+LOCK = SERVICE_LOCK
 PACKAGES = (
     "assets",
     "doc_context",
@@ -179,8 +179,9 @@ def _loop(
 def _serve_one(conn: _Conn, refresher, code: tuple, log):
     """Serve one request; the refresher to keep, or None to exit."""
     from kb.loader import KbNotFound, load_kb
-    from pipeline.fastpath import build_lock
+    from pipeline.fastpath import build_lock, missing_checkouts
     from pipeline.phases import Phases
+    from pipeline.prevalidate import errors_before_build
     from pipeline.refresh import Refresher
 
     phases = Phases()
@@ -203,9 +204,15 @@ def _serve_one(conn: _Conn, refresher, code: tuple, log):
                 refresher = Refresher(refresher.kb_root, data_dir, phases)
             kb = load_kb(refresher.kb_root, data_dir)
             phases.lap("load KB")
-            outcome = refresher.refresh(
-                kb, bool(request.get("all")), lambda m: conn.send({"say": m}), phases
-            )
+            say = lambda m: conn.send({"say": m})  # noqa: E731
+            for line in missing_checkouts({c.key: c.repo_path for c in kb.components()}):
+                say(line)
+            errors = errors_before_build(kb, data_dir)  # no run for a KB that cannot pass
+            phases.lap("validate")
+            if errors:
+                conn.send(_stopped_by_validation(errors, phases))
+                return refresher
+            outcome = refresher.refresh(kb, bool(request.get("all")), say, phases)
     except KbNotFound as exc:
         conn.send({"rc": 1, "errors": [str(exc)]})
         return refresher
@@ -225,3 +232,15 @@ def _serve_one(conn: _Conn, refresher, code: tuple, log):
     )
     log(f"refreshed in {phases.total():.2f}s: {phases.render()}")
     return refresher
+
+
+def _stopped_by_validation(errors, phases) -> dict:
+    """The answer for a KB with validation errors: what a run's failed check would say."""
+    return {
+        "rc": 1,
+        "errors": [],
+        "failed_checks": ["kb_validation"],
+        "validation": [p.render() for p in errors],
+        "phases": phases.as_dict(),
+        "peak_mb": round(peak_rss_mb()),
+    }

@@ -5,6 +5,7 @@ decides with them what to start before it."""
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 
 EXECUTORS = ("in_process", "multiprocess", "celery")
 # The team instance: a PostgreSQL URL (postgresql+psycopg2://user:password@host:5432/db).
@@ -45,3 +46,25 @@ def setting_error(executor: str) -> str | None:
     if executor == "celery" and not os.environ.get("KB_CELERY_BROKER"):
         return "KB_EXECUTOR=celery needs KB_CELERY_BROKER — e.g. redis://127.0.0.1:6379/0"
     return None
+
+
+# Whether the daemon of `kb ui` / `dagster dev` materializes stale assets by itself (the
+# `kb_automation` sensor running by default), besides `kb refresh`: on or off.
+UI_AUTOMATION_ENV = "KB_UI_AUTOMATION"
+
+
+_OFF = ("off", "0", "false", "no")
+
+
+def ui_automation(env: Mapping[str, str] | None = None) -> bool:
+    """True unless KB_UI_AUTOMATION (in `env`, default this process's) says off."""
+    value = (os.environ if env is None else env).get(UI_AUTOMATION_ENV, "on")
+    return value.strip().lower() not in _OFF
+
+
+def ui_automation_error() -> str | None:
+    """One line when KB_UI_AUTOMATION is neither on nor off (`kb ui` refuses to start)."""
+    value = os.environ.get(UI_AUTOMATION_ENV, "on").strip().lower()
+    if value in ("on", "1", "true", "yes", "", *_OFF):
+        return None
+    return f"{UI_AUTOMATION_ENV}={value}: use on or off (or `kb ui --automation on|off`)"

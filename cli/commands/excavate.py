@@ -202,7 +202,9 @@ def _arch_front(project: str, comp_id: str, title: str) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def _write(target: Path, front: dict[str, Any], title: str, sections, root: Path) -> str:
+def _write(
+    target: Path, front: dict[str, Any], title: str, sections, root: Path, commit: str
+) -> str:
     """A new file gets the whole draft; a person's file is never overwritten: the draft is
     merged into a copy of it (their text kept, additions proposed) next to it."""
     from kb.merge import merge_into
@@ -211,7 +213,10 @@ def _write(target: Path, front: dict[str, Any], title: str, sections, root: Path
     if not target.exists():
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(_render(front, title, sections), encoding="utf-8")
-        return f"wrote {rel} (unverified: check it, then `kb verify {rel}`)"
+        return (
+            f"wrote {rel} (unverified: check it against the code, then "
+            f"`kb verify {rel} --against {commit}`)"
+        )
     old = target.read_text(encoding="utf-8")
     text = merge_into(old, front, sections)
     if old == text:
@@ -243,7 +248,9 @@ def run(args: argparse.Namespace) -> int:
         catalog = wh.read("_global", "catalog_packages")
     except (WarehouseMissing, FileNotFoundError, KeyError):
         raise UserError(f"no published graph for {args.project} — run `kb refresh` first") from None
+    built = (wh.manifest().get("components") or {}) if comps else {}
     for comp in comps:
+        commit = _drafted_from((built.get(comp.key) or {}).get("version"))
         pk = catalog.filter(
             (catalog["project"] == args.project) & (catalog["component"] == comp.id)
         )
@@ -253,12 +260,20 @@ def run(args: argparse.Namespace) -> int:
         folder = kb.config.root / "projects" / args.project / comp.id
         title = front["title"]
         root = kb.config.root
-        print(_write(folder / "component.md", front, title, comp_sections, root))
+        print(_write(folder / "component.md", front, title, comp_sections, root, commit))
         arch = _arch_front(args.project, comp.id, title)
-        print(
-            _write(folder / "architecture.md", arch, f"{title} architecture", arch_sections, root)
-        )
+        arch_title = f"{title} architecture"
+        print(_write(folder / "architecture.md", arch, arch_title, arch_sections, root, commit))
     return 0
+
+
+def _drafted_from(version: str | None) -> str:
+    """The commit the published graph of a component was built from (what its draft says),
+    for `kb verify --against`; a placeholder when it was built from uncommitted files."""
+    commit = (version or "").split(".", 1)[0]
+    if re.fullmatch(r"[0-9a-f]{7,40}", commit) and ".dirty." not in (version or ""):
+        return commit
+    return "<COMMIT>"
 
 
 def _calls_entry(via: str) -> dict[str, str] | None:

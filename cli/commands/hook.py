@@ -43,6 +43,7 @@ def handle(args: argparse.Namespace) -> int:
             repos.append(top)
     if not repos:
         raise UserError("no git repository found for the KB or its components — pass --repo PATH")
+    served = {kb.config.data_dir.resolve()}  # the warehouses whose refresh service to stop
     for repo in repos:
         change = (
             install(repo, kb.config.root, kb.config.data_dir)
@@ -50,6 +51,14 @@ def handle(args: argparse.Namespace) -> int:
             else uninstall(repo)
         )
         print(f"{change.action}: {change.hook}")
+        if change.data_dir is not None:
+            served.add(change.data_dir.resolve())
+    if args.action == "uninstall":
+        from pipeline.handoff import stop_service
+
+        for data_dir in sorted(served):
+            if said := stop_service(data_dir):
+                print(said)
     if args.action == "install":
         print(
             f"each commit now runs `kb refresh` in the background; log: {kb.config.data_dir / 'hook.log'}"

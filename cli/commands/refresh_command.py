@@ -66,7 +66,6 @@ def _cost_line(start: float, cost: dict) -> str:
 
 
 def _refresh(args: argparse.Namespace, start: float, cost: dict) -> int:
-    from pipeline.ahead import extraction_ahead
     from pipeline.fastpath import build_lock, kb_fingerprint, quick_staleness, staleness
     from pipeline.handoff import connect
     from pipeline.phases import Phases
@@ -84,6 +83,8 @@ def _refresh(args: argparse.Namespace, start: float, cost: dict) -> int:
     if not args.all:
         with build_lock(data_dir):
             quick = quick_staleness(config)
+        for line in quick[0].missing if quick else []:
+            print(line)
         if quick and quick[0].up_to_date:
             print(
                 f"nothing to do: the warehouse is current ({quick[1]} components, "
@@ -98,6 +99,8 @@ def _refresh(args: argparse.Namespace, start: float, cost: dict) -> int:
         if not args.all:
             with build_lock(data_dir):
                 state = staleness(kb, data_dir, seen)
+            for line in state.missing:
+                print(line)
             if state.up_to_date:
                 print(
                     f"nothing to do: the warehouse is current ({len(kb.components())} "
@@ -110,7 +113,7 @@ def _refresh(args: argparse.Namespace, start: float, cost: dict) -> int:
     with shown(args.quiet) as display:
         for reason in reasons:
             display.say(f"stale: {reason}")
-        from warehouse.disk_space import is_no_space, no_space_line, shortage
+        from warehouse.disk_space import shortage
 
         short = shortage(data_dir)
         if short:
@@ -122,33 +125,58 @@ def _refresh(args: argparse.Namespace, start: float, cost: dict) -> int:
         answer = None if args.no_service else _via_service(args, config, phases, display)
         if answer is None:
             kb = kb or load_kb_or_exit(args)
-            with build_lock(data_dir), extraction_ahead(kb, data_dir) as ahead:
-                phases.lap("extraction ahead")
-                if ahead:
-                    display.say(
-                        f"parsing {len(ahead)} component(s) in worker processes while Dagster loads …"
-                    )
-                display.say("loading the Dagster pipeline …")
-                with imports_without_gc():
-                    from pipeline.refresh import run_refresh
-
-                phases.lap("import Dagster + pipeline")
-                display.say("running the stale assets through Dagster …")
-                try:
-                    outcome = run_refresh(kb, data_dir, args.all, display.say, phases)
-                except Exception as exc:
-                    if is_no_space(exc):
-                        raise UserError(no_space_line(data_dir)) from None
-                    raise
-            if args.profile:
-                display.say(phases.render())
-            ok, errors, failed = outcome.ok, outcome.errors, outcome.failed_checks
-            validation = [p.render() for p in outcome.validation_errors]
-            if any(is_no_space(error) for error in errors):
-                raise UserError(no_space_line(data_dir))
+            validation = _validate_first(kb, data_dir, phases)
+            if validation:  # stopped before Dagster loads
+                ok, errors, failed = False, [], ["kb_validation"]
+            else:
+                ok, errors, failed, validation = _build(args, kb, data_dir, phases, display)
     if answer is not None:
         return _answered(args, answer, data_dir, cost)
     return _report(ok, errors, failed, validation, data_dir)
+
+
+def _validate_first(kb, data_dir, phases) -> list[str]:
+    """The KB's errors when it has any: the refresh stops before Dagster loads or a
+    component is extracted, with the lines the run's validation check would give."""
+    from pipeline.prevalidate import errors_before_build
+
+    errors = errors_before_build(kb, data_dir)
+    phases.lap("validate")
+    return [p.render() for p in errors]
+
+
+def _build(args, kb, data_dir, phases, display) -> tuple[bool, list, list, list[str]]:
+    """The stale assets run through Dagster in this process: (ok, errors, failed checks,
+    validation lines)."""
+    from pipeline.ahead import extraction_ahead
+    from pipeline.fastpath import build_lock
+    from warehouse.disk_space import is_no_space, no_space_line
+
+    with build_lock(data_dir), extraction_ahead(kb, data_dir) as ahead:
+        phases.lap("extraction ahead")
+        if ahead:
+            display.say(
+                f"parsing {len(ahead)} component(s) in worker processes while Dagster loads …"
+            )
+        display.say("loading the Dagster pipeline …")
+        with imports_without_gc():
+            from pipeline.refresh import run_refresh
+
+        phases.lap("import Dagster + pipeline")
+        display.say("running the stale assets through Dagster …")
+        try:
+            outcome = run_refresh(kb, data_dir, args.all, display.say, phases)
+        except Exception as exc:
+            if is_no_space(exc):
+                raise UserError(no_space_line(data_dir)) from None
+            raise
+    if args.profile:
+        display.say(phases.render())
+    errors = outcome.errors
+    if any(is_no_space(error) for error in errors):
+        raise UserError(no_space_line(data_dir))
+    validation = [p.render() for p in outcome.validation_errors]
+    return outcome.ok, errors, outcome.failed_checks, validation
 
 
 def _handed_over(args, config, phases, sock, cost: dict) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 from cli.clients import CLIENTS
@@ -30,12 +31,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--print", action="store_true", dest="print_only", help="print, do not write"
     )
+    parser.add_argument(
+        "--portable",
+        action="store_true",
+        help="for files a team commits: run `kb` from PATH and name the KB (and AGENTS.md) by "
+        "paths relative to the project folder instead of this machine's absolute paths",
+    )
     add_kb_option(parser, writes=True)
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from cli.clients import ClientConfigError, config_path, merged_config, server_command
+    from cli.clients import (
+        ClientConfigError,
+        config_path,
+        merged_config,
+        portable_command,
+        server_command,
+    )
     from cli.clients import server_name as name_of
     from cli.discovery import POINTER_FILE
     from mcp_server.register import Planned, instruction_files, write
@@ -46,15 +59,20 @@ def run(args: argparse.Namespace) -> int:
     target = args.target.resolve() if args.target else None
     if target is not None and not target.is_dir():
         raise UserError(f"--target {args.target}: no such folder — pass a code repo's folder")
-    command, cmd_args = server_command(kb, args.data_dir)
-    cfg = config_path(args.client, target or kb, target is not None)
+    project = target or kb
+    if args.portable:
+        command, cmd_args = portable_command(kb, project, args.data_dir)
+    else:
+        command, cmd_args = server_command(kb, args.data_dir)
+    cfg = config_path(args.client, project, target is not None)
     try:
         config = merged_config(args.client, cfg, name_of(kb), command, cmd_args)
     except ClientConfigError as exc:
         raise UserError(str(exc)) from None
-    planned = [Planned(cfg, config), *instruction_files(args.client, kb, target)]
+    planned = [Planned(cfg, config), *instruction_files(args.client, kb, target, args.portable)]
     if target is not None:
-        planned.append(Planned(target / POINTER_FILE, f"{kb}\n"))
+        named = os.path.relpath(kb, target) if args.portable else str(kb)
+        planned.append(Planned(target / POINTER_FILE, f"{named}\n"))
     if args.print_only:
         for item in planned:
             print(f"# {item.path}")
@@ -64,5 +82,15 @@ def run(args: argparse.Namespace) -> int:
     write(planned)
     for item in planned:
         print(f"wrote {item.path}")
-    print(f"server entry: {name_of(kb)} (`kb mcp --kb {kb}`)")
+    print(f"server entry: {name_of(kb)} (`{' '.join([Path(command).name, *cmd_args])}`)")
+    if args.portable:
+        print(
+            f"portable: `kb` must be on PATH where the client runs, and the client must start "
+            f"the server in {project} (paths are relative to it)"
+        )
+    elif cfg.is_relative_to(project):  # a project file someone may commit
+        print(
+            f"note: {cfg.name} names this machine's absolute paths ({command}, {kb}); "
+            f"for a file your team commits, run `kb register {args.client} --portable`"
+        )
     return 0

@@ -38,15 +38,18 @@ def handle(args: argparse.Namespace) -> int:
     state = staleness(kb, data_dir, verify=True)  # every checksum: a flipped byte shows
     stale = set(state.stale_components)
     for comp in kb.components():
-        if comp.repo_path is not None and not comp.repo_path.is_dir():
+        if comp.repo_path is None or not comp.repo_path.is_dir():
             entry = built.get(comp.key) or {}
             kept = entry.get("kept_from") or (
                 entry.get("version") if entry.get("version") not in (None, "missing") else None
             )
             held = f"its facts from {kept} are kept" if kept else "no facts (never extracted)"
-            print(
-                f"  {comp.key}: missing: no checkout at {comp.repo_path} — {held}; clone it or fix `repo:`"
+            where = (
+                f"no checkout at {comp.repo_path}"
+                if comp.repo_path is not None
+                else f"`repo: {comp.field('repo')}` names no folder under repos_root"
             )
+            print(f"  {comp.key}: missing: {where} — {held}; clone it or fix `repo:`")
             continue
         if comp.key not in built:
             print(f"  {comp.key}: never built")

@@ -20,6 +20,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_kb_option(parser)
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=3000, help="port (default 3000)")
+    parser.add_argument(
+        "--automation",
+        choices=["on", "off"],
+        default=None,
+        help="whether the UI's daemon materializes stale assets by itself besides `kb refresh` "
+        "(default on, or KB_UI_AUTOMATION)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -28,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
 
     config = config_or_exit(args)
     try:
-        launch = ui_launch(config.root, config.data_dir, args.host, args.port)
+        launch = ui_launch(config.root, config.data_dir, args.host, args.port, args.automation)
     except ValueError as exc:
         raise UserError(str(exc)) from None
     print(describe(launch, args.host, args.port), file=sys.stderr, flush=True)

@@ -41,11 +41,14 @@ def test_a_checkout_gone_after_a_build_keeps_its_facts(example_kb: Path) -> None
     assert ": warning:" in line and "web" in line
     refreshed = kb_cli("refresh", "--kb", str(example_kb))
     assert refreshed.returncode == 0, output(refreshed)
+    said = f"warning: {WEB}: no checkout at {repo} — not extracted, its facts from "
+    assert said in refreshed.stdout, output(refreshed)  # the refresh says it, not only status
     assert _web_nodes(example_kb) == before  # last facts kept
     status = kb_cli("status", "--kb", str(example_kb))
     assert f"  {WEB}: missing" in status.stdout and "kept" in status.stdout, status.stdout
     again = kb_cli("refresh", "--kb", str(example_kb))
     assert "nothing to do" in again.stdout, output(again)  # not stale on every run
+    assert said in again.stdout  # and still said while it is missing
 
 
 @pytest.mark.slow

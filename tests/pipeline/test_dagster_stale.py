@@ -19,7 +19,8 @@ import pytest
 from tests.support.dagster_dev import REPO, dagster_dev, graphql, wait_for
 
 CHANGED = "acme-shop/contact-api"
-SCREENSHOT = REPO / "test-artifacts" / "dagster-stale.png"  # docs/dagster-stale.png is a copy
+# The partition's own page; docs/dagster-stale.png (the lineage) is tests/pipeline/test_kb_ui.py's.
+SCREENSHOT = REPO / "test-artifacts" / "dagster-stale-partition.png"
 
 STALE = """query($key: [String!]!) { assetNodes(assetKeys: [{path: $key}]) {
   partitionKeys staleStatusByPartition

@@ -26,10 +26,13 @@ def _printed_url() -> str:
 
 def test_printed_address_names_every_asset_group() -> None:
     from pipeline.definitions import defs
+    from pipeline.ui import ASSET_GROUPS, lineage_url
 
     groups = {spec.group_name for spec in defs.resolve_all_asset_specs()}
+    assert set(ASSET_GROUPS) == groups  # what `kb ui` prints
     expanded = _printed_url().split("expanded=", 1)[1].split(",")
     assert sorted(expanded) == sorted(f"global@global:{g}" for g in groups)
+    assert _printed_url() == lineage_url("127.0.0.1", 3000)
     assert _printed_url() in (REPO / "README.md").read_text(encoding="utf-8")
 
 

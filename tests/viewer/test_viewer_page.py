@@ -2,16 +2,8 @@
 
 from __future__ import annotations
 
-from viewer_harness import ARTIFACTS, open_view, viewer_state
+from viewer_harness import ARTIFACTS, ROUTE, ROUTE_NEIGHBOURS, open_view, viewer_state
 from viewer_sample import large_partition, publish_parts, sample_partitions
-
-ROUTE = "acme-shop/contact-api:route:POST /api/jp/contact"
-ROUTE_NEIGHBOURS = {
-    "acme-shop/contact-api:code_file:src/routes/contact.ts",
-    "acme-shop/contact-api:middleware:rateLimit",
-    "acme-shop/contact-api:symbol:sendContactEmailJp",
-    "acme-shop/web:http_call:contact-form.tsx:112",
-}
 
 
 def test_explore_search_highlight_legend_and_shared_url(page, viewer_server, browser):

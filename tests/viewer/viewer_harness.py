@@ -13,6 +13,14 @@ from pathlib import Path
 from tests.support.processes import start, stop_group
 
 REPO = Path(__file__).resolve().parents[2]
+# A route of the sample warehouse (viewer_sample.py) and its one-hop neighbours.
+ROUTE = "acme-shop/contact-api:route:POST /api/jp/contact"
+ROUTE_NEIGHBOURS = {
+    "acme-shop/contact-api:code_file:src/routes/contact.ts",
+    "acme-shop/contact-api:middleware:rateLimit",
+    "acme-shop/contact-api:symbol:sendContactEmailJp",
+    "acme-shop/web:http_call:contact-form.tsx:112",
+}
 ARTIFACTS = REPO / "test-artifacts"
 KB = str(Path(sys.executable).with_name("kb"))
 

@@ -180,6 +180,27 @@ export class App {
     this._afterChange();
   }
 
+  /** Take the view a person typed or pasted into an open tab's URL (its hash changed). */
+  applyState(next) {
+    if (!this.model) return;
+    const s = this.state;
+    s.hops = next.hops;
+    s.hiddenKinds = next.hiddenKinds;
+    s.hiddenEdges = next.hiddenEdges;
+    this._visible = null;
+    if (next.showAll !== s.showAll) {
+      s.showAll = next.showAll;
+      this._computeView();
+      this._startLayout(0.6);
+    }
+    if (next.transform) {
+      s.transform = { ...next.transform };
+      this.renderer.t = { ...next.transform };
+      this.autoFit = false;
+    }
+    this.select(next.selected, { reveal: !!next.selected && !next.transform });
+  }
+
   setHops(h) {
     this.state.hops = h;
     this._afterChange();

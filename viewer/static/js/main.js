@@ -116,6 +116,24 @@ dom.partition.addEventListener("change", () => {
   dom.search.value = "";
   loadPartition(dom.partition.value);
 });
+// A URL edited or pasted into this open tab: show what it says (the viewer's own writes use
+// history.replaceState, which fires no hashchange).
+window.addEventListener("hashchange", () => {
+  const next = readState();
+  const known = partitions.some((p) => p.name === next.partition);
+  if (next.partition && next.partition !== state.partition) {
+    if (!known) {
+      ui.notice(`Unknown partition “${next.partition}” — still showing “${state.partition}”.`, "warn");
+      app.applyState({ ...next, selected: null });
+      return;
+    }
+    Object.assign(state, next);
+    app.autoFit = !next.transform;
+    loadPartition(next.partition);
+    return;
+  }
+  app.applyState(next);
+});
 dom.showAll.addEventListener("click", () => app.showAll());
 dom.fit.addEventListener("click", () => app.fit());
 dom.hops.forEach((b) => b.addEventListener("click", () => app.setHops(Number(b.dataset.hops))));
