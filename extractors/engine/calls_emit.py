@@ -23,6 +23,7 @@ from extractors.engine.dynamic_callees import (
 )
 from extractors.engine.evaluate import Evaluator
 from extractors.engine.events import RequestEvent
+from extractors.engine.heuristics import url_shape
 from extractors.engine.passed_functions import passed_functions
 from extractors.engine.paths import (
     HTTP_METHODS,
@@ -84,6 +85,8 @@ class CallEmitter:
                 continue
             site = item.chain[-1] if item.chain else self.display_site(event.site)
             if item.uncalled and shaped_by_parameter(event.url):
+                if event.confidence == "low":
+                    continue  # a guess on a wrapper nobody calls: no row
                 owner = self._owner(site).rsplit("#", 1)[-1]
                 written = self._written(event)
                 passed = ""
@@ -266,6 +269,8 @@ class CallEmitter:
 
     def _call(self, event: RequestEvent, site: Site, hops: list[str], method: str, url: Value,
               candidate: bool, condition: str | None, how: dict) -> None:  # fmt: skip
+        if event.confidence == "low" and url_shape(url) != "url":
+            return  # a guess that did not end in a URL: nothing to say
         if isinstance(url, Unknown) or (isinstance(url, Param) and not hops):
             expr = url.name if isinstance(url, Param) else url.expr or describe(url, 200)
             why = url.why if isinstance(url, Unknown) else "a parameter"
@@ -303,6 +308,9 @@ class CallEmitter:
             attrs["function"] = function
         if event.protocol:
             attrs["protocol"] = event.protocol
+        if event.confidence:
+            attrs["confidence"] = event.confidence
+            attrs["why"] = event.why
         setting = self._base_setting(how["named"], template)
         if setting is not None:
             attrs["base_name"] = how["named"].name

@@ -85,6 +85,8 @@ class RequestEvent:
     function: Value | None = None  # a serverless function called by name (a callable)
     rewrite: tuple[str, Value, Site] | None = None  # a transform's base: (property, value, line)
     protocol: str = ""  # what the request carries when not plain HTTP (`graphql`)
+    confidence: str = ""  # `low`: the heuristic tier took it (no model claims the code)
+    why: str = ""  # why the heuristic tier took it
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from extractors.engine.events import (
     RouteEvent,
     UseEvent,
 )
+from extractors.engine.heuristics import heuristic_request
 from extractors.engine.transforms import transform_events
 from extractors.engine.values import (
     STRINGISH,
@@ -90,6 +91,9 @@ class Interpreter:
         if isinstance(made, Obj) and made.origin == call.site:
             for op in self.lib.operations(made, "<init>"):
                 events += self.operation(op, made, call, decorated)
+        if not events and decorated is None and not isinstance(made, Obj):
+            guess = heuristic_request(self.lib, call, a.terminal(view.callee))
+            events = [guess] if guess is not None else []
         return events, set()
 
     def at_reference(self, rel: str, a: FileAdapter, expr, decorated: Value) -> list[Event]:

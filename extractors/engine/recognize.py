@@ -51,7 +51,11 @@ from extractors.lang.expr import ECall
 
 MAX_CHAIN = 6  # wrapper levels followed
 MAX_CALLERS = 200  # callers of one function read
-MAX_ROUNDS = 4  # re-reads of open events while library invocations keep appearing
+MAX_ROUNDS = 4
+LITERALS = {
+    "string",
+    "template_string",
+}  # JS and Python string literal nodes  # re-reads of open events while library invocations keep appearing
 
 
 @dataclass(frozen=True)
@@ -142,8 +146,11 @@ class Recognizer:
                         self.interp.lib.made.setdefault((made.model, made.role), []).append(made)
 
     def _maybe_client(self, a, view: ECall) -> bool:
-        """A plain name called (`api(config)`, `http(url)`): possibly a client object."""
-        return view.callee.type == "identifier"
+        """A plain name called (`api(config)`, `http(url)`): possibly a client object; or
+        an absolute URL literal handed over (the heuristic tier reads it)."""
+        return view.callee.type == "identifier" or any(
+            arg.type in LITERALS and b"://" in (arg.text or b"") for arg in view.args[:2]
+        )
 
     def site(self, rel: str, node: TsNode, decorated: Value | None, chain: tuple = ()) -> None:
         a = self.program.adapter(rel)
