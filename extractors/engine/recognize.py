@@ -75,6 +75,7 @@ class Recognizer:
         self.program = ev.program
         self.generated = generated  # rels of generated client code
         self._by_name: dict[str, list[tuple[str, TsNode]]] | None = None
+        self._by_target: dict[str, list[tuple[str, str]]] | None = None
         self._aliases: list[tuple[str, TsNode, str]] = []  # calls of a local holding a function
         self._callers: dict[Scope, list[tuple[str, TsNode | None, tuple]]] = {}
         self.invokes: list[InvokeEvent] = []
@@ -387,16 +388,23 @@ class Recognizer:
                 < mod.consts["default"].end_byte
             ):
                 exported.add("default")
-            for other in self.program.js.values():
-                for local, binding in other.imports.items():
-                    if binding.target == rel and (
-                        binding.imported in exported or binding.imported == "*"
-                    ):
-                        names.add(local)
+            for local, imported in self._importers().get(rel, ()):
+                if imported in exported or imported == "*":
+                    names.add(local)
         holder = a.function_at(fn) if a is not None else None
         if holder is not None:  # a function returned by a factory: the factory's results
             names |= self._results_of(a.function(holder).name)
         return names
+
+    def _importers(self) -> dict[str, list[tuple[str, str]]]:
+        """file -> (local name, imported name) of every import of it, indexed once."""
+        if self._by_target is None:
+            self._by_target = defaultdict(list)
+            for other in self.program.js.values():
+                for local, binding in other.imports.items():
+                    if binding.target is not None:
+                        self._by_target[binding.target].append((local, binding.imported))
+        return self._by_target
 
     def _results_of(self, factory: str) -> set[str]:
         if not factory:
