@@ -157,6 +157,7 @@ class Evaluator:
         self._building = False
         self._entered: set[Scope] = set()
         self.injector = Injector(self)  # what dependency injection provides for a token
+        self.defines: dict[str, Value] = {}  # names a bundler replaces (engine/defines.py)
         if hasattr(library, "attach"):
             library.attach(self)
 
@@ -288,6 +289,8 @@ class Evaluator:
                     )
             if binding is None and name == "__file__" and a.family == "py":
                 return Lit(rel)
+            if name in self.defines:  # a name the bundler replaces (`__API_URL__`)
+                return self.defines[name]
             return Ext("<global>", (name,))
         return self.binding_value(rel, a, binding, act, at, depth)
 

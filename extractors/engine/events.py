@@ -121,6 +121,22 @@ class TransformEvent:
     sets: Value | None = None  # the base a configuring call sets (`client.setConfig({ baseUrl })`)
 
 
+@dataclass(frozen=True)
+class DefineEvent:
+    """A table of names the build replaces (`new DefinePlugin({ __API__: … })`)."""
+
+    model: str
+    table: Value
+    site: Site
+
+
 Event = (
-    RouteEvent | MountEvent | UseEvent | PrefixEvent | RequestEvent | InvokeEvent | TransformEvent
+    RouteEvent
+    | MountEvent
+    | UseEvent
+    | PrefixEvent
+    | RequestEvent
+    | InvokeEvent
+    | TransformEvent
+    | DefineEvent
 )

@@ -49,7 +49,8 @@ _STATIC = re.compile(
     r"\.(png|jpe?g|gif|svg|webp|ico|css|s[ac]ss|js|mjs|map|html?|woff2?|ttf|md)$", re.I
 )
 _TESTS = re.compile(r"(^|/)([^/]*[-_.])?(tests?|__tests__|e2e|cypress|playwright|specs?)([-_.][^/]*)?/"
-                    r"|\.(test|spec|stories|cy)\.[jt]sx?$|(^|/)(test_[^/]*|[^/]*_test|conftest)\.py$")  # fmt: skip
+                    r"|\.(test|spec|stories|cy)\.[jt]sx?$|(^|/)(test_[^/]*|[^/]*_test|conftest)\.py$"
+                    r"|\.config\.[cm]?[jt]s$")  # fmt: skip
 _SETTERS = re.compile(r"^(set|add|with|on|register|define|id$|\$id$|ref$)", re.I)
 # functions a URL is handed to that make no request: logging, navigation, string helpers
 NOT_REQUESTS = {
@@ -60,11 +61,13 @@ NOT_REQUESTS = {
     "encodeURI", "encodeURIComponent", "decodeURI", "decodeURIComponent", "URL", "Link",
     "window", "console", "location", "history", "router", "Router", "useRouter", "link",
     "emit", "set", "add", "has", "delete", "append", "write", "print", "send_file",
+    "stringify", "dumps", "loads", "quote", "urlencode",
 }  # fmt: skip
 
 
 def tested(rel: str) -> bool:
-    """A test or story file: its requests exercise the code, they are not the code's own."""
+    """A test, story or build-config file: its requests exercise or build the code, they
+    are not the code's own."""
     return _TESTS.search(rel) is not None
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from extractors.engine.evaluate import Call, Evaluator
 from extractors.engine.events import (
+    DefineEvent,
     Event,
     InvokeEvent,
     MountEvent,
@@ -182,6 +183,9 @@ class Interpreter:
             return events if path is not None else []
         if op.action == "transform":
             return transform_events(op, obj, src, site)  # type: ignore[return-value]
+        if op.action == "defines":
+            table = src.select(spec.get("table"))
+            return [DefineEvent(model, table, site)] if table is not None else []
         if op.action == "invoke":
             fn = src.select(spec.get("fn"), (Func,))
             args = tuple(
