@@ -23,7 +23,7 @@ from extractors.engine.dynamic_callees import (
 )
 from extractors.engine.evaluate import Evaluator
 from extractors.engine.events import RequestEvent
-from extractors.engine.heuristics import url_shape
+from extractors.engine.heuristic_calls import url_shape
 from extractors.engine.passed_functions import passed_functions
 from extractors.engine.paths import (
     HTTP_METHODS,

@@ -19,7 +19,7 @@ from extractors.engine.events import (
     RouteEvent,
     UseEvent,
 )
-from extractors.engine.heuristics import heuristic_request
+from extractors.engine.heuristic_calls import heuristic_request
 from extractors.engine.transforms import transform_events
 from extractors.engine.values import (
     STRINGISH,

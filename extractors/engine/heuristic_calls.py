@@ -1,4 +1,4 @@
-"""The heuristic tier: requests in code no model claims, at `confidence: low`.
+"""The heuristic tier for requests: calls in code no model claims, at `confidence: low`.
 
 Two shapes, both read with the one evaluator:
 - a verb-named call (`get`, `post`, …, `request`, `getJSON`) on something no model knows —
