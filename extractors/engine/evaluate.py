@@ -65,7 +65,8 @@ from extractors.lang.expr import (
     EThis,
 )
 
-MAX_DEPTH = 24  # nested evaluations (names followed, members, calls)
+MAX_DEPTH = 32  # nested evaluations (names followed, members, calls): a generated client's
+# base read through a config object is ~28 deep
 MAX_CALL_DEPTH = 6  # component functions entered to read their returns
 MAX_ITEMS = 64  # array items kept
 
@@ -213,6 +214,9 @@ class Evaluator:
             return self.call(rel, a, node, view, act, d)
         if isinstance(view, EBinary):
             left, right = self.eval(rel, view.left, act, d), self.eval(rel, view.right, act, d)
+            if view.op == "+" and (builtins.texty(left) or builtins.texty(right)):
+                # text + anything is text: what is not a string reads as a named hole
+                left, right = self._stringy(left, a, view.left), self._stringy(right, a, view.right)
             return builtins.binary(view.op, left, right, a.text(node))
         if isinstance(view, ELogical):
             left, right = self.eval(rel, view.left, act, d), self.eval(rel, view.right, act, d)
