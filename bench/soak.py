@@ -54,6 +54,7 @@ from bench.soak_parts import (  # noqa: E402
     McpLoad,
     Monitor,
     SqlLoad,
+    failed_runs,
     kernel_segfaults,
     percentile,
     run_statuses,
@@ -124,6 +125,7 @@ def soak(args, work: Path, env: dict, kb_root: Path, data: Path) -> dict:
             data, env
         )
         monitor.stop()
+        failures = failed_runs(data, env) if "FAILURE" in statuses else []
     finally:
         for part in parts:
             part.stop()
@@ -151,6 +153,7 @@ def soak(args, work: Path, env: dict, kb_root: Path, data: Path) -> dict:
         "warehouse_published_last_commit": bool(published),
         "runs": _count(statuses),
         "runs_unfinished": sum(1 for s in statuses if s in UNFINISHED),
+        "failed_runs": failures,
         "mcp_calls": mcp.calls,
         "mcp_failures": mcp.failures[:20],
         "mcp_p95_ms": percentile([ms for ms, _ in mcp.latencies], 95, 1000),
@@ -271,6 +274,7 @@ def main() -> int:
     ap.add_argument("--sessions", type=int, default=0, help="the §1 reproduction instead")
     ap.add_argument("--session-minutes", type=float, default=2.0)
     ap.add_argument("--out", type=Path, default=None, help="report file (JSON)")
+    ap.add_argument("--keep", action="store_true", help="keep the work folder (KB, data, logs)")
     args = ap.parse_args()
     # `timeout`, a CI runner or a test's kill sends SIGTERM: unwind, so the `finally`
     # blocks stop the UI's group, the refresh service and the database server
@@ -295,7 +299,10 @@ def main() -> int:
     finally:
         if server is not None:
             server.close()
-        shutil.rmtree(work, ignore_errors=True)
+        if args.keep:
+            print(f"work folder kept: {work}", flush=True)
+        else:
+            shutil.rmtree(work, ignore_errors=True)
     name = f"soak-{'sessions-' if args.sessions else ''}{args.kb}-{args.storage}.json"
     out = args.out or RESULTS / name
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -422,8 +422,44 @@ def run_statuses(data: Path, env: dict) -> list[str]:
         "with open_instance(Path(sys.argv[1])) as instance:\n"
         "    print(json.dumps([r.status.value for r in instance.get_runs()]))\n"
     )
+    return json.loads(_instance_script(code, env, str(data)))
+
+
+def failed_runs(data: Path, env: dict, limit: int = 20) -> list[dict]:
+    """Why runs ended FAILURE: job, launcher tags and the step/run failure messages."""
+    code = (
+        "import json, sys\n"
+        "from pathlib import Path\n"
+        "import dagster as dg\n"
+        "from pipeline.instance import open_instance\n"
+        "out = []\n"
+        "with open_instance(Path(sys.argv[1])) as instance:\n"
+        "    runs = instance.get_runs(filters=dg.RunsFilter(statuses=[dg.DagsterRunStatus.FAILURE]))\n"
+        "    for run in runs[: int(sys.argv[2])]:\n"
+        "        errors = []\n"
+        "        for rec in instance.all_logs(run.run_id):\n"
+        "            ev = rec.dagster_event\n"
+        "            if ev is None or ev.event_type_value not in ('STEP_FAILURE', 'RUN_FAILURE', 'ENGINE_EVENT'):\n"
+        "                continue\n"
+        "            err = getattr(ev.event_specific_data, 'error', None)\n"
+        "            if ev.event_type_value == 'ENGINE_EVENT' and err is None:\n"
+        "                continue\n"
+        "            text = err.to_string() if err is not None else (ev.message or '')\n"
+        "            errors.append(f'{ev.event_type_value} {ev.step_key or \"\"}: {text[-1500:]}')\n"
+        "        tags = {k: v for k, v in run.tags.items() if not k.startswith('.dagster')}\n"
+        "        out.append({'run': run.run_id[:8], 'job': run.job_name, 'tags': tags, 'errors': errors[-4:]})\n"
+        "print(json.dumps(out))\n"
+    )
+    try:
+        return json.loads(_instance_script(code, env, str(data), str(limit)))
+    except RuntimeError as exc:
+        return [{"error": str(exc)}]
+
+
+def _instance_script(code: str, env: dict, *args: str) -> str:
+    """The last line a script printed, run against the instance in a fresh interpreter."""
     done = subprocess.run(
-        [sys.executable, "-W", "ignore", "-c", code, str(data)],
+        [sys.executable, "-W", "ignore", "-c", code, *args],
         capture_output=True,
         text=True,
         env=env,
@@ -431,8 +467,8 @@ def run_statuses(data: Path, env: dict) -> list[str]:
         timeout=300,
     )
     if done.returncode != 0:
-        raise RuntimeError(done.stderr[-500:])
-    return json.loads(done.stdout.strip().splitlines()[-1])
+        raise RuntimeError(done.stderr[-800:])
+    return done.stdout.strip().splitlines()[-1]
 
 
 def ui_crashes(log: Path) -> list[str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import importlib
 import os
 import pkgutil
@@ -80,6 +81,24 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"kb {args.command}: interrupted", file=sys.stderr)
         return 130
+    except OSError as exc:
+        fix = _STORAGE_FIX.get(exc.errno or 0)
+        if fix is None:
+            raise
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"kb {args.command}: {where}{exc.strerror} — {fix}", file=sys.stderr)
+        return 1
+
+
+# A file system that refuses a write is the user's to fix, wherever in kb it surfaced:
+# one line naming the path, not a traceback.
+_STORAGE_FIX = {
+    errno.EROFS: "the file system is read-only; pass --data-dir to a writable folder",
+    errno.EACCES: "no permission to write there; fix its permissions or pass --data-dir",
+    errno.EPERM: "no permission to write there; fix its permissions or pass --data-dir",
+    errno.ENOSPC: "the disk is full; free space there or pass --data-dir to another disk",
+    errno.EDQUOT: "the disk quota is used up; free space or pass --data-dir to another disk",
+}
 
 
 def run() -> None:

@@ -25,6 +25,7 @@ from typing import Any
 import pathspec
 
 from vocab import NOT_SOURCE_DIRS
+from vocab.paths import NOT_UTF8, below, shown, utf8_name
 
 BUCKETS = ("kb", "imports", "root", "docs", "skills", "meta")
 MARKDOWN = (".md", ".markdown", ".mdx")
@@ -98,10 +99,23 @@ class _Ignores:
         return False
 
 
+OUTSIDE = "symlink to a path outside the repo — not read; commit the file itself instead"
+SPECIAL = "not a regular file (a FIFO, socket or device) — not read"
+
+
 def walk_markdown(
-    root: Path, skip_names: Iterable[str] = (), skip_rel: Iterable[str] = ()
+    root: Path,
+    skip_names: Iterable[str] = (),
+    skip_rel: Iterable[str] = (),
+    contain: bool = False,
 ) -> tuple[list[tuple[str, int]], list[tuple[str, str]]]:
-    """(rel path, size) of Markdown files under root, honouring .gitignore; plus skips."""
+    """(rel path, size) of Markdown files under root, honouring .gitignore; plus skips.
+
+    `contain` (a repo): a symlink whose target leaves `root` — another repo's `docs/`, a
+    file in a home folder — is not followed, and is named among the skips; so is a
+    Markdown name that is no regular file (a FIFO would block the read) or is not UTF-8.
+    """
+    real_root = os.path.realpath(root)
     skip = NOT_SOURCE_DIRS | set(skip_names)
     skip_paths = set(skip_rel)
     ignores = _Ignores()
@@ -122,9 +136,21 @@ def walk_markdown(
             return
         for entry in entries:
             child = f"{rel}/{entry.name}" if rel else entry.name
+            if not utf8_name(entry.name):
+                skipped.append((shown(child), NOT_UTF8))
+                continue
             try:
                 is_dir, is_file = entry.is_dir(), entry.is_file()
             except OSError:
+                continue
+            leaves = contain and entry.is_symlink() and (is_dir or is_file)
+            if leaves and not below(real_root, os.path.realpath(entry.path)):
+                if is_dir or entry.name.lower().endswith(MARKDOWN):
+                    skipped.append((child, OUTSIDE))
+                continue
+            if contain and not (is_dir or is_file) and entry.name.lower().endswith(MARKDOWN):
+                if not entry.is_symlink():
+                    skipped.append((child, SPECIAL))
                 continue
             if is_dir:
                 if entry.name in skip or child in skip_paths or ignores.ignored(child, True):
@@ -165,7 +191,7 @@ def discover_repo(
     root = Path(root)
     if not root.is_dir():
         return Discovery(skipped=[(str(root), "repo folder does not exist")])
-    found, skipped = walk_markdown(root, skip_rel=skip_rel)
+    found, skipped = walk_markdown(root, skip_rel=skip_rel, contain=True)
     out = _collect(root, found, repo_bucket, set(exclude_buckets))
     out.skipped[:0] = skipped
     return out

@@ -21,11 +21,12 @@ from extractors.facts import ComponentFacts, Edge, ExtractProblem, Node, Unresol
 from extractors.shared import Shared
 from extractors.source import SourceFile, captures
 from vocab import CODE_SKIP_DIRS
-from vocab.paths import inside
+from vocab.paths import NOT_UTF8, inside, shown, utf8_name
 
 MAX_FILE_BYTES = 1_000_000
 MAX_LOCK_BYTES = 50_000_000  # lock files are read whole up to here (monorepos grow large ones)
 LOCK_FILES = ("package-lock.json", "yarn.lock", "pnpm-lock.yaml")
+_OUTSIDE = "symlink to a path outside the repo — not read; commit the file itself instead"
 _SPECIAL = "skipped: not a regular file (FIFO, device or socket)"
 LANGUAGE_BY_SUFFIX = {
     ".ts": "typescript",
@@ -160,10 +161,7 @@ def read_repo_file(root: Path, path: Path, cap: int = MAX_FILE_BYTES) -> bytes:
         if not path.exists():
             raise Skipped("broken-symlink", "broken or looping symlink skipped")
         if not inside(root, path):
-            raise Skipped(
-                "symlink-outside-repo",
-                "symlink to a path outside the repo — not read; commit the file itself instead",
-            )
+            raise Skipped("symlink-outside-repo", _OUTSIDE)
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):  # never open a device: opening may act
             raise Skipped("special-file", _SPECIAL)
@@ -226,16 +224,42 @@ def collect_files(ctx: ComponentContext) -> None:
         seen_dirs.add(real)
         rel_dir = Path(dirpath).relative_to(root).as_posix()
         rel_dir = "" if rel_dir == "." else rel_dir + "/"
+        for name in [n for n in (*dirnames, *filenames) if not utf8_name(n)]:
+            ctx.problem("warning", shown(rel_dir + name), None, "file-name", NOT_UTF8)
         dirnames[:] = sorted(
             d
             for d in dirnames
-            if d not in CODE_SKIP_DIRS and not (ignore and ignore.match_file(rel_dir + d + "/"))
+            if d not in CODE_SKIP_DIRS
+            and utf8_name(d)
+            and not (ignore and ignore.match_file(rel_dir + d + "/"))
         )
+        dirnames[:] = [d for d in dirnames if _plain_entry(ctx, Path(dirpath) / d, rel_dir + d)]
         for name in sorted(filenames):
             rel = rel_dir + name
-            if ignore and ignore.match_file(rel):
+            if not utf8_name(name) or (ignore and ignore.match_file(rel)):
                 continue
-            _read_one(ctx, Path(dirpath) / name, rel)
+            if _plain_entry(ctx, Path(dirpath) / name, rel):
+                _read_one(ctx, Path(dirpath) / name, rel)
+
+
+def _plain_entry(ctx: ComponentContext, path: Path, rel: str) -> bool:
+    """False, with a warning, for what the walk never enters or reads, whatever its name:
+    a link out of the repo (another repo's `docs/`, a home folder) and a FIFO, socket or
+    device (a `README.md` that is a FIFO blocks whoever opens it). The doc index walks
+    past the same entries; the warning here is the one a person sees (`problems`)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return False
+    if stat.S_ISLNK(mode):
+        if os.path.exists(path) and not inside(ctx.root, path):
+            ctx.problem("warning", rel, None, "symlink-outside-repo", _OUTSIDE)
+            return False
+        return True
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        ctx.problem("warning", rel, None, "special-file", _SPECIAL)
+        return False
+    return True
 
 
 def _read_one(ctx: ComponentContext, path: Path, rel: str) -> None:

@@ -57,6 +57,8 @@ def claims() -> dict[tuple[str, str], Claim]:
         if model.kind not in ("server", "client"):
             continue
         for ecosystem, names in model.detect.items():
+            if ecosystem == "files":
+                continue  # marker files (`next.config.*`) say where a model applies, not a package
             for name in names:
                 claim = out.setdefault((ecosystem, _canonical(ecosystem, name)), Claim())
                 claim.kinds.add(model.kind)

@@ -31,8 +31,8 @@ EXTRACTORS: list[str] = [
     "js.typescript",
     "engine.run",
     "engine.routes",
+    "infra.gateways",
     "js.injected",
-    "js.nextjs",
     "js.firebase",
     "js.buildconsts",
     "js.server_actions",
@@ -49,6 +49,7 @@ EXTRACTORS: list[str] = [
     "infra.packages",
     "infra.contentful",
     "infra.deploy",
+    "parts",  # AFTER_ALL: every route and http_call typed (segments)
     "coverage",  # AFTER_ALL: counts what the others found
 ]
 

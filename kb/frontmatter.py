@@ -43,6 +43,14 @@ def _record_lines(node: yaml.Node, prefix: str, out: dict[str, int]) -> None:
             _record_lines(item, key + ".", out)
 
 
+def key_lines(node: yaml.Node | None) -> dict[str, int]:
+    """{dotted key: 1-based line} of every mapping key and list item under `node`."""
+    out: dict[str, int] = {}
+    if node is not None:
+        _record_lines(node, "", out)
+    return out
+
+
 def parse_markdown(text: str) -> ParsedMarkdown:
     """Parse `---` fenced YAML frontmatter. Raises FrontmatterError with a 1-based line."""
     lines = text.split("\n")
@@ -63,9 +71,6 @@ def parse_markdown(text: str) -> ParsedMarkdown:
         data, node = {}, None
     if not isinstance(data, dict):
         raise FrontmatterError(2, "frontmatter must be a YAML mapping of field: value")
-    key_lines: dict[str, int] = {}
-    if node is not None:
-        _record_lines(node, "", key_lines)
-        key_lines = {k: v + 1 for k, v in key_lines.items()}  # +1 for the opening '---'
+    lines_of = {k: v + 1 for k, v in key_lines(node).items()}  # +1 for the opening '---'
     body = "\n".join(lines[end + 1 :])
-    return ParsedMarkdown(data, body, end + 2, key_lines)
+    return ParsedMarkdown(data, body, end + 2, lines_of)

@@ -15,10 +15,11 @@ from typing import Any
 import yaml
 
 from kb import safe_yaml
-from kb.frontmatter import FrontmatterError, parse_markdown
+from kb.frontmatter import FrontmatterError, key_lines, parse_markdown
 from kb.model import Adr, Component, KbConfig, KbDoc, KnowledgeBase, Project
 from kb.problems import Problem
 from kb.repo_paths import resolve_repo
+from kb.settings_check import check_settings, check_vocabulary
 from vocab import KB_SKIP_DIRS
 
 MAX_DOC_BYTES = 5 * 1024 * 1024
@@ -31,10 +32,15 @@ class KbNotFound(Exception):
     """The KB root is missing or has no kb.yaml: nothing else can be read."""
 
 
-def _read_yaml(path: Path, problems: list[Problem], root: Path) -> dict[str, Any]:
+def _read_yaml(
+    path: Path, problems: list[Problem], root: Path, lines: dict[str, int] | None = None
+) -> dict[str, Any]:
+    """A settings file as a mapping ({} when unreadable, with its problem); `lines` gets
+    the line of every key."""
     rel = path.relative_to(root).as_posix()
     try:
-        data = safe_yaml.load(path.read_text(encoding="utf-8")) or {}
+        data, node = safe_yaml.load_with_node(path.read_text(encoding="utf-8"))
+        data = data or {}
     except UnicodeDecodeError as exc:
         problems.append(
             Problem(
@@ -55,14 +61,21 @@ def _read_yaml(path: Path, problems: list[Problem], root: Path) -> dict[str, Any
                 line,
                 "error",
                 "yaml",
-                f"malformed YAML: {getattr(exc, 'problem', exc)} — fix the syntax",
+                _with_fix(f"malformed YAML: {getattr(exc, 'problem', exc)}", "fix the syntax"),
             )
         )
         return {}
     if not isinstance(data, dict):
         problems.append(Problem(rel, 1, "error", "yaml", "must be a YAML mapping of key: value"))
         return {}
+    if lines is not None:
+        lines.update(key_lines(node))
     return data
+
+
+def _with_fix(message: str, fix: str) -> str:
+    """`message — fix`, unless the message already ends with its own fix."""
+    return message if " — " in message else f"{message} — {fix}"
 
 
 def load_config(root: Path, data_dir: Path | None = None) -> tuple[KbConfig, list[Problem]]:
@@ -73,20 +86,22 @@ def load_config(root: Path, data_dir: Path | None = None) -> tuple[KbConfig, lis
     if not (root / "kb.yaml").is_file():
         raise KbNotFound(f"{root}: not a KB (no kb.yaml) — create one with `kb init {root}`")
     problems: list[Problem] = []
-    raw = _read_yaml(root / "kb.yaml", problems, root)
-    stale = raw.get("stale") if isinstance(raw.get("stale"), dict) else {}
-    repos_root = (root / str(raw.get("repos_root", "repos"))).resolve()
-    configured = raw.get("data_dir")
+    lines: dict[str, int] = {}
+    raw = _read_yaml(root / "kb.yaml", problems, root, lines)
+    settings, wrong = check_settings(raw, lines)
+    problems += wrong
+    repos_root = (root / str(settings["repos_root"])).resolve()
+    configured = settings["data_dir"]
     data = data_dir or (root / str(configured) if configured else root / ".kb")
     config = KbConfig(
         root=root.resolve(),
-        name=str(raw.get("name", root.resolve().name)),
+        name=str(settings["name"] or root.resolve().name),
         repos_root=repos_root,
         data_dir=Path(os.path.abspath(data)),
-        token_budget=int(raw.get("token_budget", 2000) or 2000),
-        adr_proposed_days=int(stale.get("adr_proposed_days", 30)),
-        verified_max_days=int(stale.get("verified_max_days", 90)),
-        imports=raw.get("imports") if isinstance(raw.get("imports"), dict) else {},
+        token_budget=settings["token_budget"],
+        adr_proposed_days=settings["stale.adr_proposed_days"],
+        verified_max_days=settings["stale.verified_max_days"],
+        imports=settings["imports"] or {},
         raw=raw,
     )
     return config, problems
@@ -191,7 +206,7 @@ def read_doc(path: Path, root: Path, problems: list[Problem]) -> KbDoc | None:
                 exc.line,
                 "error",
                 "frontmatter",
-                f"{exc.message} — fix the YAML between the '---' lines",
+                _with_fix(exc.message, "fix the YAML between the '---' lines"),
             )
         )
         return None
@@ -263,12 +278,14 @@ def load_kb(root: Path, data_dir: Path | None = None) -> KnowledgeBase:
     root = Path(root)
     config, problems = load_config(root, data_dir)
     root = config.root
+    vocab_lines: dict[str, int] = {}
     vocab_raw = (
-        _read_yaml(root / "vocabulary.yaml", problems, root)
+        _read_yaml(root / "vocabulary.yaml", problems, root, vocab_lines)
         if (root / "vocabulary.yaml").is_file()
         else {}
     )
-    vocabulary = {str(k): [str(x) for x in v] for k, v in vocab_raw.items() if isinstance(v, list)}
+    vocabulary, wrong = check_vocabulary(vocab_raw, vocab_lines)
+    problems += wrong
     docs = [d for p in iter_markdown(root, problems) if (d := read_doc(p, root, problems))]
     projects: dict[str, Project] = {}
     for doc in docs:

@@ -117,7 +117,7 @@ class CallsEntry:
 
     index: int
     component: str
-    key: str  # env_var | url | host
+    key: str  # env_var | url | host | path
     value: str
 
     @property
@@ -134,9 +134,15 @@ def parse_calls_entry(raw: Any, index: int) -> tuple[CallsEntry | None, str | No
     if not raw.get("component"):
         return None, f"{where} has no component — name the component of this project it calls"
     if not present:
-        return None, f"{where} needs one of env_var, url, host — say how the caller reaches it"
+        return (
+            None,
+            f"{where} needs one of env_var, url, host, path — say how the caller reaches it",
+        )
     if len(present) > 1:
-        return None, f"{where} has {' and '.join(present)} — keep exactly one of env_var, url, host"
+        return (
+            None,
+            f"{where} has {' and '.join(present)} — keep exactly one of env_var, url, host, path",
+        )
     key = present[0]
     value = str(raw[key]).strip()
     if key == "url" and not re.match(r"^https?://[^/\s]+(/\S*)?$", value):
@@ -149,6 +155,8 @@ def parse_calls_entry(raw: Any, index: int) -> tuple[CallsEntry | None, str | No
             None,
             f"{where}.host '{value}' is not a bare host — e.g. api.example.com (a URL goes in url)",
         )
+    if key == "path" and not re.match(r"^/[^\s?#]*$", value):
+        return None, f"{where}.path '{value}' is not a path of the caller's own origin — e.g. /api"
     if key == "env_var" and not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", value):
         return None, f"{where}.env_var '{value}' is not an env var name — e.g. NEXT_PUBLIC_API_URL"
     return CallsEntry(index, str(raw["component"]), key, value), None

@@ -31,7 +31,7 @@ RULES: dict[str, str] = {
     "type": "a field has the wrong shape (text, list, mapping, date, hex)",
     "id": "an id is not lowercase letters, digits and '-', or does not match its folder",
     "vocabulary": "a value is not in vocabulary.yaml",
-    "calls": "a calls entry lacks env_var or component",
+    "calls": "a calls entry lacks component or one of env_var, url, host, path",
     "cross-project": "a calls entry names a component of another project",
     "reference": "a project, component or superseded ADR that does not exist",
     "missing-repo": "a component's repo folder does not exist under repos_root",

@@ -81,12 +81,13 @@ SECRET_FIELDS: dict[str, tuple[str, str | None, bool]] = {
 }
 
 # A `calls:` entry: `component` (same project) and exactly one of the CALLS_TARGET_KEYS.
-CALLS_TARGET_KEYS = ("env_var", "url", "host")
+CALLS_TARGET_KEYS = ("env_var", "url", "host", "path")
 CALLS_FIELDS: dict[str, tuple[str, str | None, bool]] = {
     "component": ("str", None, True),
     "env_var": ("str", None, False),
     "url": ("str", None, False),
     "host": ("str", None, False),
+    "path": ("str", None, False),
     "notes": ("str", None, False),
 }
 
@@ -131,3 +132,19 @@ OUT_OF_SCOPE_HEADING = (
     r"|assignments?|assignees?|owners? and dates|meeting notes?|minutes|action items|attendees"
     r"|sprint(?: planning)?|standup)\b"
 )
+
+# kb.yaml (kb-format.md "kb.yaml"): dotted key -> (type, (min, max) for numbers, default).
+# Keys not listed are ignored, as the format says. `token_budget` spans what an MCP tool
+# accepts as `budget` (mcp_server.budget MIN_BUDGET..MAX_BUDGET).
+SETTINGS_FIELDS: dict[str, tuple[str, tuple[int, int] | None, object]] = {
+    "name": ("str", None, None),
+    "repos_root": ("str", None, "repos"),
+    "data_dir": ("str", None, None),
+    "token_budget": ("int", (150, 50_000), 2000),
+    "stale": ("mapping", None, None),
+    "stale.adr_proposed_days": ("int", (1, 36_500), 30),
+    "stale.verified_max_days": ("int", (1, 36_500), 90),
+    "imports": ("mapping", None, None),
+}
+# vocabulary.yaml: every key names a field, every value is a list of plain values.
+VOCABULARY_VALUE = "list of text"

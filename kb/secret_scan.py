@@ -31,11 +31,10 @@ from detect_secrets.plugins.jwt import JwtTokenDetector
 from detect_secrets.plugins.keyword import (
     CONFIG_DENYLIST_REGEX_TO_GROUP,
     DENYLIST,
+    DENYLIST_REGEX,
     QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP,
 )
 from detect_secrets.plugins.mailchimp import MailchimpDetector
-from detect_secrets.plugins.npm import NpmDetector
-from detect_secrets.plugins.openai import OpenAIDetector
 from detect_secrets.plugins.pypi_token import PypiTokenDetector
 from detect_secrets.plugins.sendgrid import SendGridDetector
 from detect_secrets.plugins.slack import SlackDetector
@@ -64,8 +63,6 @@ _PLUGINS = {
     "github-token": GitHubTokenDetector(),
     "gitlab-token": GitLabTokenDetector(),
     "mailchimp-key": MailchimpDetector(),
-    "npm-token": NpmDetector(),
-    "openai-key": OpenAIDetector(),
     "pypi-token": PypiTokenDetector(),
     "sendgrid-key": SendGridDetector(),
     "slack-token": SlackDetector(),
@@ -75,22 +72,37 @@ _PLUGINS = {
     "twilio-key": TwilioKeyDetector(),
 }
 _KEYWORD_REGEXES = {**QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP, **CONFIG_DENYLIST_REGEX_TO_GROUP}
-# vendor formats detect-secrets 1.5 has no plugin for
+# Vendor formats detect-secrets 1.5 has no plugin for, and its npm and OpenAI rules with
+# their unbounded runs bounded (`//.+/:_authToken=` and `sk-[…]*…T3BlbkFJ` re-read the
+# rest of a line from every `//` or `sk-`: quadratic on a line of them). The longest
+# capture group is the value (`_value_span`).
 _OWN_VENDOR = {
     "google-api-key": re.compile(r"\bAIza[0-9A-Za-z_-]{35}"),
     "github-token": re.compile(r"\bgithub_pat_[A-Za-z0-9_]{60,}"),
+    "npm-token": re.compile(
+        r"(?<=/):_authToken=\s*+(npm_[^\s'\"]++|[A-Fa-f0-9-]{36})"
+        r"|(?<![A-Za-z0-9_])(npm_[A-Za-z0-9]{36})"
+    ),
+    "openai-key": re.compile(r"sk-[A-Za-z0-9_-]{0,200}[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}"),
 }
-_JWT = re.compile(r"eyJ[A-Za-z0-9_=-]+\.eyJ[A-Za-z0-9_=-]+\.[A-Za-z0-9_=+/-]*")
+# Tried once per run of token characters, from its first `eyJ` (atomic, possessive): a
+# run's later `eyJ`s end where it ends, so retrying from each re-reads the run (`eyJeyJ…`).
+_JWT = re.compile(
+    r"(?<![A-Za-z0-9_=-])(?>[A-Za-z0-9_=-]*?(?=eyJ))"
+    r"(?P<jwt>eyJ[A-Za-z0-9_=-]++\.eyJ[A-Za-z0-9_=-]++\.[A-Za-z0-9_=+/-]*+)"
+)
 
 _KEYWORD_HINT = re.compile(r"|".join(DENYLIST), re.IGNORECASE)
-_ASSIGN_AFTER = re.compile(r"\w*[\]'\"]{0,2}\s*(?:[:=!]|=>)")
+_ASSIGN_AFTER = re.compile(r"\w{0,100}[\]'\"]{0,2}\s{0,100}(?:[:=!]|=>)")
 # labels detect-secrets' keyword list does not cover, each ending where the value starts:
 # `**Password:** v`, `API key = v`, `access_token: v`, `ZENDESK_API_TOKEN=v`
 _LABELS = re.compile(
     r"(?i:\b(?:password|passwd|api[ _-]?key|secret[ _-]?key|client[ _-]?secret|"
     r"(?:(?:access|auth|api|bearer|refresh|session|id)[ _-]?)?token))\**\s*[:=]\s*\**\s*"
-    r"|\b[A-Z][A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|API_?KEY|PRIVATE_KEY|"
-    r"SIGNING_KEY|CREDENTIALS?)[A-Z0-9_]*\s*[:=]\s*"
+    # an upper-case name holding one of the words, read once (possessive): a run like
+    # `A_TOKENA_TOKEN…` with no `=` is not re-read from every word inside it
+    r"|\b(?=[A-Z])(?=[A-Z0-9_]*?(?:TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|API_?KEY|"
+    r"PRIVATE_KEY|SIGNING_KEY|CREDENTIALS?))[A-Z0-9_]++\s*[:=]\s*"
 )
 _URL_PASSWORD = re.compile(
     r"(?<![a-zA-Z0-9+.-])[a-zA-Z][a-zA-Z0-9+.-]{0,30}://[^\s:/@]*:(?P<v>[^\s@/]+)@[^\s/]"
@@ -100,16 +112,27 @@ _URL_QUERY_TOKEN = re.compile(
     r"(?P<v>[^&\s#'\"]+)"
 )
 _AUTH_HEADER = re.compile(r"(?i)\b(?P<s>bearer|basic)\s+(?P<v>[A-Za-z0-9._~+/-]+=*)")
-_KEY_BLOCK = re.compile(
-    r"-----BEGIN (?P<k>[A-Z0-9 ]*)PRIVATE KEY(?P<b> BLOCK)?-----.*?"
-    r"-----END (?P=k)PRIVATE KEY(?P=b)-----",
-    re.DOTALL,
+_KEY_BEGIN_PARTS = re.compile(
+    r"-----BEGIN (?P<k>[A-Z0-9 ]*)PRIVATE KEY(?P<b> BLOCK)?-----|PuTTY-User-Key-File-\d"
 )
+_KEY_END = re.compile(r"-----END (?P<k>[A-Z0-9 ]*)PRIVATE KEY(?P<b> BLOCK)?-----")
 _KEY_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|PuTTY-User-Key-File-\d")
 _KEY_BODY_LINE = re.compile(r"^[A-Za-z0-9+/=:\- ]+$")
 
 
 _GENERIC = {"keyword", "token-in-url", "bearer-auth"}
+_NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
+
+
+def _vendor_placeholder(value: str) -> bool:
+    """`AKIAXXXXXXXXXXXXXXXX`, `ghp_000…`, AWS's documented `AKIAIOSFODNN7EXAMPLE`: a
+    vendor-shaped value written to show the shape, which honest docs quote."""
+    body = value[4:]
+    return len(set(body.replace("-", "").replace("_", ""))) <= 2 or "EXAMPLE" in value.upper()
+
+
+_WINDOW = 256  # characters a keyword value is judged on (the span may run further)
+_SPACE = re.compile(r"\s")
 
 # Every rule above needs one of these in the text it matches: a vendor prefix (as cased
 # as the rule) or, case-folded, a word of the keyword, URL, header and key-block rules.
@@ -118,7 +141,7 @@ _GENERIC = {"keyword", "token-in-url", "bearer-auth"}
 _ANCHOR_CASED = re.compile(
     r"A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA|[MNO][a-zA-Z\d_-]{23,25}\.|gh[pousr]_|GR1348941"
     r"|gl(?:pat|dt|ft|soat|rt|cbt|imt|ptt|agent|oas)-|-us\d|T3BlbkFJ|pypi-|SG\.|sq0csp-"
-    r"|k_live_|\d{8,10}:|AC[a-z0-9]{32}|SK[a-z0-9]{32}|AIza|github_pat_|eyJ|://"
+    r"|k_live_|\d{8,10}:|AC[a-z0-9]{32}|SK[a-z0-9]{32}|AIza|github_pat_|eyJ|://|npm_|_authToken"
 )
 _ANCHOR_FOLDED = re.compile(
     r"key|pass|pwd|secret|token|auth|bearer|basic|credential|contrase|aws|xox|slack|sig="
@@ -167,17 +190,46 @@ def _line_starts(text: str) -> list[int]:
     return starts
 
 
+class _RunEnds:
+    """Where the run holding a position ends (whitespace-free, or the `stop` pattern's);
+    successive calls at rising positions look at each character once, so a line of one
+    repeated anchor stays linear."""
+
+    def __init__(self, line: str, stop: re.Pattern = None) -> None:
+        self.line, self.lo, self.hi, self.stop = line, -1, -1, stop or _SPACE
+
+    def __call__(self, pos: int) -> int:
+        if not self.lo <= pos <= self.hi:
+            found = self.stop.search(self.line, pos)
+            self.lo, self.hi = pos, found.start() if found else len(self.line)
+        return self.hi
+
+
 def _keyword_spans(line: str) -> list[tuple[int, int]]:
-    """Values after secret-sounding names, judged by `kb.secret_values`."""
+    """Values after secret-sounding names, judged by `kb.secret_values`.
+
+    Each match is judged inside a window of `_WINDOW` characters after it, so a line of
+    one label repeated costs linear time; a value that runs past its window is still
+    redacted to the end of its run.
+    """
     spans: list[tuple[int, int]] = []
+    run_end = _RunEnds(line)
+
+    def judged(lo: int, hi: int, start: int, end: int) -> None:
+        span = judge_assignment(line[lo:hi], start - lo, end - lo)
+        if span:
+            s, e = lo + span[0], lo + span[1]
+            spans.append((s, run_end(e) if e == hi < len(line) else e))
+
     for match in _LABELS.finditer(line):
+        if spans and match.start() < spans[-1][1]:
+            continue  # inside a value already taken: its value ends inside that one too
         start = match.end()
         if start < len(line) and line[start] in "'\"`":
             start += 1
         lo = max(0, match.start() - 1)  # keep `?`/`&` before a query label
-        span = judge_assignment(line[lo:], start - lo, len(line) - lo)
-        if span:
-            spans.append((lo + span[0], lo + span[1]))
+        hi = min(len(line), start + _WINDOW)
+        judged(lo, hi, start, hi)
     # The keyword plugin's regexes are quadratic on long lines: scan a window per keyword.
     for hint in _KEYWORD_HINT.finditer(line):
         if not _ASSIGN_AFTER.match(line, hint.end()):
@@ -185,27 +237,32 @@ def _keyword_spans(line: str) -> list[tuple[int, int]]:
         lo, hi = max(0, hint.start() - 1), min(len(line), hint.end() + 300)
         window = line[lo:hi]
         for regex, group in _KEYWORD_REGEXES.items():
-            match = regex.search(window)
+            # a regex that starts with the keyword is tried at this keyword only: a later
+            # keyword gets its own window, and a search from every position of every
+            # window re-reads the line ~300 times on a line of keywords
+            anchored = regex.pattern.startswith(DENYLIST_REGEX)
+            match = regex.match(window, hint.start() - lo) if anchored else regex.search(window)
             if match and match.group(group):
-                span = judge_assignment(window, *match.span(group))
-                if span:
-                    spans.append((lo + span[0], lo + span[1]))
+                judged(lo, hi, lo + match.start(group), lo + match.end(group))
     return spans
 
 
 def _spans_in_line(line: str) -> list[tuple[int, int, str, str]]:
     """(start, end, rule, value) within one line."""
     out: list[tuple[int, int, str, str]] = []
-    for rule, plugin in _PLUGINS.items():
-        for regex in plugin.denylist:
-            for match in regex.finditer(line):
-                s, e = _value_span(match)
+    vendor = [(rule, regex) for rule, plugin in _PLUGINS.items() for regex in plugin.denylist]
+    alnum_end = _RunEnds(line, _NOT_ALNUM)
+    for rule, regex in [*vendor, *_OWN_VENDOR.items()]:
+        for match in regex.finditer(line):
+            s, e = _value_span(match)
+            # a format's fixed length is its shortest form (Stripe's keys grew from 24
+            # characters to ~100): the token goes on while its letters and digits do
+            e = alnum_end(e) if e < len(line) and line[e].isalnum() else e
+            if not _vendor_placeholder(line[s:e]):
                 out.append((s, e, rule, line[s:e]))
-    for rule, regex in _OWN_VENDOR.items():
-        out.extend((m.start(), m.end(), rule, m.group(0)) for m in regex.finditer(line))
     for match in _JWT.finditer(line):
-        if JwtTokenDetector.is_formally_valid(match.group(0)):
-            out.append((match.start(), match.end(), "jwt", match.group(0)))
+        if JwtTokenDetector.is_formally_valid(match.group("jwt")):
+            out.append((*match.span("jwt"), "jwt", match.group("jwt")))
     for match in _URL_PASSWORD.finditer(line):
         if _url_password(match.group("v")):
             out.append((*match.span("v"), "password-in-url", match.group("v")))
@@ -224,22 +281,39 @@ def _spans_in_line(line: str) -> list[tuple[int, int, str, str]]:
 
 
 def _key_blocks(text: str) -> list[tuple[int, int, str, str]]:
-    out = []
-    for match in _KEY_BLOCK.finditer(text):
-        out.append((match.start(), match.end(), "private-key", match.group(0)))
-    covered = [(s, e) for s, e, _, _ in out]
-    for match in _KEY_BEGIN.finditer(text):
-        if any(s <= match.start() < e for s, e in covered):
+    """Private-key blocks: BEGIN to its matching END, or an unterminated BEGIN and the
+    base64 lines after it. Each BEGIN looks for its END among the END markers found in
+    one pass (a lazy `.*?` from every BEGIN re-reads the rest of the text each time)."""
+    ends: dict[tuple[str, str], list[int]] = {}
+    for match in _KEY_END.finditer(text):
+        ends.setdefault((match.group("k"), match.group("b") or ""), []).append(match.start())
+    out: list[tuple[int, int, str, str]] = []
+    covered_to = -1
+    for match in _KEY_BEGIN_PARTS.finditer(text):
+        if match.start() < covered_to:
             continue
+        if match.group("k") is not None:
+            kind = (match.group("k"), match.group("b") or "")
+            starts = ends.get(kind, [])
+            at = bisect.bisect_left(starts, match.end())
+            if at < len(starts):
+                end = text.index("-----", starts[at] + 5) + 5
+                out.append((match.start(), end, "private-key", text[match.start() : end]))
+                covered_to = end
+                continue
         end = match.end()  # unterminated block: take the base64 body lines that follow
-        rest = text[end:].split("\n")
-        consumed = len(rest[0])
-        for body in rest[1:]:
+        line_end = text.find("\n", end)
+        while line_end != -1:
+            nxt = text.find("\n", line_end + 1)
+            body = text[line_end + 1 : nxt if nxt != -1 else len(text)]
             if not body.strip() or not _KEY_BODY_LINE.match(body):
+                end = line_end
                 break
-            consumed += 1 + len(body)
-        end += consumed
+            line_end = nxt
+        else:
+            end = len(text)
         out.append((match.start(), end, "private-key", text[match.start() : end]))
+        covered_to = end
     return out
 
 
@@ -264,16 +338,18 @@ def _scan(text: str) -> list[SecretFinding]:
     # A vendor format names the exact token; the generic keyword rule only guesses where
     # a value ends (`token=xoxb-…&channel=C1`). Keep specific spans first (earliest, then
     # longest), then generic ones that overlap none of them.
-    kept: list[tuple[int, int, str, str]] = []
+    kept: list[tuple[int, int, str, str]] = []  # disjoint, sorted by start (and so by end)
     for generic in (False, True):
         tier = sorted(
             (r for r in raw if (r[2] in _GENERIC) == generic),
             key=lambda r: (r[0], -(r[1] - r[0]), r[2]),
         )
         for span in tier:
-            if not any(span[0] < k[1] and k[0] < span[1] for k in kept):
-                kept.append(span)
-    kept.sort()
+            at = bisect.bisect_left(kept, span[0], key=lambda k: k[0])
+            before = kept[at - 1] if at else None
+            after = kept[at] if at < len(kept) else None
+            if (before is None or before[1] <= span[0]) and (after is None or span[1] <= after[0]):
+                kept.insert(at, span)
     findings = []
     for s, e, rule, value in kept:
         line_no = bisect.bisect_right(starts, s)

@@ -58,6 +58,8 @@ _PATH = re.compile(r"^(?:~|\.{1,2})?/[\w./-]*$|^[a-z0-9._-]+(?:/[a-z0-9._-]+)+/?
 _FILE = re.compile(r"^[\w.-]+\.(?:py|md|ya?ml|json|toml|txt|ini|cfg|env|key|pem|crt|sh|js|ts|go)$")
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*://[^\s:@/]+(?:[/?#]|$)", re.IGNORECASE)
 _TRAILING = ".,;:)]}>'\"`"
+_SPACE = re.compile(r"\s")
+_QUERY_STOP = re.compile(r"[\s&#]")
 _EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$")
 
 
@@ -83,7 +85,7 @@ def filtered_by_detect_secrets(value: str, line: str) -> bool:
         or is_potential_uuid(value)
         or is_not_alphanumeric_string(value)
         or is_likely_id_string(value, line)
-        or is_indirect_reference(line)
+        or (("(" in line or "[" in line) and is_indirect_reference(line))
     )
 
 
@@ -139,18 +141,17 @@ def judge_assignment(line: str, start: int, end: int) -> tuple[int, int] | None:
         return (start, end) if _is_value(value, line) else None
     while start < end and line[start] in "*`(":
         start += 1
-    token_end = start
-    in_query = _in_url_query(line, start)
-    while token_end < end and not line[token_end].isspace():
-        if in_query and line[token_end] in "&#":
-            break
-        token_end += 1
+    stop = (_QUERY_STOP if _in_url_query(line, start) else _SPACE).search(line, start, end)
+    token_end = stop.start() if stop else end
+    # what the detect-secrets filters read: the assignment and a little after its value
+    # (`get_secret_key( name )`), not the whole line — they are quadratic in what they read
+    context = line[: token_end + 80]
     while token_end > start and line[token_end - 1] in _TRAILING:
         token_end -= 1
     value = line[start:token_end]
     rest = line[token_end:].strip(" \t" + _TRAILING + "*`")
     if rest and not rest.startswith("#"):
-        ok = strongly_credential_shaped(value) and not filtered_by_detect_secrets(value, line)
+        ok = strongly_credential_shaped(value) and not filtered_by_detect_secrets(value, context)
     else:
-        ok = _is_value(value, line)
+        ok = _is_value(value, context)
     return (start, token_end) if ok else None

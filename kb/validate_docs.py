@@ -76,7 +76,15 @@ class DocChecker(FieldChecker):
                     "secret-value",
                     f"secrets[{i}] has a '{key}' field — store only name, store, ref, env_var, hint and sha256_prefix, never the value",
                 )
-            if isinstance(secret, dict):
+            if not isinstance(secret, dict):
+                self.err(
+                    doc,
+                    f"secrets.{i}",
+                    "type",
+                    f"secrets[{i}] is {type(secret).__name__}, not a mapping — each entry is "
+                    "a mapping {name, store, ref, env_var, hint}",
+                )
+            else:
                 allowed = {k: v for k, v in SECRET_FIELDS.items()}
                 self.mapping(
                     doc,
@@ -94,7 +102,7 @@ class DocChecker(FieldChecker):
         project = self.kb.projects.get(doc.project or "")
         calls = fm.get("calls")
         if calls is not None and not isinstance(calls, list):
-            self.err(doc, "calls", "type", "calls must be a list of {component, env_var|url|host}")
+            self.err(doc, "calls", "type", "calls must be a list of {component, env_var|url|host|path}")
         for i, call in enumerate(calls if isinstance(calls, list) else []):
             entry, why = parse_calls_entry(call, i)
             if entry is None:

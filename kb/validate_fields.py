@@ -28,11 +28,19 @@ def did_you_mean(value: str, allowed: list[str]) -> str:
     return f" — allowed: {', '.join(allowed)}"
 
 
+_SHAPES = {list: "a list", dict: "a mapping"}
+ISO_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
 def as_date(value: Any) -> date | None:
+    """A YAML date, or text written YYYY-MM-DD that is a real date; nothing else
+    (`20260101` is an integer, and Python would read its text as a date)."""
     if isinstance(value, date):
         return value
+    if not isinstance(value, str) or not ISO_DATE_RE.match(value):
+        return None
     try:
-        return date.fromisoformat(str(value))
+        return date.fromisoformat(value)
     except ValueError:
         return None
 
@@ -67,9 +75,15 @@ class FieldChecker:
                 doc, key, "type", f"{field_name} must be a text value, got {type(value).__name__}"
             )
             return
-        if kind == "id" and not ID_RE.match(str(value)) and str(value) != "_kb":
+        kb_own = doc.kind == "adr" and key == "project"  # `_kb`: an ADR about the KB itself
+        if kind == "id" and not ID_RE.match(str(value)) and not (kb_own and value == "_kb"):
+            reserved = " (`_kb` names the KB's own ADRs only)" if value == "_kb" else ""
             self.err(
-                doc, key, "id", f"{field_name} '{value}' must be lowercase letters, digits and '-'"
+                doc,
+                key,
+                "id",
+                f"{field_name} '{value}' must be lowercase letters, digits and '-'{reserved}"
+                " — rename it (and its folder)",
             )
         if kind == "hex" and not HEX_RE.match(str(value)):
             self.err(
@@ -85,6 +99,15 @@ class FieldChecker:
                 self.err(doc, key, "type", f"{field_name} must be a list, e.g. [a, b]")
                 return
             for i, item in enumerate(value):
+                if isinstance(item, dict | list) or item is None:
+                    self.err(
+                        doc,
+                        f"{key}.{i}",
+                        "type",
+                        f"{field_name} holds {_SHAPES.get(type(item), 'an empty item')} where a"
+                        f" plain value goes — write {field_name}: [a, b]",
+                    )
+                    continue
                 self.vocab(doc, f"{key}.{i}", field_name, vocab, item)
             return
         if kind == "verification":

@@ -7,10 +7,12 @@ contents). Outside git the version is `content.<hash12>` of the folder's files.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import subprocess
 from pathlib import Path
+from typing import Any
 
 from kb.repo_paths import inside
 from vocab import CODE_SKIP_DIRS
@@ -37,6 +39,21 @@ def _git(folder: Path, *args: str) -> str | None:
     return out.stdout.decode("utf-8", "surrogateescape")
 
 
+HASH_WHOLE_BYTES = 16 * 2**20  # larger files count by size and mtime, not content
+
+
+def _hash_content(digest: Any, path: Path) -> None:
+    """A file's bytes in 1 MB pieces; a file over HASH_WHOLE_BYTES (an untracked dump of a
+    gigabyte) by its size and mtime, so a version read costs bounded memory and time."""
+    info = path.stat()
+    if info.st_size > HASH_WHOLE_BYTES:
+        digest.update(f"<large {info.st_size} {info.st_mtime_ns}>".encode())
+        return
+    with path.open("rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+
+
 def _hash_files(base: Path, rel_paths: list[str]) -> str:
     digest = hashlib.sha256()
     for rel in sorted(rel_paths):
@@ -46,7 +63,7 @@ def _hash_files(base: Path, rel_paths: list[str]) -> str:
             if path.is_symlink() and not inside(base, path):  # never read outside the repo
                 digest.update(b"<link>" + os.readlink(path).encode("utf-8", "surrogateescape"))
             elif path.is_file():
-                digest.update(path.read_bytes())
+                _hash_content(digest, path)
             else:
                 digest.update(b"<deleted>")
         except OSError:
@@ -178,8 +195,12 @@ def component_versions(
                 version += ".dirty." + _hash_files(top, dirty[key])[:8]
             versions[key] = version
     if cache_file is not None and by_top:
-        cache_file.parent.mkdir(parents=True, exist_ok=True)
         tmp = cache_file.with_name(cache_file.name + f".tmp-{os.getpid()}")
-        tmp.write_text(json.dumps(cache, sort_keys=True), encoding="utf-8")
-        os.replace(tmp, cache_file)
+        try:  # a cache: a read-only or full data dir only costs the next read its git calls
+            cache_file.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(json.dumps(cache, sort_keys=True), encoding="utf-8")
+            os.replace(tmp, cache_file)
+        except OSError:
+            with contextlib.suppress(OSError):
+                tmp.unlink(missing_ok=True)
     return versions

@@ -31,8 +31,10 @@ def serve(kb: Path, data_dir: Path | None = None) -> None:
     server = create_server(kb.resolve(), data_dir.resolve() if data_dir else None)
     for signum in (signal.SIGTERM, signal.SIGINT):  # also when started with them ignored
         signal.signal(signum, lambda signum, frame: _stop_in_background(server))
+    from mcp_server.transport import run
+
     try:
-        server.run("stdio")
+        run(server)
     except (KeyboardInterrupt, SystemExit):
         pass
     finally:

@@ -4,7 +4,7 @@ The SDK's own validation error is four lines with a documentation URL, and a too
 error may echo what it was given (`unknown project 'aaaa…'` at 100 KB). Here an
 oversized argument is refused without echoing it, a pydantic error is condensed to
 `kb_trace: max_depth must be >= 1 (got -1)`, and any error text is clipped to
-`MAX_ERROR_CHARS` (~130 tokens, inside the smallest budget).
+`MAX_ERROR_CHARS` UTF-8 bytes (~130 tokens, inside the smallest budget).
 """
 
 from __future__ import annotations
@@ -25,8 +25,13 @@ def _show(value: Any) -> str:
 
 
 def clip(text: str, limit: int = MAX_ERROR_CHARS) -> str:
+    """One line of at most `limit` UTF-8 bytes (the token rule counts bytes: 400 bytes is
+    ~130 tokens whether the text is ASCII or a CJK identifier echoed by DuckDB)."""
     line = " ".join(str(text).split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"
+    data = line.encode("utf-8", "surrogatepass")
+    if len(data) <= limit:
+        return line
+    return data[: limit - 3].decode("utf-8", "ignore") + "…"
 
 
 def oversized(arguments: dict[str, Any]) -> str | None:

@@ -96,8 +96,23 @@ def edge_label(data: dict[str, Any]) -> str:
     said = confidence_words(attrs)
     if said:
         bits.append(said)
+    if data.get("type") == "CALLS":
+        bits += calls_tail(attrs)
     extra = f" ({', '.join(bits)})" if bits else ""
     return f"--{data.get('type')}{extra}-->"
+
+
+def calls_tail(attrs: dict[str, Any]) -> list[str]:
+    """A CALLS hop's resolution kind, the link between call and route it rests on (first
+    evidence item past the call site) and the run-time condition of an alternative."""
+    out = []
+    evidence = [e for e in attrs.get("evidence") or [] if isinstance(e, str)]
+    link = next((e for e in evidence[1:-1] if ":" in e.split(" ", 1)[0]), "")
+    if attrs.get("resolution") and attrs.get("confidence") in (None, "high"):
+        out.append(f"{attrs['resolution']}" + (f" by {short(link, 70)}" if link else ""))
+    if attrs.get("condition"):
+        out.append(f"when {short(attrs['condition'], 50)}")
+    return out
 
 
 MATCH_WORDS = {
@@ -121,7 +136,7 @@ def confidence_words(attrs: dict[str, Any]) -> str:
     if how:
         text += f" — {how}"
     if attrs.get("resolution"):
-        text += f"; resolved by {short(attrs['resolution'], 90)}"
+        text += f"; resolved by {short(attrs.get('how') or attrs['resolution'], 90)}"
     return text
 
 

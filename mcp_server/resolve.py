@@ -242,7 +242,8 @@ def refuse_all(project: str | None, tool: str = "this tool") -> None:
 
 
 def pick_project(state: State, project: str | None, text: str | None) -> str:
-    """The project a node argument belongs to when the caller left `project` out."""
+    """The project to answer from: the one given, or the only one; with several projects
+    and none given, a refusal naming where the node argument is."""
     refuse_all(project)
     if project not in (None, ""):
         return state.check_project(project)  # type: ignore[return-value]
@@ -265,7 +266,12 @@ def pick_project(state: State, project: str | None, text: str | None) -> str:
         con.close()
     projects = sorted({r[1] for r in rows if r[1] and r[1] != GLOBAL})
     if len(projects) == 1:
-        return projects[0]
+        # Several projects: `project` is required (docs/mcp-tools.md) — a caller that
+        # left it out gets told where the name is, never that project's code unasked
+        raise ToolFailure(
+            f"pass project= — '{short(name, 60)}' is in project {projects[0]}: "
+            f"call again with project='{projects[0]}'"
+        )
     if not projects:
         raise ToolFailure(
             f"pass project= to look '{short(name, 60)}' up (projects: {', '.join(sorted(known)[:20])})"

@@ -143,7 +143,7 @@ class State:
         """One line naming a damaged or missing published file, or None."""
         try:
             assert self.warehouse is not None
-            found = damaged_files(self.warehouse.data_dir, self.warehouse.manifest())
+            found = damaged_files(self.warehouse.data_dir, self.warehouse.manifest(), False)
         except Exception:  # noqa: BLE001 — no manifest: nothing to compare with
             return None
         if not found:

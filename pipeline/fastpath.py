@@ -29,7 +29,7 @@ from kb.loader import iter_markdown
 from kb.model import KbConfig, KnowledgeBase
 from kb.repo_paths import resolve_repo
 from kb.versions import component_versions, versions_cache
-from warehouse.integrity import MANIFEST, damaged_files
+from warehouse.integrity import MANIFEST, damaged_files, duckdb_damage
 
 KB_FINGERPRINT = "kb-fingerprint.json"
 RACY_S = 2.0  # a file written this recently may change again within its mtime tick
@@ -103,12 +103,14 @@ def quick_staleness(config: KbConfig) -> tuple[Staleness, int, str] | None:
     return state, len(folders), known["kb_hash"]
 
 
-def staleness(kb: KnowledgeBase, data_dir: Path, seen: Fingerprint | None = None) -> Staleness:
+def staleness(
+    kb: KnowledgeBase, data_dir: Path, seen: Fingerprint | None = None, verify: bool = True
+) -> Staleness:
     """What changed since the published build (empty when nothing did). `seen`, the KB's
     fingerprint taken before `kb` was loaded, is remembered for `quick_staleness` unless
     a file was written too recently to trust its mtime."""
     folders = {c.key: c.repo_path for c in kb.components()}
-    result = staleness_of(kb.content_hash, folders, data_dir)
+    result = staleness_of(kb.content_hash, folders, data_dir, verify)
     repos = {c.key: c.field("repo") for c in kb.components()}
     plain = all(r is None or isinstance(r, str) for r in repos.values())
     if seen is not None and plain and seen.taken - seen.newest > RACY_S and data_dir.is_dir():
@@ -120,16 +122,28 @@ def staleness(kb: KnowledgeBase, data_dir: Path, seen: Fingerprint | None = None
     return result
 
 
-def staleness_of(kb_hash: str, folders: dict[str, Path | None], data_dir: Path) -> Staleness:
-    """Staleness of a KB given its content hash and its components' repo folders."""
+def staleness_of(
+    kb_hash: str, folders: dict[str, Path | None], data_dir: Path, verify: bool = True
+) -> Staleness:
+    """Staleness of a KB given its content hash and its components' repo folders;
+    `verify` checks every published file's checksum (`kb status`)."""
     result = Staleness()
     try:
         manifest = json.loads((data_dir / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except OSError:
         result.reasons.append("no warehouse published yet")
         return result
-    for damaged in damaged_files(data_dir, manifest):
-        result.reasons.append(f"warehouse file {damaged} — `kb refresh` rebuilds it")
+    except ValueError:
+        result.reasons.append(f"{MANIFEST} is damaged (not JSON) — `kb refresh` publishes again")
+        return result
+    if not isinstance(manifest, dict):
+        result.reasons.append(
+            f"{MANIFEST} is damaged (not a mapping) — `kb refresh` publishes again"
+        )
+        return result
+    for damaged in [*damaged_files(data_dir, manifest, verify), duckdb_damage(data_dir)]:
+        if damaged:
+            result.reasons.append(f"warehouse file {damaged} — `kb refresh` rebuilds it")
     if manifest.get("kb_hash") != kb_hash:
         result.reasons.append(f"KB edited (built {manifest.get('kb_hash')}, now {kb_hash})")
     built = manifest.get("components") or {}

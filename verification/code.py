@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,6 +17,7 @@ import polars as pl
 
 from kb.model import Component, KnowledgeBase
 from vocab import CODE_SKIP_DIRS
+from vocab.paths import inside, utf8_name
 from warehouse.reader import dict_rows
 from warehouse.routematch import RouteRef, route_of
 
@@ -80,7 +82,8 @@ def repo_files(root: Path | None) -> tuple[set[str], set[str]]:
         if rel_dir != ".":
             dirs.add(rel_dir)
         for name in filenames:
-            files.add(name if rel_dir == "." else f"{rel_dir}/{name}")
+            if utf8_name(name):  # extraction names the others in a warning
+                files.add(name if rel_dir == "." else f"{rel_dir}/{name}")
     return files, dirs
 
 
@@ -89,11 +92,15 @@ def _manifest_packages(root: Path | None, files: set[str]) -> set[str]:
     out: set[str] = set()
     for rel in files if root else []:
         name = Path(rel).name
+        if not _plain_file(root, root / rel):
+            continue
         try:
             if name == "package.json" and "/" not in rel.strip("/"):
                 data = json.loads((root / rel).read_text(encoding="utf-8"))
+                data = data if isinstance(data, dict) else {}  # extraction warns about it
                 for key in ("dependencies", "devDependencies", "peerDependencies"):
-                    out.update((data.get(key) or {}).keys())
+                    deps = data.get(key)
+                    out.update(deps if isinstance(deps, dict) else {})
             elif name.startswith("requirements") and name.endswith(".txt"):
                 for line in (root / rel).read_text(encoding="utf-8").splitlines():
                     m = re.match(r"\s*([A-Za-z0-9_.\-]+)", line)
@@ -104,9 +111,19 @@ def _manifest_packages(root: Path | None, files: set[str]) -> set[str]:
                 out.update(
                     m.lower() for m in re.findall(r'"([A-Za-z0-9_.\-]+)\s*[<>=~!\[;"]', text)
                 )
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             continue
     return out
+
+
+def _plain_file(root: Path, path: Path) -> bool:
+    """A regular file of the repo, small enough to read whole: never a FIFO (the read
+    would block), a device, a link out of the repo or a file of gigabytes."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(info.st_mode) and info.st_size <= 5_000_000 and inside(root, path)
 
 
 def component_code(

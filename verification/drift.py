@@ -25,6 +25,7 @@ from pathlib import Path
 import polars as pl
 
 from kb.model import Component, KbDoc, KnowledgeBase
+from kb.schema import CALLS_TARGET_KEYS
 from verification.claims import (
     PATH_LINE,
     body_claims,
@@ -120,6 +121,9 @@ def component_drifts(comp: Component, code: ComponentCode, check_calls: bool) ->
             )
     for i, call in enumerate(comp.list_field("calls")):
         target = call.get("component") if isinstance(call, dict) else None
+        how = " ".join(
+            f"{k} {call[k]}" for k in CALLS_TARGET_KEYS if isinstance(call, dict) and call.get(k)
+        )
         if check_calls and target and target not in code.calls_to:
             out.append(
                 Drift(
@@ -128,9 +132,9 @@ def component_drifts(comp: Component, code: ComponentCode, check_calls: bool) ->
                     doc.path,
                     doc.line_of(f"calls.{i}"),
                     "call-missing",
-                    f"{call.get('env_var')} -> {target}",
+                    f"{how.split(' ', 1)[-1]} -> {target}",
                     code.where,
-                    f"calls {target} via {call.get('env_var')}, but the graph has no "
+                    f"calls {target} via {how or 'no env_var, url, host or path'}, but the graph has no "
                     f"CALLS edge from {comp.key} to {comp.project}/{target}",
                 )
             )

@@ -4,7 +4,8 @@ One set of facts, two renderings: `verification-report.md` in the KB root (gener
 deterministic for the same inputs and day) and the `verification` table (`kb_status`,
 SQL). Sections: coverage per project/component, docs stale by their source's date,
 docs verified more than `verified_max_days` ago, imports never distilled, drift
-(verification.drift), and verified docs whose `verified_against` commit is not in the repo.
+(verification.drift), verified docs whose `verified_against` commit is not in the repo, and
+bridge coverage per calling component (verification.bridging).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 import polars as pl
 
 from kb.model import KbDoc, KnowledgeBase
+from verification.bridging import bridge_rows
 from verification.drift import Drift, project_drifts
 from warehouse.tables import frame
 
@@ -28,6 +30,7 @@ SECTIONS = (
     "drift",
     "unknown_commit",
     "extraction",
+    "bridges",
 )
 
 
@@ -211,6 +214,7 @@ def build_verification(
         drifts, unknown = drifts_of(kb, project, tables)
         rows += drift_rows(drifts)
         rows += extraction_rows(project, tables.get("coverage"))
+        rows += bridge_rows(kb, project, tables)
         for path in unknown:
             doc = next(d for d in kb.docs if d.path == path)
             commit = doc.verification.get("verified_against")
@@ -275,6 +279,11 @@ def render_report(kb: KnowledgeBase, rows: list[dict[str, Any]], today: dt.date)
             "Verification commits not found in the repo",
             "unknown_commit",
             lambda r: f"- {loc(r)} — {r['message']}",
+        ),
+        (
+            "Bridge coverage (call sites per component, reached routes, why not)",
+            "bridges",
+            lambda r: f"- `{r['location']}` — {r['message']}",
         ),
         (
             "Declared frameworks and clients the code graph has nothing from",

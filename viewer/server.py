@@ -49,10 +49,42 @@ class ViewerServer(ThreadingHTTPServer):
         self.lock = threading.Lock()  # one Warehouse object shared by request threads
         super().__init__(address, Handler)
 
+    def host_allowed(self, header: str | None) -> bool:
+        """The Host a browser sent names this server: `localhost`, a loopback address or
+        the address it is bound to (with its port, or none). Bound to every interface
+        (0.0.0.0, ::) the person chose to be reached by any name, so any is accepted."""
+        bound, port = str(self.server_address[0]), self.server_address[1]
+        if bound in ("0.0.0.0", "::", ""):
+            return True
+        if not header:
+            return False
+        split = _split_host(header)
+        if split is None:
+            return False
+        name, given = split
+        if given is not None and (not given.isdigit() or int(given) != port):
+            return False
+        return name in {"localhost", "127.0.0.1", "::1", bound.lower()}
+
     @property
     def url(self) -> str:
         host, port = self.server_address[:2]
         return f"http://{host}:{port}/"
+
+
+def _split_host(header: str) -> tuple[str, str | None] | None:
+    """(name, port or None) of a Host header: `name`, `name:port`, `[v6]`, `[v6]:port`."""
+    host = header.strip().lower()
+    if host.startswith("["):
+        end = host.find("]")
+        rest = host[end + 1 :] if end != -1 else "x"
+        if end == -1 or (rest and not rest.startswith(":")):
+            return None
+        return host[1:end], rest[1:] if rest else None
+    name, colon, port = host.partition(":")
+    if ":" in port:
+        return None  # an IPv6 address must be bracketed in Host
+    return name, port if colon else None
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -63,6 +95,14 @@ class Handler(BaseHTTPRequestHandler):
         """Quiet by default: the terminal shows the URL, not every request."""
 
     def do_GET(self) -> None:  # noqa: N802 - stdlib name
+        if not self.server.host_allowed(self.headers.get("Host")):
+            # DNS rebinding: a page on evil.example whose name now resolves to 127.0.0.1
+            # reaches this server with its own name in Host; only ours get the graph
+            self._json(
+                HTTPStatus.MISDIRECTED_REQUEST,
+                {"error": "wrong_host", "message": "this viewer answers to its own address only"},
+            )
+            return
         url = urlsplit(self.path)
         query = {k: v[-1] for k, v in parse_qs(url.query).items()}
         try:

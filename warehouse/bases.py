@@ -1,51 +1,51 @@
 """Where a call's base URL points, per environment, at the project level.
 
 Evidence, from the project's code facts and its KB (never another project's):
-- env values: `values` {file: value} on `env_var` / `config_value` nodes. The file names
-  the mode: `.env`/`.env.local` (every mode), `.env.development[.local]` (development),
-  `.env.production` (production), `.env.<mode>`, `.env.example` (example),
-  compose files (`docker-compose[.mode].yml`), Angular `environment[.config].ts`;
-- Terraform/Cloud Run: `env_values` {NAME: value} (or `env_values_by_env` {env: {NAME: value}})
-  on a `tf_resource` whose service name (`resource_name`) is a component of the project;
+- env values: `values` {file: value} on `env_var` / `config_value` nodes (the file names the
+  mode: `.env` every mode, `.env.production` production, `.env.example` example, compose
+  files, Angular `environment[.config].ts`), a default the code gives (`holes[].default`),
+  and Terraform / Cloud Run `env_values` of the service that is a component;
 - hosts: `envs.*.url` of every component of the project, and the caller's KB `calls:`
-  entries (`url`, `host`, `env_var`);
-- relative URLs: the caller's own API routes (never page routes), then another component
-  served on the caller's own origin (same host in the KB, longer path), then dev-server
-  proxies / rewrites (`proxies` on code_file nodes: vite `server.proxy`, CRA `proxy`,
-  next.config `rewrites`), then Firebase Hosting `rewrites` (firebase.json code_file).
+  entries (`url`, `host`, `env_var`, `path`);
+- relative URLs (warehouse.relative): the caller's own API routes, proxies and rewrites,
+  KB `calls: path` entries, a component on the caller's own host.
 
-Rule for a KB url's path: routes carry their full path (global prefix included), so the
-call's URL path is matched as is: `https://api.example.com/api` + call
-`https://api.example.com/api/articles` → route `/api/articles`. The KB url's path is never
-stripped to force a match (a route without it may just lack its mount prefix); when only
-the stripped path matches, the unresolved reason names that route.
+A KB url's path is never stripped to force a match (a route without it may only lack its
+mount prefix); when only the stripped path matches, the unresolved reason names that route.
 """
 
 from __future__ import annotations
 
-import fnmatch
 from dataclasses import dataclass, field
 from typing import Any
 
 from kb.model import Component, KnowledgeBase
-from warehouse.routematch import join_path, segments
-from warehouse.urls import BARE_HOST, env_mode, is_prefix, join_url, netloc, proxy_path
+from vocab.pathparts import Seg, text_segments
+from warehouse.urls import BARE_HOST, bare_host, env_mode, netloc, starts_with
 
 FUNCTION_RUNTIMES = {"firebase-functions", "cloud-functions-gen1", "cloud-functions-gen2"}
+LEVELS = ("low", "medium", "high")
+
+
+def weakest(*levels: str) -> str:
+    return min(levels, key=LEVELS.index)
 
 
 @dataclass
 class Target:
-    """One component a call may reach, and how the call's path maps onto its routes."""
+    """One component a call may reach, how the call's path maps onto its routes, and the
+    evidence for it."""
 
     component: str
-    prefix: str | None  # prepended to the call path; None: unknown (as is, KB path, suffix)
+    prefix: list[Seg] | None  # before the call path; None: unknown (as is, KB path, suffix)
     via: str
-    resolution: str
+    resolution: str  # env-var | kb-calls | url | host | proxy | rewrite | same-origin | …
+    how: str  # the evidence in words, for reasons and answers
     envs: set[str] = field(default_factory=set)
-    mount: str = ""  # the KB url's path: named in the miss reason, never stripped to match
-    weak: bool = False  # evidence is an example file or a KB entry without a value
-    path: str | None = None  # the route path the request arrives with, when rewritten
+    evidence: list[str] = field(default_factory=list)  # `file:line what`, in chain order
+    confidence: str = "high"
+    mount: list[Seg] = field(default_factory=list)  # the KB url's path (named, never stripped)
+    path: list[Seg] | None = None  # the whole route path the request arrives with
     modes: set[str] = field(default_factory=set)  # build modes of the env values used
 
 
@@ -69,7 +69,7 @@ class ProjectEvidence:
         proj = kb.projects.get(project)
         self.project = project
         self.components: dict[str, Component] = dict(proj.components) if proj else {}
-        self.hosts: dict[str, list[tuple[str, str, str]]] = {}  # netloc → [(comp, env, path)]
+        self.hosts: dict[str, list[tuple[str, str, list[Seg]]]] = {}  # host → [(comp, env, path)]
         for cid, comp in sorted(self.components.items()):
             for env, cfg in sorted(comp.envs.items()):
                 loc = netloc(str(cfg.get("url") or ""))
@@ -90,7 +90,7 @@ class ProjectEvidence:
                     if isinstance(rules, list):
                         file = n.get("file")
                         into.setdefault(comp, []).extend(
-                            {**r, "file": file} for r in rules if isinstance(r, dict)
+                            {"file": file, **r} for r in rules if isinstance(r, dict)
                         )
             elif kind == "symbol":
                 self.symbol_names.setdefault(comp, set()).add(n["name"].rsplit(".", 1)[-1])
@@ -115,17 +115,23 @@ class ProjectEvidence:
         comp = self.components.get(component)
         return set(comp.envs) if comp else set()
 
-    def kb_paths(self, component: str) -> list[str]:
+    def kb_line(self, component: str, dotted: str, what: str) -> str:
+        """`projects/p/c/component.md:LINE what` — a KB statement as evidence."""
+        comp = self.components.get(component)
+        if comp is None or comp.doc is None:
+            return what
+        return f"{comp.doc.path}:{comp.doc.line_of(dotted)} {what}"
+
+    def kb_paths(self, component: str) -> list[list[Seg]]:
         """Distinct paths of a component's KB env URLs (`/api`), longest first."""
         comp = self.components.get(component)
-        paths = {
-            "/" + "/".join(segments(loc[1]))
-            for cfg in (comp.envs.values() if comp else [])
-            if (loc := netloc(str(cfg.get("url") or "")))
-        }
-        return sorted((p for p in paths if p != "/"), key=lambda p: (-len(p), p))
+        seen: dict[str, list[Seg]] = {}
+        for cfg in comp.envs.values() if comp else []:
+            loc = netloc(str(cfg.get("url") or ""))
+            if loc and loc[1]:
+                seen["/".join(s.text for s in loc[1])] = loc[1]
+        return sorted(seen.values(), key=lambda p: (-len(p), [s.text for s in p]))
 
-    # -- components behind names ---------------------------------------------------------
     def run_component(self, service: str) -> str | None:
         """The component a Cloud Run service id stands for: same id, else the only one."""
         if service in self.components:
@@ -151,161 +157,118 @@ class ProjectEvidence:
 
 
 class ProjectBases(ProjectEvidence):
-    """Where a call's base URL points: absolute URLs, env values, relative paths."""
+    """Where an absolute URL or an env var base points."""
 
-    # -- absolute URLs --------------------------------------------------------------------
-    def by_url(self, caller: str, url: str, via: str, prefix: str = "") -> tuple[list[Target], str]:
-        """Targets of an absolute URL: caller's `calls` url/host entries, then KB env URLs.
-        `prefix`: the part of the URL's path before the call's own path (a base's path)."""
-        loc = netloc(url)
-        if loc is None:
-            return [], f"no base URL: {url!r} is not an absolute http(s) URL"
-        host, path = loc
+    def by_url(
+        self, caller: str, host: str, path: list[Seg], via: str, prefix: list[Seg]
+    ) -> tuple[list[Target], str]:
+        """Targets of an absolute URL (host, typed path): the caller's `calls` url/host
+        entries, then KB env URLs, then a compose / cluster service name. `prefix`: the part
+        of the path before the call's own path."""
         comp = self.components.get(caller)
         for entry in comp.calls() if comp else []:
-            if entry.key == "env_var" or entry.component not in self.components:
+            if entry.key not in ("url", "host") or entry.component not in self.components:
                 continue
             want = netloc(entry.value if entry.key == "url" else f"http://{entry.value}")
             if want is None:
                 continue
-            same = want[0] == host or (entry.key == "host" and ":" not in want[0] and
-                                       want[0] == host.split(":")[0])  # fmt: skip
-            if same and (entry.key == "host" or is_prefix(want[1], path)):
+            same = want[0] == host or (entry.key == "host" and ":" not in want[0]
+                                       and want[0] == bare_host(host))  # fmt: skip
+            if same and (entry.key == "host" or starts_with(path, want[1])):
+                ev = self.kb_line(
+                    caller, f"calls.{entry.index}", f"calls[{entry.index}] {entry.label}"
+                )
                 how = f"KB calls[{entry.index}] {entry.label} of {caller}"
                 via = f"calls-entry {entry.label}" if via.startswith("host ") else via
-                mount = "/" + "/".join(segments(want[1])) if entry.key == "url" else ""
+                mount = want[1] if entry.key == "url" else []
                 envs = self.envs(entry.component)
-                return [Target(entry.component, prefix, via, how, envs, mount.rstrip("/"))], ""
+                t = Target(entry.component, prefix, via, "kb-calls", how, envs, [ev], mount=mount)
+                return [t], ""
         found = self.hosts.get(host, [])
-        name = host.split(":")[0]
+        name = bare_host(host)
         if not found and "." not in name and name in self.components and name != "localhost":
             how = f"host {host} is the service name of component {name} (compose/cluster DNS)"
-            return [Target(name, prefix, via, how, self.envs(name))], ""
+            return [
+                Target(name, prefix, via, "host", how, self.envs(name), confidence="medium")
+            ], ""
         if not found:
             return [], f"host {host} not in the KB (no envs.*.url or calls entry names it)"
-        fitting = [f for f in found if is_prefix(f[2], path)] or found
-        depth = max(len(segments(f[2])) for f in fitting)
-        best = [f for f in fitting if len(segments(f[2])) == depth]
+        fitting = [f for f in found if starts_with(path, f[2])] or found
+        depth = max(len(f[2]) for f in fitting)
+        best = [f for f in fitting if len(f[2]) == depth]
         comps = sorted({c for c, _, _ in best})
         if len(comps) > 1:
             return [], f"host {host} is the KB URL of several components: {', '.join(comps)}"
-        envs = {e for c, e, _ in best}
-        mount = "/" + "/".join(segments(best[0][2]))
+        envs = {e for _, e, _ in best}
         how = f"host {host} is KB envs.{'+'.join(sorted(envs))}.url of {comps[0]}"
-        return [Target(comps[0], prefix, via, how, envs, "" if mount == "/" else mount)], ""
+        ev = self.kb_line(
+            comps[0], f"envs.{sorted(envs)[0]}.url", f"envs.{'+'.join(sorted(envs))}.url"
+        )
+        kind = "url" if depth else "host"
+        return [Target(comps[0], prefix, via, kind, how, envs, [ev], mount=best[0][2])], ""
 
-    # -- env values ------------------------------------------------------------------------
-    def by_env(self, caller: str, var: str, path: str) -> tuple[list[list[Target]], list[str]]:
-        """Tiers of targets of `{VAR}path`: from the var's values (each mode), then KB `calls`."""
+    def env_candidates(self, caller: str, var: str, default: str | None) -> list[tuple[str, str]]:
+        """(source, value) of an env var for the caller: its files, Terraform, then the
+        default the code gives when nothing sets it."""
+        found = list(self.env_values.get((caller, var), []))
+        if default and not any(v == default for _, v in found):
+            found.append(("code default", default))
+        return found
+
+    def by_env(
+        self, caller: str, var: str, default: str | None, segs: list[Seg], relative
+    ) -> tuple[list[list[Target]], list[str]]:
+        """Tiers of targets of a call `{VAR}` + `segs`: from the var's values (each mode,
+        the code's default too), then KB `calls` env_var entries. `relative(value_path,
+        via)` resolves a value that is itself a path."""
         found: list[Target] = []
         later: list[list[Target]] = []
         misses: list[str] = []
-        for source, value in self.env_values.get((caller, var), []):
+        for source, value in self.env_candidates(caller, var, default):
             mode = env_mode(source) if source else "*"
             where = f"{var}={value} ({source or 'env'})"
             if BARE_HOST.match(value):  # `api.example.com[:port][/path]`: a host, no scheme
                 value = ("http://" if value.startswith("localhost") else "https://") + value
-            if "://" in value:
-                base_path = (netloc(value) or ("", ""))[1]
-                ts, why = self.by_url(caller, join_url(value, path), var, base_path)
+            loc = netloc(value) if "://" in value else None
+            if loc:
+                ts, why = self.by_url(caller, loc[0], [*loc[1], *segs], var, loc[1])
                 tiers = [ts]
             elif value.startswith("/"):
-                tiers, why = self.relative(caller, join_path(value, path), var)
+                tiers, why = relative(text_segments(value), var)
             else:
                 tiers, why = [], f"value {value!r} is not a URL"
             for t in (t for tier in tiers for t in tier):
-                t.resolution = f"{where}: {t.resolution}"
+                t.how = f"{where}: {t.how}"
+                t.evidence.insert(0, f"{source or 'env'} {var}={value}")
                 t.modes.add(mode)
-            if tiers and "://" in value:
+                if t.resolution in ("url", "host"):
+                    t.resolution = "env-var"
+                if mode == "example":
+                    t.confidence = weakest(t.confidence, "medium")
+            if loc and tiers:
                 found += tiers[0]
             else:
-                later += tiers
+                later += [tier for tier in tiers if tier]
             if why:
                 misses.append(f"{where}: {why}")
         comp = self.components.get(caller)
         for entry in comp.calls() if comp else []:
             if entry.key != "env_var" or entry.value != var:
                 continue
+            ev = self.kb_line(caller, f"calls.{entry.index}", f"calls[{entry.index}] env_var {var}")
             if entry.component not in self.components:
                 misses.append(f"KB calls names {entry.component!r}, not in project {self.project}")
             elif not any(t.component == entry.component for t in found):
                 how = f"KB calls[{entry.index}] env_var {var} → {entry.component}"
                 envs = self.envs(entry.component)
-                found.append(Target(entry.component, None, var, how, envs, weak=True))
+                found.append(
+                    Target(entry.component, None, var, "kb-calls", how, envs, [ev], "medium")
+                )
             else:
                 for t in found:
                     if t.component == entry.component:
-                        t.resolution += f" + KB calls[{entry.index}]"
+                        t.how += f" + KB calls[{entry.index}]"
+                        t.confidence = "high"  # the KB says so too
+                        t.evidence.append(ev)
                         t.envs |= self.envs(entry.component)
         return [t for t in [found, *later] if t], misses
-
-    # -- relative URLs -------------------------------------------------------------------
-    def relative(self, caller: str, path: str, via: str = "") -> tuple[list[list[Target]], str]:
-        """Ordered tiers of targets for a same-origin path; the first tier that matches wins."""
-        tiers: list[list[Target]] = []
-        envs = self.envs(caller)
-        tiers.append([Target(caller, "", via or "same-origin", "same-origin API route", envs)])
-        proxied, why = self._proxied(caller, path, via)
-        tiers.append(proxied)
-        rewritten, rwhy = self.rewritten(caller, path)
-        tiers.append(rewritten)
-        shared = []
-        for env, cfg in sorted(self.components[caller].envs.items() if caller in self.components
-                               else []):  # fmt: skip
-            loc = netloc(str(cfg.get("url") or ""))
-            for comp, kenv, kpath in self.hosts.get(loc[0], []) if loc else []:
-                if comp != caller and kpath != "/" and is_prefix(kpath, path):
-                    how = f"{comp} is KB envs.{kenv}.url on {caller}'s own host {loc[0]}"
-                    shared.append(Target(comp, "", via or f"host {loc[0]}", how, {env, kenv}))
-        tiers.append(shared)
-        for t in (t for tier in tiers for t in tier):
-            t.path = path if t.path is None else t.path
-        if not (shared or proxied or rewritten or why or rwhy):
-            why = "relative URL: no dev-server proxy, rewrite or component on the same host"
-        return [t for t in tiers if t], why or rwhy
-
-    def _proxied(self, caller: str, path: str, via: str) -> tuple[list[Target], str]:
-        for rule in self.proxies.get(caller, []):
-            source, target = str(rule.get("source") or ""), str(rule.get("target") or "")
-            dest = proxy_path(source, target, rule.get("strip"), path)
-            if dest is None:
-                continue
-            kind = str(rule.get("kind") or "proxy")
-            label = f"{kind} proxy {source} → {target}"
-            where = f"{rule.get('file')}:{rule.get('line') or 1}"
-            if "://" not in dest:  # an internal rewrite: same origin, new path
-                how = f"{label} ({where})"
-                return [Target(caller, "", via or label, how, self.envs(caller), path=dest)], ""
-            ts, why = self.by_url(caller, dest, via or label)
-            for t in ts:
-                t.path = "/" + "/".join(segments((netloc(dest) or ("", ""))[1]))
-                t.resolution = f"{label} ({where}): {t.resolution}"
-                t.mount = ""
-            return ts, f"{label}: {why}" if why else ""
-        return [], ""
-
-    def rewritten(self, caller: str, path: str) -> tuple[list[Target], str]:
-        """Firebase Hosting rewrites of the caller: `/api/**` → function or Cloud Run."""
-        for rule in self.rewrites.get(caller, []):
-            source = str(rule.get("source") or "")
-            if not source or not fnmatch.fnmatchcase(path, source.replace("**", "*")):
-                continue
-            via = f"rewrite {source}"
-            if rule.get("function"):
-                fn = rule["function"]
-                fn = fn.get("functionId") if isinstance(fn, dict) else fn
-                comp = self.function_component(str(fn))
-                if comp is None:
-                    return [], f"hosting rewrite {source} → function {fn}: no functions component"
-                how = f"hosting rewrite to function {fn}"
-                return [Target(comp, "", via, how, self.envs(caller))], ""
-            run = rule.get("run")
-            if isinstance(run, dict) and run.get("serviceId"):
-                sid = str(run["serviceId"])
-                comp = self.run_component(sid)
-                if comp is None:
-                    return [], f"hosting rewrite {source} → Cloud Run {sid}: no such component"
-                how = f"hosting rewrite to Cloud Run service {sid} ({comp})"
-                return [Target(comp, "", via, how, self.envs(caller) | self.envs(comp))], ""
-            return [], ""  # a static destination (SPA fallback): not an API call
-        return [], ""

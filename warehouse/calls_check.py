@@ -11,23 +11,28 @@ from __future__ import annotations
 from typing import Any
 
 from kb.model import CallsEntry
-from warehouse.http_bridge import parse_call
+from vocab.pathparts import from_attrs, text_segments
 from warehouse.reader import parse_attrs
-from warehouse.urls import netloc
+from warehouse.urls import bare_host, netloc, starts_with
 
 
 def _uses(entry: CallsEntry, attrs: dict[str, Any]) -> bool:
-    _, env_var, base, path = parse_call(attrs)
+    """The call (typed attrs, extractors/parts.py) goes where the entry speaks of."""
+    segs = from_attrs(attrs.get("segments")) or []
     if entry.key == "env_var":
-        return env_var == entry.value
-    url = str(base or attrs.get("url_template") or "") + ("" if base is None else path or "")
-    got = netloc(url)
+        return attrs.get("env_var") == entry.value
+    base = attrs.get("base") if isinstance(attrs.get("base"), str) else None
+    if entry.key == "path":
+        return (
+            not base and not attrs.get("env_var") and starts_with(segs, text_segments(entry.value))
+        )
+    got = netloc(base or "")
     want = netloc(entry.value if entry.key == "url" else f"http://{entry.value}")
     if got is None or want is None:
         return False
     if entry.key == "host" and ":" not in want[0]:
-        return got[0].split(":")[0] == want[0]
-    return got[0] == want[0] and (entry.key == "host" or got[1].startswith(want[1].rstrip("/")))
+        return bare_host(got[0]) == want[0]
+    return got[0] == want[0] and (entry.key == "host" or starts_with(segs, want[1]))
 
 
 def missing_call_reason(

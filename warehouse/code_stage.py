@@ -13,6 +13,7 @@ import hashlib
 import json
 from pathlib import Path
 
+from warehouse.integrity import stage_intact
 from warehouse.staging import stage_dir, write_stage
 
 STAGE = "code_facts"
@@ -20,7 +21,11 @@ STAMP = "stamp.json"
 
 
 def read_stamp(data_dir: Path, key: str) -> dict | None:
+    """What a component's staged facts were built from; None when nothing usable is
+    staged (no stamp, or a damaged table: the component is extracted again)."""
     path = stage_dir(data_dir, STAGE, key) / STAMP
+    if not stage_intact(path.parent):
+        return None
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):

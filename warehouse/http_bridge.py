@@ -1,23 +1,29 @@
 """CALLS bridges: an http_call resolved to a route of a component of the same project.
 
-Reads the http_call node attrs written by the call-site extractors: `method`,
-`url_template` (`{ENV_VAR}/contact`, `/api/events/{id}`, `https://host/x`), `env_var`
-(the env var carrying the base URL), `base` (a literal base URL, e.g. from a constant),
-`path` (the part after the base), `resolved_via` (how the extractor got there).
-Missing `path`/`env_var`/`base` are derived from `url_template`.
+Reads the typed attrs every http_call carries (extractors/parts.py): `method`, `segments`
+(the path after the origin or after the env var base), `env_var` (the env var or config
+key the URL starts with), `base` (a literal absolute origin), `page_relative`, `holes`
+(defaults of env holes), `hops` (wrapper lines), `condition` (an alternative chosen at run
+time), `operation` (a generated client's operation called by name). Routes carry
+`segments` too; nothing here parses a path out of a string.
 
-Where the call goes (see `warehouse.bases` for the evidence and its rules):
+Where the call goes (evidence in `warehouse.bases`, `warehouse.relative`):
 1. a Firebase callable → the project's functions component;
-2. `{ENV}path` → each value of ENV (per mode) whose host is a KB URL, and the caller's KB
-   `calls:` env_var entry;
+2. `{ENV}path` → each value of ENV (per mode, the code's default too) whose host is a KB
+   URL, and the caller's KB `calls:` env_var entry;
 3. an absolute URL → the caller's KB `calls:` url/host entries, else the component whose
-   `envs.*.url` has that host (and the longest path prefix); another host is external;
-4. a relative URL → the caller's own API routes (never pages), then a component on the
-   caller's own host, then dev-server proxies / rewrites, then Firebase Hosting rewrites.
-Only the project's own components are ever candidates; a call that reaches no route gets
-an `unresolved` row naming the failing link (and the closest route when one is near).
-Each CALLS edge has `via`, `envs`, `confidence`, `resolution`, `match`, `target_component`,
-`path`, and `dead_code: true` when the call site is in dead code (`warehouse.deadcode`).
+   `envs.*.url` has that host; an unknown host is matched by route shape afterwards
+   (`warehouse.route_shape`);
+4. a relative URL → `warehouse.relative`;
+5. a generated client's operation → the operation index (`warehouse.operations`).
+Only the project's own components are ever candidates. Each CALLS edge has `confidence`
+(high / medium / low), `resolution` (env-var, kb-calls, url, host, proxy, rewrite,
+same-origin, operation, route-shape), `evidence` (`file:line what`, call site to route),
+`via`, `envs`, `how`, `match`, `target_component`, `path`, and `condition` when the call
+is one alternative chosen at run time. A call in a file nothing imports (warehouse.deadcode)
+keeps its edge at `confidence: low` with `dead_code: true`: the rule is a guess (a module's
+exported API is imported from elsewhere), so the edge is said, never silently drawn. A call that reaches no route gets an `unresolved` row naming
+the failing link (and the closest route when one is near).
 """
 
 from __future__ import annotations
@@ -27,66 +33,19 @@ from typing import Any
 
 from extractors.facts import Edge, Unresolved
 from kb.model import KnowledgeBase
-from warehouse.bases import ProjectBases, Target
+from vocab.pathparts import Seg, from_attrs, shown
+from warehouse.bases import ProjectBases, Target, weakest
+from warehouse.bridge_call import Call, edge_attrs
 from warehouse.deadcode import dead_call_sites
-from warehouse.routematch import (
-    RouteRef,
-    best_routes,
-    closest_route,
-    join_path,
-    route_of,
-    segments,
-)
-from warehouse.urls import LOCAL_HOSTS, netloc
+from warehouse.operations import OperationIndex
+from warehouse.relative import Relative
+from warehouse.route_shape import RouteShape
+from warehouse.segmatch import RouteRef, best_routes, closest_route
+from warehouse.urls import LOCAL_HOSTS, bare_host, netloc, starts_with
 
-_ENV_PREFIX = re.compile(r"^\{([A-Za-z_][A-Za-z0-9_.]*)\}(.*)$", re.S)
-_ENV_NAME = re.compile(
-    r"^(process\.env\.|import\.meta\.env\.|environment\.)?[A-Z][A-Z0-9_]*$|^environment\."
-)
 NO_ROW = "external"  # an external host or a file path: no CALLS edge and no unresolved row
 PAGE_KINDS = {"page", "layout", "client"}
-
-
-def parse_call(attrs: dict[str, Any]) -> tuple[str, str | None, str | None, str | None]:
-    """(method, env_var, base, path) of an http_call node; env_var only when it is the base."""
-    method = str(attrs.get("method") or "GET").upper()
-    template = str(attrs.get("url_template") or attrs.get("url") or "")
-    env_var, base, path = attrs.get("env_var"), attrs.get("base"), attrs.get("path")
-    if isinstance(base, str) and (m := _ENV_PREFIX.match(base)) and not m.group(2):
-        env_var, base = env_var or m.group(1), None
-    elif isinstance(base, str) and base:
-        env_var = None  # a literal base: an env var in the path is just a value
-    if path is None:
-        if (m := _ENV_PREFIX.match(template)) and (env_var in (None, m.group(1))):
-            if env_var == m.group(1) or _ENV_NAME.match(m.group(1)):
-                env_var, path = m.group(1), m.group(2)
-        elif base and template.startswith(str(base)):
-            path = template[len(str(base)) :]
-        elif template.startswith(("http://", "https://")) and not base:
-            env_var = None
-            loc = netloc(template)
-            if loc:
-                base, path = template[: len(template) - len(_url_path(template))], loc[1]
-        elif template.startswith("/") or (env_var or base):
-            path = template
-    if env_var and not base and not _ENV_PREFIX.match(template) and template.startswith("/"):
-        env_var = None  # `/api/{VAR}/x`: the env var is a path value, the URL is relative
-    if isinstance(env_var, str):
-        env_var = env_var.removeprefix("process.env.").removeprefix("import.meta.env.")
-    return method, env_var, base, path
-
-
-def _url_path(url: str) -> str:
-    rest = url.split("://", 1)[1]
-    return rest[rest.index("/") :] if "/" in rest else ""
-
-
-def _callable(attrs: dict[str, Any]) -> str | None:
-    """The function name of a Firebase `httpsCallable(functions, 'name')` call."""
-    if attrs.get("resolved_via") != "callable":
-        return None
-    name = attrs.get("function") or str(attrs.get("path") or "").strip("/")
-    return str(name) or None
+MATCH_LEVEL = {"exact": "high", "param": "high", "default": "medium", "wildcard": "low"}
 
 
 class HttpBridge:
@@ -102,104 +61,136 @@ class HttpBridge:
             if str(n["attrs"].get("route_kind") or "") in PAGE_KINDS:
                 self.pages[comp] = self.pages.get(comp, 0) + 1  # HTML, never an API target
                 continue
-            method, path = route_of(n["name"], n["attrs"])
-            ref = RouteRef(n["id"], comp, method, path, n.get("file"), n.get("line"))
+            segs = from_attrs(n["attrs"].get("segments"))
+            if segs is None:
+                continue  # an untyped route (facts older than extractors/parts.py)
+            method = str(n["attrs"].get("method") or n["name"].split(" ", 1)[0]).upper()
+            ref = RouteRef(
+                n["id"], comp, method, tuple(segs), n.get("file"), n.get("line"), n["name"]
+            )
             self.routes.setdefault(comp, []).append(ref)
+        self.relative = Relative(self.bases, set(self.routes), self.pages)
 
-    def tiers(self, caller: str, attrs: dict[str, Any]) -> tuple[list[list[Target]], str]:
+    def tiers(self, call: Call) -> tuple[list[list[Target]], str]:
         """Ordered tiers of candidate targets (the first tier that matches wins), or [] and
-        why nothing could be resolved (NO_ROW: a host outside the project, a file path)."""
-        method, env_var, base, path = parse_call(attrs)
-        b = self.bases
-        if fn := _callable(attrs):
-            comp = b.function_component(fn)
+        why nothing could be resolved (NO_ROW: a host outside the project, a file)."""
+        b, caller, segs = self.bases, call.component, call.segs or []
+        if call.function:
+            comp = b.function_component(call.function)
             if comp is None:
-                return [], f"callable function {fn}: no functions component in the project"
-            return [[Target(comp, "", f"callable {fn}", "Firebase callable", b.envs(comp))]], ""
-        template = str(attrs.get("url_template") or "")
-        if template.startswith(("http://", "https://")) and "{" in template.split("/")[2]:
-            return self._host_pattern(template, env_var)
-        if env_var:
-            tiers, misses = b.by_env(caller, env_var, path or "")
+                return (
+                    [],
+                    f"callable function {call.function}: no functions component in the project",
+                )
+            t = Target(comp, [], f"callable {call.function}", "host", "Firebase callable",
+                       b.envs(comp), path=[Seg("lit", call.function)])  # fmt: skip
+            return [[t]], ""
+        if call.base_hole:
+            return [], f"{NO_ROW}: dynamic URL: the base is the run-time value {{{call.base_hole}}}"
+        if call.base and re.search(r"://[^/]*\{", call.base):
+            return self._host_pattern(call.base, call.env_var)
+        if call.env_var:
+            rel = lambda vsegs, via: self.relative.tiers(caller, [*vsegs, *segs], via)  # noqa: E731
+            tiers, misses = b.by_env(caller, call.env_var, call.default, segs, rel)
             if tiers:
                 return tiers, ""
-            why = "; ".join(misses) or (
-                f"no value in .env*/compose/environment files and no KB calls entry for {env_var}"
+            why = "; ".join(misses) or (f"no value in .env*/compose/environment files, no default "
+                                        f"in the code and no KB calls entry for {call.env_var}")  # fmt: skip
+            return [], f"no base URL: env var {call.env_var}: {why}"
+        if call.base:
+            loc = netloc(call.base)
+            if loc is None:
+                return [], NO_ROW
+            named = call.resolved_via not in ("", "literal", "instance", "default")
+            ts, why = b.by_url(
+                caller, loc[0], segs, call.resolved_via if named else f"host {loc[0]}", []
             )
-            return [], f"no base URL: env var {env_var}: {why}"
-        if base:
-            url = str(base) + (path or "")
-            loc = netloc(url)
-            via = str(attrs.get("resolved_via") or "literal")
-            if via in ("literal", "instance", "default"):
-                via = f"host {loc[0] if loc else base}"
-            ts, why = b.by_url(caller, url, via, (netloc(str(base)) or ("", ""))[1])
             if ts:
                 return [ts], ""
-            host = (loc or ("", ""))[0].split(":")[0]
-            return [], why if host in LOCAL_HOSTS else NO_ROW  # external: catalog_hosts
-        if path and path.startswith("/"):
-            tiers, why = b.relative(caller, path)
-            return tiers, why
-        if (path or template).startswith(("./", "../")):
+            return [], why if bare_host(loc[0]) in LOCAL_HOSTS else f"{NO_ROW}: {why}"
+        if call.segs is not None and not call.expr.startswith(("./", "../")):
+            return self.relative.tiers(caller, segs, page_relative=call.page_relative)
+        if call.expr.startswith(("./", "../")):
             return [], NO_ROW  # a module-relative file (`new URL('../font.ttf', import.meta.url)`)
-        if _ENV_PREFIX.match(template):
-            return [], f"dynamic URL: the base is the run-time value {template.split('}')[0]}}}"
         return [], "dynamic URL: base or path is computed at run time"
 
-    def _host_pattern(self, template: str, env_var: str | None) -> tuple[list[list[Target]], str]:
+    def _host_pattern(self, base: str, env_var: str | None) -> tuple[list[list[Target]], str]:
         """An env part inside the host (`https://{TENANT}.zendesk.com`): a KB host or external."""
-        host = template.split("/")[2].lower()
+        host = base.split("/")[2].lower()
         pattern = re.compile(".+".join(re.escape(p) for p in re.split(r"\{[^}]*\}", host)) + "$")
-        hosts = self.bases.hosts
-        hits = sorted({c for h, cs in hosts.items() if pattern.match(h) for c, _, _ in cs})
+        hits = sorted(
+            {c for h, cs in self.bases.hosts.items() if pattern.match(h) for c, _, _ in cs}
+        )
         if len(hits) != 1:
             return [], NO_ROW if not hits else f"host {host} matches components {hits}"
-        envs = {e for h, cs in hosts.items() if pattern.match(h) for _, e, _ in cs}
-        return [[Target(hits[0], None, env_var or host, f"host pattern {host}", envs)]], ""
+        envs = {e for h, cs in self.bases.hosts.items() if pattern.match(h) for _, e, _ in cs}
+        t = Target(
+            hits[0], [], env_var or host, "host", f"host pattern {host}", envs, confidence="medium"
+        )
+        return [[t]], ""
 
-    def match(
-        self, t: Target, method: str, path: str
-    ) -> tuple[list[tuple[Any, str, str]], str, str]:
+    def match(self, t: Target, method: str, segs: list[Seg]):
         """([(route match, full path, confidence)], path tried, note) of one target. Only a
-        single best route is joined: a tie is 'ambiguous', and a call template that matches
-        only a literal route segment (`{slug}` vs `feed`) is named, never joined."""
+        single best route is joined: a tie is 'ambiguous'; a call hole against a literal
+        route segment (`{slug}` vs `feed`) is named, never joined."""
         routes = self.routes.get(t.component, [])
-        if t.prefix is not None or t.path is not None:
-            full = t.path if t.path is not None else join_path(t.prefix or "", path)
-            tries = [(full, False, False)]
+        if t.path is not None:
+            tries = [(t.path, False, False)]
+        elif t.prefix is not None:
+            tries = [([*t.prefix, *segs], False, False)]
         else:  # only the component is known: the path as is, under its KB URL path, suffix
-            tries = [(join_path("", path), True, False)]
-            tries += [(join_path(p, path), True, False) for p in self.bases.kb_paths(t.component)]
-            tries.append((path, True, True))
+            tries = [(segs, True, False)]
+            tries += [([*p, *segs], True, False) for p in self.bases.kb_paths(t.component)]
+            tries.append((segs, True, True))
         note = ""
         for full, weak, suffix in tries:
             found = best_routes(method, full, routes, suffix=suffix)
             if not found:
                 continue
             if found[0].kind == "loose":
-                r = found[0].route
-                note = note or f"{r.method} {r.path} (a literal segment where the call has a value)"
+                note = (
+                    note or f"{found[0].route.text} (a literal segment where the call has a value)"
+                )
                 continue
             if len(found) > 1:
-                names = ", ".join(f"{m.route.method} {m.route.path}" for m in found)
+                names = ", ".join(m.route.text for m in found)
                 return [], full, f"ambiguous: {len(found)} routes match ({names})"
-            conf = "high" if found[0].kind == "exact" and not (weak or t.weak) else "medium"
-            return [(found[0], full, conf)], full, ""
+            level = MATCH_LEVEL[found[0].kind]
+            if weak or suffix:
+                level = weakest(level, "medium")
+            return [(found[0], full, weakest(level, t.confidence))], full, ""
         return [], tries[0][0], note
 
+    def miss(self, method: str, tried: list[tuple[Target, list[Seg], str]], why: str) -> str:
+        parts = []
+        for t, full, note in tried:
+            routes = self.routes.get(t.component, [])
+            if not routes:
+                pages = self.pages.get(t.component)
+                what = f"only {pages} page routes (HTML)" if pages else "no API routes in the graph"
+                parts.append(f"{t.component} has {what} ({t.how})")
+                continue
+            if note.startswith("ambiguous"):
+                parts.append(f"{method} {shown(full)} in {t.component} is {note} ({t.how})")
+                continue
+            near = (
+                note or _unmounted(method, full, t, routes) or closest_route(method, full, routes)
+            )
+            parts.append(f"no route {method} {shown(full)} in {t.component} ({t.how})"
+                         + (f"; closest: {near}" if near else ""))  # fmt: skip
+        text = "; ".join(dict.fromkeys(parts))
+        return f"{text}; {why}" if why else text
 
-def _unmounted(method: str, full: str, t: Target, routes: list[RouteRef]) -> str:
+
+def _unmounted(method: str, full: list[Seg], t: Target, routes: list[RouteRef]) -> str:
     """A route that matches once the KB url's path is dropped: named, never joined (the
     route may miss a mount prefix, or a gateway may strip it: the source does not say)."""
-    head, segs = segments(t.mount), segments(full)
-    if not head or segs[: len(head)] != head:
+    if not t.mount or not starts_with(full, t.mount):
         return ""
-    found = best_routes(method, "/" + "/".join(segs[len(head) :]), routes, suffix=False)
+    found = best_routes(method, full[len(t.mount) :], routes, suffix=False)
     if len(found) != 1:
         return ""
-    r = found[0].route
-    return f"{r.method} {r.path} (without the KB url path {t.mount})"
+    return f"{found[0].route.text} (without the KB url path {shown(t.mount)})"
 
 
 def calls_edges(
@@ -210,59 +201,52 @@ def calls_edges(
 ) -> tuple[list[Edge], list[Unresolved]]:
     """CALLS edges and unresolved http_calls of one project (nodes with parsed attrs)."""
     bridge = HttpBridge(kb, project, nodes)
+    ops = OperationIndex(bridge, nodes, edges or [])
+    shapes = RouteShape(bridge)
     dead = dead_call_sites(nodes, edges or [])
     out: list[Edge] = []
     unresolved: list[Unresolved] = []
     for n in nodes:
         if n["kind"] != "http_call":
             continue
-        caller, attrs = n.get("component") or "", n["attrs"]
-        where = (n.get("file") or "", n.get("line") or 1)
-        expr = str(attrs.get("url_template") or n["name"])
-        tiers, why = bridge.tiers(caller, attrs)
-        method, _, _, path = parse_call(attrs)
-        if _callable(attrs):  # a callable is served by the function of that name, any method
-            method, path = "*", "/" + str(_callable(attrs))
-        if not tiers or path is None:
-            if why != NO_ROW:
+        call = Call.of(n)
+        where = (call.file, call.line)
+        if call.operation and call.segs is None:
+            tiers, why = ops.tiers(call)
+        else:
+            tiers, why = bridge.tiers(call)
+        method = "*" if call.function else call.method
+        if not tiers or call.segs is None and not call.operation:
+            if why.startswith(NO_ROW) and call.unknown_base:
+                shapes.add(call, why.removeprefix(NO_ROW + ": "))
+            elif why != NO_ROW:
                 reason = why or "dynamic URL: the path is computed at run time"
-                unresolved.append(Unresolved(project, caller, *where, "http_call", expr, reason))
-            continue
-        hits, tried = _first_tier(bridge, tiers, method, path)
-        if not hits:
-            unresolved.append(
-                Unresolved(
-                    project, caller, *where, "http_call", expr, _miss(bridge, method, tried, why)
+                unresolved.append(
+                    Unresolved(project, call.component, *where, "http_call", call.expr, reason)
                 )
+            continue
+        hits, tried = first_tier(bridge, tiers, method, call.segs or [])
+        if not hits:
+            reason = bridge.miss(method, tried, why)
+            unresolved.append(
+                Unresolved(project, call.component, *where, "http_call", call.expr, reason)
             )
             continue
         for route_id, (t, m, full, conf) in sorted(hits.items()):
-            envs = sorted(t.envs)
-            attrs_out = {
-                "via": t.via,
-                "envs": envs,
-                "confidence": conf,
-                "resolution": t.resolution,
-                "match": "suffix" if m.suffix else m.kind,
-                "target_component": t.component,
-                "path": full,
-            }
-            if t.modes:
-                attrs_out["modes"] = sorted(t.modes)
-            if n["id"] in dead:
-                attrs_out["dead_code"] = True
-            out.append(Edge(n["id"], route_id, "CALLS", project, caller, *where, attrs_out))
+            attrs = edge_attrs(call, t, m, full, conf, n["id"] in dead)
+            out.append(Edge(n["id"], route_id, "CALLS", project, call.component, *where, attrs))
+    more, rest = shapes.resolve(dead)
+    out += more
+    unresolved += rest
     return out, unresolved
 
 
-def _first_tier(
-    bridge: HttpBridge, tiers: list[list[Target]], method: str, path: str
-) -> tuple[dict[str, tuple[Target, Any, str, str]], list[tuple[Target, str, str]]]:
-    tried: list[tuple[Target, str, str]] = []
+def first_tier(bridge: HttpBridge, tiers: list[list[Target]], method: str, segs: list[Seg]):
+    tried: list[tuple[Target, list[Seg], str]] = []
     for tier in tiers:
-        hits: dict[str, tuple[Target, Any, str, str]] = {}
+        hits: dict[str, tuple[Target, Any, list[Seg], str]] = {}
         for t in tier:
-            found, full, note = bridge.match(t, method, path)
+            found, full, note = bridge.match(t, method, segs)
             tried.append((t, full, note))
             if note.startswith("ambiguous"):
                 return {}, tried
@@ -275,24 +259,3 @@ def _first_tier(
         if hits:
             return hits, tried
     return {}, tried
-
-
-def _miss(bridge: HttpBridge, method: str, tried: list[tuple[Target, str, str]], why: str) -> str:
-    parts = []
-    for t, full, note in tried:
-        routes = bridge.routes.get(t.component, [])
-        if not routes:
-            pages = bridge.pages.get(t.component)
-            what = f"only {pages} page routes (HTML)" if pages else "no API routes in the graph"
-            parts.append(f"{t.component} has {what} ({t.resolution})")
-            continue
-        if note.startswith("ambiguous"):
-            parts.append(f"{method} {full} in {t.component} is {note} ({t.resolution})")
-            continue
-        near = note or _unmounted(method, full, t, routes) or closest_route(method, full, routes)
-        parts.append(
-            f"no route {method} {full} in {t.component} ({t.resolution})"
-            + (f"; closest: {near}" if near else "")
-        )
-    text = "; ".join(dict.fromkeys(parts))
-    return f"{text}; {why}" if why else text

@@ -17,19 +17,21 @@ so readers holding the previous manifest finish their query.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
 import secrets
 import shutil
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
-from warehouse.integrity import damaged_files, file_records
+from warehouse.integrity import damaged_files, duckdb_damage, file_records
 from warehouse.reader import MANIFEST, parquet_view
 from warehouse.tables import TABLES, frame, validate
 
@@ -187,6 +189,31 @@ def publish(
     SchemaError (nothing switched) when a table breaks its contract.
     """
     data_dir.mkdir(parents=True, exist_ok=True)
+    with _publish_lock(data_dir):
+        return _publish(data_dir, partitions, manifest_extra, build_id, signatures)
+
+
+@contextlib.contextmanager
+def _publish_lock(data_dir: Path) -> Iterator[None]:
+    """One publish at a time per data dir, across processes. A run the UI's daemon
+    launches and one the refresh service runs can finish together; the first one's
+    `prune_builds` removed the other's `*.tmp` folder mid-write (a FAILURE run in the
+    10-minute soak) and could remove the build the other was linking from."""
+    with open(data_dir / "publish.lock", "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _publish(
+    data_dir: Path,
+    partitions: Mapping[str, Mapping[str, pl.DataFrame]],
+    manifest_extra: Mapping[str, Any] | None,
+    build_id: str | None,
+    signatures: Mapping[str, str] | None,
+) -> dict[str, Any]:
     builds = data_dir / "builds"
     builds.mkdir(exist_ok=True)
     build_id = build_id or new_build_id()
@@ -219,7 +246,7 @@ def publish(
     table_names = sorted({t for c in counts.values() for t in c})
     current = _point_current(data_dir, final_dir)
     views = views_signature(current, table_names)
-    if last.get("duckdb_views") != views or not (data_dir / DUCKDB_FILE).is_file():
+    if last.get("duckdb_views") != views or duckdb_damage(data_dir):
         build_duckdb(data_dir, current, table_names)
     records = last.get("files") if last.get("path") else None
     if records:  # the last build's records, as paths relative to a build folder

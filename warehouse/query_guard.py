@@ -22,6 +22,8 @@ from typing import Any
 
 import duckdb
 
+from warehouse.sql_caps import AnswerTooLarge, clip_cells, fetch_bounded
+
 ROW_CAP = 200
 TIME_CAP_S = 5.0
 
@@ -186,9 +188,11 @@ def run_readonly(
     timer.daemon = True
     timer.start()
     try:
-        cursor = con.execute(statement)
+        cursor = con.execute(clip_cells(con, statement))
         columns = [d[0] for d in cursor.description or []]
-        rows = cursor.fetchmany(row_cap + 1)
+        rows = fetch_bounded(cursor, row_cap)
+    except AnswerTooLarge as exc:
+        raise QueryRejected(str(exc)) from None
     except duckdb.OutOfMemoryException:
         raise QueryRejected("query needed more memory than the SQL memory cap") from None
     except duckdb.InterruptException:

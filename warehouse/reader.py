@@ -81,6 +81,10 @@ class WarehouseMissing(Exception):
     """No published warehouse (never built, or the data dir is wrong)."""
 
 
+class WarehouseDamaged(WarehouseMissing):
+    """manifest.json is unreadable: as good as no warehouse until `kb refresh`."""
+
+
 @dataclass
 class Warehouse:
     data_dir: Path
@@ -101,8 +105,16 @@ class Warehouse:
             return changed
         if mtime == self._mtime:
             return False
-        self._manifest = json.loads(self.manifest_path.read_text(encoding="utf-8"))
-        self._mtime = mtime
+        try:
+            manifest = json.loads(self.manifest_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            manifest = None
+        if not isinstance(manifest, dict) or "path" not in manifest:
+            raise WarehouseDamaged(
+                f"{self.manifest_path}: damaged (not the manifest kb refresh writes) — "
+                "run `kb refresh` to publish again"
+            )
+        self._manifest, self._mtime = manifest, mtime
         return True
 
     def manifest(self) -> dict[str, Any]:

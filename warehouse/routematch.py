@@ -1,4 +1,6 @@
-"""Matching an HTTP call's method and path to a route, across framework param syntaxes.
+"""Matching a path written as text (a doc claim, an agent's question) to a route, across
+framework param syntaxes (read by vocab.pathparts.classify). The bridge matches typed
+segments instead (warehouse.segmatch).
 
 Route params `:id`, `{id}`, `<int:id>`, `[slug]`, `*` match any one segment (`[...slug]`
 and `**` the rest). A call segment that is itself a template (`{id}`, `${id}`) matches
@@ -12,8 +14,8 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-_PARAM = re.compile(r"^(:[\w-]+\??|\{[^}]*\}|<[^>]+>|\[[^\].]+\]|\*)$")
-_REST = re.compile(r"^(\[\[?\.\.\.[^\]]+\]\]?|\*\*|\*[\w-]+|:[\w-]+[*+]|\{[^}]*:path\}|\(\.\*\))$")
+from vocab.pathparts import classify
+
 _TEMPLATE = re.compile(r"\$?\{[^}]*\}")
 ANY_METHOD = {"ALL", "USE", "ANY", "*"}
 
@@ -43,7 +45,7 @@ def join_path(base_path: str, call_path: str) -> str:
 
 def _seg_kind(call_seg: str, route_seg: str) -> str | None:
     """'exact', 'param' or None (no match) for one segment pair."""
-    if _PARAM.match(route_seg) or _REST.match(route_seg):
+    if classify(route_seg).kind in ("param", "rest"):
         return "param"
     if _TEMPLATE.search(call_seg):
         pattern = "^" + ".+".join(re.escape(p) for p in _TEMPLATE.split(call_seg)) + "$"
@@ -53,7 +55,7 @@ def _seg_kind(call_seg: str, route_seg: str) -> str | None:
 
 def match_segments(call: list[str], route: list[str], suffix: bool) -> str | None:
     """'exact' / 'param' when `call` matches `route` (whole, or its tail when `suffix`)."""
-    if route and _REST.match(route[-1]):
+    if route and classify(route[-1]).kind == "rest":
         head = route[:-1]
         if len(call) < len(head) + 1 and not suffix:
             return None

@@ -27,6 +27,7 @@ from warehouse.query_guard import ROW_CAP, TIME_CAP_S, QueryRejected, check_sql
 MEMORY_LIMIT = "1GB"
 THREADS = 2
 RECYCLE_RSS_MB = 400
+HEADROOM_MB = 1280  # address space past the idle worker's: DuckDB's 1 GB and the answer
 GRACE_S = 0.5  # the child's own interrupt gets this long before the kill
 
 
@@ -155,14 +156,7 @@ def _connect(build_dir: str, partitions: list[str]):
 
 
 def _rss_mb() -> int:
-    try:
-        with open("/proc/self/status", encoding="ascii") as handle:
-            for line in handle:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) // 1024
-    except OSError:
-        pass
-    return 0
+    return _status_kb("VmRSS") // 1024
 
 
 def _serve() -> None:
@@ -198,9 +192,37 @@ def _serve() -> None:
         sys.stdout.flush()
 
 
+def _bound_address_space() -> None:
+    """DuckDB's `memory_limit` does not hold one huge scalar (`repeat('x', 900000000)`
+    took the worker to 1.9 GB): an address-space limit makes such an allocation fail
+    inside DuckDB, which answers "out of memory" and keeps serving. Measured from what
+    the warmed-up worker has already reserved (~1.4 GB of address space, little of it
+    memory), plus `HEADROOM_MB`."""
+    import resource
+
+    import duckdb
+
+    duckdb.connect(":memory:").execute("select 1").fetchall()
+    limit = (_status_kb("VmSize") + HEADROOM_MB * 1024) * 1024
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard == resource.RLIM_INFINITY or hard > limit:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def _status_kb(field: str) -> int:
+    try:
+        with open("/proc/self/status", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 if __name__ == "__main__":
     # imported now, while the parent is still idle, not at the first query
-    import duckdb  # noqa: F401
+    _bound_address_space()
 
     import warehouse.query_guard  # noqa: F401
     import warehouse.reader  # noqa: F401

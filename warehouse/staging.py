@@ -17,6 +17,8 @@ from pathlib import Path
 
 import polars as pl
 
+from warehouse.integrity import stage_intact
+
 STAGING = "staging"
 ALL = "all"
 # In a staged folder: a digest of what its tables were computed from (`staged_signature`).
@@ -102,9 +104,13 @@ def write_stage(
 
 
 def staged_signature(data_dir: Path, asset: str, key: str) -> str | None:
-    """The signature `asset`'s tables for `key` were staged under, if any."""
+    """The signature `asset`'s tables for `key` were staged under, if any (none when a
+    staged table is damaged: then it is built again)."""
+    folder = stage_dir(data_dir, asset, key)
+    if not stage_intact(folder):
+        return None
     try:
-        return (stage_dir(data_dir, asset, key) / SIGNATURE).read_text(encoding="utf-8")
+        return (folder / SIGNATURE).read_text(encoding="utf-8")
     except OSError:
         return None
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 
 from cli.common import UserError, add_kb_option, data_dir_or_exit
@@ -62,9 +63,10 @@ def handle(args: argparse.Namespace) -> int:
     finally:
         worker.stop()
     if args.json:
-        json.dump(
-            [dict(zip(columns, r, strict=True)) for r in rows], sys.stdout, indent=1, default=str
-        )
+        # NaN and ±Infinity are not JSON (RFC 8259): a consumer's parser rejects them, so
+        # they are written as null, the value JSON has for "no number"
+        records = [{c: _finite(v) for c, v in zip(columns, r, strict=True)} for r in rows]
+        json.dump(records, sys.stdout, indent=1, default=str, allow_nan=False)
         print()
     else:
         print(format_table(columns, rows))
@@ -72,3 +74,7 @@ def handle(args: argparse.Namespace) -> int:
             f"({len(rows)} row{'s' if len(rows) != 1 else ''}{', truncated at --limit' if truncated else ''})"
         )
     return 0
+
+
+def _finite(value: object) -> object:
+    return None if isinstance(value, float) and not math.isfinite(value) else value

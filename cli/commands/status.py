@@ -35,7 +35,7 @@ def handle(args: argparse.Namespace) -> int:
     except WarehouseMissing:
         print(f"warehouse: never built ({data_dir}) — `kb refresh` builds it")
         built = {}
-    state = staleness(kb, data_dir)
+    state = staleness(kb, data_dir, verify=True)  # every checksum: a flipped byte shows
     stale = set(state.stale_components)
     for comp in kb.components():
         if comp.repo_path is not None and not comp.repo_path.is_dir():

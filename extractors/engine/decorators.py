@@ -41,7 +41,7 @@ class Decorators:
             if (
                 deco.module is None
                 or callee.package == deco.module
-                or callee.package.startswith(deco.module + "/")
+                or callee.package.startswith((deco.module + "/", deco.module + "."))
             ):
                 call = Call(self.ev, rel, expr, view, None, callee) if view is not None else None
                 return model_id, deco, call

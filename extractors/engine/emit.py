@@ -155,7 +155,7 @@ class Emitter:
             return None
         self._routes_seen.add(qualifier)
         attrs: dict = {"method": method, "path": text, "framework": event.model,
-                       "segments": [p.as_dict() for p in parts]}  # fmt: skip
+                       "segments": [p.as_dict() for p in parts], **dict(event.attrs)}  # fmt: skip
         holes = holes_of(path)
         if holes:
             attrs["holes"] = holes
@@ -429,7 +429,7 @@ class Emitter:
         if use.function is not None:
             symbol = self.symbol_for(self.handler_of(use.function) or use.function)
             found = self.ctx.find_node(symbol)
-            if found is not None and found.name == "<anonymous>":
+            if found is not None and found.name == "<anonymous>" and not use.function.name:
                 qualifier, label = f"<anonymous>@{where.rel}:{where.line}", "<anonymous>"
                 return self._mw(
                     qualifier, label, where.rel, where.line, None, symbol, role

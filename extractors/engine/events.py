@@ -21,6 +21,7 @@ class RouteEvent:
     site: Site
     handler_site: Site | None = None  # the decorated function, for decorator routes
     when: Site | None = None  # registered by a call elsewhere: that call's site (for order)
+    attrs: tuple[tuple[str, str], ...] = ()  # extra route attrs a model gives (`router: app`)
 
 
 @dataclass(frozen=True)
@@ -122,6 +123,19 @@ class TransformEvent:
 
 
 @dataclass(frozen=True)
+class GroupEvent:
+    """`Route.group(() => { Route.get(…) })`: what the function passed registers on `parent`
+    belongs to `group`, an object whose prefix and middleware chained calls set
+    (`.prefix('api').middleware('auth')`). Applied by `engine/groups.py`."""
+
+    model: str
+    parent: Value
+    group: Value
+    fn: Site  # the function passed: events written inside it belong to the group
+    site: Site
+
+
+@dataclass(frozen=True)
 class DefineEvent:
     """A table of names the build replaces (`new DefinePlugin({ __API__: … })`)."""
 
@@ -138,5 +152,6 @@ Event = (
     | RequestEvent
     | InvokeEvent
     | TransformEvent
+    | GroupEvent
     | DefineEvent
 )

@@ -18,6 +18,7 @@ import re
 
 from extractors.engine.evaluate import Call
 from extractors.engine.events import RequestEvent
+from extractors.engine.heuristic import NOT_SERVED
 from extractors.engine.values import (
     STRINGISH,
     Choice,
@@ -48,9 +49,7 @@ _PATH = re.compile(r"^/[A-Za-z0-9_{~.-]")
 _STATIC = re.compile(
     r"\.(png|jpe?g|gif|svg|webp|ico|css|s[ac]ss|js|mjs|map|html?|woff2?|ttf|md)$", re.I
 )
-_TESTS = re.compile(r"(^|/)([^/]*[-_.])?(tests?|__tests__|e2e|cypress|playwright|specs?)([-_.][^/]*)?/"
-                    r"|\.(test|spec|stories|cy)\.[jt]sx?$|(^|/)(test_[^/]*|[^/]*_test|conftest)\.py$"
-                    r"|\.config\.[cm]?[jt]s$")  # fmt: skip
+_BUILD_CONFIG = re.compile(r"\.config\.[cm]?[jt]s$")  # vite.config.ts, webpack.config.js …
 _SETTERS = re.compile(r"^(set|add|with|on|register|define|id$|\$id$|ref$)", re.I)
 # functions a URL is handed to that make no request: logging, navigation, string helpers
 NOT_REQUESTS = {
@@ -68,7 +67,7 @@ NOT_REQUESTS = {
 def tested(rel: str) -> bool:
     """A test, story or build-config file: its requests exercise or build the code, they
     are not the code's own."""
-    return _TESTS.search(rel) is not None
+    return NOT_SERVED.search(rel) is not None or _BUILD_CONFIG.search(rel) is not None
 
 
 def heuristic_request(lib, call: Call, name: str | None) -> RequestEvent | None:
@@ -83,7 +82,7 @@ def heuristic_request(lib, call: Call, name: str | None) -> RequestEvent | None:
     if verb is not None:
         url = call.arg(0)
         shape = url_shape(url) if url is not None else "no"
-        if shape == "no" or _hands_a_function(call):
+        if shape == "no" or _hands_a_function(call) or _on_a_router(call):
             return None
         if name in GENERIC:
             verb = _method_of(call, 1) or verb
@@ -152,6 +151,42 @@ def _hands_a_function(call: Call) -> bool:
         if isinstance(call.arg(i), (Func, Klass)):
             return True
     return False
+
+
+def _on_a_router(call: Call) -> bool:
+    """The receiver is written, in this file, as the receiver of a route-like registration
+    (`server.get('/x', (req, res) => …)`): a server of an unknown framework, whose one-argument
+    `get('/x')` reads a setting rather than requesting."""
+    a = call.ev.program.adapter(call.rel)
+    callee = call.view.callee
+    receiver = callee.child_by_field_name("object") if a is not None else None
+    if receiver is None:
+        return False
+    return " ".join(a.text(receiver).split()) in _routers(call.ev, call.rel, a)
+
+
+def _routers(ev, rel: str, a) -> set[str]:
+    """Receivers (as written) of verb-named calls handed a function, in one file (kept on
+    the component's evaluator)."""
+    cache: dict[str, set[str]] = ev.__dict__.setdefault("_heuristic_routers", {})
+    if rel not in cache:
+        found: set[str] = set()
+        for node in a.calls():
+            view = a.call_view(node)
+            obj = view.callee.child_by_field_name("object") if view is not None else None
+            if obj is None or (a.terminal(view.callee) or "").lower() not in VERBS:
+                continue
+            if any(a.is_function(arg) or _function_name(a, arg) for arg in view.args[1:]):
+                found.add(" ".join(a.text(obj).split()))
+        cache[rel] = found
+    return cache[rel]
+
+
+def _function_name(a, node) -> bool:
+    if node.type != "identifier":
+        return False
+    binding = a.resolve(a.text(node), node)
+    return binding is not None and binding.kind == "function"
 
 
 def _method_of(call: Call, index: int) -> str | None:

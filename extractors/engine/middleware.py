@@ -40,6 +40,8 @@ def middleware_use(ev: Evaluator, value: Value, where: Site) -> MiddlewareUse | 
     if isinstance(klass, Klass) and klass.name:  # `StaffGuard`, `new TrimPipe()`: the class
         return MiddlewareUse(klass.name, _short(a.text(node)), klass=klass)
     expr = _short(a.text(node))
+    if isinstance(value, Lit) and isinstance(value.value, str) and value.value:
+        return MiddlewareUse(value.value, expr)  # a named middleware (`'auth'`): its name
     view = a.call_view(node)
     target = view.callee if view is not None else node
     written = _short(a.text(target))

@@ -298,6 +298,8 @@ def _covers(scope: Value | None, path: Value, exact: bool = False) -> bool:
     if want is None:
         return True
     want = "/" + want.strip("/")
+    if not exact:  # `app.use('/posts/*', mw)`: a trailing wildcard covers what is below
+        want = "/" + want.removesuffix("*").strip("/")
     if want == "/":
         return True
     have = _text(path)

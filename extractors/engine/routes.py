@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from extractors.base import ComponentContext
+from extractors.engine.heuristic import MODEL as HEURISTIC
 from extractors.shared import CodeSymbols, EngineRun, ExpressApps, StackHints
 
 NAME = "engine_routes"
@@ -17,12 +18,22 @@ def extract(ctx: ComponentContext) -> None:
     named = analysis.tree.routes()
     ctx.shared.stack.names.update(r.event.model for r in named)  # the frameworks routes came from
     made = analysis.emitter.routes(named)
+    _low_confidence(ctx, named, made)
     events = [item.event for item in analysis.found]
     analysis.emitter.settings(events)
     analysis.emitter.own_prefixes(analysis.tree)
     analysis.emitter.never_mounted(analysis.tree)
     analysis.emitter.used_middleware(events)
     _apps(ctx, named, made)
+
+
+def _low_confidence(ctx: ComponentContext, named, made: dict[int, list[str]]) -> None:
+    """Routes of the heuristic tier (no model claims them) say so: `confidence: low`."""
+    low = {node_id for i, r in enumerate(named) if r.event.model == HEURISTIC
+           for node_id in made.get(i, [])}  # fmt: skip
+    for node in ctx.facts.nodes if low else ():
+        if node.id in low:
+            node.attrs["confidence"] = "low"
 
 
 def _apps(ctx: ComponentContext, named, made: dict[int, list[str]]) -> None:

@@ -16,6 +16,7 @@ from extractors.engine.defines import collect_defines
 from extractors.engine.emit import Emitter
 from extractors.engine.evaluate import Evaluator
 from extractors.engine.events import (
+    InvokeEvent,
     MountEvent,
     PrefixEvent,
     RequestEvent,
@@ -23,6 +24,9 @@ from extractors.engine.events import (
     TransformEvent,
     UseEvent,
 )
+from extractors.engine.filesystem import file_events
+from extractors.engine.groups import regroup
+from extractors.engine.heuristic import heuristic_events
 from extractors.engine.interpret import Interpreter
 from extractors.engine.mounts import MountTree
 from extractors.engine.program import Program
@@ -64,9 +68,15 @@ def analyse(ctx: ComponentContext) -> Analysis | None:
         ev._cache.clear()  # what was read while the tables were collected, read again
     generated = generated_files(program, library)
     recognizer = Recognizer(ev, interp, generated=generated)
+    by_files = file_events(ev, library)  # file-system routes; files the framework calls
+    recognizer.invokes += [e for e in by_files if isinstance(e, InvokeEvent)]
     found = [f for f in recognizer.run() if not _inside(f, generated)]
     for row in recognizer.unresolved:
         ctx.unresolved(*row)
+    found += [Found(e) for e in by_files if not isinstance(e, InvokeEvent)]
+    found = regroup(found)  # lexical groups, route handles
+    claimed = {(f.event.site.rel, f.event.site.start, f.event.site.end) for f in found}
+    found += [Found(e) for e in heuristic_events(ev, library, claimed)]  # what no model claims
     transforms: list[TransformEvent] = [
         f.event for f in found if isinstance(f.event, TransformEvent)
     ]

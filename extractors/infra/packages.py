@@ -168,6 +168,10 @@ def extract(ctx: ComponentContext) -> None:
         folder = posixpath.dirname(rel)
         if base == "package.json":
             deps = _package_json(sf)
+            for section in _misshapen_sections(sf) if deps is not None else ():
+                ctx.problem("warning", rel, _line_of(sf.text, section), "manifest",
+                            f"package.json: {section} is not a mapping of name: version — "
+                            "its packages are not read")  # fmt: skip
         elif rel in requirements:
             deps = _requirements(sf)
         elif base == "pyproject.toml":
@@ -239,6 +243,16 @@ def _package_json(sf: SourceFile) -> list[Dep] | None:
         for name, declared in deps.items():
             out.append((name, str(declared), dev, _line_of(text, name, start)))
     return out
+
+
+def _misshapen_sections(sf: SourceFile) -> list[str]:
+    """Dependency sections of a package.json that are present but not a mapping."""
+    try:
+        data = json.loads(sf.text)
+    except (ValueError, RecursionError):
+        return []
+    sections = ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies")
+    return [s for s in sections if s in data and not isinstance(data[s], dict)]
 
 
 def _requirements(sf: SourceFile) -> list[Dep]:

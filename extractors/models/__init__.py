@@ -36,16 +36,7 @@ def import_paths(manifests: dict[str, bytes]) -> list[tuple[str, str, list[str]]
     for rel, data in sorted(manifests.items()):
         if rel.rsplit("/", 1)[-1] != "package.json" or not models:
             continue
-        try:
-            manifest = json.loads(data.decode("utf-8", "replace"))
-        except ValueError:
-            continue
-        if not isinstance(manifest, dict):
-            continue
-        deps: set[str] = set()
-        for key in ("dependencies", "devDependencies", "peerDependencies"):
-            if isinstance(manifest.get(key), dict):
-                deps |= set(manifest[key])
+        deps = declared_packages(data)
         folder = rel.rsplit("/", 1)[0] if "/" in rel else ""
         for model in models:
             if deps & set(model.detect.get("npm", ())):
@@ -55,8 +46,22 @@ def import_paths(manifests: dict[str, bytes]) -> list[tuple[str, str, list[str]]
     return out
 
 
+def declared_packages(data: bytes) -> set[str]:
+    """The packages a package.json declares (dependencies, dev and peer), empty when it is
+    not a JSON object."""
+    try:
+        manifest = json.loads(data.decode("utf-8", "replace"))
+    except ValueError:
+        return set()
+    deps: set[str] = set()
+    for key in ("dependencies", "devDependencies", "peerDependencies"):
+        if isinstance(manifest, dict) and isinstance(manifest.get(key), dict):
+            deps |= set(manifest[key])
+    return deps
+
+
 def models_for(language: str) -> list[Model]:
     return [m for m in all_models() if m.language == language]
 
 
-__all__ = ["Model", "ModelError", "all_models", "import_paths", "models_for"]
+__all__ = ["Model", "ModelError", "all_models", "declared_packages", "import_paths", "models_for"]

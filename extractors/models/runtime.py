@@ -173,7 +173,7 @@ class Library(HeldObjects):
         """The model object a class is by derivation, through component base classes."""
         if depth > 6:
             return None
-        made = self.subclass(ev, klass)
+        made = self.subclass(ev, klass, with_props=False)
         if made is not None:
             return made
         a = ev.program.adapter(klass.site.rel)
@@ -232,8 +232,10 @@ class Library(HeldObjects):
         )
         return Obj(claim.model.id, claim.role, call.site, props)
 
-    def subclass(self, ev: Evaluator, klass: Klass) -> Obj | None:
-        """A class of the component derived from a library class a model names."""
+    def subclass(self, ev: Evaluator, klass: Klass, with_props: bool = True) -> Obj | None:
+        """A class of the component derived from a library class a model names (its props
+        read off its attributes unless `with_props` is false: a field's own read asks which
+        library class it belongs to, so it must not read fields back)."""
         a = ev.program.adapter(klass.site.rel)
         node = a.node_at(klass.site) if a is not None else None
         info = a.klass(node) if node is not None else None
@@ -245,7 +247,7 @@ class Library(HeldObjects):
                 for claim in self.by_subclass.get(_dotted(value), ()):
                     src = ClassSource(ev, klass)
                     props = tuple((k, v) for k, sel in claim.maker.props.items()
-                                  if (v := src.select(sel)) is not None)  # fmt: skip
+                                  if with_props and (v := src.select(sel)) is not None)  # fmt: skip
                     return Obj(claim.model.id, claim.role, klass.site, props)
         return None
 

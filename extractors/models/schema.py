@@ -32,6 +32,7 @@ from pathlib import Path
 
 import yaml
 
+from extractors.models.filerules import FileRule, parse_file_rules
 from extractors.models.selectors import Selector, parse_selector
 
 KINDS = ("server", "client", "config", "gateway", "generator")
@@ -68,6 +69,7 @@ class Operation:
     hook: str | None = None
     yields: Selector | None = None  # the call's value is one of its arguments (`fp(plugin)`)
     dependency: Selector | None = None  # the call's value is what is injected for a token
+    data: dict = field(default_factory=dict)  # plain data a hook reads (a resource's actions)
 
 
 @dataclass(frozen=True)
@@ -112,6 +114,7 @@ class Model:
     default_phase: str = ""
     notes: str = ""
     part_of: str | None = None  # an extension: its facts are another model's (or a kind's)
+    files: tuple[FileRule, ...] = ()  # file-system routes (filerules.py)
 
 
 def _fail(path: Path, what: str) -> ModelError:
@@ -191,7 +194,8 @@ def _operations(raw, path: Path) -> tuple[Operation, ...]:
                              _selectors(spec, path, f"operations[{i}].{action}"),
                              returns_role, returns_props, item.get("hook"),
                              parse_selector(item["yields"]) if "yields" in item else None,
-                             parse_selector(item["dependency"]) if "dependency" in item else None))  # fmt: skip
+                             parse_selector(item["dependency"]) if "dependency" in item else None,
+                             dict(item.get("data") or {})))  # fmt: skip
     return tuple(out)
 
 
@@ -298,4 +302,5 @@ def load_model(path: Path) -> Model:
         default_phase=str(raw.get("default_phase") or ""),
         notes=str(raw.get("notes") or ""),
         part_of=str(raw["part_of"]) if raw.get("part_of") else None,
+        files=parse_file_rules(raw.get("files"), lambda what: _fail(path, what)),
     )

@@ -89,6 +89,5 @@ def test_python_requirements_match_whatever_the_separator_and_case(tmp_path):
     assert (found["flask"]["model"], found["flask"]["routes"], found["flask"]["status"]) == (
         "flask", 1, "ok",
     )  # fmt: skip
-    ninja = found["django-ninja"]
-    assert ninja["status"] in {"no_model", "no_facts"} and ninja["routes"] == 0
-    assert "p/c declares django-ninja (requirements.txt:2)" in ninja["warning"]
+    ninja = found["django-ninja"]  # `Django_Ninja` is PyPI's django-ninja: its model's row
+    assert (ninja["model"], ninja["routes"], ninja["status"]) == ("django-ninja", 0, "quiet")

@@ -124,7 +124,7 @@ def _options(exp: Expectation, node, by_id, edges) -> list[str]:
             problems.append(f"{exp}: middleware {names}")
     if "hops" in exp.options and len(node.attrs.get("hops") or []) != int(exp.options["hops"]):
         problems.append(f"{exp}: hops {node.attrs.get('hops')}")
-    if node.attrs.get("confidence") != exp.options.get("confidence"):  # a guess says so
+    if "confidence" in exp.options and node.attrs.get("confidence") != exp.options["confidence"]:
         problems.append(f"{exp}: confidence {node.attrs.get('confidence')}")
     return problems
 

@@ -55,6 +55,7 @@ def test_app_router_pages_and_route_handlers(tmp_path):
         "framework": "nextjs",
         "router": "app",
         "route_kind": "api",
+        "segments": [{"kind": "lit", "text": "api"}, {"kind": "lit", "text": "revalidate"}],
     }
     to = {s: d for (s, d) in f.edges("ROUTES_TO")}
     assert to["route:GET /faq/[slug]"] == "symbol:src/app/faq/[slug]/page.tsx#FaqPage"
@@ -75,8 +76,8 @@ def test_pages_router_and_api_routes(tmp_path):
         "pages/api/users/index.js": "module.exports = function users(req, res) {};\n",
     })  # fmt: skip
     routes = f.kind("route")
-    assert set(routes) == {"GET /", "GET /blog/[slug]", "ALL /api/preview", "ALL /api/users"}
-    preview = routes["ALL /api/preview"]
+    assert set(routes) == {"GET /", "GET /blog/[slug]", "ANY /api/preview", "ANY /api/users"}
+    preview = routes["ANY /api/preview"]
     assert (preview.file, preview.line, preview.attrs["router"]) == (
         "pages/api/preview.ts",
         1,

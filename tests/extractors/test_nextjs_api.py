@@ -52,14 +52,14 @@ def test_methods_come_from_the_handler_and_paths_from_base_path(tmp_path):
         "POST /shop/api/orders",
         "GET /shop/api/cart",
         "DELETE /shop/api/cart",
-        "ALL /shop/api/ping",
-        "ALL /shop/api/session/[...all]",
+        "ANY /shop/api/ping",
+        "ANY /shop/api/session/[...all]",
         "GET /shop/api/stock",
     }
     orders = f.kind("route")["POST /shop/api/orders"]
     assert (orders.file, orders.line) == ("pages/api/orders.ts", 1)
     assert orders.attrs["method_guard_at"] == "pages/api/orders.ts:2"
-    assert "method_guard" not in f.kind("route")["ALL /shop/api/ping"].attrs
+    assert "method_guard" not in f.kind("route")["ANY /shop/api/ping"].attrs
     base = f.node("setting:next.config.mjs:2:basePath")
     assert base.attrs["value"] == "/shop"
 
@@ -67,14 +67,14 @@ def test_methods_come_from_the_handler_and_paths_from_base_path(tmp_path):
 def test_a_default_export_expression_is_the_handler(tmp_path):
     f = extract(tmp_path, SITE)
     to = {s: d for (s, d) in f.edges("ROUTES_TO")}
-    handler = to["route:ALL /shop/api/session/[...all]"]
+    handler = to["route:ANY /shop/api/session/[...all]"]
     node = f.node(handler)
     assert (node.name, node.file, node.line) == (
-        "SessionKit(options)",
+        "SessionKit",
         "pages/api/session/[...all].ts",
         4,
     )
-    route = f.kind("route")["ALL /shop/api/session/[...all]"]
+    route = f.kind("route")["ANY /shop/api/session/[...all]"]
     assert route.line == 4
 
 

@@ -19,7 +19,8 @@ BEARER = "eD4kPq9" + "ZmW2xLr7TbN5vYc8" + "HsJ3gFa6UoQi1Ek0"
 DB_PASSWORD = "Vx9-" + "ledger-Q4p"
 AWS_ID = "AKIA" + "W2X7K9M4N8P3R5T6"
 API_KEY = "k3Y9" + "mQ2xL7vN4bR8tZ1w"
-VALUES = [SLACK, BEARER, DB_PASSWORD, AWS_ID, API_KEY]
+NPM = "npm_" + "Hx4Tq8Lm2Wv7Rk9Pz3Nb6Yc1Jd5Fg0Ks8Ua2"
+VALUES = [SLACK, BEARER, DB_PASSWORD, AWS_ID, API_KEY, NPM]
 
 CODE = {
     "src/notify.ts": (
@@ -28,6 +29,11 @@ CODE = {
         f'    method: "POST", headers: {{ Authorization: "Bearer {BEARER}" }}, body: msg,\n'
         "  });\n}\n"
         f'export const DB = "postgres://app:{DB_PASSWORD}@db.internal:5432/shop";\n'
+    ),
+    "src/hooks.ts": (
+        'import express from "express";\n'
+        "export const hooks = express.Router();\n"
+        f'hooks.post("/publish/{NPM}", (req, res) => res.sendStatus(204));\n'
     ),
     "tools/report.py": (
         "import requests\n\n"
@@ -57,6 +63,7 @@ def test_extracted_facts_keep_no_credential_and_stay_connected(tmp_path: Path) -
     text = _all_strings(facts)
     assert [v for v in VALUES if v in text] == []
     assert "[REDACTED slack-token sha256:" in text
+    assert any(n.kind == "route" and "[REDACTED npm-token" in n.name for n in facts.nodes)
     ids = {n.id for n in facts.nodes}
     raw_ids = {n.id for n in raw.nodes}
     dangling = [e for e in facts.edges if e.src not in ids and e.dst not in ids]

@@ -15,8 +15,18 @@ AWS_ID = "AKIA" + "J7Q2W9X4M6P3R8T5"
 SLACK = "xoxb-" + "5512098734-8823019457612-" + "kq8Zr2LmX0vT6pK2wYb4Nc7d"
 PASSWORD = "Tr0ub4dor&" + "3x-Zq9"
 DB_PASSWORD = "Vx9-" + "ledger-Q4p"
+# today's Stripe keys run ~100 characters past the prefix (the format's regex reads 24)
+STRIPE = "sk_" + "live_51" + "Hq7RkX2mVt9Lw4Nb8Pz3Hs6Jd1Fc5Ya0Ue2TgQx" * 2 + "Zp4Lm8Wv2Rk6"
+NPM = "npm_" + "Gq7RkX2mVt9Lw4Nb8Pz3Hs6Jd1Fc5Ya0Ue2T"
 ENV = {"KB_TEST_CONF_USER": USER, "KB_TEST_CONF_TOKEN": TOKEN, "KB_DRIVE_TOKEN": DRIVE_TOKEN}
-VALUES = [AWS_ID, SLACK, PASSWORD, "Tr0ub4dor&amp;3x-Zq9", DB_PASSWORD]
+VALUES = [AWS_ID, SLACK, PASSWORD, "Tr0ub4dor&amp;3x-Zq9", DB_PASSWORD, STRIPE, NPM]
+# Confluence's storage format keeps a code block's text in a CDATA section of a macro
+CODE_MACRO = (
+    '<ac:structured-macro ac:name="code"><ac:parameter ac:name="language">python'
+    "</ac:parameter><ac:plain-text-body><![CDATA[import stripe\n"
+    f'stripe.api_key = "{STRIPE}"\n# publish: {NPM}]]></ac:plain-text-body>'
+    "</ac:structured-macro>"
+)
 
 
 class TokenisedConfluence(FakeConfluence):
@@ -45,7 +55,8 @@ def test_import_and_distil_write_no_credential_byte(tmp_path: Path) -> None:
             "99001",
             f"Deploy with {AWS_ID}",
             f"<p><strong>Password:</strong> {PASSWORD.replace('&', '&amp;')}</p>"
-            f"<p>Ledger DB: <code>postgres://ledger:{DB_PASSWORD}@db.internal:5432/l</code></p>",
+            f"<p>Ledger DB: <code>postgres://ledger:{DB_PASSWORD}@db.internal:5432/l</code></p>"
+            + CODE_MACRO,
             parent="98000",
         )
         config = yaml.safe_load((kb / "kb.yaml").read_text())

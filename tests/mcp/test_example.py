@@ -24,7 +24,7 @@ def test_contact_form_trace_down_to_the_zendesk_service(ex):
     hops = [
         r"^symbol ContactForm \(acme-shop/web src/components/contact-form\.tsx:\d+(-\d+)?\)$",
         r"--CALLS_HTTP--> http_call POST \{NEXT_PUBLIC_CONTACT_API_URL\}jp/contact \(acme-shop/web src/lib/api\.ts:\d+(-\d+)?\)",
-        r"--CALLS \(via NEXT_PUBLIC_CONTACT_API_URL, envs dev\+prod\)--> route POST /api/jp/contact \(acme-shop/contact-api src/routes/contact\.ts:\d+\)",
+        r"--CALLS \(via NEXT_PUBLIC_CONTACT_API_URL, envs dev\+prod, env-var by [^)]*component\.md:\d+ envs\.dev\.url\)--> route POST /api/jp/contact \(acme-shop/contact-api src/routes/contact\.ts:\d+\)",
         r"--USES_MIDDLEWARE--> .*\[\d\] rateLimit \(acme-shop/contact-api src/[^)]*rate-limit\.ts:\d+(-\d+)?\) \[\d\] validateContact",
         r"--ROUTES_TO--> symbol contactController\.sendContactEmailJp \(acme-shop/contact-api src/controllers/contact\.ts:\d+(-\d+)?\)",
         r"--CALLS_FN--> symbol zendeskService\.createTicket \(acme-shop/contact-api src/services/zendesk\.ts:\d+\)",

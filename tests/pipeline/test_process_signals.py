@@ -21,23 +21,13 @@ from pathlib import Path
 import pytest
 
 from tests.support.dagster_dev import free_port, graphql, wait_for
+from tests.support.mcp_stdio import INITIALIZE
 from tests.support.processes import group_alive, ignoring_stop_signals, start, stop_group
 
 pytestmark = pytest.mark.slow
 
 KB = str(Path(sys.executable).with_name("kb"))
-HELLO = json.dumps(
-    {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "t", "version": "1"},
-        },
-    }
-)
+HELLO = json.dumps(INITIALIZE)
 # Generous bounds on "stops": a liveness limit on a shared machine, not a speed goal.
 STOPS_WITHIN_S = 60
 

@@ -10,6 +10,7 @@ import polars as pl
 import yaml
 
 from extractors.facts import ComponentFacts, Edge, Node
+from extractors.parts import complete
 from kb.loader import load_kb
 from warehouse.bridges import build_project_graph
 from warehouse.catalog import component_frames
@@ -61,6 +62,8 @@ class Facts:
 
 def graph(kb_root: Path, project: str, *facts: Facts) -> dict[str, pl.DataFrame]:
     kb = load_kb(kb_root)
+    for f in facts:  # typed parts, as the extractors' last pass writes them
+        complete(f.facts.nodes)
     tables = {f"{f.p}/{f.c}": component_frames(f.facts) for f in facts}
     return build_project_graph(kb, project, tables)
 

@@ -47,7 +47,8 @@ def test_env_file_per_mode_reaches_express_route(tmp_path):
     [edge] = calls_of(out)
     assert edge["attrs"]["envs"] == ["local", "prod"]
     assert edge["attrs"]["modes"] == ["development", "production"]
-    assert edge["attrs"]["confidence"] == "medium"  # a {id} template against a :param
+    assert edge["attrs"]["confidence"] == "high"  # a {id} value where the route has :petId
+    assert edge["attrs"]["match"] == "param" and edge["attrs"]["resolution"] == "env-var"
 
 
 def _web_api(tmp_path, web_fm=None, api_fm=None):
@@ -66,7 +67,7 @@ def test_compose_environment_value_names_the_service(tmp_path):
     api.route("GET", "/api/pets")
     out = graph(kb, "pets", web, api)
     assert bridged(out) == [("src/list.js:3", "GET /api/pets", "API_BASE")]
-    assert "service name of component api" in calls_of(out)[0]["attrs"]["resolution"]
+    assert "service name of component api" in calls_of(out)[0]["attrs"]["how"]
 
 
 def test_bare_host_env_value_and_compose_override_file(tmp_path):
@@ -115,7 +116,9 @@ def test_vite_proxy_with_rewrite_sends_relative_call_to_api(tmp_path):
     out = graph(kb, "pets", web, api)
     via = "vite proxy /backend → http://localhost:8000"
     assert bridged(out) == [("src/pet.vue:40", "DELETE /pets/{pet_id}", via)]
-    assert "vite.config.ts:9" in calls_of(out)[0]["attrs"]["resolution"]
+    attrs = calls_of(out)[0]["attrs"]
+    assert attrs["resolution"] == "proxy" and attrs["confidence"] == "high"
+    assert "vite.config.ts:9 vite proxy /backend → http://localhost:8000" in attrs["evidence"]
 
 
 def test_cra_package_json_proxy(tmp_path):
@@ -165,7 +168,8 @@ def test_firebase_rewrite_to_cloud_run_service_of_another_name(tmp_path):
     api.route("GET", "/api/products/<pk>/")
     out = graph(kb, "shop", web, api)
     assert bridged(out) == [("src/fetch.js:73", "GET /api/products/<pk>/", "rewrite /api/**")]
-    assert "Cloud Run service server (api)" in calls_of(out)[0]["attrs"]["resolution"]
+    attrs = calls_of(out)[0]["attrs"]
+    assert "Cloud Run service server (api)" in attrs["how"] and attrs["resolution"] == "rewrite"
 
 
 def test_hard_coded_host_matches_kb_env_url(tmp_path):
@@ -214,7 +218,8 @@ def test_kb_calls_url_and_host_entries(tmp_path):
         ("src/job.py:9", "POST /api/pets", "calls-entry host pets-internal"),
         ("src/old.ts:5", "GET /v2/pets", "calls-entry url https://legacy.pets.example/v2"),
     ]
-    by_file = {e["file"]: e["attrs"]["resolution"] for e in calls_of(out)}
+    assert {e["attrs"]["resolution"] for e in calls_of(out)} == {"kb-calls"}
+    by_file = {e["file"]: e["attrs"]["how"] for e in calls_of(out)}
     assert by_file["src/old.ts"].startswith("KB calls[0] url https://legacy.pets.example/v2")
     assert by_file["src/job.py"].startswith("KB calls[1] host pets-internal")
 

@@ -67,7 +67,8 @@ def test_kb_calls_only_matches_route_suffix_with_medium_confidence(tmp_path):
     assert edge["dst"] == route
     assert edge["attrs"]["confidence"] == "medium"
     assert edge["attrs"]["envs"] == ["dev", "prod"]
-    assert edge["attrs"]["resolution"] == "KB calls[0] env_var CONTACT_API_URL → contact-api"
+    assert edge["attrs"]["resolution"] == "kb-calls"
+    assert edge["attrs"]["how"] == "KB calls[0] env_var CONTACT_API_URL → contact-api"
 
 
 def test_exact_route_is_preferred_over_parametrised(tmp_path):
@@ -88,9 +89,10 @@ def test_exact_route_is_preferred_over_parametrised(tmp_path):
     assert edges["summary"]["attrs"]["confidence"] == "high"
     # the value matched prod's URL; the KB `calls` entry extends it to every env of the target
     assert edges["summary"]["attrs"]["envs"] == ["dev", "prod"]
-    assert "envs.prod.url" in edges["summary"]["attrs"]["resolution"]
+    assert "envs.prod.url" in edges["summary"]["attrs"]["how"]
+    assert edges["summary"]["attrs"]["match"] == "exact"
     assert edges["one"]["dst"] == param
-    assert edges["one"]["attrs"]["confidence"] == "medium"
+    assert edges["one"]["attrs"]["match"] == "param"
 
 
 def test_hosting_rewrite_sends_relative_api_calls_to_functions(tmp_path):
@@ -126,8 +128,9 @@ def test_hosting_rewrite_sends_relative_api_calls_to_functions(tmp_path):
     [miss] = out["unresolved"].to_dicts()
     assert miss["expr"] == "/about"
     assert miss["reason"] == (
-        "web has no API routes in the graph (same-origin API route); relative URL: no "
-        "dev-server proxy, rewrite or component on the same host"
+        "relative URL /about: web has no API routes of its own; hosting rewrite ** is a static "
+        "destination (an SPA fallback); no KB `calls: {path: …}` entry of web and no other "
+        "component on its host"
     )
 
 

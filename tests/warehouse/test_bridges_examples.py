@@ -54,7 +54,7 @@ def test_contact_form_reaches_the_contact_api_route():
 
 def test_vue_portal_calls_fastapi_routes_after_router_prefixes():
     got = calls("globex-portal")
-    assert got["GET /v1/orders/{order_id}"]["attrs"]["confidence"] == "medium"
+    assert got["GET /v1/orders/{order_id}"]["attrs"]["match"] == "param"
     assert got["POST /v1/orders"]["attrs"]["confidence"] == "high"
     assert all(e["src"].startswith("globex-portal/web:") for e in got.values())
 
@@ -62,7 +62,7 @@ def test_vue_portal_calls_fastapi_routes_after_router_prefixes():
 def test_firebase_hosting_rewrite_and_callable_reach_functions():
     got = calls("initech-events")
     assert got["GET /api/events"]["attrs"]["via"] == "rewrite /api/**"
-    assert got["POST /api/events/:id/register"]["attrs"]["confidence"] == "medium"
+    assert got["POST /api/events/:id/register"]["attrs"]["resolution"] == "rewrite"
     assert "POST /sendTicket" in got
 
 

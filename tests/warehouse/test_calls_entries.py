@@ -1,4 +1,4 @@
-"""KB `calls:` entries: exactly one of env_var, url, host (+ component of the same project),
+"""KB `calls:` entries: exactly one of env_var, url, host, path (+ component of the same project),
 one clear line per mistake."""
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ def test_each_calls_mistake_is_one_line_with_its_fix(tmp_path):
         {"host": "api.shop.example", "component": "apii"},
         {"host": "api.shop.example", "component": "other/api"},
         "api",
+        {"path": "/api", "component": "api"},  # fine: relative URLs under /api
+        {"path": "api/v1", "component": "api"},
     ]
     root = write_kb(tmp_path, {"shop": {"web": {"role": "frontend", "calls": calls},
                                         "api": {"role": "api"}}})  # fmt: skip
@@ -34,14 +36,15 @@ def test_each_calls_mistake_is_one_line_with_its_fix(tmp_path):
         if p.path.endswith("web/component.md") and p.rule in {"calls", "reference", "cross-project"}
     ]
     assert sorted(lines) == sorted([
-        "calls[3] has env_var and url — keep exactly one of env_var, url, host",
-        "calls[4] needs one of env_var, url, host — say how the caller reaches it",
+        "calls[3] has env_var and url — keep exactly one of env_var, url, host, path",
+        "calls[4] needs one of env_var, url, host, path — say how the caller reaches it",
         "calls[5].url 'api.shop.example/v1' is not an absolute http(s) URL — e.g. https://api.example.com/v1",
         "calls[6].host 'https://api.shop.example' is not a bare host — e.g. api.example.com (a URL goes in url)",
         "calls[7] has no component — name the component of this project it calls",
         "calls names component 'apii' not in project shop — did you mean 'api'?",
         "calls points at 'other/api' in another project — calls may only name a component of shop",
         "calls[10] must be a mapping like {env_var: API_URL, component: api}",
+        "calls[12].path 'api/v1' is not a path of the caller's own origin — e.g. /api",
     ])  # fmt: skip
     assert [e.label for e in kb.component("shop/web").calls()][:3] == [
         "env_var API_URL",

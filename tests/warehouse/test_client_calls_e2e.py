@@ -64,7 +64,7 @@ def test_object_literal_api_with_a_hard_coded_host(tmp_path):
     ]
     for e in edges:  # the hard-coded host is the evidence, named on every edge
         assert e["attrs"]["target_component"] == "api"
-        assert e["attrs"]["resolution"] == "host api.kitchen.example is KB envs.prod.url of api"
+        assert e["attrs"]["how"] == "host api.kitchen.example is KB envs.prod.url of api"
         assert e["attrs"]["via"]
 
 

@@ -1,0 +1,230 @@
+"""Proxies and rewrites a component's own config declares (gateway models,
+`extractors/models/gateway/*.yaml`): Vite `server.proxy`, webpack devServer `proxy`, Create
+React App's package.json `proxy`, Next.js `rewrites()` + `basePath`, nginx `location` +
+`proxy_pass`. Each config file with rules gets `proxies` on its code_file node:
+`[{kind, role, source, match, target, strip, line}]` — `match` is `prefix` (a path prefix),
+`pattern` (path-to-regexp) or `regex`; `target` an absolute URL or a same-origin path;
+`strip` the prefix a rewrite removes. The bridge (warehouse/relative.py) sends relative
+URLs through them.
+
+The readers are the mechanism (a JS/TS config module through the engine's evaluator, a
+JSON file, an nginx file); what to read where is each model's `gateway:` block."""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from extractors.base import ComponentContext
+from extractors.engine.values import Concat, Lit, ObjLit, Value
+from extractors.lang.expr import EObject
+from extractors.models import HERE
+from extractors.models.sources import config_file
+from extractors.shared import EngineRun
+
+NAME = "infra.gateways"
+PROVIDES = ()
+REQUIRES = (EngineRun,)
+
+_STRIP_FN = re.compile(r"replace\(\s*/\^?((?:\\/|[\w-])+)/")
+_NGINX = re.compile(r"location\s+(=\s*)?(/[^\s{]*)\s*\{([^{}]*)\}", re.S)
+_PASS = re.compile(r"proxy_pass\s+([^;\s]+)\s*;")
+
+
+@cache
+def gateway_models() -> tuple[tuple[str, dict[str, Any]], ...]:
+    out = []
+    for path in sorted((HERE / "gateway").glob("*.yaml")):
+        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        if isinstance(raw.get("gateway"), dict):
+            out.append((str(raw["id"]), raw["gateway"]))
+    return tuple(out)
+
+
+def extract(ctx: ComponentContext) -> None:
+    analysis = ctx.shared.engine.result
+    ev = getattr(getattr(analysis, "emitter", None), "ev", None)
+    found: dict[str, list[dict[str, Any]]] = {}
+    for model_id, spec in gateway_models():
+        read = spec.get("read")
+        rules: list[tuple[str, dict[str, Any]]] = []
+        if read == "module" and ev is not None:
+            rules = _module(ev, spec)
+        elif read == "json":
+            rules = _json(ctx, spec)
+        elif read == "nginx":
+            rules = _nginx(ctx, spec)
+        for rel, rule in rules:
+            found.setdefault(rel, []).append({"kind": model_id.split("-")[0], **rule})
+    for rel, rules in sorted(found.items()):
+        node = ctx.find_node(ctx.node_id("code_file", rel))
+        if node is None:
+            ctx.add_node("code_file", rel, rel, rel, 1, proxies=rules)
+        else:
+            node.attrs.setdefault("proxies", []).extend(rules)
+
+
+def _text(value: Value | None) -> str | None:
+    if isinstance(value, Lit) and isinstance(value.value, str):
+        return value.value
+    if isinstance(value, Concat) and all(isinstance(p, Lit) for p in value.parts):
+        return "".join(str(p.value or "") for p in value.parts)
+    return None
+
+
+def _entries(ev, value: Value) -> list[tuple[str | None, Any, int]]:
+    """(key, value node, line) of an object literal's members."""
+    if not isinstance(value, ObjLit):
+        return []
+    a = ev.program.adapter(value.site.rel)
+    node = a.node_at(value.site) if a is not None else None
+    view = a.view(a.unwrap(node)) if node is not None else None
+    if not isinstance(view, EObject):
+        return []
+    return [(e.key, e.value, e.value.start_point[0] + 1) for e in view.entries if e.kind == "prop"]
+
+
+def _module(ev, spec: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    config = config_file(ev, str(spec["file"]))
+    if not isinstance(config, ObjLit):
+        return []
+    rel = config.site.rel
+    value: Value | None = config
+    for key in spec.get("at") or []:
+        value = ev.member(value, key, rel, None, 1) if value is not None else None
+    if value is None:
+        return []
+    role = str(spec.get("role") or "proxy")
+    if spec.get("rules") == "returned":
+        base = (
+            _text(ev.member(config, str(spec.get("base_path") or ""), rel, None, 1))
+            if spec.get("base_path")
+            else None
+        )
+        return [(rel, r) for r in _returned(ev, value, spec, role, base)]
+    out = []
+    for key, node, line in _entries(ev, value):
+        if key is None:
+            continue
+        item = ev.eval(rel, node, getattr(value, "act", None))
+        target = _text(item)
+        strip = None
+        if isinstance(item, ObjLit):
+            target = _text(ev.member(item, str(spec.get("target") or "target"), rel, None, 1))
+            strip = _strip(ev, item, spec, rel, key)
+        if target:
+            match = "regex" if key.startswith("^") else "prefix"
+            out.append((rel, _rule(role, key, match, target, strip, line)))
+    return out
+
+
+def _strip(ev, item: ObjLit, spec: dict[str, Any], rel: str, key: str) -> str | None:
+    """The prefix a `rewrite: (p) => p.replace(/^\\/api/, '')` or a `pathRewrite: {'^/api':
+    ''}` removes."""
+    for k, node, _ in _entries(ev, item):
+        if k == spec.get("rewrite"):
+            a = ev.program.adapter(rel)
+            m = _STRIP_FN.search(a.text(node)) if a is not None else None
+            if m and "''" in a.text(node) or m and '""' in a.text(node):
+                return m.group(1).replace("\\/", "/")
+        if k == spec.get("path_rewrite"):
+            sub = ev.eval(rel, node, item.act)
+            for pattern, repl, _ in _entries(ev, sub) if isinstance(sub, ObjLit) else []:
+                if pattern and pattern.startswith("^") and _text(ev.eval(rel, repl, None)) == "":
+                    return pattern[1:]
+    return None
+
+
+def _returned(ev, fn: Value, spec: dict[str, Any], role: str, base: str | None):
+    """Rule objects (`{source, destination}`) written in the function the config names."""
+    site = getattr(fn, "site", None)
+    a = ev.program.adapter(site.rel) if site is not None else None
+    node = a.node_at(site) if a is not None else None
+    if node is None:
+        return []
+    out, todo = [], [node]
+    while todo:
+        cur = todo.pop()
+        todo.extend(reversed(cur.named_children))
+        if cur.type != "object":
+            continue
+        keys = {k: (v, line) for k, v, line in ((e.key, e.value, e.value.start_point[0] + 1)
+                for e in getattr(a.view(cur), "entries", []) if e.kind == "prop")}  # fmt: skip
+        src, dst = keys.get(str(spec.get("source"))), keys.get(str(spec.get("target")))
+        if src is None or dst is None:
+            continue
+        source, target = (
+            _text(ev.eval(site.rel, src[0], None)),
+            _text(ev.eval(site.rel, dst[0], None)),
+        )
+        if not source or not target:
+            continue
+        no_base = "basePath" in keys and a.text(keys["basePath"][0]) == "false"
+        if base and not no_base:
+            source = base.rstrip("/") + source
+        out.append(_rule(role, source, "pattern", target, None, src[1]))
+    return out
+
+
+def _rule(role, source, match, target, strip, line) -> dict[str, Any]:
+    rule = {"role": role, "source": source, "match": match, "target": target, "line": line}
+    if strip:
+        rule["strip"] = strip
+    return rule
+
+
+def _json(ctx: ComponentContext, spec: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    out = []
+    for rel in sorted(r for r in ctx.files if Path(r).name == spec["file"]):
+        try:
+            data = json.loads(ctx.files[rel].text)
+        except (ValueError, AttributeError):
+            continue
+        for key in spec.get("at") or []:
+            data = data.get(key) if isinstance(data, dict) else None
+        if isinstance(data, str) and "://" in data:
+            line = next((i + 1 for i, t in enumerate(ctx.files[rel].text.splitlines())
+                         if f'"{spec["at"][-1]}"' in t), 1)  # fmt: skip
+            out.append(
+                (
+                    rel,
+                    _rule(
+                        spec.get("role", "proxy"),
+                        spec.get("source", "/"),
+                        "prefix",
+                        data,
+                        None,
+                        line,
+                    ),
+                )
+            )
+    return out
+
+
+def _nginx(ctx: ComponentContext, spec: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    out = []
+    for rel in sorted(r for r in ctx.files if fnmatch.fnmatch(Path(r).name, str(spec["file"]))):
+        text = getattr(ctx.files[rel], "text", "") or ""
+        if "proxy_pass" not in text:
+            continue
+        for m in _NGINX.finditer(text):
+            p = _PASS.search(m.group(3))
+            if p is None or "://" not in p.group(1) or "$" in p.group(1):
+                continue
+            target, location = p.group(1), m.group(2)
+            line = text.count("\n", 0, m.start()) + 1
+            host_path = target.split("://", 1)[1].partition("/")
+            strip = location if host_path[1] else None  # a URI in proxy_pass replaces the prefix
+            match = "exact" if m.group(1) else "prefix"
+            if match == "exact":
+                continue
+            out.append(
+                (rel, _rule(spec.get("role", "proxy"), location, match, target, strip, line))
+            )
+    return out
