@@ -89,3 +89,33 @@ def _module_level(ev: Evaluator, rel: str, name: TsNode):
     if binding is not None and binding.kind in ("decl", "assign") and binding.scope != a.root:
         return None  # a local of a function: not a configuration statement
     return definition(ev, rel, name)
+
+
+MEMBER_HOLDERS = {  # nodes whose name a function inside them is reached through
+    "public_field_definition", "field_definition", "class_declaration", "class",
+    "variable_declarator", "class_definition",
+}  # fmt: skip
+
+
+def member_path(ev: Evaluator, site: Site) -> str | None:
+    """The dotted name of the function a call is written in, as its callers reach it:
+    `Api.pets.listPets` for a method of an object literal kept in a class field."""
+    a = ev.program.adapter(site.rel)
+    node = a.node_at(site) if a is not None else None
+    fn = a.function_at(node) if a is not None and node is not None else None
+    if a is None or fn is None:
+        return None
+    names = [a.function(fn).name]
+    parent = fn.parent
+    while parent is not None and not a.is_function(parent):
+        key = (
+            parent.child_by_field_name("key")
+            if parent.type == "pair"
+            else parent.child_by_field_name("name")
+            if parent.type in MEMBER_HOLDERS
+            else None
+        )
+        if key is not None and a.text(key) != names[-1]:
+            names.append(a.text(key).strip("'\""))
+        parent = parent.parent
+    return ".".join(n for n in reversed(names) if n)

@@ -74,6 +74,13 @@ def logical(op: str, left: Value, right: Value) -> Value:
     return choice([left, right])
 
 
+def texty(value: Value) -> bool:
+    """Certainly text: a string literal, or a concatenation with one (`'/a/' + x`)."""
+    if isinstance(value, Lit):
+        return isinstance(value.value, str)
+    return isinstance(value, Concat) and any(texty(p) for p in value.parts)
+
+
 def binary(op: str, left: Value, right: Value, expr: str) -> Value:
     if op == "+":
         numbers = isinstance(left, Lit) and isinstance(right, Lit)

@@ -13,17 +13,12 @@ from dataclasses import dataclass, field, replace
 from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext
-from extractors.engine.bases import NamedBase, named_base
+from extractors.engine.bases import NamedBase, member_path, named_base
 from extractors.engine.config_sources import file_values
-from extractors.engine.dynamic_callees import (
-    chosen_at,
-    chosen_callees,
-    requesting_functions,
-    requests_through,
-)
+from extractors.engine.dynamic_callees import chosen_at, run_time_callees
 from extractors.engine.evaluate import Evaluator
 from extractors.engine.events import RequestEvent
-from extractors.engine.passed_functions import passed_functions
+from extractors.engine.heuristic_calls import url_shape
 from extractors.engine.paths import (
     HTTP_METHODS,
     compatible,
@@ -46,7 +41,6 @@ from extractors.engine.values import (
     Concat,
     Config,
     Env,
-    Func,
     Lit,
     Obj,
     Param,
@@ -59,10 +53,6 @@ from extractors.engine.values import (
 from extractors.facts import CatalogRow
 from extractors.js.common import owner_at
 
-MEMBER_HOLDERS = {  # nodes whose name a function inside them is reached through
-    "public_field_definition", "field_definition", "class_declaration", "class",
-    "variable_declarator", "class_definition",
-}  # fmt: skip
 _ORIGIN = re.compile(r"^[a-z][a-z0-9+.-]*://([^/?#]+)", re.I)
 
 
@@ -84,6 +74,8 @@ class CallEmitter:
                 continue
             site = item.chain[-1] if item.chain else self.display_site(event.site)
             if item.uncalled and shaped_by_parameter(event.url):
+                if event.confidence == "low":
+                    continue  # a guess on a wrapper nobody calls: no row
                 owner = self._owner(site).rsplit("#", 1)[-1]
                 written = self._written(event)
                 passed = ""
@@ -153,44 +145,8 @@ class CallEmitter:
         return " ".join(a.text(node).split())[:200]
 
     def chosen_callees(self, found: list[Found]) -> None:
-        """Calls whose callee is decided at run time among functions that request: a
-        choice or keyed lookup written at the call, or a request function passed by name
-        and called as an unknown (`props.pager(page)`)."""
-        reaching = self._reaching()
-        for rel, line, written, reason in chosen_callees(self.ev, found, reaching):
+        for rel, line, written, reason in run_time_callees(self.ctx, self.ev, found):
             self.ctx.unresolved(rel, line, "http_call", written, reason)
-        requesting = requesting_functions(self.ev, found)
-        names = {n.name.rsplit(".", 1)[-1] for n in self.ctx.facts.nodes
-                 if n.kind == "symbol" and (n.file, n.line) in reaching}  # fmt: skip
-        for rel, start, end in requesting:
-            a = self.ev.program.adapter(rel)
-            node = a.node_at(Site(rel, 0, 0, 0, start, end)) if a is not None else None
-            if node is not None and a.is_function(node):
-                names.add(a.function(node).name)
-
-        def requests(fn: Func) -> bool:
-            return (fn.site.rel, fn.site.line) in reaching or requests_through(
-                self.ev, fn, requesting, 0
-            )
-
-        for rel, line, written, reason in passed_functions(self.ev, requests, names - {""}):
-            self.ctx.unresolved(rel, line, "http_call", written, reason)
-
-    def _reaching(self) -> set[tuple[str, int]]:
-        """file:line of every symbol that makes an HTTP call or calls one that does."""
-        facts = self.ctx.facts
-        reach = {e.src for e in facts.edges if e.type == "CALLS_HTTP"}
-        callers: dict[str, set[str]] = {}
-        for e in facts.edges:
-            if e.type == "CALLS_FN":
-                callers.setdefault(e.dst, set()).add(e.src)
-        todo = list(reach)
-        while todo:
-            for src in callers.get(todo.pop(), ()):
-                if src not in reach:
-                    reach.add(src)
-                    todo.append(src)
-        return {(n.file, n.line) for n in facts.nodes if n.id in reach and n.file and n.line}
 
     def _request_methods(self, value: Value, model: str) -> list[tuple[str, tuple]]:
         found = self.ev.library.by_id.get(model)
@@ -228,32 +184,10 @@ class CallEmitter:
             if generated:
                 how["resolved_via"] = "generated"
                 how["generated_client"] = True
-                how["sdk_method"] = self._member_path(generated[0])
+                how["sdk_method"] = member_path(self.ev, generated[0]) or self._symbol_name(
+                    generated[0]
+                )
         return how
-
-    def _member_path(self, site: Site) -> str:
-        """The dotted name of the function a call is written in, as its callers reach it:
-        `Api.pets.listPets` for a method of an object literal kept in a class field."""
-        a = self.ev.program.adapter(site.rel)
-        node = a.node_at(site) if a is not None else None
-        fn = a.function_at(node) if a is not None and node is not None else None
-        if a is None or fn is None:
-            sdk = self._owner(site)
-            return sdk.split("#", 1)[1] if "#" in sdk else sdk
-        names = [a.function(fn).name]
-        parent = fn.parent
-        while parent is not None and not a.is_function(parent):
-            key = (
-                parent.child_by_field_name("key")
-                if parent.type == "pair"
-                else parent.child_by_field_name("name")
-                if parent.type in MEMBER_HOLDERS
-                else None
-            )
-            if key is not None and a.text(key) != names[-1]:
-                names.append(a.text(key).strip("'\""))
-            parent = parent.parent
-        return ".".join(n for n in reversed(names) if n)
 
     def _named(self, event: RequestEvent, based: bool) -> NamedBase | None:
         if event.rewrite is not None:  # an interceptor's base: written where it rewrites
@@ -266,6 +200,8 @@ class CallEmitter:
 
     def _call(self, event: RequestEvent, site: Site, hops: list[str], method: str, url: Value,
               candidate: bool, condition: str | None, how: dict) -> None:  # fmt: skip
+        if event.confidence == "low" and url_shape(url) != "url":
+            return  # a guess that did not end in a URL: nothing to say
         if isinstance(url, Unknown) or (isinstance(url, Param) and not hops):
             expr = url.name if isinstance(url, Param) else url.expr or describe(url, 200)
             why = url.why if isinstance(url, Unknown) else "a parameter"
@@ -303,6 +239,9 @@ class CallEmitter:
             attrs["function"] = function
         if event.protocol:
             attrs["protocol"] = event.protocol
+        if event.confidence:
+            attrs["confidence"] = event.confidence
+            attrs["why"] = event.why
         setting = self._base_setting(how["named"], template)
         if setting is not None:
             attrs["base_name"] = how["named"].name
@@ -360,6 +299,10 @@ class CallEmitter:
                 self._hosts.add((host.group(1), named.rel, named.line))
         self._settings[key] = node_id
         return node_id
+
+    def _symbol_name(self, site: Site) -> str:
+        sdk = self._owner(site)
+        return sdk.split("#", 1)[1] if "#" in sdk else sdk
 
     def _language(self, rel: str) -> str:
         a = self.ev.program.adapter(rel)

@@ -11,6 +11,7 @@ from tree_sitter import Node as TsNode
 
 from extractors.engine.evaluate import Evaluator
 from extractors.engine.events import RequestEvent
+from extractors.engine.passed_functions import passed_functions
 from extractors.engine.recognize import Found
 from extractors.engine.values import Choice, Func, ObjLit, Site
 from extractors.lang.expr import ECond, EIndex, EMember, EName, EObject
@@ -164,3 +165,41 @@ def _members(ev: Evaluator, rel: str, obj: TsNode) -> list[str]:
     if not isinstance(view, EObject):
         return []
     return [" ".join(b.text(e.value).split())[:40] for e in view.entries[:MAX_NAMES] if e.key]
+
+
+def run_time_callees(ctx, ev: Evaluator, found: list[Found]) -> list[tuple[str, int, str, str]]:
+    """Rows for calls whose callee is decided at run time among functions that request: a
+    choice or keyed lookup written at the call, or a request function passed by name and
+    called as an unknown (`props.pager(page)`, engine/passed_functions.py)."""
+    reaching = _reaching(ctx)
+    rows = chosen_callees(ev, found, reaching)
+    requesting = requesting_functions(ev, found)
+    names = {n.name.rsplit(".", 1)[-1] for n in ctx.facts.nodes
+             if n.kind == "symbol" and (n.file, n.line) in reaching}  # fmt: skip
+    for rel, start, end in requesting:
+        a = ev.program.adapter(rel)
+        node = a.node_at(Site(rel, 0, 0, 0, start, end)) if a is not None else None
+        if node is not None and a.is_function(node):
+            names.add(a.function(node).name)
+
+    def requests(fn: Func) -> bool:
+        return (fn.site.rel, fn.site.line) in reaching or requests_through(ev, fn, requesting, 0)
+
+    return rows + passed_functions(ev, requests, names - {""})
+
+
+def _reaching(ctx) -> set[tuple[str, int]]:
+    """file:line of every symbol that makes an HTTP call or calls one that does."""
+    facts = ctx.facts
+    reach = {e.src for e in facts.edges if e.type == "CALLS_HTTP"}
+    callers: dict[str, set[str]] = {}
+    for e in facts.edges:
+        if e.type == "CALLS_FN":
+            callers.setdefault(e.dst, set()).add(e.src)
+    todo = list(reach)
+    while todo:
+        for src in callers.get(todo.pop(), ()):
+            if src not in reach:
+                reach.add(src)
+                todo.append(src)
+    return {(n.file, n.line) for n in facts.nodes if n.id in reach and n.file and n.line}

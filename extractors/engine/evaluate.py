@@ -65,7 +65,8 @@ from extractors.lang.expr import (
     EThis,
 )
 
-MAX_DEPTH = 24  # nested evaluations (names followed, members, calls)
+MAX_DEPTH = 32  # nested evaluations (names followed, members, calls): a generated client's
+# base read through a config object is ~28 deep
 MAX_CALL_DEPTH = 6  # component functions entered to read their returns
 MAX_ITEMS = 64  # array items kept
 
@@ -157,6 +158,7 @@ class Evaluator:
         self._building = False
         self._entered: set[Scope] = set()
         self.injector = Injector(self)  # what dependency injection provides for a token
+        self.defines: dict[str, Value] = {}  # names a bundler replaces (engine/defines.py)
         if hasattr(library, "attach"):
             library.attach(self)
 
@@ -212,6 +214,9 @@ class Evaluator:
             return self.call(rel, a, node, view, act, d)
         if isinstance(view, EBinary):
             left, right = self.eval(rel, view.left, act, d), self.eval(rel, view.right, act, d)
+            if view.op == "+" and (builtins.texty(left) or builtins.texty(right)):
+                # text + anything is text: what is not a string reads as a named hole
+                left, right = self._stringy(left, a, view.left), self._stringy(right, a, view.right)
             return builtins.binary(view.op, left, right, a.text(node))
         if isinstance(view, ELogical):
             left, right = self.eval(rel, view.left, act, d), self.eval(rel, view.right, act, d)
@@ -288,6 +293,8 @@ class Evaluator:
                     )
             if binding is None and name == "__file__" and a.family == "py":
                 return Lit(rel)
+            if name in self.defines:  # a name the bundler replaces (`__API_URL__`)
+                return self.defines[name]
             return Ext("<global>", (name,))
         return self.binding_value(rel, a, binding, act, at, depth)
 

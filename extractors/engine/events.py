@@ -86,6 +86,8 @@ class RequestEvent:
     function: Value | None = None  # a serverless function called by name (a callable)
     rewrite: tuple[str, Value, Site] | None = None  # a transform's base: (property, value, line)
     protocol: str = ""  # what the request carries when not plain HTTP (`graphql`)
+    confidence: str = ""  # `low`: the heuristic tier took it (no model claims the code)
+    why: str = ""  # why the heuristic tier took it
 
 
 @dataclass(frozen=True)
@@ -133,6 +135,15 @@ class GroupEvent:
     site: Site
 
 
+@dataclass(frozen=True)
+class DefineEvent:
+    """A table of names the build replaces (`new DefinePlugin({ __API__: … })`)."""
+
+    model: str
+    table: Value
+    site: Site
+
+
 Event = (
     RouteEvent
     | MountEvent
@@ -142,4 +153,5 @@ Event = (
     | InvokeEvent
     | TransformEvent
     | GroupEvent
+    | DefineEvent
 )

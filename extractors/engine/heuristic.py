@@ -22,9 +22,10 @@ MODEL = "heuristic"
 VERBS = {"get", "post", "put", "patch", "delete", "del", "options", "head", "all", "any"}
 ALIASES = {"DEL": "DELETE", "ALL": "ANY"}
 FUNCTIONS = {"arrow_function", "function_expression", "function", "lambda"}
-NOT_SERVED = re.compile(
-    r"(^|/)(tests?|__tests__|__mocks__|mocks?|spec|e2e|cypress|fixtures?|stories)(/|$)"
-    r"|\.(test|spec|stories|mock)\.[a-z]+$"
+NOT_SERVED = re.compile(  # test, mock and story folders (also `app-e2e/`), files and modules
+    r"(^|/)([^/]*[-_.])?(tests?|__tests__|__mocks__|mocks?|spec|e2e|cypress|playwright|"
+    r"fixtures?|stories)([-_.][^/]*)?(/|$)"
+    r"|\.(test|spec|stories|mock|cy)\.[a-z]+$|(^|/)(test_[^/]*|[^/]*_test|conftest)\.py$"
 )
 PATH = re.compile(r"^/[\w\-./:{}<>\[\]*$?@+]*$")
 MOCKS = Path(__file__).parents[1] / "models" / "mocks.yaml"

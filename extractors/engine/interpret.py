@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from extractors.engine.evaluate import Call, Evaluator
 from extractors.engine.events import (
+    DefineEvent,
     Event,
     InvokeEvent,
     MountEvent,
@@ -18,6 +19,7 @@ from extractors.engine.events import (
     RouteEvent,
     UseEvent,
 )
+from extractors.engine.heuristic_calls import heuristic_request
 from extractors.engine.transforms import transform_events
 from extractors.engine.values import (
     STRINGISH,
@@ -90,6 +92,9 @@ class Interpreter:
         if isinstance(made, Obj) and made.origin == call.site:
             for op in self.lib.operations(made, "<init>"):
                 events += self.operation(op, made, call, decorated)
+        if not events and decorated is None and not isinstance(made, Obj):
+            guess = heuristic_request(self.lib, call, a.terminal(view.callee))
+            events = [guess] if guess is not None else []
         return events, set()
 
     def at_reference(self, rel: str, a: FileAdapter, expr, decorated: Value) -> list[Event]:
@@ -178,6 +183,9 @@ class Interpreter:
             return events if path is not None else []
         if op.action == "transform":
             return transform_events(op, obj, src, site)  # type: ignore[return-value]
+        if op.action == "defines":
+            table = src.select(spec.get("table"))
+            return [DefineEvent(model, table, site)] if table is not None else []
         if op.action == "invoke":
             fn = src.select(spec.get("fn"), (Func,))
             args = tuple(

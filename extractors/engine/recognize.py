@@ -51,7 +51,11 @@ from extractors.lang.expr import ECall
 
 MAX_CHAIN = 6  # wrapper levels followed
 MAX_CALLERS = 200  # callers of one function read
-MAX_ROUNDS = 4  # re-reads of open events while library invocations keep appearing
+MAX_ROUNDS = 4
+LITERALS = {
+    "string",
+    "template_string",
+}  # JS and Python string literal nodes  # re-reads of open events while library invocations keep appearing
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,7 @@ class Recognizer:
         self.program = ev.program
         self.generated = generated  # rels of generated client code
         self._by_name: dict[str, list[tuple[str, TsNode]]] | None = None
+        self._by_target: dict[str, list[tuple[str, str]]] | None = None
         self._aliases: list[tuple[str, TsNode, str]] = []  # calls of a local holding a function
         self._callers: dict[Scope, list[tuple[str, TsNode | None, tuple]]] = {}
         self.invokes: list[InvokeEvent] = []
@@ -142,8 +147,11 @@ class Recognizer:
                         self.interp.lib.made.setdefault((made.model, made.role), []).append(made)
 
     def _maybe_client(self, a, view: ECall) -> bool:
-        """A plain name called (`api(config)`, `http(url)`): possibly a client object."""
-        return view.callee.type == "identifier"
+        """A plain name called (`api(config)`, `http(url)`): possibly a client object; or
+        an absolute URL literal handed over (the heuristic tier reads it)."""
+        return view.callee.type == "identifier" or any(
+            arg.type in LITERALS and b"://" in (arg.text or b"") for arg in view.args[:2]
+        )
 
     def site(self, rel: str, node: TsNode, decorated: Value | None, chain: tuple = ()) -> None:
         a = self.program.adapter(rel)
@@ -380,16 +388,23 @@ class Recognizer:
                 < mod.consts["default"].end_byte
             ):
                 exported.add("default")
-            for other in self.program.js.values():
-                for local, binding in other.imports.items():
-                    if binding.target == rel and (
-                        binding.imported in exported or binding.imported == "*"
-                    ):
-                        names.add(local)
+            for local, imported in self._importers().get(rel, ()):
+                if imported in exported or imported == "*":
+                    names.add(local)
         holder = a.function_at(fn) if a is not None else None
         if holder is not None:  # a function returned by a factory: the factory's results
             names |= self._results_of(a.function(holder).name)
         return names
+
+    def _importers(self) -> dict[str, list[tuple[str, str]]]:
+        """file -> (local name, imported name) of every import of it, indexed once."""
+        if self._by_target is None:
+            self._by_target = defaultdict(list)
+            for other in self.program.js.values():
+                for local, binding in other.imports.items():
+                    if binding.target is not None:
+                        self._by_target[binding.target].append((local, binding.imported))
+        return self._by_target
 
     def _results_of(self, factory: str) -> set[str]:
         if not factory:

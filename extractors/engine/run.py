@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from extractors.base import ComponentContext
 from extractors.engine.config_sources import env_file_values
 from extractors.engine.decorators import Decorators
+from extractors.engine.defines import collect_defines
 from extractors.engine.emit import Emitter
 from extractors.engine.evaluate import Evaluator
 from extractors.engine.events import (
@@ -62,6 +63,9 @@ def analyse(ctx: ComponentContext) -> Analysis | None:
     ev = Evaluator(program, library)
     interp = Interpreter(ev, library)
     interp.decorators = Decorators(ev, library)
+    ev.defines = collect_defines(ev, interp)
+    if ev.defines:
+        ev._cache.clear()  # what was read while the tables were collected, read again
     generated = generated_files(program, library)
     recognizer = Recognizer(ev, interp, generated=generated)
     by_files = file_events(ev, library)  # file-system routes; files the framework calls

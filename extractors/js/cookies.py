@@ -22,16 +22,16 @@ from __future__ import annotations
 from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext
+from extractors.engine.texts import defined_as, text_at
 from extractors.js.common import arguments, js_files, modules, text, unwrap
-from extractors.js.evaluate import string_of, value_of
 from extractors.js.index import call_names
 from extractors.js.model import ModuleInfo
-from extractors.shared import JsSymbols
+from extractors.shared import EngineRun, JsSymbols
 from extractors.source import SourceFile, matches
 
 NAME = "cookies"
 PROVIDES = ()
-REQUIRES = (JsSymbols,)
+REQUIRES = (JsSymbols, EngineRun)  # strings evaluated by the engine's evaluator
 STORE_OPS = {"get": "read", "has": "read", "set": "write", "delete": "delete"}
 FUNCTIONS = {  # package → imported function → access
     "cookies-next": {
@@ -61,14 +61,14 @@ def extract(ctx: ComponentContext) -> None:
                 continue
             package, op, access = found
             args = arguments(call)
-            name, _ = string_of(ctx, mod, args[0]) if args else (None, [])
+            name = text_at(ctx, mod.rel, args[0]) if args else None
             if name:
                 _emit(ctx, mod, call, (cookies, taken), name, package, op, access)
         if b"document.cookie" in sf.data:
             for _, m in matches(sf.language, _DOCUMENT_QUERY, sf.tree.root_node):
                 if text(sf, m["left"][0]).replace(" ", "") != "document.cookie":
                     continue
-                value, _ = string_of(ctx, mod, m["right"][0])
+                value = text_at(ctx, mod.rel, m["right"][0])
                 name = (value or "").split("=", 1)[0].strip()
                 if "=" in (value or "") and name and "{" not in name:
                     seen = (cookies, taken)
@@ -101,9 +101,9 @@ def _access(ctx, mod: ModuleInfo, fn: TsNode, dotted: str | None) -> tuple[str, 
     ):
         return "request/response cookies", prop, STORE_OPS[prop]
     if obj.type == "identifier":  # `const store = await cookies()`
-        found = value_of(ctx, mod, obj)
-        obj = unwrap(found.node) if found is not None and found.node is not None else obj
-        mod = found.mod if found is not None else mod
+        found = defined_as(ctx, mod.rel, obj)
+        obj = unwrap(found.node) if found is not None else obj
+        mod = modules(ctx).get(found.rel, mod) if found is not None else mod
     if obj.type == "call_expression":
         binding = mod.imports.get(text(mod.sf, obj.child_by_field_name("function")))
         if binding is not None and binding.spec == "next/headers" and binding.imported == "cookies":

@@ -33,16 +33,16 @@ from __future__ import annotations
 from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext
+from extractors.engine.texts import defined_as, text_at
 from extractors.js.common import arguments, js_files, modules, object_props, text, unwrap
-from extractors.js.evaluate import string_of, value_of
 from extractors.js.index import call_names
 from extractors.js.model import ModuleInfo
-from extractors.shared import EnvVars, JsSymbols
+from extractors.shared import EngineRun, EnvVars, JsSymbols
 from extractors.source import SourceFile
 
 NAME = "sdk_calls"
 PROVIDES = ()
-REQUIRES = (JsSymbols, EnvVars)  # after every env read made its env_var node
+REQUIRES = (JsSymbols, EnvVars, EngineRun)  # after the env reads; strings by the engine
 ABOUT = "SDK call to a managed backend, not an HTTP call to a route of this project"
 
 FIRESTORE = {
@@ -171,7 +171,7 @@ def _method(ctx, mod: ModuleInfo, names, call: TsNode, fn: TsNode) -> dict | Non
     if prop in GENKIT_OPS:
         return _genkit(ctx, mod, names, call, obj, prop)
     if prop == "commit" and obj is not None and obj.type == "identifier":
-        made = value_of(ctx, mod, obj)
+        made = defined_as(ctx, mod.rel, obj)
         made_node = unwrap(made.node) if made is not None else None
         if made_node is not None and made_node.type == "call_expression":
             op, spec = names.get(text(mod.sf, made_node.child_by_field_name("function")), ("", ""))
@@ -214,7 +214,7 @@ def _chain_path(ctx, mod: ModuleInfo, call: TsNode) -> str | None:
 
 
 def _segment(ctx, mod: ModuleInfo, node: TsNode | None) -> str:
-    value, _ = string_of(ctx, mod, node)
+    value = text_at(ctx, mod.rel, node)
     return value if value is not None else "{" + text(mod.sf, node).strip() + "}"
 
 
@@ -224,10 +224,11 @@ def _path(ctx, mod: ModuleInfo, names, node: TsNode | None, depth: int = 0) -> s
     if node is None or depth > 8:
         return None
     if node.type == "identifier":
-        found = value_of(ctx, mod, node)
-        if found is None or found.node is None or found.node == node:
+        found = defined_as(ctx, mod.rel, node)
+        owner = modules(ctx).get(found.rel) if found is not None else None
+        if found is None or owner is None or found.node == node:
             return None
-        return _path(ctx, found.mod, _imported(found.mod), found.node, depth + 1)
+        return _path(ctx, owner, _imported(owner), found.node, depth + 1)
     if node.type != "call_expression":
         return None
     callee = text(mod.sf, node.child_by_field_name("function"))
@@ -274,11 +275,11 @@ def _is_ref(mod: ModuleInfo, names, node: TsNode | None) -> bool:
 
 
 def _genkit(ctx, mod: ModuleInfo, names, call: TsNode, obj: TsNode | None, op: str):
-    found = value_of(ctx, mod, obj) if obj is not None else None
+    found = defined_as(ctx, mod.rel, obj) if obj is not None else None
     made = unwrap(found.node) if found is not None else None
-    if made is None or made.type != "call_expression":
+    owner = modules(ctx).get(found.rel) if found is not None else None
+    if made is None or owner is None or made.type != "call_expression":
         return None
-    owner = found.mod
     ctor = text(owner.sf, made.child_by_field_name("function"))
     binding = owner.imports.get(ctor)
     if binding is None or binding.spec != "genkit" or binding.imported != "genkit":

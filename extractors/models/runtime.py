@@ -58,6 +58,7 @@ class Library(HeldObjects):
     _held: dict[tuple, Obj] = field(default_factory=dict)
     injects: set[str] = field(default_factory=set)  # injection markers: `fastapi.Depends`
     mount_names: set[str] = field(default_factory=set)  # methods that mount (`include_router`)
+    define_makers: set[str] = field(default_factory=set)  # calls carrying a bundler define table
 
     def __post_init__(self) -> None:
         for model in self.models:
@@ -80,6 +81,13 @@ class Library(HeldObjects):
                         if maker.how in ("call", "new"):
                             self.maker_names.add(name.rsplit(".", 1)[-1])
             for op in model.operations:
+                if op.action == "defines":
+                    self.define_makers |= {
+                        name.rsplit(".", 1)[-1]
+                        for role in op.on
+                        for maker in model.objects.get(role, ())
+                        for name in self.full_names(model, maker)
+                    }
                 for role in op.on:
                     for name in op.calls:
                         if "*" in name:  # `use*Query`: the methods a library names by pattern

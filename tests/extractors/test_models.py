@@ -55,7 +55,7 @@ def expectations(case: Path) -> list[Expectation]:
 
 
 def _option(word: str) -> bool:
-    return "=" in word and word.split("=", 1)[0] in {"handler", "middleware", "hops"}
+    return "=" in word and word.split("=", 1)[0] in {"handler", "middleware", "hops", "confidence"}
 
 
 def facts_of(case: Path):
@@ -124,6 +124,8 @@ def _options(exp: Expectation, node, by_id, edges) -> list[str]:
             problems.append(f"{exp}: middleware {names}")
     if "hops" in exp.options and len(node.attrs.get("hops") or []) != int(exp.options["hops"]):
         problems.append(f"{exp}: hops {node.attrs.get('hops')}")
+    if "confidence" in exp.options and node.attrs.get("confidence") != exp.options["confidence"]:
+        problems.append(f"{exp}: confidence {node.attrs.get('confidence')}")
     return problems
 
 
