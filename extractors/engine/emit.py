@@ -181,11 +181,12 @@ class Emitter:
             "route", qualifier, name, site.rel, site.line, site.line, **attrs
         )
         handler = self.handler_of(event.handler)
-        target = (
-            self.symbol_for(handler)
-            if handler is not None
-            else self._built_handler(event.handler_site)
-        )
+        if handler is not None:
+            target = self.symbol_for(handler)
+        elif isinstance(event.handler, Klass):  # an action the class inherits from the library
+            target = self._symbol_at(event.handler.site.rel, event.handler.site.line)
+        else:
+            target = self._built_handler(event.handler_site)
         if target is not None:
             self.ctx.add_edge(node_id, target, "ROUTES_TO", site.rel, site.line)
         for order, (value, where) in enumerate(

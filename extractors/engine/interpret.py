@@ -59,6 +59,7 @@ class Interpreter:
     def __init__(self, ev: Evaluator, library: Library):
         self.ev = ev
         self.lib = library
+        self.unresolved: set[tuple[str, int, str, str, str]] = set()  # rows hooks write
 
     # --- calls ----------------------------------------------------------------------
     def at_call(self, rel: str, a: FileAdapter, node, act: Activation | None,

@@ -84,6 +84,18 @@ class Decorator:
 
 
 @dataclass(frozen=True)
+class NameRule:
+    """A module-level name a framework reads by convention (Django's `urlpatterns`,
+    `ROOT_URLCONF`): what a module assigns, adds or appends to it is handed to `hook`, on
+    that module's object of `role`."""
+
+    name: str
+    role: str
+    hook: str
+    data: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Model:
     id: str
     kind: str
@@ -115,6 +127,8 @@ class Model:
     notes: str = ""
     part_of: str | None = None  # an extension: its facts are another model's (or a kind's)
     files: tuple[FileRule, ...] = ()  # file-system routes (filerules.py)
+    names: tuple[NameRule, ...] = ()  # module-level names read by convention
+    routes_optional: bool = False  # apps built on it often serve no route of their own
 
 
 def _fail(path: Path, what: str) -> ModelError:
@@ -251,6 +265,17 @@ def _providers(raw, path: Path) -> dict[str, str]:
     return {str(k): str(v) for k, v in raw.items()}
 
 
+def _name_rules(raw, path: Path) -> tuple[NameRule, ...]:
+    """`names: [{name: urlpatterns, role: urlconf, hook: urlconf_patterns, data: {...}}]`."""
+    out = []
+    for i, item in enumerate(raw or []):
+        if not isinstance(item, dict) or not all(item.get(k) for k in ("name", "role", "hook")):
+            raise _fail(path, f"`names[{i}]` needs `name`, `role` and `hook`")
+        out.append(NameRule(str(item["name"]), str(item["role"]), str(item["hook"]),
+                            dict(item.get("data") or {})))  # fmt: skip
+    return tuple(out)
+
+
 def load_model(path: Path) -> Model:
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -303,4 +328,6 @@ def load_model(path: Path) -> Model:
         notes=str(raw.get("notes") or ""),
         part_of=str(raw["part_of"]) if raw.get("part_of") else None,
         files=parse_file_rules(raw.get("files"), lambda what: _fail(path, what)),
+        names=_name_rules(raw.get("names"), path),
+        routes_optional=bool(raw.get("routes_optional")),
     )
