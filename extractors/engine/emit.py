@@ -181,11 +181,15 @@ class Emitter:
             "route", qualifier, name, site.rel, site.line, site.line, **attrs
         )
         handler = self.handler_of(event.handler)
-        if handler is not None:
-            target = self.symbol_for(handler)
-        elif isinstance(event.handler, Klass):  # an action the class inherits from the library
-            target = self._symbol_at(event.handler.site.rel, event.handler.site.line)
-        else:
+        target = self.symbol_for(handler) if handler is not None else None
+        made = (
+            event.handler.site
+            if isinstance(event.handler, Klass)
+            else getattr(event.handler, "origin", None)
+        )
+        if target is None and made is not None and not made.rel.startswith("<"):
+            target = self._symbol_at(made.rel, made.line)  # a class (an inherited action), an app
+        if target is None and handler is None:
             target = self._built_handler(event.handler_site)
         if target is not None:
             self.ctx.add_edge(node_id, target, "ROUTES_TO", site.rel, site.line)

@@ -193,8 +193,10 @@ def _operations(raw, path: Path) -> tuple[Operation, ...]:
         action = next((k for k in ACTIONS if k in item and k != "returns"), None)
         returns = item.get("returns")
         if action is None and returns is None and "yields" not in item and "dependency" not in item:
-            raise _fail(path, f"`operations[{i}]` needs one of {', '.join(ACTIONS)}")
-        spec = item.get(action) if action else None
+            if not item.get("hook"):
+                raise _fail(path, f"`operations[{i}]` needs one of {', '.join(ACTIONS)} or a hook")
+            action = "hook"  # what it does is the hook's alone
+        spec = item.get(action) if action and action != "hook" else None
         if spec is not None and not isinstance(spec, dict):
             raise _fail(path, f"`operations[{i}].{action}` must be a mapping of field: selector")
         returns_role, returns_props = None, {}
