@@ -128,7 +128,7 @@ class Model:
     part_of: str | None = None  # an extension: its facts are another model's (or a kind's)
     files: tuple[FileRule, ...] = ()  # file-system routes (filerules.py)
     names: tuple[NameRule, ...] = ()  # module-level names read by convention
-    routes_optional: bool = False  # apps built on it often serve no route of their own
+    optional: tuple[str, ...] = ()  # packages whose apps often need none of its facts ("*": all)
 
 
 def _fail(path: Path, what: str) -> ModelError:
@@ -267,6 +267,17 @@ def _providers(raw, path: Path) -> dict[str, str]:
     return {str(k): str(v) for k, v in raw.items()}
 
 
+def _optional(raw: dict, path: Path) -> tuple[str, ...]:
+    """`routes_optional:` (a server model) / `calls_optional:` (a client model): `true` (every
+    package it detects) or a list of packages — a frontend meta-framework that can serve
+    routes or make calls, whose apps often do neither: no coverage warning for them."""
+    key = "routes_optional" if "routes_optional" in raw else "calls_optional"
+    value = raw.get(key)
+    if value is True:
+        return ("*",)
+    return _names(value or None, path, key)
+
+
 def _name_rules(raw, path: Path) -> tuple[NameRule, ...]:
     """`names: [{name: urlpatterns, role: urlconf, hook: urlconf_patterns, data: {...}}]`."""
     out = []
@@ -331,5 +342,5 @@ def load_model(path: Path) -> Model:
         part_of=str(raw["part_of"]) if raw.get("part_of") else None,
         files=parse_file_rules(raw.get("files"), lambda what: _fail(path, what)),
         names=_name_rules(raw.get("names"), path),
-        routes_optional=bool(raw.get("routes_optional")),
+        optional=_optional(raw, path),
     )
