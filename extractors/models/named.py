@@ -96,12 +96,13 @@ def assigning(ev: Evaluator, name: str, cache: dict) -> list[str]:
 
 
 def modules_of(ev: Evaluator, model: Model, role: str, cache: dict) -> list[str]:
-    """The modules that are `role` to the model: those assigning a name of that role."""
+    """The modules that are `role` to the model: those assigning a name of that role, a
+    test's own (a `test` folder or file) after the application's."""
     rels: list[str] = []
     for rule in model.names:
         if rule.role == role:
             rels += [r for r in assigning(ev, rule.name, cache) if r not in rels]
-    return rels
+    return sorted(rels, key=lambda r: (any("test" in part for part in r.split("/")), r))
 
 
 def setting(ev: Evaluator, model: Model, role: str, name: str, cache: dict) -> Value:

@@ -58,17 +58,26 @@ def urlconf(interp: Interpreter, model_id: str, rel: str) -> Obj:
 
 def root_urlconf(interp: Interpreter, model_id: str) -> str | None:
     """The file `ROOT_URLCONF` names; "" when no settings module names one."""
+    return _settings(interp, model_id)[0]
+
+
+def _settings(interp: Interpreter, model_id: str) -> tuple[str | None, str]:
+    """(the root URLconf's file, the settings module naming it): the application's settings
+    before a test's."""
     key = ("root", model_id)
     cache = interp.lib.named
     if key not in cache:
         model = interp.lib.by_id[model_id]
-        cache[key] = ""
+        cache[key] = ("", "")
         names = [rule.name for rule in model.names if rule.role == "settings"]
         for rel in modules_of(interp.ev, model, "settings", cache):
-            for name in names:
-                value = interp.ev.program.exported(interp.ev, rel, name)
-                if isinstance(value, Lit) and isinstance(value.value, str):
-                    cache[key] = module_rel(interp, value.value)
+            values = [interp.ev.program.exported(interp.ev, rel, name) for name in names]
+            text = next(
+                (v.value for v in values if isinstance(v, Lit) and isinstance(v.value, str)), None
+            )
+            if text is not None:
+                cache[key] = (module_rel(interp, text), rel)
+                break
     return cache[key]
 
 
@@ -187,9 +196,11 @@ def _unresolved(interp: Interpreter, site: Site, kind: str, expr: str, why: str)
 
 def django_settings(interp: Interpreter, rule, owner: Obj, call, src) -> list[Event]:
     """`ROOT_URLCONF = "…"` of the settings module: its MIDDLEWARE on the root URLconf."""
-    root = root_urlconf(interp, owner.model)
+    root, settings = _settings(interp, owner.model)
     name = str(rule.data.get("middleware", "MIDDLEWARE"))
     rel = owner.origin.rel
+    if rel != settings:
+        return []  # another settings module (a test's): not the one the root is served by
     a = interp.ev.program.adapter(rel)
     binding = a.resolve(name, a.root) if a is not None else None
     if not root or binding is None or binding.value is None:
