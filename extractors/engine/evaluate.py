@@ -240,7 +240,7 @@ class Evaluator:
                 inner = self.eval(rel, spread, act, d)
                 if isinstance(inner, ArrLit):
                     items += list(inner.items)
-            return ArrLit(tuple(items[:MAX_ITEMS]))
+            return ArrLit(tuple(items[:MAX_ITEMS]), a.site(node))
         if isinstance(view, EFunc):
             return Func(a.site(node), act, None, a.function(node).name)
         if isinstance(view, EClass):

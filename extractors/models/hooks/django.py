@@ -45,7 +45,8 @@ MAX_DEPTH = 6  # include() of lists within lists
 def urlconf_patterns(interp: Interpreter, rule, owner: Obj, call, src) -> list[Event]:
     events: list[Event] = []
     conf = urlconf(interp, owner.model, owner.origin.rel)
-    _register(interp, rule, conf, src.item(), src.site, events, 0)
+    element = src.act.element_site() if src.act is not None else None
+    _register(interp, rule, conf, src.item(), element or src.site, events, 0, element)
     return events
 
 
@@ -82,7 +83,8 @@ def _settings(interp: Interpreter, model_id: str) -> tuple[str | None, str]:
 
 
 def _register(interp: Interpreter, rule, owner: Obj, value: Value | None, site: Site,
-              events: list[Event], depth: int) -> None:  # fmt: skip
+              events: list[Event], depth: int, element: Site | None = None) -> None:  # fmt: skip
+    """Events of one item of a URLconf (`element`: the loop element it was written in)."""
     if value is None or depth > MAX_DEPTH:
         return
     if isinstance(value, ArrLit):  # a named list of patterns, `+ router.urls`
@@ -90,7 +92,7 @@ def _register(interp: Interpreter, rule, owner: Obj, value: Value | None, site: 
             _register(interp, rule, owner, item, site, events, depth + 1)
         return
     if isinstance(value, Obj) and value.role == "pattern":
-        _pattern(interp, rule, owner, value, events, depth)
+        _pattern(interp, rule, owner, value, events, depth, element)
         return
     child = _routable(value)
     if child is not None:  # `urlpatterns += router.urls`
@@ -98,12 +100,12 @@ def _register(interp: Interpreter, rule, owner: Obj, value: Value | None, site: 
 
 
 def _pattern(interp: Interpreter, rule, owner: Obj, pattern: Obj, events: list[Event],
-             depth: int) -> None:  # fmt: skip
-    site = pattern.origin
+             depth: int, element: Site | None = None) -> None:  # fmt: skip
+    site = element or pattern.origin
     path = pattern.prop("path")
     path = _unanchored(path) if pattern.prop("regex") is not None else path
     path = path if isinstance(path, STRINGISH) else Lit("")
-    path_site, view_text = _written(interp, site)
+    path_site, view_text = _written(interp, pattern.origin)
     view = pattern.prop("view")
     if isinstance(view, Obj) and view.role == "include":
         view = view.prop("urlconf"), view.origin
