@@ -694,7 +694,11 @@ class Evaluator:
                     continue
                 for target, value in a.member_assignments():
                     view = a.view(target)
-                    if not isinstance(view, EMember):
+                    name = view.name if isinstance(view, EMember) else None
+                    if isinstance(view, EIndex):  # `app.config["PREFIX"] = "/x"`
+                        key = a.view(view.index)
+                        name = key.value if isinstance(key, EStr) else None
+                    if name is None:
                         continue
                     obj = a.view(view.obj)
                     if isinstance(obj, EThis) or (
@@ -703,7 +707,7 @@ class Evaluator:
                         continue
                     owner = self.eval(rel, view.obj, None)
                     if isinstance(owner, (ObjLit, Ext, Obj, Module, Klass)):
-                        table.setdefault((owner, view.name), []).append((rel, value))
+                        table.setdefault((owner, name), []).append((rel, value))
         finally:
             self._building = False
         self._assigned = table
