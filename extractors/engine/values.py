@@ -134,12 +134,7 @@ class Activation:
     def element_site(self) -> Site | None:
         """Where the element of the innermost unrolled loop is written (a registration made
         in a loop over a static list is that element's)."""
-        act: Activation | None = self
-        while act is not None:
-            if act.at is not None:
-                return act.at
-            act = act.parent
-        return None
+        return self._nearest("at")
 
     def find(self, scope: Scope) -> Activation | None:
         act: Activation | None = self
@@ -156,10 +151,15 @@ class Activation:
         return None
 
     def this_value(self) -> Value | None:
+        return self._nearest("this")
+
+    def _nearest(self, name: str):
+        """The innermost activation's `this` / `at` that is set."""
         act: Activation | None = self
         while act is not None:
-            if act.this is not None:
-                return act.this
+            found = getattr(act, name)
+            if found is not None:
+                return found
             act = act.parent
         return None
 
