@@ -41,6 +41,7 @@ class Claim:
     models: list[str] = field(default_factory=list)
     docs: str = ""
     counted_with: str | None = None  # an extension model: its facts are another's
+    optional: list[bool] = field(default_factory=list)  # per model: its facts are optional
     facts_as: set[str] = field(default_factory=set)  # names facts carry it under
 
 
@@ -65,6 +66,7 @@ def claims() -> dict[tuple[str, str], Claim]:
                 claim.models.append(model.id)
                 claim.docs = claim.docs or model.docs
                 claim.counted_with = claim.counted_with or model.part_of
+                claim.optional.append(bool({"*", name} & set(model.optional)))
     raw = yaml.safe_load(UNMODELED.read_text(encoding="utf-8")) or {}
     for kind, by_ecosystem in raw.items():
         for ecosystem, names in (by_ecosystem or {}).items():
@@ -149,6 +151,8 @@ def _row(ctx, pkg: CatalogRow, package: str, ecosystem: str, claim: Claim, found
                    f"{what}s are not in the graph — {HOW_TO_ADD} ({claim.docs})")  # fmt: skip
     elif "server" in kinds and not calls and _other_servers(found, sources):
         status = "quiet"  # the routes come from another framework of the component
+    elif claim.optional and all(claim.optional):
+        status = "quiet"  # a frontend meta-framework: many of its apps serve or call nothing
     else:
         status = "no_facts"
         warning = (f"{ctx.project}/{ctx.component} declares {package} ({where}); the {', '.join(claim.models)} "

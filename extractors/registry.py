@@ -38,7 +38,6 @@ EXTRACTORS: list[str] = [
     "js.server_actions",
     "js.cookies",
     "python.symbols",
-    "python.django",
     "infra.env",
     "infra.constants",
     "python.env",

@@ -171,11 +171,16 @@ class Emitter:
             "route", qualifier, name, site.rel, site.line, site.line, **attrs
         )
         handler = self.handler_of(event.handler)
-        target = (
-            self.symbol_for(handler)
-            if handler is not None
-            else self._built_handler(event.handler_site)
+        target = self.symbol_for(handler) if handler is not None else None
+        made = (
+            event.handler.site
+            if isinstance(event.handler, Klass)
+            else getattr(event.handler, "origin", None)
         )
+        if target is None and made is not None and not made.rel.startswith("<"):
+            target = self._symbol_at(made.rel, made.line)  # a class (an inherited action), an app
+        if target is None and handler is None:
+            target = self._built_handler(event.handler_site)
         if target is not None:
             self.ctx.add_edge(node_id, target, "ROUTES_TO", site.rel, site.line)
         for order, (value, where) in enumerate(

@@ -69,6 +69,7 @@ MAX_DEPTH = 32  # nested evaluations (names followed, members, calls): a generat
 # base read through a config object is ~28 deep
 MAX_CALL_DEPTH = 6  # component functions entered to read their returns
 MAX_ITEMS = 64  # array items kept
+SPREADS = ("spread_element", "list_splat")  # `...xs` (JS), `*xs` (Python) in a call
 
 
 class Library(Protocol):
@@ -106,7 +107,7 @@ class Call:
         return self.callee.name if isinstance(self.callee, Method) else ""
 
     def arg(self, i: int) -> Value | None:
-        if self.view.spread and any(n.type == "spread_element" for n in self.view.args[: i + 1]):
+        if self.view.spread and any(n.type in SPREADS for n in self.view.args[: i + 1]):
             spread = self._spread()
             return spread[i] if i < len(spread) else None
         if i >= len(self.view.args):
@@ -121,7 +122,7 @@ class Call:
         if "spread" not in self._args:
             out: list[Value] = []
             for node in self.view.args:
-                if node.type != "spread_element":
+                if node.type not in SPREADS:
                     out.append(self.ev.eval(self.rel, node, self.act, self.depth + 1))
                     continue
                 inner = self.ev.eval(self.rel, node.named_children[0], self.act, self.depth + 1) \
@@ -137,14 +138,24 @@ class Call:
     def kwarg(self, name: str) -> Value | None:
         node = self.view.kwargs.get(name)
         if node is None:
-            return None
+            return self._kwspread(name) if self.view.kwspread else None
         key = "kw:" + name
         if key not in self._args:
             self._args[key] = self.ev.eval(self.rel, node, self.act, self.depth + 1)
         return self._args[key]
 
+    def _kwspread(self, name: str) -> Value | None:
+        """A keyword read from `**kw` where `kw` is a known dict (the last one that has it)."""
+        for node in reversed(self.view.kwspread):
+            found = self.ev.eval(self.rel, node, self.act, self.depth + 1)
+            if isinstance(found, ObjLit):
+                value = self.ev.object_member(found, name, self.depth + 1)
+                if not isinstance(value, (Method, Unknown)) and value != Lit(None):
+                    return value
+        return None
+
     def args(self) -> list[Value]:
-        if self.view.spread and any(n.type == "spread_element" for n in self.view.args):
+        if self.view.spread and any(n.type in SPREADS for n in self.view.args):
             return list(self._spread())
         return [self.arg(i) for i in range(len(self.view.args))]  # type: ignore[misc]
 
@@ -235,7 +246,7 @@ class Evaluator:
                 inner = self.eval(rel, spread, act, d)
                 if isinstance(inner, ArrLit):
                     items += list(inner.items)
-            return ArrLit(tuple(items[:MAX_ITEMS]))
+            return ArrLit(tuple(items[:MAX_ITEMS]), a.site(node))
         if isinstance(view, EFunc):
             return Func(a.site(node), act, None, a.function(node).name)
         if isinstance(view, EClass):
@@ -588,6 +599,12 @@ class Evaluator:
             parent = self.eval(rel, base, None, depth + 1)
             if isinstance(parent, Klass):
                 inherited = self.class_member(parent, name, depth + 1, static, instance)
+                if isinstance(inherited, Method) and isinstance(inherited.target, Obj):
+                    # a library class's operation reached through a base of the component
+                    # (`View.as_view` on a subclass of a subclass): this class is the object
+                    made = Obj(inherited.target.model, inherited.target.role, klass.site,
+                               inherited.target.props, klass.name)  # fmt: skip
+                    return Method(made, name)
                 if not isinstance(inherited, (Unknown, Method)):
                     return inherited
             elif isinstance(parent, Ext):  # a library base class: what the library gives
@@ -685,7 +702,11 @@ class Evaluator:
                     continue
                 for target, value in a.member_assignments():
                     view = a.view(target)
-                    if not isinstance(view, EMember):
+                    name = view.name if isinstance(view, EMember) else None
+                    if isinstance(view, EIndex):  # `app.config["PREFIX"] = "/x"`
+                        key = a.view(view.index)
+                        name = key.value if isinstance(key, EStr) else None
+                    if name is None:
                         continue
                     obj = a.view(view.obj)
                     if isinstance(obj, EThis) or (
@@ -694,7 +715,7 @@ class Evaluator:
                         continue
                     owner = self.eval(rel, view.obj, None)
                     if isinstance(owner, (ObjLit, Ext, Obj, Module, Klass, Func)):
-                        table.setdefault((_owner_key(owner), view.name), []).append((rel, value))
+                        table.setdefault((_owner_key(owner), name), []).append((rel, value))
         finally:
             self._building = False
         self._assigned = table

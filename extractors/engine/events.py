@@ -37,6 +37,7 @@ class MountEvent:
     path_site: Site | None = None  # where the prefix is written (a `setting`)
     path_name: str = ""  # what the code calls it: the keyword (`prefix`) or the call (`app.use`)
     when: Site | None = None
+    shared: bool = False  # the child is served on its own too (an app a function wraps)
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,18 @@ class DefineEvent:
     site: Site
 
 
+@dataclass(frozen=True)
+class SymbolEvent:
+    """What a library makes of a function the code exports (`export const api =
+    onRequest(app)`: a Firebase function and its trigger): attrs of that symbol."""
+
+    model: str
+    name: str  # the exported name
+    local: str  # the name it has in its module
+    site: Site
+    attrs: tuple[tuple[str, object], ...] = ()
+
+
 Event = (
     RouteEvent
     | MountEvent
@@ -154,4 +167,5 @@ Event = (
     | TransformEvent
     | GroupEvent
     | DefineEvent
+    | SymbolEvent
 )

@@ -8,7 +8,7 @@ wrapper fixed point (`recognize.py`) re-reads it at each caller with the paramet
 
 from __future__ import annotations
 
-from extractors.engine.evaluate import Call, Evaluator
+from extractors.engine.evaluate import SPREADS, Call, Evaluator
 from extractors.engine.events import (
     DefineEvent,
     Event,
@@ -62,6 +62,7 @@ class Interpreter:
     def __init__(self, ev: Evaluator, library: Library):
         self.ev = ev
         self.lib = library
+        self.unresolved: set[tuple[str, int, str, str, str]] = set()  # rows hooks write
 
     # --- calls ----------------------------------------------------------------------
     def at_call(self, rel: str, a: FileAdapter, node, act: Activation | None,
@@ -323,12 +324,18 @@ class Interpreter:
             return []
         a = self.ev.program.adapter(call.rel)
         nodes: list = []
+        spread = next((i for i, n in enumerate(call.view.args) if n.type in SPREADS), None)
         for term in selector.terms:
             if term.path or term.kind not in ("arg", "kw", "rest"):
                 continue
             if term.kind == "rest":
-                nodes = list(call.view.args[first_free([after], src) :])
+                start = first_free([after], src)
+                if spread is not None:  # `f(x, ...list)`, `f(*args)`: the arguments it expands to
+                    return [(v, call.site) for v in call.args()[start:] if v is not None]
+                nodes = list(call.view.args[start:])
                 break
+            if term.kind == "arg" and spread is not None and int(term.key) >= spread:
+                break  # after a spread: the argument's value, not a node of its own
             node = (
                 call.view.args[int(term.key)]
                 if term.kind == "arg" and int(term.key) < len(call.view.args)

@@ -137,7 +137,7 @@ class MountTree:
             parent, child = self.node(event.parent), self.node(event.child)
             if parent is not None and child is not None and parent is not child:
                 parent.mounts.append(event)
-                child.mounted = True
+                child.mounted = child.mounted or not event.shared
         elif isinstance(event, UseEvent):
             node = self.node(event.target)
             if node is not None:

@@ -231,8 +231,15 @@ def holes_of(value: Value) -> list[dict]:
 
 
 def ends_with_slash(value: Value) -> bool:
+    """The path ends with `/`: its last literal, or the default a final hole is read as."""
     chunks = text_parts(value)
-    return bool(chunks) and chunks[-1][1] is None and chunks[-1][0].endswith("/")
+    if not chunks:
+        return False
+    text, hole = chunks[-1]
+    if hole is None:
+        return text.endswith("/")
+    default = hole_name(hole)[2]
+    return default is not None and default.endswith("/")
 
 
 def path_text(value: Value) -> tuple[str, list[Part]]:

@@ -40,6 +40,7 @@ from extractors.engine.values import (
     Lit,
     Method,
     Obj,
+    ObjLit,
     Param,
     Scope,
     Site,
@@ -50,6 +51,7 @@ from extractors.engine.values import (
 from extractors.lang.expr import ECall
 
 MAX_CHAIN = 6  # wrapper levels followed
+REGISTRATIONS = (RouteEvent, MountEvent, UseEvent)
 MAX_CALLERS = 200  # callers of one function read
 MAX_ROUNDS = 4
 LITERALS = {
@@ -163,6 +165,11 @@ class Recognizer:
 
     def _site(self, rel, a, node, decorated, chain, act) -> None:
         events, waits = self.interp.at_call(rel, a, node, act, decorated)
+        element = act.element_site() if act is not None else None
+        if element is not None:  # registered in a loop: at the line of its element
+            here = a.site(node)
+            events = [replace(e, site=element) if isinstance(e, REGISTRATIONS) and e.site == here
+                      else e for e in events]  # fmt: skip
         for event in events:
             if isinstance(event, InvokeEvent):
                 key = (
@@ -520,7 +527,10 @@ def unrolled(
                         (b.name, ev.path_of(item, b.path, rel, node, 0)) for b in bindings
                     )
                     scope = a.scope_of(loop)
-                grown.append(Activation(scope, values, None, outer, outer.depth if outer else 0))
+                at = getattr(item, "site", None) if isinstance(item, (ArrLit, ObjLit)) else None
+                grown.append(
+                    Activation(scope, values, None, outer, outer.depth if outer else 0, at)
+                )
         acts = grown[:MAX_UNROLL]
     return acts
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from extractors.base import ComponentContext
 from extractors.engine.heuristic import MODEL as HEURISTIC
-from extractors.shared import CodeSymbols, EngineRun, ExpressApps, StackHints
+from extractors.engine.symbol_facts import symbol_attrs
+from extractors.shared import CodeSymbols, EngineRun, StackHints
 
 NAME = "engine_routes"
-PROVIDES = (CodeSymbols, ExpressApps, StackHints)
+PROVIDES = (CodeSymbols, StackHints)
 REQUIRES = (EngineRun,)
 
 
@@ -24,7 +25,7 @@ def extract(ctx: ComponentContext) -> None:
     analysis.emitter.own_prefixes(analysis.tree)
     analysis.emitter.never_mounted(analysis.tree)
     analysis.emitter.used_middleware(events)
-    _apps(ctx, named, made)
+    symbol_attrs(ctx, events)
 
 
 def _low_confidence(ctx: ComponentContext, named, made: dict[int, list[str]]) -> None:
@@ -34,18 +35,3 @@ def _low_confidence(ctx: ComponentContext, named, made: dict[int, list[str]]) ->
     for node in ctx.facts.nodes if low else ():
         if node.id in low:
             node.attrs["confidence"] = "low"
-
-
-def _apps(ctx: ComponentContext, named, made: dict[int, list[str]]) -> None:
-    """Each root app's routes by the symbol the app is kept in (`<rel>#app`): a serverless
-    function that serves the app (Firebase's onRequest(app)) serves these routes."""
-    by_line: dict[tuple[str, int], str] = {}
-    for node in ctx.facts.nodes:
-        if node.kind == "symbol" and node.file and node.line:
-            by_line.setdefault((node.file, node.line), node.id.split(":symbol:", 1)[1])
-    apps = ctx.shared.express.apps
-    for i, route in enumerate(named):
-        origin = getattr(route.root, "origin", None)
-        key = by_line.get((origin.rel, origin.line)) if origin is not None else None
-        if key is not None:
-            apps.setdefault(key, []).extend(made.get(i, []))

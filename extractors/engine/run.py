@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 
 from extractors.base import ComponentContext
 from extractors.engine.config_sources import env_file_values
+from extractors.engine.conventions import name_events
 from extractors.engine.decorators import Decorators
 from extractors.engine.defines import collect_defines
 from extractors.engine.emit import Emitter
@@ -71,9 +72,10 @@ def analyse(ctx: ComponentContext) -> Analysis | None:
     by_files = file_events(ev, library)  # file-system routes; files the framework calls
     recognizer.invokes += [e for e in by_files if isinstance(e, InvokeEvent)]
     found = [f for f in recognizer.run() if not _inside(f, generated)]
-    for row in recognizer.unresolved:
-        ctx.unresolved(*row)
     found += [Found(e) for e in by_files if not isinstance(e, InvokeEvent)]
+    found += [Found(e) for e in name_events(ev, interp, library)]  # `urlpatterns` …
+    for row in [*recognizer.unresolved, *sorted(interp.unresolved)]:
+        ctx.unresolved(*row)
     found = regroup(found)  # lexical groups, route handles
     claimed = {(f.event.site.rel, f.event.site.start, f.event.site.end) for f in found}
     found += [Found(e) for e in heuristic_events(ev, library, claimed)]  # what no model claims

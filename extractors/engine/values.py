@@ -129,6 +129,12 @@ class Activation:
     this: Value | None = None
     parent: Activation | None = None
     depth: int = 0
+    at: Site | None = None  # a loop element bound here: where that element is written
+
+    def element_site(self) -> Site | None:
+        """Where the element of the innermost unrolled loop is written (a registration made
+        in a loop over a static list is that element's)."""
+        return self._nearest("at")
 
     def find(self, scope: Scope) -> Activation | None:
         act: Activation | None = self
@@ -145,10 +151,15 @@ class Activation:
         return None
 
     def this_value(self) -> Value | None:
+        return self._nearest("this")
+
+    def _nearest(self, name: str):
+        """The innermost activation's `this` / `at` that is set."""
         act: Activation | None = self
         while act is not None:
-            if act.this is not None:
-                return act.this
+            found = getattr(act, name)
+            if found is not None:
+                return found
             act = act.parent
         return None
 
@@ -165,6 +176,7 @@ class ObjLit(Value):
 @dataclass(frozen=True, slots=True)
 class ArrLit(Value):
     items: tuple[Value, ...]
+    site: Site | None = field(default=None, compare=False)  # the literal, when written as one
 
 
 @dataclass(frozen=True, slots=True)

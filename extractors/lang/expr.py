@@ -63,6 +63,7 @@ class ECall(Expr):
     kwargs: dict[str, TsNode] = field(default_factory=dict)
     new: bool = False
     spread: bool = False  # an argument is `...xs` / `*xs` / `**kw`
+    kwspread: list[TsNode] = field(default_factory=list)  # `**kw` operands (Python)
 
 
 @dataclass(slots=True)

@@ -164,17 +164,21 @@ class PyFile(FileAdapter):
         args_node = node.child_by_field_name("arguments")
         if callee is None:
             return EUnknown("call")
-        args, kwargs, spread = [], {}, False
+        args, kwargs, spread, kwspread = [], {}, False, []
         for child in args_node.named_children if args_node is not None else []:
             if child.type == "keyword_argument":
                 name, value = child.child_by_field_name("name"), child.child_by_field_name("value")
                 if name is not None and value is not None:
                     kwargs[self.text(name)] = value
-            elif child.type in {"list_splat", "dictionary_splat"}:
+            elif child.type == "list_splat":  # `*args`: expanded when the list is known
                 spread = True
+                args.append(child)
+            elif child.type == "dictionary_splat" and child.named_children:
+                spread = True  # `**kwargs`: keywords read from it when it is a known dict
+                kwspread.append(child.named_children[0])
             elif child.type != "comment":
                 args.append(child)
-        return ECall(callee, args, kwargs, False, spread)
+        return ECall(callee, args, kwargs, False, spread, kwspread)
 
     # --- the file's index -----------------------------------------------------------
     @cached_property

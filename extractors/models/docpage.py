@@ -123,6 +123,13 @@ def _reads(model: Model) -> str:
         if rule.names != ("*",):
             what += " " + ", ".join(f"`{n}.*`" for n in rule.names)
         parts.append(f"{what} in {folders}")
+    if model.names:
+        parts.append("module names: " + ", ".join(f"`{r.name}`" for r in model.names))
+    if model.optional:
+        which = (
+            "" if "*" in model.optional else " for " + ", ".join(f"`{p}`" for p in model.optional)
+        )
+        parts.append(f"optional{which}: no coverage warning when it finds none")
     reads = sorted({v for v in model.reads.values()})
     if reads:
         parts.append("member reads as " + ", ".join(reads))

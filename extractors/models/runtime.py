@@ -32,6 +32,7 @@ from extractors.engine.values import (
     Value,
 )
 from extractors.models.held import Claim, HeldObjects, Vocabulary, _in_files, model_site
+from extractors.models.named import setting
 from extractors.models.schema import Maker, Model, Operation
 from extractors.models.sources import CallSource, ClassSource
 
@@ -59,6 +60,7 @@ class Library(HeldObjects):
     injects: set[str] = field(default_factory=set)  # injection markers: `fastapi.Depends`
     mount_names: set[str] = field(default_factory=set)  # methods that mount (`include_router`)
     define_makers: set[str] = field(default_factory=set)  # calls carrying a bundler define table
+    named: dict = field(default_factory=dict)  # modules assigning a convention name (named.py)
 
     def __post_init__(self) -> None:
         for model in self.models:
@@ -152,6 +154,8 @@ class Library(HeldObjects):
         model = self.by_id.get(obj.model)
         if model is not None and model.reads.get(obj.role) == "env":
             return Env(name, None, obj.model)
+        if model is not None and model.reads.get(obj.role) == "setting":
+            return setting(ev, model, obj.role, name, self.named)  # Django's settings module
         prop = obj.prop(name)
         if prop is not None:
             return prop

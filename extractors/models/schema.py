@@ -84,6 +84,18 @@ class Decorator:
 
 
 @dataclass(frozen=True)
+class NameRule:
+    """A module-level name a framework reads by convention (Django's `urlpatterns`,
+    `ROOT_URLCONF`): what a module assigns, adds or appends to it is handed to `hook`, on
+    that module's object of `role`."""
+
+    name: str
+    role: str
+    hook: str
+    data: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Model:
     id: str
     kind: str
@@ -115,6 +127,8 @@ class Model:
     notes: str = ""
     part_of: str | None = None  # an extension: its facts are another model's (or a kind's)
     files: tuple[FileRule, ...] = ()  # file-system routes (filerules.py)
+    names: tuple[NameRule, ...] = ()  # module-level names read by convention
+    optional: tuple[str, ...] = ()  # packages whose apps often need none of its facts ("*": all)
 
 
 def _fail(path: Path, what: str) -> ModelError:
@@ -179,8 +193,10 @@ def _operations(raw, path: Path) -> tuple[Operation, ...]:
         action = next((k for k in ACTIONS if k in item and k != "returns"), None)
         returns = item.get("returns")
         if action is None and returns is None and "yields" not in item and "dependency" not in item:
-            raise _fail(path, f"`operations[{i}]` needs one of {', '.join(ACTIONS)}")
-        spec = item.get(action) if action else None
+            if not item.get("hook"):
+                raise _fail(path, f"`operations[{i}]` needs one of {', '.join(ACTIONS)} or a hook")
+            action = "hook"  # what it does is the hook's alone
+        spec = item.get(action) if action and action != "hook" else None
         if spec is not None and not isinstance(spec, dict):
             raise _fail(path, f"`operations[{i}].{action}` must be a mapping of field: selector")
         returns_role, returns_props = None, {}
@@ -251,6 +267,28 @@ def _providers(raw, path: Path) -> dict[str, str]:
     return {str(k): str(v) for k, v in raw.items()}
 
 
+def _optional(raw: dict, path: Path) -> tuple[str, ...]:
+    """`routes_optional:` (a server model) / `calls_optional:` (a client model): `true` (every
+    package it detects) or a list of packages — a frontend meta-framework that can serve
+    routes or make calls, whose apps often do neither: no coverage warning for them."""
+    key = "routes_optional" if "routes_optional" in raw else "calls_optional"
+    value = raw.get(key)
+    if value is True:
+        return ("*",)
+    return _names(value or None, path, key)
+
+
+def _name_rules(raw, path: Path) -> tuple[NameRule, ...]:
+    """`names: [{name: urlpatterns, role: urlconf, hook: urlconf_patterns, data: {...}}]`."""
+    out = []
+    for i, item in enumerate(raw or []):
+        if not isinstance(item, dict) or not all(item.get(k) for k in ("name", "role", "hook")):
+            raise _fail(path, f"`names[{i}]` needs `name`, `role` and `hook`")
+        out.append(NameRule(str(item["name"]), str(item["role"]), str(item["hook"]),
+                            dict(item.get("data") or {})))  # fmt: skip
+    return tuple(out)
+
+
 def load_model(path: Path) -> Model:
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -303,4 +341,6 @@ def load_model(path: Path) -> Model:
         notes=str(raw.get("notes") or ""),
         part_of=str(raw["part_of"]) if raw.get("part_of") else None,
         files=parse_file_rules(raw.get("files"), lambda what: _fail(path, what)),
+        names=_name_rules(raw.get("names"), path),
+        optional=_optional(raw, path),
     )

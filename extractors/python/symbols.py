@@ -11,7 +11,7 @@ Node qualifiers (as in typescript.py): code_file = rel path; symbol = `<rel>#<do
 CALLS_FN: symbol (or code_file for module-level code) → the symbol called, through
 local names, imports, `module.attr`, `self.method` and package re-exports.
 
-Provides `ctx.shared.py` (PyModules, read by python.routes and infra.contentful):
+Provides `ctx.shared.py` (PyModules, read by the engine and infra.contentful):
 - `modules`: {rel: PyModule} — bindings (imports), symbols, top-level string
   constants (`consts`), `enclosing(byte)` → the symbol (or code_file) id at a byte.
 - `resolver.resolve(rel, dotted) -> (rel, name) | None` — where a dotted name used

@@ -91,3 +91,26 @@ def test_python_requirements_match_whatever_the_separator_and_case(tmp_path):
     )  # fmt: skip
     ninja = found["django-ninja"]  # `Django_Ninja` is PyPI's django-ninja: its model's row
     assert (ninja["model"], ninja["routes"], ninja["status"]) == ("django-ninja", 0, "quiet")
+
+
+def test_a_frontend_meta_framework_without_server_routes_is_quiet_not_a_warning(tmp_path):
+    """Nuxt declares Nitro, which can serve routes from server/; an app of pages alone serves
+    none (and need not call $fetch either): no miss. Nitro itself declared with nothing found
+    still warns."""
+    page = "<template><p>hello</p></template>\n"
+    nuxt = extract(tmp_path / "site", {
+        "package.json": json.dumps({"dependencies": {"nuxt": "3"}}, indent=2),
+        "pages/index.vue": page,
+    })  # fmt: skip
+    row = rows(nuxt)["nuxt"]
+    assert (row["model"], row["routes"], row["status"], row["warning"]) == (
+        "nitro, nuxt-fetch", 0, "quiet", None,
+    )  # fmt: skip
+    bare = extract(tmp_path / "server", {
+        "package.json": json.dumps({"dependencies": {"nitropack": "2"}}, indent=2),
+        "nitro.config.ts": "export default {};\n",
+    })  # fmt: skip
+    row = rows(bare)["nitropack"]
+    assert (row["status"], row["warning"].split(";")[0]) == (
+        "no_facts", "p/c declares nitropack (package.json:3)",
+    )  # fmt: skip
