@@ -51,6 +51,11 @@ from extractors.engine.values import (
 from extractors.lang.expr import ECall
 
 MAX_CHAIN = 6  # wrapper levels followed
+# a guess of the heuristic tier whose URL is still a parameter is followed two levels up:
+# a wrapper of an unknown client is one or two functions deep, while `get(key)` on a map in
+# library code is called through every layer of it (followed to six levels, one framework's
+# source took 4x the time of the rest of its extraction, for no request)
+MAX_GUESS_CHAIN = 2
 REGISTRATIONS = (RouteEvent, MountEvent, UseEvent)
 MAX_CALLERS = 200  # callers of one function read
 MAX_ROUNDS = 4
@@ -246,7 +251,8 @@ class Recognizer:
     def _settle(self, rel, node, decorated, chain, event: Event, opened: Scope | None) -> None:
         if opened is None and isinstance(event, RequestEvent):
             opened = self._generated_scope(rel, node, chain)
-        if opened is not None and len(chain) < MAX_CHAIN:
+        limit = MAX_GUESS_CHAIN if getattr(event, "confidence", "") == "low" else MAX_CHAIN
+        if opened is not None and len(chain) < limit:
             callers = self.callers(opened)[:MAX_CALLERS]
             if callers:
                 for caller in callers:

@@ -65,6 +65,11 @@ class FileAdapter:
     def __init__(self, sf: SourceFile):
         self.sf = sf
         self.root = sf.tree.root_node
+        # what a function or class node reads as, once per node: the evaluator asks for the
+        # same class for every member it looks up (quadratic on large files otherwise)
+        self._functions: dict[int, FunctionInfo] = {}
+        self._classes: dict[int, ClassInfo | None] = {}
+        self._views: dict[int, Expr] = {}
 
     # --- plumbing shared by both languages
     def text(self, node: TsNode | None) -> str:
@@ -98,6 +103,13 @@ class FileAdapter:
         return node
 
     def view(self, node: TsNode) -> Expr:
+        """What an expression node reads as, once per node (views are never changed)."""
+        found = self._views.get(node.id)
+        if found is None:
+            found = self._views[node.id] = self.read_view(node)
+        return found
+
+    def read_view(self, node: TsNode) -> Expr:
         raise NotImplementedError
 
     def call_view(self, node: TsNode) -> ECall | None:
@@ -126,12 +138,23 @@ class FileAdapter:
         return None
 
     def function(self, node: TsNode) -> FunctionInfo:
+        info = self._functions.get(node.id)
+        if info is None:
+            info = self._functions[node.id] = self.read_function(node)
+        return info
+
+    def read_function(self, node: TsNode) -> FunctionInfo:
         raise NotImplementedError
 
     def returns(self, info: FunctionInfo) -> list[TsNode]:
         raise NotImplementedError
 
     def klass(self, node: TsNode) -> ClassInfo | None:
+        if node.id not in self._classes:
+            self._classes[node.id] = self.read_class(node)
+        return self._classes[node.id]
+
+    def read_class(self, node: TsNode) -> ClassInfo | None:
         raise NotImplementedError
 
     def class_of_method(self, fn: TsNode) -> TsNode | None:

@@ -76,7 +76,7 @@ class JsFile(FileAdapter):
             node = inner[-1] if node.type == "type_assertion" else inner[0]
         return node
 
-    def view(self, node: TsNode) -> Expr:
+    def read_view(self, node: TsNode) -> Expr:
         kind = node.type
         while kind in WRAPPERS:
             inner = [c for c in node.named_children if c.type != "comment"]
@@ -416,7 +416,7 @@ class JsFile(FileAdapter):
     def is_function(self, node: TsNode) -> bool:
         return node.type in FUNCTIONS
 
-    def function(self, node: TsNode) -> FunctionInfo:
+    def read_function(self, node: TsNode) -> FunctionInfo:
         params = node.child_by_field_name("parameters")
         if params is not None:
             bindings = self._params(node, params)
@@ -470,7 +470,7 @@ class JsFile(FileAdapter):
                 info._returns = found
         return info._returns
 
-    def klass(self, node: TsNode) -> ClassInfo | None:
+    def read_class(self, node: TsNode) -> ClassInfo | None:
         if node.type not in CLASSES:
             return None
         name = node.child_by_field_name("name")

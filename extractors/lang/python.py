@@ -53,7 +53,7 @@ class PyFile(FileAdapter):
             node = node.named_children[0]
         return node
 
-    def view(self, node: TsNode) -> Expr:
+    def read_view(self, node: TsNode) -> Expr:
         kind = node.type
         while kind in {"parenthesized_expression", "await"} and node.named_children:
             node = node.named_children[0]
@@ -341,7 +341,7 @@ class PyFile(FileAdapter):
     def is_function(self, node: TsNode) -> bool:
         return node.type in FUNCTIONS
 
-    def function(self, node: TsNode) -> FunctionInfo:
+    def read_function(self, node: TsNode) -> FunctionInfo:
         params = node.child_by_field_name("parameters")
         bindings, position = [], 0
         for child in params.named_children if params is not None else []:
@@ -395,7 +395,7 @@ class PyFile(FileAdapter):
         inner = [c for c in decorator.named_children if c.type != "comment"]
         return inner[0] if inner else decorator
 
-    def klass(self, node: TsNode) -> ClassInfo | None:
+    def read_class(self, node: TsNode) -> ClassInfo | None:
         if node.type != "class_definition":
             return None
         name = node.child_by_field_name("name")
