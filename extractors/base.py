@@ -298,6 +298,7 @@ def _read_one(ctx: ComponentContext, path: Path, rel: str) -> None:
         or suffix == ".dockerfile"
         or (suffix == ".in" and "requirements" in rel)  # pip-tools inputs
         or suffix in {".tfvars", ".yaml", ".yml", ".toml", ".cfg", ".txt", ".prisma"}
+        or suffix == ".conf"  # nginx and other gateways' config (extractors/models/gateway)
     )
     if not interesting:
         return

@@ -83,12 +83,10 @@ class Interpreter:
         events: list[Event] = []
         callees = callee.options if isinstance(callee, Choice) else (callee,)
         for option in callees:  # `client[cond ? 'delete' : 'post'](url)`: each method
-            target, name = self._target(option)
-            if target is None:
-                continue
-            one = Call(self.ev, rel, node, view, act, option, target, call.depth, call._args)
-            for op in self.lib.operations(target, name):
-                events += self.operation(op, target, one, decorated)
+            for target, name in self._targets(option):
+                one = Call(self.ev, rel, node, view, act, option, target, call.depth, call._args)
+                for op in self.lib.operations(target, name):
+                    events += self.operation(op, target, one, decorated)
         made = self.ev.eval(rel, node, act) if self._makes(callee) else None
         if isinstance(made, Obj) and made.origin == call.site:
             for op in self.lib.operations(made, "<init>"):
@@ -112,6 +110,13 @@ class Interpreter:
         for op in self.lib.operations(target, name):
             events += self.operation(op, target, call, None)
         return events
+
+    def _targets(self, callee: Value) -> list[tuple[Obj, str]]:
+        """Every model object a call reaches: a function two models read is each one's."""
+        if isinstance(callee, Ext) and len(held := self.lib.claims(callee)) > 1:
+            return [(obj, "()") for obj in held]
+        target, name = self._target(callee)
+        return [(target, name)] if target is not None else []
 
     def _target(self, callee: Value) -> tuple[Obj | None, str]:
         if isinstance(callee, Method) and isinstance(callee.target, Obj):

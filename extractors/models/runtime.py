@@ -125,11 +125,16 @@ class Library(HeldObjects):
     # --- the evaluator's questions -------------------------------------------------
     def claim(self, value: Value) -> Obj | None:
         """A value a library holds itself: the module `axios`, the global `fetch`."""
+        found = self.claims(value)
+        return found[0] if found else None
+
+    def claims(self, value: Value) -> list[Obj]:
+        """Every model's hold on a value: two models may read one function (Vite's
+        `defineConfig`: its `define` table for bundler defines, its `server.proxy` for the
+        dev-server gateway), and each one's operations apply."""
         if not isinstance(value, Ext):
-            return None
-        for claim in self.by_value.get(_dotted(value), ()):
-            return self.held(claim)
-        return None
+            return []
+        return [self.held(claim) for claim in self.by_value.get(_dotted(value), ())]
 
     def member(self, ev: Evaluator, target: Value, name: str, rel: str = "") -> Value | None:
         for claim in self.by_member.get(name, ()):
@@ -204,9 +209,10 @@ class Library(HeldObjects):
                 made = self.make(ev, claim, call)
                 if made is not None:
                     return made
-            obj = self.claim(callee)
-            if obj is not None:
-                return self._returned(ev, obj, "()", call)
+            for obj in self.claims(callee):
+                found = self._returned(ev, obj, "()", call)
+                if found is not None:
+                    return found
             if callee.path:
                 owner = self.claim(Ext(callee.package, callee.path[:-1]))
                 if owner is not None:
