@@ -67,6 +67,8 @@ from extractors.lang.expr import (
 
 MAX_DEPTH = 32  # nested evaluations (names followed, members, calls): a generated client's
 # base read through a config object is ~28 deep
+MAX_STEPS = 20_000  # evaluations one outermost read may take (library code: a name set in
+# many places, each read through calls of functions that read it again, multiplies)
 MAX_CALL_DEPTH = 6  # component functions entered to read their returns
 MAX_ITEMS = 64  # array items kept
 SPREADS = ("spread_element", "list_splat")  # `...xs` (JS), `*xs` (Python) in a call
@@ -165,6 +167,8 @@ class Evaluator:
         self.program = program
         self.library = library
         self._cache: dict[tuple[str, int, int], Value] = {}
+        self._open = 0  # evaluations in progress (0: the next one is an outermost read)
+        self._steps = MAX_STEPS  # what the outermost read in progress may still take
         self._assigned: dict[tuple[Value, str], list[tuple[str, TsNode]]] | None = None
         self._building = False
         self._entered: set[Scope] = set()
@@ -186,7 +190,16 @@ class Evaluator:
         key = (rel, node.start_byte, node.end_byte)
         if act is None and key in self._cache:
             return self._cache[key]
-        value = self._eval(rel, adapter, node, act, depth)
+        if self._open == 0:
+            self._steps = MAX_STEPS
+        elif self._steps <= 0:
+            return Unknown(adapter.text(node)[:80], "too costly to evaluate")
+        self._steps -= 1
+        self._open += 1
+        try:
+            value = self._eval(rel, adapter, node, act, depth)
+        finally:
+            self._open -= 1
         if act is None:
             self._cache[key] = value
         return value

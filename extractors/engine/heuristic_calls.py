@@ -90,6 +90,8 @@ def heuristic_request(lib, call: Call, name: str | None) -> RequestEvent | None:
         return _event(call, verb, url, 0, why)
     if name in NOT_REQUESTS or _SETTERS.match(name) or not call.view.args:
         return None
+    if b"://" not in (call.view.args[0].text or b""):
+        return None  # a URL literal written in the argument: every other call costs nothing
     url = call.arg(0)  # the first argument: what the function is about
     if url is not None and url_shape(url) == "url" and _HOST.match(_head(url)):
         why = f"an absolute URL handed to `{name}(…)`, which no model reads"

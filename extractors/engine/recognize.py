@@ -16,6 +16,7 @@ registered on an app, `useSWR(key, fetcher)`) is a caller too.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass, replace
 
@@ -56,8 +57,14 @@ MAX_CHAIN = 6  # wrapper levels followed
 # library code is called through every layer of it (followed to six levels, one framework's
 # source took 4x the time of the rest of its extraction, for no request)
 MAX_GUESS_CHAIN = 2
+# a call on a parameter named like a registration (`server.route(…)`, the server passed in)
+# waits for its callers three levels up: a module that registers on the app it is handed is
+# called by the app's setup, rarely deeper, while bundled code calls `x.get(…)` on parameters
+# everywhere
+MAX_WAIT_CHAIN = 3
 REGISTRATIONS = (RouteEvent, MountEvent, UseEvent)
 MAX_CALLERS = 200  # callers of one function read
+_WORDS = re.compile(r"[A-Za-z_$][\w$]*")  # the names an alias's value mentions
 MAX_ROUNDS = 4
 LITERALS = {
     "string",
@@ -84,6 +91,7 @@ class Recognizer:
         self._by_name: dict[str, list[tuple[str, TsNode]]] | None = None
         self._by_target: dict[str, list[tuple[str, str]]] | None = None
         self._aliases: list[tuple[str, TsNode, str]] = []  # calls of a local holding a function
+        self._alias_words: dict[str, list[tuple[str, TsNode]]] = defaultdict(list)
         self._callers: dict[Scope, list[tuple[str, TsNode | None, tuple]]] = {}
         self.invokes: list[InvokeEvent] = []
         self._invoked: set = set()
@@ -201,7 +209,7 @@ class Recognizer:
 
     def _wait(self, rel, node, decorated, chain, waits: set) -> None:
         scope = self._innermost(waits, node)
-        if scope is None or len(chain) >= MAX_CHAIN:
+        if scope is None or len(chain) >= MAX_WAIT_CHAIN:
             return
         callers = self.callers(scope)[:MAX_CALLERS]
         for caller in callers:
@@ -461,9 +469,16 @@ class Recognizer:
                         ):
                             self._aliases.append((rel, call, a.text(binding.value)))
             self._by_name = dict(index)
+            for rel, call, text in self._aliases:  # each alias under the names it mentions
+                for word in set(_WORDS.findall(text)):
+                    self._alias_words[word].append((rel, call))
         out = [c for name in sorted(names) for c in self._by_name.get(name, ())]
-        out += [(rel, call) for rel, call, text in self._aliases
-                if any(name in text for name in names) and (rel, call) not in out]  # fmt: skip
+        seen = set(out)
+        for name in sorted(names):
+            for found in self._alias_words.get(name, ()):
+                if found not in seen:
+                    seen.add(found)
+                    out.append(found)
         return out + list(self._by_name.get("\0call", ()))
 
     # --- binding a chain ------------------------------------------------------------

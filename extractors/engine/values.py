@@ -269,16 +269,29 @@ def concat(*parts: Value) -> Value:
     return flat[0] if len(flat) == 1 else Concat(tuple(flat))
 
 
+MAX_OPTIONS = 16  # alternatives a value keeps; past that it is widened to Unknown
+
+
 def choice(options: list[Value] | tuple[Value, ...], condition: str | None = None) -> Value:
-    """A choice of distinct options (nested choices flattened); one option is itself."""
-    seen: list[Value] = []
+    """A choice of distinct options (nested choices flattened); one option is itself. A
+    name reassigned in many places (library code: a module-level variable set by every
+    branch of a setup function) would otherwise multiply through every read of it, so
+    more than MAX_OPTIONS alternatives widen to an Unknown that says so."""
+    seen: dict[object, Value] = {}
     for option in options:
         for item in option.options if isinstance(option, Choice) else (option,):
-            if item not in seen:
-                seen.append(item)
+            try:
+                key: object = item
+                hash(key)
+            except TypeError:  # a value holding something unhashable: compare by identity
+                key = id(item)
+            seen.setdefault(key, item)
     if not seen:
         return Unknown("", "no value")
-    return seen[0] if len(seen) == 1 else Choice(tuple(seen), condition)
+    if len(seen) > MAX_OPTIONS:
+        return Unknown("", f"one of {len(seen)} values chosen at run time (too many to follow)")
+    items = tuple(seen.values())
+    return items[0] if len(items) == 1 else Choice(items, condition)
 
 
 def text_of(value: Value) -> str | None:

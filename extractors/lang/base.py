@@ -70,6 +70,7 @@ class FileAdapter:
         self._functions: dict[int, FunctionInfo] = {}
         self._classes: dict[int, ClassInfo | None] = {}
         self._views: dict[int, Expr] = {}
+        self._resolved: dict[tuple[str, int], object] = {}  # (name, node id) -> its binding
 
     # --- plumbing shared by both languages
     def text(self, node: TsNode | None) -> str:

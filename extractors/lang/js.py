@@ -377,7 +377,10 @@ class JsFile(FileAdapter):
         return out
 
     def resolve(self, name: str, at: TsNode) -> Binding | None:
-        return self.resolve_in_tables(self._scopes, name, at)
+        key = (name, at.id)  # one walk up the scopes per name and place (deep bundles)
+        if key not in self._resolved:
+            self._resolved[key] = self.resolve_in_tables(self._scopes, name, at)
+        return self._resolved[key]
 
     def resolve_in_tables(self, tables, name: str, at: TsNode) -> Binding | None:
         node: TsNode | None = at
@@ -399,8 +402,10 @@ class JsFile(FileAdapter):
 
     def terminal(self, callee: TsNode) -> str | None:
         kind = callee.type
-        while kind in WRAPPERS and callee.named_children:
-            callee = callee.named_children[0]
+        while (kind in WRAPPERS or kind == "sequence_expression") and callee.named_children:
+            # `(0, _api.get)(…)`, what compilers write for an imported function: the last
+            # expression of a sequence is the one called
+            callee = callee.named_children[-1 if kind == "sequence_expression" else 0]
             kind = callee.type
         if kind == "identifier":
             return self.text(callee)
