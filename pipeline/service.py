@@ -189,6 +189,8 @@ def _serve_one(conn: _Conn, refresher, code: tuple, log):
         request = conn.request()
     except (OSError, ValueError):
         return refresher
+    if not request:  # a caller that only checked the service listens
+        return refresher
     if Path(request.get("kb", "")).resolve() != refresher.kb_root:
         conn.send({"restart": f"this service serves {refresher.kb_root}"})
         return refresher

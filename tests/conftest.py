@@ -50,9 +50,9 @@ def built_example(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return shared_built(tmp_path_factory, "built")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
-    """Headless Chromium, one per test process (tests/support/browser.py says why)."""
+    """Headless Chromium, one per test module (tests/support/browser.py says why)."""
     with launched_chromium() as chromium:
         yield chromium
 

@@ -212,11 +212,12 @@ def _answered(args, answer: dict, data_dir, cost: dict) -> int:
 
 def _via_service(args, config, phases, display, sock=None) -> dict | None:
     """The refresh service's answer, or None when there is none (or it cannot serve)."""
-    from pipeline.handoff import connect, hand_over, start_service
+    from pipeline.handoff import connect, hand_over, service_pid, start_service
 
     sock = sock or connect(config.data_dir)
     if sock is None and args.service:
-        start_service(config.root, config.data_dir)
+        if service_pid(config.data_dir) is None:  # one is starting: never start a second
+            start_service(config.root, config.data_dir)
         sock = connect(config.data_dir, wait=30.0)
     if sock is None:
         return None

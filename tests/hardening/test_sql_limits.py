@@ -97,7 +97,8 @@ def test_runaway_scalar_query_is_stopped_on_time_and_memory_released(mcp) -> Non
         "kb_sql", sql="select length(list_sort(range(20000000))) as n", project="acme-shop"
     )
     elapsed = time.monotonic() - started
-    assert err and "5 s time cap" in text and "\n" not in text, text
+    # which cap stops it first depends on the machine; either way it is one line, on time
+    assert err and ("5 s time cap" in text or "memory cap" in text) and "\n" not in text, text
     assert elapsed < 9, elapsed
     assert tree_rss_mb(_server_pid()) < 400
     text, err = mcp.call("kb_sql", sql="select 42 as answer", project="acme-shop")

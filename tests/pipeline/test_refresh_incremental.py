@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.handoff import connect
 from tests.support.portfolio import git, kb_cli
 from tests.support.processes import start, stop_group
 
@@ -117,7 +118,10 @@ def test_refresh_handed_to_the_service_equals_a_from_scratch_build(tmp_path: Pat
         text=True,
     )
     try:
-        first = _refresh(kb, data, "--service")  # waits for the service to listen
+        listening = connect(data, wait=60.0)  # else `--service` would start a second one
+        assert listening is not None, "the refresh service never listened"
+        listening.close()
+        first = _refresh(kb, data, "--service")
         assert "handing over to the refresh service" in first.stdout, first.stdout
         before = _stamps(data)
         same = _refresh(kb, data)  # nothing changed: the running service answers that too

@@ -76,16 +76,25 @@ def test_celery_on_postgres_builds_what_in_process_does_the_ui_shows_it_and_a_lo
     components = len(load_kb(kb_root).components())
     assert f"{components} partition run(s) on the celery executor" in result.stdout
     logs = celery.worker_logs()
-    # each partition's code_facts and doc_chunks steps ran on the workers, and both took some
-    assert sum(log.count("succeeded") for log in logs) == 2 * components
-    assert all("succeeded" in log for log in logs)
     assert graph_dump(data_dir) == graph_dump(local)
     assert "postgres" in (data_dir / "dagster" / "dagster.yaml").read_text()
 
     with _instance(celery.env(), data_dir, monkeypatch) as instance:
-        stored = {r.run_id: r.status.value for r in instance.get_runs()}
+        runs = instance.get_runs()
+        stored = {r.run_id: r.status.value for r in runs}
+        partition_runs = [r for r in runs if r.tags.get("dagster/partition")]
+        steps = {
+            r.run_id: {s.step_key for s in instance.get_run_step_stats(r.run_id)}
+            for r in partition_runs
+        }
     assert len(stored) == components + 1  # a run per partition, then the build run
     assert set(stored.values()) == {"SUCCESS"}
+    # each partition's steps (code_facts, doc_chunks and their checks) ran on the workers,
+    # one Celery task per step, and both workers took some
+    assert len(partition_runs) == components
+    assert all({"code_facts", "doc_chunks"} <= keys for keys in steps.values()), steps
+    assert sum(log.count("succeeded") for log in logs) == sum(map(len, steps.values()))
+    assert all("succeeded" in log for log in logs)
 
     port = free_port()
     env = {**os.environ, **celery.env()}

@@ -1,9 +1,10 @@
-"""One headless Chromium per test process, shared by every test that drives a page.
+"""One headless Chromium per test module, shared by every test of it that drives a page.
 
 Playwright's sync API runs its event loop in a greenlet of the main thread for as long as
-its context is open, and refuses a second `sync_playwright()` while one is: so a test
-process opens it once (a session fixture in tests/conftest.py) and every browser test —
-the viewer's, the Dagster UI's — takes a page from that one browser."""
+its context is open: a second `sync_playwright()` is refused meanwhile, and so is any
+`asyncio.run()` in that thread (Dagster's automation evaluation calls one). So the browser
+is a module fixture (tests/conftest.py): pytest closes it before the next module's tests
+run, whatever the order xdist hands them out in."""
 
 from __future__ import annotations
 
