@@ -184,8 +184,8 @@ class State:
         if con is None:
             assert self.warehouse is not None
             parts = [project, GLOBAL] if project else [GLOBAL]
-            con = self.warehouse.connect(parts)
-            build = self.warehouse.build_dir
+            build = self.warehouse.build_dir  # read once: views and sandbox of one build
+            con = self.warehouse.connect(parts, build)
             paths = [
                 p.as_posix()
                 for part in parts

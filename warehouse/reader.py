@@ -142,14 +142,19 @@ class Warehouse:
             return pl.DataFrame()
         return pl.read_parquet(path)
 
-    def connect(self, partitions: list[str]) -> duckdb.DuckDBPyConnection:
-        """In-memory DuckDB with one view per table over the given partitions' Parquet."""
+    def connect(
+        self, partitions: list[str], build_dir: Path | None = None
+    ) -> duckdb.DuckDBPyConnection:
+        """In-memory DuckDB with one view per table over the given partitions' Parquet, all
+        of one build (`build_dir`, else the one the manifest names now: a publish may switch
+        it at any moment, so a caller that reads the build again passes the one it read)."""
         import duckdb
 
+        build = build_dir or self.build_dir
         con = duckdb.connect(":memory:")
         tables: dict[str, list[str]] = {}
         for partition in partitions:
-            folder = self.build_dir / f"partition={partition}"
+            folder = build / f"partition={partition}"
             for path in sorted(folder.glob("*.parquet")):
                 tables.setdefault(path.stem, []).append(path.as_posix())
         for table, paths in sorted(tables.items()):
