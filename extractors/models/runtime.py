@@ -15,6 +15,7 @@ import fnmatch
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from extractors.engine.config_sources import namespaced_value, settings_file_value
 from extractors.engine.values import (
     Config,
     Env,
@@ -271,7 +272,16 @@ class Library(HeldObjects):
             if op.action == "config":
                 key = src.select(op.spec.get("key"))
                 if isinstance(key, Lit) and isinstance(key.value, str):
-                    return Config(key.value, obj.model, src.select(op.spec.get("default")))
+                    default = src.select(op.spec.get("default"))
+                    if op.data.get("files") or op.data.get("env_map"):  # node-config's files
+                        return settings_file_value(ev, op.data, key.value, obj.model, default)
+                    if op.data.get("namespaces"):  # NestJS registerAs factories
+                        found = namespaced_value(ev, op.data["namespaces"], key.value)
+                        if found is not None:
+                            return found
+                    if op.data.get("environment"):  # a key no file gives: the env var
+                        return Env(key.value, default, obj.model)
+                    return Config(key.value, obj.model, default)
             if op.dependency is not None:  # `inject(Token)`: what the component provides
                 return ev.injector.resolve(src.select(op.dependency))
             if op.yields is not None:
