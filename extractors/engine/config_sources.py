@@ -1,7 +1,10 @@
 """Values a component's configuration files give its environment variables: `.env`,
-`.env.local`, `.env.<mode>`, `.env.example` / `.env.sample` (in that order of trust). An
-env var read with no default in the code takes the first value found, as its default, so
-a route prefix read from `API_PREFIX` reads `/api` — the hole stays typed (`source: env`)."""
+`.env.local`, `.env.<mode>`, `.env.example` / `.env.sample` (in that order of trust), then
+the `environment` of its compose files' services. An env var read with no default in the
+code takes the first value found, as its default, so a route prefix read from `API_PREFIX`
+reads `/api` — the hole stays typed (`source: env`). Config models whose values sit in
+settings files (node-config) or registered factories (NestJS `registerAs`) are read here
+too."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ import re
 
 from extractors.base import ComponentContext
 from extractors.engine.values import Choice, Concat, Config, Env, Lit, Site, Value
+from extractors.infra.deploy_compose import environment_values
 
 PLACEHOLDER = re.compile(r"^__[A-Za-z][A-Za-z0-9_]*__$")
 
@@ -46,6 +50,10 @@ def env_file_values(ctx: ComponentContext) -> dict[str, tuple[str, int, str]]:
             else:
                 value = value.split(" #", 1)[0].strip()
             found.setdefault(m.group(1), (rel, number, value))
+    for rel in sorted(ctx.files, key=lambda r: (r.count("/"), r)):  # then compose services
+        for number, name, value in environment_values(ctx.files[rel]):
+            if "${" not in value:  # an interpolation is the shell's, not a value
+                found.setdefault(name, (rel, number, value))
     return found
 
 
