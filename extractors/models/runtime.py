@@ -32,6 +32,7 @@ from extractors.engine.values import (
     Typed,
     Value,
 )
+from extractors.models.folders import folder_modules
 from extractors.models.held import Claim, HeldObjects, Vocabulary, _in_files, model_site
 from extractors.models.named import setting
 from extractors.models.schema import Maker, Model, Operation
@@ -282,6 +283,9 @@ class Library(HeldObjects):
                     if op.data.get("environment"):  # a key no file gives: the env var
                         return Env(key.value, default, obj.model)
                     return Config(key.value, obj.model, default)
+            if op.action == "folder":  # require-directory: the folder's modules by name
+                return folder_modules(ev, obj, call, src.select(op.spec.get("path")),
+                                      src.select(op.spec.get("options")))  # fmt: skip
             if op.dependency is not None:  # `inject(Token)`: what the component provides
                 return ev.injector.resolve(src.select(op.dependency))
             if op.yields is not None:
