@@ -34,6 +34,7 @@ from extractors.engine.values import (
 )
 from extractors.models.folders import folder_modules
 from extractors.models.held import Claim, HeldObjects, Vocabulary, _in_files, model_site
+from extractors.models.merged import merged_member
 from extractors.models.named import setting
 from extractors.models.schema import Maker, Model, Operation
 from extractors.models.sources import CallSource, ClassSource
@@ -163,6 +164,8 @@ class Library(HeldObjects):
             return Env(name, None, obj.model)
         if model is not None and model.reads.get(obj.role) == "setting":
             return setting(ev, model, obj.role, name, self.named)  # Django's settings module
+        if model is not None and model.reads.get(obj.role) == "merged":
+            return merged_member(ev, self, obj, name)  # Flask's app.config
         prop = obj.prop(name)
         if prop is not None:
             return prop
@@ -274,6 +277,10 @@ class Library(HeldObjects):
                 key = src.select(op.spec.get("key"))
                 if isinstance(key, Lit) and isinstance(key.value, str):
                     default = src.select(op.spec.get("default"))
+                    if self.by_id[obj.model].reads.get(obj.role) == "merged":
+                        found = merged_member(ev, self, obj, key.value)  # `app.config.get(k)`
+                        return found if not isinstance(found, Config) else Config(
+                            key.value, obj.model, default)  # fmt: skip
                     if op.data.get("files") or op.data.get("env_map"):  # node-config's files
                         return settings_file_value(ev, op.data, key.value, obj.model, default)
                     if op.data.get("namespaces"):  # NestJS registerAs factories
