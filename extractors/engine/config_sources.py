@@ -116,6 +116,21 @@ def settings_file_value(ev, data: dict, key: str, model: str, default: Value | N
     return Config(key, model, default, site)
 
 
+def keyed_member(ev, obj, name: str, reads: list) -> Value:
+    """`config.server.port` of a config object whose members are its keys (node-config):
+    a branch of the settings files stays the object (its `key` prop the path so far), a
+    leaf is read as `get('server.port')` would be (`reads`: the model's `get` operations)."""
+    from extractors.engine.values import Obj
+
+    below = obj.prop("key")
+    key = f"{below.value}.{name}" if isinstance(below, Lit) else name
+    data = next((op.data for op in reads if op.data.get("files")), {})
+    tables = _tables(ev.program, tuple(data.get("files") or ()))
+    if any(isinstance(_at(t, key), dict) for _, t in tables):
+        return Obj(obj.model, obj.role, obj.origin, (("key", Lit(key)),))
+    return settings_file_value(ev, data, key, obj.model, None)
+
+
 def _at(table, key: str):
     for part in key.split("."):
         if not isinstance(table, dict) or part not in table:

@@ -15,7 +15,7 @@ import fnmatch
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from extractors.engine.config_sources import namespaced_value, settings_file_value
+from extractors.engine.config_sources import keyed_member
 from extractors.engine.values import (
     Config,
     Env,
@@ -32,6 +32,7 @@ from extractors.engine.values import (
     Typed,
     Value,
 )
+from extractors.models.config_reads import config_read
 from extractors.models.folders import folder_modules
 from extractors.models.held import Claim, HeldObjects, Vocabulary, _in_files, model_site
 from extractors.models.merged import merged_member
@@ -166,6 +167,8 @@ class Library(HeldObjects):
             return setting(ev, model, obj.role, name, self.named)  # Django's settings module
         if model is not None and model.reads.get(obj.role) == "merged":
             return merged_member(ev, self, obj, name)  # Flask's app.config
+        if model is not None and model.reads.get(obj.role) == "keys":  # `config.server.port`
+            return keyed_member(ev, obj, name, self.operations(obj, "get"))
         prop = obj.prop(name)
         if prop is not None:
             return prop
@@ -277,19 +280,7 @@ class Library(HeldObjects):
                 key = src.select(op.spec.get("key"))
                 if isinstance(key, Lit) and isinstance(key.value, str):
                     default = src.select(op.spec.get("default"))
-                    if self.by_id[obj.model].reads.get(obj.role) == "merged":
-                        found = merged_member(ev, self, obj, key.value)  # `app.config.get(k)`
-                        return found if not isinstance(found, Config) else Config(
-                            key.value, obj.model, default)  # fmt: skip
-                    if op.data.get("files") or op.data.get("env_map"):  # node-config's files
-                        return settings_file_value(ev, op.data, key.value, obj.model, default)
-                    if op.data.get("namespaces"):  # NestJS registerAs factories
-                        found = namespaced_value(ev, op.data["namespaces"], key.value)
-                        if found is not None:
-                            return found
-                    if op.data.get("environment"):  # a key no file gives: the env var
-                        return Env(key.value, default, obj.model)
-                    return Config(key.value, obj.model, default)
+                    return config_read(ev, self, obj, op, key.value, default)
             if op.action == "folder":  # require-directory: the folder's modules by name
                 return folder_modules(ev, obj, call, src.select(op.spec.get("path")),
                                       src.select(op.spec.get("options")))  # fmt: skip
