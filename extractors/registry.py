@@ -33,7 +33,6 @@ EXTRACTORS: list[str] = [
     "engine.routes",
     "infra.gateways",
     "js.injected",
-    "js.firebase",
     "js.buildconsts",
     "js.server_actions",
     "js.cookies",

@@ -17,6 +17,7 @@ from extractors.engine.values import (
     Ext,
     Lit,
     Method,
+    Obj,
     ObjLit,
     Unknown,
     Value,
@@ -231,6 +232,10 @@ def _replace(target: Value, c: Call) -> Value:
 
 def object_items(ev: Evaluator, obj: Value | None, how: str) -> Value:
     """`Object.entries(o)` as `[[key, value], ...]` (keys, values likewise), for loops."""
+    if isinstance(obj, Obj) and obj.props:  # a table a model made (a folder's modules)
+        pick = {"keys": lambda k, v: Lit(k), "values": lambda k, v: v}
+        make = pick.get(how, lambda k, v: ArrLit((Lit(k), v)))
+        return ArrLit(tuple(make(k, v) for k, v in obj.props))
     if not isinstance(obj, ObjLit):
         return Unknown(how, "entries of an object not known statically")
     a = ev.program.adapter(obj.site.rel)

@@ -1,14 +1,18 @@
 """Values a component's configuration files give its environment variables: `.env`,
-`.env.local`, `.env.<mode>`, `.env.example` / `.env.sample` (in that order of trust). An
-env var read with no default in the code takes the first value found, as its default, so
-a route prefix read from `API_PREFIX` reads `/api` — the hole stays typed (`source: env`)."""
+`.env.local`, `.env.<mode>`, `.env.example` / `.env.sample` (in that order of trust), then
+the `environment` of its compose files' services. An env var read with no default in the
+code takes the first value found, as its default, so a route prefix read from `API_PREFIX`
+reads `/api` — the hole stays typed (`source: env`). Config models whose values sit in
+settings files (node-config) or registered factories (NestJS `registerAs`) are read here
+too."""
 
 from __future__ import annotations
 
 import re
 
 from extractors.base import ComponentContext
-from extractors.engine.values import Choice, Concat, Config, Env, Lit, Value
+from extractors.engine.values import Choice, Concat, Config, Env, Lit, Site, Value
+from extractors.infra.deploy_compose import environment_values
 
 PLACEHOLDER = re.compile(r"^__[A-Za-z][A-Za-z0-9_]*__$")
 
@@ -46,6 +50,10 @@ def env_file_values(ctx: ComponentContext) -> dict[str, tuple[str, int, str]]:
             else:
                 value = value.split(" #", 1)[0].strip()
             found.setdefault(m.group(1), (rel, number, value))
+    for rel in sorted(ctx.files, key=lambda r: (r.count("/"), r)):  # then compose services
+        for number, name, value in environment_values(ctx.files[rel]):
+            if "${" not in value:  # an interpolation is the shell's, not a value
+                found.setdefault(name, (rel, number, value))
     return found
 
 
@@ -81,3 +89,116 @@ def file_values(ev, config: Config) -> dict:
             out[rel] = (str(value.value), obj.site.line)
             out.setdefault("", (rel, obj.site.line))
     return out
+
+
+def settings_file_value(ev, data: dict, key: str, model: str, default: Value | None) -> Value:
+    """A key read from settings files a config model names (node-config's
+    `config/default.json`, `config/<NODE_ENV>.yaml`; `data.files`, most trusted first): a
+    `Config` whose default is the value written there, at that line — or, when a mapping
+    file (`data.env_map`: `custom-environment-variables.json`) names an environment
+    variable for the key, that `Env`, the file's value its default."""
+    program = ev.program
+    tables = _tables(program, tuple(data.get("files") or ()))
+    written = next(((rel, found) for rel, t in tables if (found := _at(t, key)) is not None), None)
+    if written is not None and isinstance(written[1], (str, int, float, bool)):
+        rel, found = written
+        line = _line_of(program.ctx, rel, key)
+        site = Site(rel, line, line)
+        default = Lit(str(found) if not isinstance(found, str) else found)
+    else:
+        site = None
+    mapping = _tables(program, tuple(data.get("env_map") or ()))
+    env_name = next((n for _, t in mapping if isinstance(n := _at(t, key), str)), None)
+    if env_name is None and isinstance(n := next((_at(t, key) for _, t in mapping), None), dict):
+        env_name = n.get("__name") if isinstance(n.get("__name"), str) else None
+    if env_name is not None:
+        return Env(env_name, default, model, site)
+    return Config(key, model, default, site)
+
+
+def keyed_member(ev, obj, name: str, reads: list) -> Value:
+    """`config.server.port` of a config object whose members are its keys (node-config):
+    a branch of the settings files stays the object (its `key` prop the path so far), a
+    leaf is read as `get('server.port')` would be (`reads`: the model's `get` operations)."""
+    from extractors.engine.values import Obj
+
+    below = obj.prop("key")
+    key = f"{below.value}.{name}" if isinstance(below, Lit) else name
+    data = next((op.data for op in reads if op.data.get("files")), {})
+    tables = _tables(ev.program, tuple(data.get("files") or ()))
+    if any(isinstance(_at(t, key), dict) for _, t in tables):
+        return Obj(obj.model, obj.role, obj.origin, (("key", Lit(key)),))
+    return settings_file_value(ev, data, key, obj.model, None)
+
+
+def _at(table, key: str):
+    for part in key.split("."):
+        if not isinstance(table, dict) or part not in table:
+            return None
+        table = table[part]
+    return table
+
+
+def _tables(program, patterns: tuple[str, ...]) -> list[tuple[str, dict]]:
+    """(file, parsed mapping) of each settings file matching a pattern (in pattern order,
+    the shallowest first): JSON or YAML; a file that does not parse is skipped."""
+    import fnmatch
+    import json
+
+    import yaml
+
+    ctx = program.ctx
+    cache = program.__dict__.setdefault("_settings_tables", {})
+    if patterns in cache:
+        return cache[patterns]
+    out: list[tuple[str, dict]] = []
+    for pattern in patterns:
+        for rel in sorted((r for r in ctx.files if fnmatch.fnmatch(r, pattern)
+                           or fnmatch.fnmatch(r, "*/" + pattern)), key=lambda r: (r.count("/"), r)):  # fmt: skip
+            text = ctx.files[rel].text
+            try:
+                parsed = json.loads(text) if rel.endswith(".json") else yaml.safe_load(text)
+            except (ValueError, yaml.YAMLError):
+                continue
+            if isinstance(parsed, dict):
+                out.append((rel, parsed))
+    cache[patterns] = out
+    return out
+
+
+def _line_of(ctx: ComponentContext, rel: str, key: str) -> int:
+    last = key.rsplit(".", 1)[-1]
+    pattern = re.compile(rf"""^\s*["']?{re.escape(last)}["']?\s*:""")
+    for number, line in enumerate(ctx.files[rel].text.splitlines(), start=1):
+        if pattern.search(line):
+            return number
+    return 1
+
+
+def namespaced_value(ev, maker: str, key: str) -> Value | None:
+    """`get('app.prefix')` of a configuration registered under a namespace by a factory
+    (NestJS `registerAs('app', () => ({ prefix: … }))`; `maker` is that function's name):
+    the member the factory's returned object has at the rest of the key, else None."""
+    from extractors.engine.values import Func, Unknown, choice
+
+    namespace, _, rest = key.partition(".")
+    if not rest:
+        return None
+    program, word = ev.program, maker.encode()
+    for rel in sorted(program.js):
+        a = program.adapter(rel)
+        if a is None or word not in a.sf.data:
+            continue
+        for node in a.calls():
+            view = a.call_view(node)
+            if view is None or len(view.args) < 2 or a.terminal(view.callee) != maker:
+                continue
+            if ev.eval(rel, view.args[0], None) != Lit(namespace):
+                continue
+            factory = ev.eval(rel, view.args[1], None)
+            outs = ev.apply(factory, [])[0] if isinstance(factory, Func) else []
+            value = choice(outs) if outs else None
+            for part in rest.split("."):
+                value = ev.member(value, part, rel, None, 1) if value is not None else None
+            return None if value is None or isinstance(value, Unknown) else value
+    return None

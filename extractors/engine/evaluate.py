@@ -591,7 +591,17 @@ class Evaluator:
             if merged is not None:
                 return merged
         if name in info.fields:
+            passed = (
+                self._field_passed(a, info, name, instance, depth) if a.family == "py" else None
+            )
+            if passed is not None:  # a dataclass / attrs field the constructor call gave
+                return passed
             value = self.eval(rel, info.fields[name], ctor_act, depth + 1)
+            if isinstance(value, Unknown) or value == Lit(None):  # `_c = field(default=None)`
+                later = self._self_assignments(a, info, name)  # then `self._c = Client(…)`
+                if later:
+                    return choice([self.eval(rel, v, self._method_act(a, v, instance, ctor_act),
+                                             depth + 1) for v in later])  # fmt: skip
             return self.library.field(self, klass, name, value, a.site(info.fields[name])) or value
         assigned = self._self_assignments(a, info, name)
         if assigned:
@@ -638,6 +648,30 @@ class Evaluator:
         fn = a.function(ctor)
         values = self._bind(fn, list(instance.args), dict(instance.kwargs), a.family == "py")
         return Activation(a.scope_of(ctor), values, instance)
+
+    def _method_act(self, a: FileAdapter, node: TsNode, instance: Instance | None,
+                    default: Activation | None) -> Activation | None:  # fmt: skip
+        """The activation of the Python method around `node` with `self` the instance."""
+        fn = a.function_at(node) if instance is not None and a.family == "py" else None
+        if fn is None:
+            return default
+        return Activation(a.scope_of(fn), self._bind(a.function(fn), [], {}, True), instance)
+
+    def _field_passed(self, a: FileAdapter, info, name: str, instance: Instance | None,
+                      depth: int) -> Value | None:  # fmt: skip
+        """A field of a class with no `__init__` of its own (a dataclass, an attrs or pydantic
+        model): the keyword the constructor call passed for it — its name, its name without a
+        leading underscore (attrs), or the `alias=` its `field(...)` names."""
+        if instance is None or not instance.kwargs or "__init__" in info.methods:
+            return None
+        names = [name, name.lstrip("_")]
+        view = a.call_view(info.fields[name])
+        if view is not None and "alias" in view.kwargs:
+            alias = self.eval(a.sf.rel, view.kwargs["alias"], None, depth + 1)
+            if isinstance(alias, Lit) and isinstance(alias.value, str):
+                names.insert(0, alias.value)
+        kwargs = dict(instance.kwargs)
+        return next((kwargs[n] for n in names if n in kwargs), None)
 
     def _parameter_property(self, a: FileAdapter, info, name: str, act: Activation | None,
                             depth: int) -> Value | None:  # fmt: skip

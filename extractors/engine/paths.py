@@ -113,10 +113,10 @@ def member_name(word: str) -> str:
 def hole_name(value: Value) -> tuple[str, str, str | None]:
     """(name, source, default text) of a part that is not a literal."""
     if isinstance(value, Env):
-        default = value.default.value if isinstance(value.default, Lit) else None
+        default = _default_of(value.default)
         return value.name, "env", None if default is None else str(default)
     if isinstance(value, Config):
-        default = value.default.value if isinstance(value.default, Lit) else None
+        default = _default_of(value.default)
         return value.key.rsplit(".", 1)[-1], "config", None if default is None else str(default)
     if isinstance(value, Param):
         return member_name(value.name), "param", None
@@ -127,6 +127,16 @@ def hole_name(value: Value) -> tuple[str, str, str | None]:
         )
         return word, "unknown", None
     return "dynamic", "unknown", None
+
+
+def _default_of(value: Value | None, depth: int = 0):
+    """A hole's default text: a literal, or the default of the env var or setting it reads
+    (`settings.X` written as `env("X", default="api/")`)."""
+    if isinstance(value, Lit):
+        return value.value
+    if isinstance(value, (Env, Config)) and depth < 4:
+        return _default_of(value.default, depth + 1)
+    return None
 
 
 def text_parts(value: Value) -> list[tuple[str, Value | None]]:

@@ -10,8 +10,9 @@ What is read (the readers are in `deploy_runtime`, `deploy_compose`, `deploy_hos
   `env_variables` as env declarations);
 - `docker-compose*.yml` / `compose*.yaml`: each service's `image` and `ports`, and its
   `environment` entries (map or list form) as env declarations;
-- `firebase.json` hosting rewrites (`source` → Cloud Run service / function / destination)
-  and regions; `apphosting*.yaml` `env` (`variable` with `value` or `secret`) and
+- `firebase.json` hosting rewrites (`source` → Cloud Run service / function / destination),
+  the `public` folder and regions (the rewrites the bridge follows are the firebase-hosting
+  gateway model's, `infra.gateways`); `apphosting*.yaml` `env` (`variable` with `value` or `secret`) and
   `runConfig`; `vercel.json` / `netlify.toml` build-command assignments, `env` /
   `[build.environment]` blocks, rewrites and proxying redirects.
 - Kubernetes workloads and Knative / Cloud Run service YAML: container `image` and

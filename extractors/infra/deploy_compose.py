@@ -47,11 +47,29 @@ def _service(emit: Emitter, sf: SourceFile, service: str, body: dict[str, tuple]
         port = yscalar(item) or yscalar(ymap(item).get("published", (None, None))[1])
         emit.setting(sf, line_of(item), f"services.{service}.ports", port,
                      "published port (host:container)", "docker-compose", "yaml")  # fmt: skip
+    for line, name, value in _environment(body):
+        emit.env(sf, line, name, value, "docker-compose", "yaml", service=service)
+
+
+def _environment(body: dict[str, tuple]) -> list[tuple[int, str, str | None]]:
+    """(line, NAME, value or None) of a service's `environment` (map or list form)."""
     environment = body.get("environment", (None, None))[1]
-    for name, (key, value) in ymap(environment).items():
-        emit.env(sf, line_of(key), name, yscalar(value), "docker-compose", "yaml", service=service)
+    out = [(line_of(key), name, yscalar(value)) for name, (key, value) in ymap(environment).items()]
     for item in yseq(environment):
-        entry = yscalar(item) or ""
-        name, sep, value = entry.partition("=")
-        emit.env(sf, line_of(item), name.strip(), value if sep else None, "docker-compose",
-                 "yaml", service=service)  # fmt: skip
+        name, sep, value = (yscalar(item) or "").partition("=")
+        out.append((line_of(item), name.strip(), value if sep else None))
+    return out
+
+
+def environment_values(sf: SourceFile) -> list[tuple[int, str, str]]:
+    """(line, NAME, value) every service of a compose file sets, for the values an env var
+    read in the code takes (`engine/config_sources.py`); nothing when it does not parse."""
+    if not _COMPOSE_NAME.match(sf.rel.rsplit("/", 1)[-1]):
+        return []
+    try:
+        _, root = safe_yaml.load_with_node(sf.text)
+    except yaml.YAMLError:
+        return []  # `read` reports it
+    services = ymap(ymap(root).get("services", (None, None))[1])
+    return [(line, name, value) for _, (_, body) in services.items()
+            for line, name, value in _environment(ymap(body)) if value is not None]  # fmt: skip

@@ -73,8 +73,11 @@ def rewrite_target(rule: dict[str, Any]) -> tuple[str, str | None, str | None, s
 
 def _firebase(emit: Emitter, sf: SourceFile) -> None:
     data = load_json(sf)
+    if data is None:
+        emit.ctx.problem("warning", sf.rel, None, "bad-json",
+                         "firebase.json unreadable, hosting and functions not read — fix the JSON")  # fmt: skip
     if not isinstance(data, dict):
-        return  # `js.firebase` reports an unreadable firebase.json
+        return
     lines = json_lines(sf)
     hosting = data.get("hosting")
     sites: list[tuple[JsonPath, Any]] = (
@@ -86,6 +89,9 @@ def _firebase(emit: Emitter, sf: SourceFile) -> None:
         if not isinstance(site, dict):
             continue
         label = f" (site {site['site']})" if isinstance(site.get("site"), str) else ""
+        if isinstance(site.get("public"), str):
+            emit.setting(sf, lines.get((*path, "public")), "hosting.public", site["public"],
+                         f"Firebase Hosting public folder{label}", "firebase.json", "json")  # fmt: skip
         for i, rule in enumerate(_list(site.get("rewrites"))):
             if not isinstance(rule, dict):
                 continue

@@ -1,7 +1,9 @@
 """Proxies and rewrites a component's own config declares (gateway models,
 `extractors/models/gateway/*.yaml`): Vite `server.proxy`, webpack devServer `proxy`, Create
 React App's package.json `proxy`, Next.js `rewrites()` + `basePath`, nginx `location` +
-`proxy_pass`. Each config file with rules gets `proxies` on its code_file node:
+`proxy_pass`, and Firebase Hosting `rewrites` to a function or Cloud Run service (their own
+code_file attr `rewrites`: `[{kind, role, source | regex, function | run, region, line}]`).
+Each config file with proxy rules gets `proxies` on its code_file node:
 `[{kind, role, source, match, target, strip, line}]` — `match` is `prefix` (a path prefix),
 `pattern` (path-to-regexp) or `regex`; `target` an absolute URL or a same-origin path;
 `strip` the prefix a rewrite removes. The bridge (warehouse/relative.py) sends relative
@@ -60,14 +62,17 @@ def extract(ctx: ComponentContext) -> None:
             rules = _json(ctx, spec)
         elif read == "nginx":
             rules = _nginx(ctx, spec)
+        elif read == "json-rules":
+            rules = _json_rules(ctx, spec)
+        attr = str(spec.get("attr") or "proxies")
         for rel, rule in rules:
-            found.setdefault(rel, []).append({"kind": model_id.split("-")[0], **rule})
-    for rel, rules in sorted(found.items()):
+            found.setdefault((rel, attr), []).append({"kind": model_id.split("-")[0], **rule})
+    for (rel, attr), rules in sorted(found.items()):
         node = ctx.find_node(ctx.node_id("code_file", rel))
         if node is None:
-            ctx.add_node("code_file", rel, rel, rel, 1, proxies=rules)
+            ctx.add_node("code_file", rel, rel, rel, 1, **{attr: rules})
         else:
-            node.attrs.setdefault("proxies", []).extend(rules)
+            node.attrs.setdefault(attr, []).extend(rules)
 
 
 def _text(value: Value | None) -> str | None:
@@ -205,6 +210,46 @@ def _json(ctx: ComponentContext, spec: dict[str, Any]) -> list[tuple[str, dict[s
                 )
             )
     return out
+
+
+def _json_rules(ctx: ComponentContext, spec: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """Rule objects of a JSON config (Firebase Hosting `rewrites`), below `at` (an object or
+    a list of them), that have one of the `when` keys: their `keep` keys as written, with
+    the line of the rule's first kept key."""
+    out = []
+    keep, when = list(spec.get("keep") or []), list(spec.get("when") or [])
+    for rel in sorted(r for r in ctx.files if Path(r).name == spec["file"]):
+        sf = ctx.files[rel]
+        if sf.virtual_of is not None:
+            continue
+        try:
+            data = json.loads(sf.text)
+        except (ValueError, RecursionError):
+            continue  # infra.deploy reports an unreadable file
+        for key in spec.get("at") or []:
+            data = data.get(key) if isinstance(data, dict) else None
+        lines = sf.text.splitlines()
+        seen: dict[str, int] = {}
+        for site in data if isinstance(data, list) else [data]:
+            for rule in (site.get(str(spec["rules"])) or []) if isinstance(site, dict) else []:
+                if not isinstance(rule, dict) or not any(k in rule for k in when):
+                    continue
+                kept = {k: rule[k] for k in keep if k in rule}
+                first = next(iter(kept.items()), None)
+                needle = json.dumps(first[1]) if first and isinstance(first[1], str) else None
+                line = _line_after(lines, needle, seen) if needle else 1
+                out.append((rel, {**kept, "role": spec.get("role", "rewrite"), "line": line}))
+    return out
+
+
+def _line_after(lines: list[str], needle: str, seen: dict[str, int]) -> int:
+    """The line of the next occurrence of `needle` (a JSON string) after the last one taken."""
+    start = seen.get(needle, 0)
+    for i in range(start, len(lines)):
+        if needle in lines[i]:
+            seen[needle] = i + 1
+            return i + 1
+    return 1
 
 
 def _nginx(ctx: ComponentContext, spec: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:

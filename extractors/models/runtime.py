@@ -15,6 +15,7 @@ import fnmatch
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from extractors.engine.config_sources import keyed_member
 from extractors.engine.values import (
     Config,
     Env,
@@ -31,7 +32,10 @@ from extractors.engine.values import (
     Typed,
     Value,
 )
+from extractors.models.config_reads import config_read
+from extractors.models.folders import folder_modules
 from extractors.models.held import Claim, HeldObjects, Vocabulary, _in_files, model_site
+from extractors.models.merged import merged_member
 from extractors.models.named import setting
 from extractors.models.schema import Maker, Model, Operation
 from extractors.models.sources import CallSource, ClassSource
@@ -161,6 +165,10 @@ class Library(HeldObjects):
             return Env(name, None, obj.model)
         if model is not None and model.reads.get(obj.role) == "setting":
             return setting(ev, model, obj.role, name, self.named)  # Django's settings module
+        if model is not None and model.reads.get(obj.role) == "merged":
+            return merged_member(ev, self, obj, name)  # Flask's app.config
+        if model is not None and model.reads.get(obj.role) == "keys":  # `config.server.port`
+            return keyed_member(ev, obj, name, self.operations(obj, "get"))
         prop = obj.prop(name)
         if prop is not None:
             return prop
@@ -271,7 +279,11 @@ class Library(HeldObjects):
             if op.action == "config":
                 key = src.select(op.spec.get("key"))
                 if isinstance(key, Lit) and isinstance(key.value, str):
-                    return Config(key.value, obj.model, src.select(op.spec.get("default")))
+                    default = src.select(op.spec.get("default"))
+                    return config_read(ev, self, obj, op, key.value, default)
+            if op.action == "folder":  # require-directory: the folder's modules by name
+                return folder_modules(ev, obj, call, src.select(op.spec.get("path")),
+                                      src.select(op.spec.get("options")))  # fmt: skip
             if op.dependency is not None:  # `inject(Token)`: what the component provides
                 return ev.injector.resolve(src.select(op.dependency))
             if op.yields is not None:

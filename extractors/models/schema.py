@@ -40,7 +40,8 @@ LANGUAGES = ("js", "python")
 MAKERS = ("call", "new", "module", "global", "member", "type", "decorator", "subclass",
           "file")  # fmt: skip
 ACTIONS = ("route", "mount", "use", "prefix", "request", "returns", "invoke", "env", "config",
-           "setting", "handlers", "transform", "install", "globals", "defines")  # fmt: skip
+           "setting", "handlers", "transform", "install", "globals", "defines", "folder",
+           "merge")  # fmt: skip
 PROVIDER_KEYS = ("token", "value", "class", "factory", "alias")
 PARAM_STYLES = ("colon", "brace", "angle", "bracket")
 

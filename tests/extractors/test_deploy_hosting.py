@@ -57,12 +57,14 @@ def test_firebase_hosting_rewrites_and_regions(tmp_path):
     assert run["refers_to"] == "shop-api" and run["region"] == "europe-west1"
     assert run["refers_kind"] == "cloud_run_service" and run["path"] == "/backend/**"
     assert run["about"] == "Firebase Hosting rewrite (site shop-web)"
-    # js.firebase's code_file for firebase.json keeps its rewrites and declares the settings
+    assert facts.node("setting:firebase.json:5:hosting.public").attrs["value"] == "build"
+    # the firebase-hosting gateway model's code_file keeps the rewrites that reach code, at
+    # their lines, and declares the settings
     code_file = facts.node("code_file:firebase.json")
-    assert [r.get("source", r.get("regex")) for r in code_file.attrs["rewrites"]] == [
-        "/backend/**",
-        "/hooks/*",
-        "^/legacy/.*$",
+    assert [(r.get("source", r.get("regex")), r["line"]) for r in code_file.attrs["rewrites"]] == [
+        ("/backend/**", 8),
+        ("/hooks/*", 11),
+        ("^/legacy/.*$", 12),
     ]
     declares = facts.edges("DECLARES")
     assert ("code_file:firebase.json", "setting:firebase.json:8:hosting.rewrites") in declares

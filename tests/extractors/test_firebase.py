@@ -115,11 +115,13 @@ def test_hosting_rewrites_are_attrs_of_the_firebase_json_code_file(tmp_path):
         {"firebase.json": json.dumps(hosting, indent=2), "src/main.ts": "fetch('/api/events');\n"},
     )
     node = f.node("code_file:firebase.json")
+    rule = {"kind": "firebase", "role": "rewrite"}
     assert node.attrs["rewrites"] == [
-        {"source": "/api/**", "function": "api", "region": "asia-northeast1"},
-        {"source": "/svc/**", "run": {"serviceId": "reports", "region": "asia-northeast1"}},
-    ]
-    assert node.attrs["hosting_public"] == ["dist"]
+        {**rule, "source": "/api/**", "function": "api", "region": "asia-northeast1", "line": 6},
+        {**rule, "source": "/svc/**", "run": {"serviceId": "reports", "region": "asia-northeast1"},
+         "line": 11},
+    ]  # fmt: skip
+    assert f.node("setting:firebase.json:3:hosting.public").attrs["value"] == "dist"
     assert "GET /api/events" in f.kind("http_call")
 
 
