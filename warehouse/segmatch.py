@@ -83,6 +83,8 @@ def match_segs(call: list[Seg], route: list[Seg], suffix: bool = False) -> tuple
         kinds = [_seg(c, r) for c, r in zip(call, route, strict=True)]
     if None in kinds:
         return None
+    if not kinds:  # the root path on both sides
+        return "exact", 0
     worst = max(kinds, key=lambda k: RANK[k])  # type: ignore[arg-type]
     return worst, sum(k != "exact" for k in kinds)  # type: ignore[return-value]
 
