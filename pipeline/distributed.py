@@ -40,6 +40,7 @@ import dagster as dg
 
 from assets.partitions import components_partitions
 from pipeline.settings import setting_error
+from pipeline.step_errors import step_error_line
 
 PARTITION_JOB = "component_partition"
 # The pid of the process coordinating a partition run (`_end_with_parent`).
@@ -179,7 +180,7 @@ def _why(result: dg.ExecuteJobResult, watch) -> str:
         return watch.lost[0]
     for event in result.all_events:
         if event.is_step_failure and event.step_failure_data.error:
-            return event.step_failure_data.error.message.strip().splitlines()[0]
+            return step_error_line(event.step_failure_data.error)
     for event in result.all_events:
         if event.is_failure and event.message:
             return event.message.strip().splitlines()[0]

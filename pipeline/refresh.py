@@ -41,6 +41,7 @@ from pipeline.instance import dagster_home, event_log_identity, open_instance  #
 from pipeline.phases import Phases  # noqa: E402
 from pipeline.sensors import partition_requests  # noqa: E402
 from pipeline.settings import selected_executor  # noqa: E402
+from pipeline.step_errors import step_error_line  # noqa: E402
 from vocab.memory import imports_without_gc  # noqa: E402
 from warehouse.staging import read_memo, write_memo  # noqa: E402
 
@@ -378,9 +379,7 @@ def _collect(result: dg.ExecuteInProcessResult, outcome: RefreshOutcome) -> None
             error = event.step_failure_data.error
             if error.cls_name == "DagsterAssetCheckFailedError":
                 continue  # reported by name in failed_checks
-            outcome.errors.append(
-                f"{event.step_key}: {error.cls_name}: {error.message.strip().splitlines()[0]}"
-            )
+            outcome.errors.append(f"{event.step_key}: {step_error_line(error)}")
 
 
 def _validation_errors(defs: dg.Definitions) -> list[Problem]:
