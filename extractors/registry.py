@@ -32,6 +32,7 @@ EXTRACTORS: list[str] = [
     "engine.run",
     "engine.routes",
     "infra.gateways",
+    "infra.codegen",
     "js.injected",
     "js.firebase",
     "js.buildconsts",

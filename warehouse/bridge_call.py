@@ -33,6 +33,8 @@ class Call:
     expr: str = ""
     resolved_via: str = ""
     base_hole: str | None = None  # the URL starts with a run-time value (segs follow it)
+    generator: str = ""  # a generated client's tool, when the call is one of its operations
+    generator_evidence: str = ""  # `config:line` and what the client is generated from
 
     @property
     def unknown_base(self) -> str | None:
@@ -62,6 +64,11 @@ class Call:
             str(a.get("resolved_via") or ""),
             a.get("base_hole") if isinstance(a.get("base_hole"), str) else None,
         )  # fmt: skip
+        if call.operation and isinstance(a.get("generator_config"), str):
+            call.generator = str(a.get("generator") or "")
+            source = a.get("generated_from") or "an input the config does not name"
+            call.generator_evidence = (f"{a['generator_config']} {call.generator} generates "
+                                       f"{a.get('import_spec') or 'the client'} from {source}")  # fmt: skip
         if call.base_hole and call.segs:
             call.segs = call.segs[1:]
         return call

@@ -41,6 +41,24 @@ def camel(op_id: str) -> str:
     return head[:1].lower() + head[1:] + "".join(w[:1].upper() + w[1:] for w in rest)
 
 
+def function_names(name: str, generator: str = "") -> set[str]:
+    """The operation names a generated function's name can stand for: itself, and what is
+    left once a generator's wrapper pattern (`{op}Options`, `use{Op}`) is taken off."""
+    out = {name}
+    gens = naming().get("generators") or {}
+    for gid, rule in gens.items():
+        if generator and gid != generator or not isinstance(rule, dict):
+            continue
+        for pattern in rule.get("functions") or []:
+            head, _, tail = str(pattern).partition("{op}")
+            if head == pattern:  # `use{Op}`: the operation capitalised after the prefix
+                head, _, tail = str(pattern).partition("{Op}")
+            if name.startswith(head) and name.endswith(tail) and len(name) > len(head + tail):
+                core = name[len(head) : len(name) - len(tail)]
+                out.add(core[:1].lower() + core[1:])
+    return out
+
+
 @dataclass(frozen=True)
 class Operation:
     id: str
@@ -109,14 +127,15 @@ class OperationIndex:
             self.ops.append(Operation(op_id, comp, r.method, r.segs,
                                       f"{where} {a.get('framework')} operation id {op_id}", "convention"))  # fmt: skip
 
-    def find(self, name: str) -> list[Operation]:
-        hits = [o for o in self.ops if name in (o.id, camel(o.id))]
+    def find(self, name: str, generator: str = "") -> list[Operation]:
+        names = function_names(name, generator)
+        hits = [o for o in self.ops if names & {o.id, camel(o.id)}]
         explicit = [o for o in hits if o.source != "convention"]
         return explicit or hits
 
     def tiers(self, call) -> tuple[list[list[Target]], str]:
         name = call.operation or ""
-        hits = self.find(name)
+        hits = self.find(name, call.generator)
         if not hits:
             return (
                 [],
@@ -132,8 +151,9 @@ class OperationIndex:
                         f"{'no' if not comps else 'more than one'} API of the project serves it")  # fmt: skip
         conf = "high" if op.source != "convention" else "medium"
         how = f"generated operation {name} is operationId {op.id} ({op.source})"
+        evidence = [e for e in (call.generator_evidence, op.evidence) if e]
         t = Target(comps[0], [], f"operation {name}", "operation", how,
-                   self.bridge.bases.envs(comps[0]), [op.evidence], conf, path=list(op.segs))  # fmt: skip
+                   self.bridge.bases.envs(comps[0]), evidence, conf, path=list(op.segs))  # fmt: skip
         call.method = op.method
         return [[t]], ""
 
