@@ -49,6 +49,7 @@ EXTRACTORS: list[str] = [
     "infra.packages",
     "infra.contentful",
     "infra.deploy",
+    "js.uncalled",  # AFTER_ALL: calls in a function nothing calls
     "parts",  # AFTER_ALL: every route and http_call typed (segments)
     "coverage",  # AFTER_ALL: counts what the others found
 ]

@@ -34,7 +34,8 @@ class Call:
     resolved_via: str = ""
     base_hole: str | None = None  # the URL starts with a run-time value (segs follow it)
     generator: str = ""  # a generated client's tool, when the call is one of its operations
-    generator_evidence: str = ""  # `config:line` and what the client is generated from
+    generator_evidence: str = ""
+    uncalled: str = ""  # the module-private function nothing calls that holds the call  # `config:line` and what the client is generated from
 
     @property
     def unknown_base(self) -> str | None:
@@ -69,6 +70,8 @@ class Call:
             source = a.get("generated_from") or "an input the config does not name"
             call.generator_evidence = (f"{a['generator_config']} {call.generator} generates "
                                        f"{a.get('import_spec') or 'the client'} from {source}")  # fmt: skip
+        if isinstance(a.get("uncalled"), str):
+            call.uncalled = a["uncalled"]
         if call.base_hole and call.segs:
             call.segs = call.segs[1:]
         return call
@@ -99,6 +102,8 @@ def edge_attrs(call: Call, t: Target, m, full: list[Seg], conf: str, dead: bool)
         out["dead_code"] = True
         out["confidence"] = "low"
         out["how"] += (
-            f" — but {call.file} is imported by no file and is no entry point (dead code?)"
+            f" — but it is in {call.uncalled}, a function of {call.file} nothing calls (dead code?)"
+            if call.uncalled
+            else f" — but {call.file} is imported by no file and is no entry point (dead code?)"
         )
     return out

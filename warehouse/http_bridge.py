@@ -20,7 +20,8 @@ Only the project's own components are ever candidates. Each CALLS edge has `conf
 (high / medium / low), `resolution` (env-var, kb-calls, url, host, proxy, rewrite,
 same-origin, operation, route-shape), `evidence` (`file:line what`, call site to route),
 `via`, `envs`, `how`, `match`, `target_component`, `path`, and `condition` when the call
-is one alternative chosen at run time. A call in a file nothing imports (warehouse.deadcode)
+is one alternative chosen at run time. A call in a file nothing imports, or in a module-
+private function nothing calls (warehouse.deadcode),
 keeps its edge at `confidence: low` with `dead_code: true`: the rule is a guess (a module's
 exported API is imported from elsewhere), so the edge is said, never silently drawn. A call that reaches no route gets an `unresolved` row naming
 the failing link (and the closest route when one is near).
