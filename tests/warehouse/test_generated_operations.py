@@ -28,6 +28,11 @@ API = {
         @app.post("/dogs/{dog_id}/adopt")
         def adopt(dog_id: int):
             return {}
+
+
+        @app.delete("/dogs/{dog_id}", operation_id="rehomeDog")
+        def remove(dog_id: int):
+            return {}
         """),
     "kennel/api/openapi.yaml": dedent("""\
         openapi: 3.0.3
@@ -59,12 +64,13 @@ def test_hey_api_config_and_alias_import_resolve_by_operation_name(tmp_path):
             });
             """),
         "kennel/web/src/main.ts": dedent("""\
-            import { listDogsDogsGet, adoptDog, groomDog } from '@/client';
+            import { listDogsDogsGet, adoptDog, groomDog, rehomeDog } from '@/client';
 
             export async function start() {
               const dogs = await listDogsDogsGet();
               await adoptDog({ path: { dogId: 3 } });
               await groomDog();
+              await rehomeDog({ path: { dogId: 3 } });
               return dogs;
             }
             """),
@@ -77,8 +83,11 @@ def test_hey_api_config_and_alias_import_resolve_by_operation_name(tmp_path):
     }
     out = extracted(tmp_path, PROJECT, files, "kennel")
     got = _by_line([e for e in calls_of(out) if e["file"] == "src/main.ts"])
-    assert sorted(got) == [4, 5]
-    listed, adopted = got[4], got[5]
+    assert sorted(got) == [4, 5, 7]
+    listed, adopted, rehomed = got[4], got[5], got[7]
+    assert rehomed["dst"].endswith(":route:DELETE /dogs/{dog_id}")  # the route's own operation_id
+    assert (rehomed["attrs"]["resolution"], rehomed["attrs"]["confidence"]) == ("operation", "high")
+    assert any("operationId rehomeDog" in ev for ev in rehomed["attrs"]["evidence"])
     assert listed["dst"].endswith(":route:GET /dogs")
     a = listed["attrs"]
     assert (a["resolution"], a["confidence"]) == ("operation", "medium")  # a naming convention
