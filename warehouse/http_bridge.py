@@ -41,7 +41,7 @@ from warehouse.deadcode import dead_call_sites
 from warehouse.operations import OperationIndex
 from warehouse.relative import Relative
 from warehouse.route_shape import RouteShape
-from warehouse.segmatch import RouteRef, best_routes, closest_route, filled_params
+from warehouse.segmatch import RANK, RouteRef, best_routes, closest_route, filled_params
 from warehouse.urls import LOCAL_HOSTS, bare_host, netloc, starts_with
 
 NO_ROW = "external"  # an external host or a file path: no CALLS edge and no unresolved row
@@ -291,5 +291,17 @@ def first_tier(
                 else:
                     hits[m.route.id] = (t, m, fpath, conf)
         if hits:
-            return hits, tried
+            return _best_per_component(hits), tried
     return {}, tried
+
+
+def _best_per_component(hits: dict[str, tuple]) -> dict[str, tuple]:
+    """One component's routes reached by several values of a tier keep only the best
+    matched (`/user` literally beats `/{name}` through another value's prefix); equally
+    good routes (each value its own exact route) all stay."""
+    best: dict[str, tuple[int, int]] = {}
+    for _t, m, _full, _conf in hits.values():
+        key = (RANK[m.kind], m.loose_count)
+        best[m.route.component] = min(best.get(m.route.component, key), key)
+    return {rid: h for rid, h in hits.items()
+            if (RANK[h[1].kind], h[1].loose_count) == best[h[1].route.component]}  # fmt: skip

@@ -181,3 +181,17 @@ def test_literal_in_a_parameter_place_the_caller_fills_with_values_elsewhere(tmp
         "closest: GET /recipes/:id (its parameter would take the literal 'popular', but this "
         "component also calls GET /recipes/{id} with a value there: an endpoint the API lacks?)"
     )
+
+
+def test_literal_route_by_one_value_beats_a_parameter_route_by_another(tmp_path):
+    """The env var has two values (dev, prod); through one the call is `/user` (a literal
+    route), through the other `/v1/user`, which only `/v1/{name}` fits: the literal wins."""
+    kb = write_kb(tmp_path, {"p": {"web": {"role": "frontend"}, "api": {"role": "api", "envs": {
+        "dev": {"url": "http://localhost:5000"}, "prod": {"url": "https://api.p.example"}}}}})  # fmt: skip
+    web, api = Facts("p", "web"), Facts("p", "api")
+    web.node("env_var", "API", "API", values={
+        ".env.development": "http://localhost:5000", ".env.production": "https://api.p.example/v1"})  # fmt: skip
+    web.call("me", "GET", "{API}/user", env_var="API", line=3)
+    api.route("GET", "/user")
+    api.route("GET", "/v1/:name")
+    assert [(s, r) for s, r, _ in bridged(graph(kb, "p", web, api))] == [("call.ts:3", "GET /user")]
