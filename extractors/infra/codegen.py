@@ -24,7 +24,7 @@ from typing import Any
 
 from extractors.base import ComponentContext
 from extractors.engine.values import ObjLit, Value
-from extractors.infra.gateways import _entries, _text
+from extractors.infra.gateways import _entries, _text, json_at
 from extractors.js.common import owner_at
 from extractors.js.index import call_names
 from extractors.models import HERE
@@ -183,13 +183,7 @@ def _module(ev, tool: str, spec: dict[str, Any]) -> list[Generator]:
 
 def _json(ctx: ComponentContext, tool: str, spec: dict[str, Any]) -> list[Generator]:
     out = []
-    for rel in sorted(r for r in ctx.files if posixpath.basename(r) == spec["file"]):
-        try:
-            data = json.loads(ctx.files[rel].text)
-        except (ValueError, AttributeError):
-            continue
-        for key in spec.get("at") or []:
-            data = data.get(key) if isinstance(data, dict) else None
+    for rel, data in json_at(ctx, str(spec["file"]), list(spec.get("at") or [])):
         lines = ctx.files[rel].text.splitlines()
         for name, item in (data or {}).items() if isinstance(data, dict) else []:
             if not isinstance(item, dict):

@@ -237,15 +237,24 @@ def _rule(role, source, match, target, strip, line) -> dict[str, Any]:
     return rule
 
 
-def _json(ctx: ComponentContext, spec: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+def json_at(ctx: ComponentContext, name: str, at: list[str]) -> list[tuple[str, Any]]:
+    """(rel, value) of every JSON file of that name that parses, read down the `at` keys
+    (None where one is missing)."""
     out = []
-    for rel in sorted(r for r in ctx.files if Path(r).name == spec["file"]):
+    for rel in sorted(r for r in ctx.files if Path(r).name == name):
         try:
             data = json.loads(ctx.files[rel].text)
         except (ValueError, AttributeError):
             continue
-        for key in spec.get("at") or []:
+        for key in at:
             data = data.get(key) if isinstance(data, dict) else None
+        out.append((rel, data))
+    return out
+
+
+def _json(ctx: ComponentContext, spec: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    out = []
+    for rel, data in json_at(ctx, str(spec["file"]), list(spec.get("at") or [])):
         if isinstance(data, str) and "://" in data:
             line = next((i + 1 for i, t in enumerate(ctx.files[rel].text.splitlines())
                          if f'"{spec["at"][-1]}"' in t), 1)  # fmt: skip
