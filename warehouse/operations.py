@@ -122,7 +122,9 @@ class OperationIndex:
                                       f"{where} operationId {a['operation_id']}", "explicit"))  # fmt: skip
             return
         owner, _, fn = handler.rpartition(".")
-        op_id = convention_id(str(a.get("framework") or ""), r.method, list(r.segs), fn, owner)
+        listing = r.method == "GET" and bool(r.segs) and r.segs[-1].kind == "lit"
+        op_id = convention_id(str(a.get("framework") or ""), r.method, list(r.segs), fn, owner,
+                              listing)  # fmt: skip
         if op_id:
             self.ops.append(Operation(op_id, comp, r.method, r.segs,
                                       f"{where} {a.get('framework')} operation id {op_id}", "convention"))  # fmt: skip

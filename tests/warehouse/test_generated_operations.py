@@ -144,3 +144,19 @@ def test_a_committed_client_is_followed_as_written_not_by_name(tmp_path):
     }
     out = extracted(tmp_path, PROJECT, files, "kennel")
     assert all(e["attrs"]["resolution"] != "operation" for e in calls_of(out))
+
+
+def test_drf_spectacular_names_a_collection_get_list_and_an_item_get_retrieve(tmp_path):
+    from bridgekit import Facts, graph, write_kb
+
+    kb = write_kb(tmp_path, {"kennel": {"web": {"role": "frontend"}, "api": {"role": "api"}}})
+    web, api = Facts("kennel", "web"), Facts("kennel", "api")
+    web.node("http_call", "a", "dogsList()", "src/a.ts", 3, operation="dogsList")
+    web.node("http_call", "b", "dogsRetrieve()", "src/a.ts", 4, operation="dogsRetrieve")
+    listing = api.route("GET", "/api/dogs/", framework="django-rest-framework")
+    item = api.route("GET", "/api/dogs/<pk>/", framework="django-rest-framework")
+    for route, fn in ((listing, "list"), (item, "retrieve")):
+        handler = api.node("symbol", f"views.py#DogViewSet.{fn}", f"DogViewSet.{fn}", "views.py")
+        api.edge(route, handler, "ROUTES_TO")
+    got = {e["line"]: e["dst"] for e in calls_of(graph(kb, "kennel", web, api))}
+    assert got == {3: listing, 4: item}
