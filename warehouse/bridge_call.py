@@ -35,6 +35,7 @@ class Call:
     base_hole: str | None = None  # the URL starts with a run-time value (segs follow it)
     generator: str = ""  # a generated client's tool, when the call is one of its operations
     generator_evidence: str = ""
+    generated_from: str = ""  # the generator's input: an OpenAPI document's path or URL
     uncalled: str = ""  # the module-private function nothing calls that holds the call  # `config:line` and what the client is generated from
 
     @property
@@ -67,7 +68,8 @@ class Call:
         )  # fmt: skip
         if call.operation and isinstance(a.get("generator_config"), str):
             call.generator = str(a.get("generator") or "")
-            source = a.get("generated_from") or "an input the config does not name"
+            call.generated_from = str(a.get("generated_from") or "")
+            source = call.generated_from or "an input the config does not name"
             call.generator_evidence = (f"{a['generator_config']} {call.generator} generates "
                                        f"{a.get('import_spec') or 'the client'} from {source}")  # fmt: skip
         if isinstance(a.get("uncalled"), str):

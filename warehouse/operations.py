@@ -22,6 +22,7 @@ from vocab.pathparts import Seg, shown, text_segments
 from vocab.safe_yaml import load as safe_load
 from warehouse.bases import Target
 from warehouse.segmatch import best_routes
+from warehouse.urls import netloc
 
 DATA = Path(__file__).parent / "data" / "operation_ids.yaml"
 
@@ -144,6 +145,8 @@ class OperationIndex:
                 f"generated operation {name}: no operationId in the project's routes or OpenAPI documents names it",
             )
         keys = {(o.component, o.method, shown(list(o.segs))) for o in hits}
+        if len(keys) > 1 and (mine := self._generated_from(call, hits)):
+            hits, keys = mine, {(o.component, o.method, shown(list(o.segs))) for o in mine}
         if len(keys) > 1:
             return [], f"generated operation {name}: {len(keys)} operations share the name"
         op = hits[0]
@@ -158,6 +161,16 @@ class OperationIndex:
                    self.bridge.bases.envs(comps[0]), evidence, conf, path=list(op.segs))  # fmt: skip
         call.method = op.method
         return [[t]], ""
+
+    def _generated_from(self, call, hits: list[Operation]) -> list[Operation]:
+        """The operations of the API the client is generated from, when the generator's
+        input is a URL of a component (`http://localhost:8000/openapi.json`)."""
+        loc = netloc(call.generated_from) if "://" in call.generated_from else None
+        if loc is None:
+            return []
+        targets, _ = self.bridge.bases.by_url(call.component, loc[0], loc[1], "", [])
+        comps = {t.component for t in targets}
+        return [o for o in hits if o.component in comps]
 
     def _serving(self, op: Operation) -> list[str]:
         """Components with exactly one route of the operation's method and path."""

@@ -160,3 +160,24 @@ def test_drf_spectacular_names_a_collection_get_list_and_an_item_get_retrieve(tm
         api.edge(route, handler, "ROUTES_TO")
     got = {e["line"]: e["dst"] for e in calls_of(graph(kb, "kennel", web, api))}
     assert got == {3: listing, 4: item}
+
+
+def test_a_name_two_apis_share_goes_to_the_one_the_client_is_generated_from(tmp_path):
+    from bridgekit import Facts, graph, write_kb
+
+    kb = write_kb(tmp_path, {"kennel": {
+        "web": {"role": "frontend"},
+        "dogs": {"role": "api", "envs": {"dev": {"url": "http://localhost:8001"}}},
+        "cats": {"role": "api", "envs": {"dev": {"url": "http://localhost:8002"}}},
+    }})  # fmt: skip
+    web, dogs, cats = Facts("kennel", "web"), Facts("kennel", "dogs"), Facts("kennel", "cats")
+    web.node("http_call", "a", "listPets()", "src/a.ts", 3, operation="listPets",
+             generator="hey-api", generator_config="openapi-ts.config.ts:4",
+             generated_from="http://localhost:8002/openapi.json")  # fmt: skip
+    dogs.route("GET", "/pets", operation_id="listPets")
+    mine = cats.route("GET", "/pets", operation_id="listPets")
+    [edge] = calls_of(graph(kb, "kennel", web, dogs, cats))
+    assert edge["dst"] == mine
+    assert edge["attrs"]["evidence"][1] == (
+        "openapi-ts.config.ts:4 hey-api generates the client from http://localhost:8002/openapi.json"
+    )
