@@ -32,6 +32,7 @@ EXTRACTORS: list[str] = [
     "engine.run",
     "engine.routes",
     "infra.gateways",
+    "infra.codegen",
     "js.injected",
     "js.buildconsts",
     "js.server_actions",
@@ -47,6 +48,7 @@ EXTRACTORS: list[str] = [
     "infra.packages",
     "infra.contentful",
     "infra.deploy",
+    "js.uncalled",  # AFTER_ALL: calls in a function nothing calls
     "parts",  # AFTER_ALL: every route and http_call typed (segments)
     "coverage",  # AFTER_ALL: counts what the others found
 ]

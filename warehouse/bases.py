@@ -79,6 +79,7 @@ class ProjectEvidence:
         self.proxies: dict[str, list[dict[str, Any]]] = {}
         self.rewrites: dict[str, list[dict[str, Any]]] = {}
         self.symbol_names: dict[str, set[str]] = {}
+        self.services: dict[str, tuple[str, str]] = {}  # compose service → (component, evidence)
         for n in nodes:
             comp, attrs, kind = n.get("component") or "", n["attrs"], n["kind"]
             if kind in ("env_var", "config_value"):
@@ -96,6 +97,24 @@ class ProjectEvidence:
                 self.symbol_names.setdefault(comp, set()).add(n["name"].rsplit(".", 1)[-1])
             elif kind == "tf_resource":
                 self._tf_env(attrs)
+            elif kind == "setting" and str(n["name"]).endswith(".build"):
+                self._compose_build(comp, n)
+
+    def _compose_build(self, comp: str, n: dict[str, Any]) -> None:
+        """A compose service built from another component's repository (`build: ../api`):
+        its service name is that component's host on the compose network."""
+        head, _, svc = str(n["name"]).removesuffix(".build").partition(".")
+        mine = self.components.get(comp)
+        if head != "services" or not svc or mine is None or mine.repo_path is None:
+            return
+        where = (mine.repo_path / str(n.get("file") or "")).parent / str(
+            n["attrs"].get("value") or "."
+        )
+        built = where.resolve()
+        for cid, other in sorted(self.components.items()):
+            if other.repo_path is not None and other.repo_path.resolve() == built:
+                ev = f"{n.get('file')}:{n.get('line') or 1} compose service {svc} builds {cid}"
+                self.services.setdefault(svc, (cid, ev))
 
     def _tf_env(self, attrs: dict[str, Any]) -> None:
         """Cloud Run env values set in Terraform, for the component that service is."""
@@ -191,6 +210,10 @@ class ProjectBases(ProjectEvidence):
             return [
                 Target(name, prefix, via, "host", how, self.envs(name), confidence="medium")
             ], ""
+        if not found and name in self.services and name != "localhost":
+            cid, ev = self.services[name]
+            how = f"host {host} is compose service {name}, built from {cid}'s repository"
+            return [Target(cid, prefix, via, "host", how, self.envs(cid), [ev], "medium")], ""
         if not found:
             return [], f"host {host} not in the KB (no envs.*.url or calls entry names it)"
         fitting = [f for f in found if starts_with(path, f[2])] or found

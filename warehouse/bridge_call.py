@@ -33,6 +33,10 @@ class Call:
     expr: str = ""
     resolved_via: str = ""
     base_hole: str | None = None  # the URL starts with a run-time value (segs follow it)
+    generator: str = ""  # a generated client's tool, when the call is one of its operations
+    generator_evidence: str = ""
+    generated_from: str = ""  # the generator's input: an OpenAPI document's path or URL
+    uncalled: str = ""  # the module-private function nothing calls that holds the call  # `config:line` and what the client is generated from
 
     @property
     def unknown_base(self) -> str | None:
@@ -62,6 +66,14 @@ class Call:
             str(a.get("resolved_via") or ""),
             a.get("base_hole") if isinstance(a.get("base_hole"), str) else None,
         )  # fmt: skip
+        if call.operation and isinstance(a.get("generator_config"), str):
+            call.generator = str(a.get("generator") or "")
+            call.generated_from = str(a.get("generated_from") or "")
+            source = call.generated_from or "an input the config does not name"
+            call.generator_evidence = (f"{a['generator_config']} {call.generator} generates "
+                                       f"{a.get('import_spec') or 'the client'} from {source}")  # fmt: skip
+        if isinstance(a.get("uncalled"), str):
+            call.uncalled = a["uncalled"]
         if call.base_hole and call.segs:
             call.segs = call.segs[1:]
         return call
@@ -92,6 +104,8 @@ def edge_attrs(call: Call, t: Target, m, full: list[Seg], conf: str, dead: bool)
         out["dead_code"] = True
         out["confidence"] = "low"
         out["how"] += (
-            f" — but {call.file} is imported by no file and is no entry point (dead code?)"
+            f" — but it is in {call.uncalled}, a function of {call.file} nothing calls (dead code?)"
+            if call.uncalled
+            else f" — but {call.file} is imported by no file and is no entry point (dead code?)"
         )
     return out

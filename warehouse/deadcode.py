@@ -9,7 +9,8 @@ A call site is dead when its file
   (used from templates, which IMPORTS does not always see).
 
 Only components whose code has IMPORTS edges at all are judged: without import facts
-"imported by nobody" says nothing.
+"imported by nobody" says nothing. A call the extractor marked `uncalled` (in a module-private
+function whose name its file never uses again, extractors/js/uncalled.py) is dead too.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def dead_call_sites(nodes: list[dict[str, Any]], edges: list[dict[str, Any]]) ->
     for n in nodes:
         if n["kind"] == "route":
             reached.add((n.get("component") or "", n.get("file") or ""))
-    out = set()
+    out = {n["id"] for n in nodes if n["kind"] == "http_call" and n["attrs"].get("uncalled")}
     for n in nodes:
         comp, file = n.get("component") or "", n.get("file") or ""
         if n["kind"] != "http_call" or comp not in judged or not file:

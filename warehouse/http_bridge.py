@@ -20,7 +20,8 @@ Only the project's own components are ever candidates. Each CALLS edge has `conf
 (high / medium / low), `resolution` (env-var, kb-calls, url, host, proxy, rewrite,
 same-origin, operation, route-shape), `evidence` (`file:line what`, call site to route),
 `via`, `envs`, `how`, `match`, `target_component`, `path`, and `condition` when the call
-is one alternative chosen at run time. A call in a file nothing imports (warehouse.deadcode)
+is one alternative chosen at run time. A call in a file nothing imports, or in a module-
+private function nothing calls (warehouse.deadcode),
 keeps its edge at `confidence: low` with `dead_code: true`: the rule is a guess (a module's
 exported API is imported from elsewhere), so the edge is said, never silently drawn. A call that reaches no route gets an `unresolved` row naming
 the failing link (and the closest route when one is near).
@@ -40,7 +41,7 @@ from warehouse.deadcode import dead_call_sites
 from warehouse.operations import OperationIndex
 from warehouse.relative import Relative
 from warehouse.route_shape import RouteShape
-from warehouse.segmatch import RouteRef, best_routes, closest_route
+from warehouse.segmatch import RANK, RouteRef, best_routes, closest_route, filled_params
 from warehouse.urls import LOCAL_HOSTS, bare_host, netloc, starts_with
 
 NO_ROW = "external"  # an external host or a file path: no CALLS edge and no unresolved row
@@ -70,6 +71,13 @@ class HttpBridge:
             )
             self.routes.setdefault(comp, []).append(ref)
         self.relative = Relative(self.bases, set(self.routes), self.pages)
+        self.own_calls: dict[tuple[str, str, int], list[tuple[Seg, ...]]] = {}
+        for n in nodes:
+            if n["kind"] == "http_call":
+                c = Call.of(n)
+                if c.segs:
+                    key = (c.component, c.method, len(c.segs))
+                    self.own_calls.setdefault(key, []).append(tuple(c.segs))
 
     def tiers(self, call: Call) -> tuple[list[list[Target]], str]:
         """Ordered tiers of candidate targets (the first tier that matches wins), or [] and
@@ -129,10 +137,13 @@ class HttpBridge:
         )
         return [[t]], ""
 
-    def match(self, t: Target, method: str, segs: list[Seg]):
+    def match(self, t: Target, method: str, segs: list[Seg], caller: str = ""):
         """([(route match, full path, confidence)], path tried, note) of one target. Only a
         single best route is joined: a tie is 'ambiguous'; a call hole against a literal
-        route segment (`{slug}` vs `feed`) is named, never joined."""
+        route segment (`{slug}` vs `feed`) is named, never joined; so is a call literal that
+        fills a route parameter where the caller's own code fills that parameter with a
+        value elsewhere (`/articles/feed` next to `/articles/{slug}` names an endpoint of
+        its own, which the API lacks — an exact route would have won)."""
         routes = self.routes.get(t.component, [])
         if t.path is not None:
             tries = [(t.path, False, False)]
@@ -155,11 +166,32 @@ class HttpBridge:
             if len(found) > 1:
                 names = ", ".join(m.route.text for m in found)
                 return [], full, f"ambiguous: {len(found)} routes match ({names})"
+            if clash := self._own_endpoint(caller, method, segs, full, found[0]):
+                note = note or clash
+                continue
             level = MATCH_LEVEL[found[0].kind]
             if weak or suffix:
                 level = weakest(level, "medium")
             return [(found[0], full, weakest(level, t.confidence))], full, ""
         return [], tries[0][0], note
+
+    def _own_endpoint(self, caller: str, method: str, segs: list[Seg], full: list[Seg], m) -> str:
+        """Why a literal of the call that fills a route parameter names another endpoint:
+        the caller calls the same path with a value in that place too; '' otherwise."""
+        off = len(full) - len(segs)
+        for i in filled_params(full, list(m.route.segs), m.suffix):
+            j = i - off
+            if j < 0:
+                continue
+            for other in self.own_calls.get((caller, method, len(segs)), []):
+                if other[j].kind != "lit" and all(
+                    k == j or (a.kind == "lit") == (b.kind == "lit") and
+                    (a.kind != "lit" or a.text == b.text) for k, (a, b) in enumerate(zip(segs, other, strict=True))
+                ):  # fmt: skip
+                    return (f"{m.route.text} (its parameter would take the literal "
+                            f"{segs[j].text!r}, but this component also calls {method} "
+                            f"{shown(list(other))} with a value there: an endpoint the API lacks?)")  # fmt: skip
+        return ""
 
     def miss(self, method: str, tried: list[tuple[Target, list[Seg], str]], why: str) -> str:
         parts = []
@@ -225,7 +257,7 @@ def calls_edges(
                     Unresolved(project, call.component, *where, "http_call", call.expr, reason)
                 )
             continue
-        hits, tried = first_tier(bridge, tiers, method, call.segs or [])
+        hits, tried = first_tier(bridge, tiers, method, call.segs or [], call.component)
         if not hits:
             reason = bridge.miss(method, tried, why)
             unresolved.append(
@@ -241,12 +273,14 @@ def calls_edges(
     return out, unresolved
 
 
-def first_tier(bridge: HttpBridge, tiers: list[list[Target]], method: str, segs: list[Seg]):
+def first_tier(
+    bridge: HttpBridge, tiers: list[list[Target]], method: str, segs: list[Seg], caller: str = ""
+):
     tried: list[tuple[Target, list[Seg], str]] = []
     for tier in tiers:
         hits: dict[str, tuple[Target, Any, list[Seg], str]] = {}
         for t in tier:
-            found, full, note = bridge.match(t, method, segs)
+            found, full, note = bridge.match(t, method, segs, caller)
             tried.append((t, full, note))
             if note.startswith("ambiguous"):
                 return {}, tried
@@ -257,5 +291,17 @@ def first_tier(bridge: HttpBridge, tiers: list[list[Target]], method: str, segs:
                 else:
                     hits[m.route.id] = (t, m, fpath, conf)
         if hits:
-            return hits, tried
+            return _best_per_component(hits), tried
     return {}, tried
+
+
+def _best_per_component(hits: dict[str, tuple]) -> dict[str, tuple]:
+    """One component's routes reached by several values of a tier keep only the best
+    matched (`/user` literally beats `/{name}` through another value's prefix); equally
+    good routes (each value its own exact route) all stay."""
+    best: dict[str, tuple[int, int]] = {}
+    for _t, m, _full, _conf in hits.values():
+        key = (RANK[m.kind], m.loose_count)
+        best[m.route.component] = min(best.get(m.route.component, key), key)
+    return {rid: h for rid, h in hits.items()
+            if (RANK[h[1].kind], h[1].loose_count) == best[h[1].route.component]}  # fmt: skip

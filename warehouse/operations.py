@@ -22,6 +22,7 @@ from vocab.pathparts import Seg, shown, text_segments
 from vocab.safe_yaml import load as safe_load
 from warehouse.bases import Target
 from warehouse.segmatch import best_routes
+from warehouse.urls import netloc
 
 DATA = Path(__file__).parent / "data" / "operation_ids.yaml"
 
@@ -39,6 +40,24 @@ def camel(op_id: str) -> str:
         return op_id
     head, rest = words[0], words[1:]
     return head[:1].lower() + head[1:] + "".join(w[:1].upper() + w[1:] for w in rest)
+
+
+def function_names(name: str, generator: str = "") -> set[str]:
+    """The operation names a generated function's name can stand for: itself, and what is
+    left once a generator's wrapper pattern (`{op}Options`, `use{Op}`) is taken off."""
+    out = {name}
+    gens = naming().get("generators") or {}
+    for gid, rule in gens.items():
+        if generator and gid != generator or not isinstance(rule, dict):
+            continue
+        for pattern in rule.get("functions") or []:
+            head, _, tail = str(pattern).partition("{op}")
+            if head == pattern:  # `use{Op}`: the operation capitalised after the prefix
+                head, _, tail = str(pattern).partition("{Op}")
+            if name.startswith(head) and name.endswith(tail) and len(name) > len(head + tail):
+                core = name[len(head) : len(name) - len(tail)]
+                out.add(core[:1].lower() + core[1:])
+    return out
 
 
 @dataclass(frozen=True)
@@ -104,25 +123,30 @@ class OperationIndex:
                                       f"{where} operationId {a['operation_id']}", "explicit"))  # fmt: skip
             return
         owner, _, fn = handler.rpartition(".")
-        op_id = convention_id(str(a.get("framework") or ""), r.method, list(r.segs), fn, owner)
+        listing = r.method == "GET" and bool(r.segs) and r.segs[-1].kind == "lit"
+        op_id = convention_id(str(a.get("framework") or ""), r.method, list(r.segs), fn, owner,
+                              listing)  # fmt: skip
         if op_id:
             self.ops.append(Operation(op_id, comp, r.method, r.segs,
                                       f"{where} {a.get('framework')} operation id {op_id}", "convention"))  # fmt: skip
 
-    def find(self, name: str) -> list[Operation]:
-        hits = [o for o in self.ops if name in (o.id, camel(o.id))]
+    def find(self, name: str, generator: str = "") -> list[Operation]:
+        names = function_names(name, generator)
+        hits = [o for o in self.ops if names & {o.id, camel(o.id)}]
         explicit = [o for o in hits if o.source != "convention"]
         return explicit or hits
 
     def tiers(self, call) -> tuple[list[list[Target]], str]:
         name = call.operation or ""
-        hits = self.find(name)
+        hits = self.find(name, call.generator)
         if not hits:
             return (
                 [],
                 f"generated operation {name}: no operationId in the project's routes or OpenAPI documents names it",
             )
         keys = {(o.component, o.method, shown(list(o.segs))) for o in hits}
+        if len(keys) > 1 and (mine := self._generated_from(call, hits)):
+            hits, keys = mine, {(o.component, o.method, shown(list(o.segs))) for o in mine}
         if len(keys) > 1:
             return [], f"generated operation {name}: {len(keys)} operations share the name"
         op = hits[0]
@@ -132,10 +156,21 @@ class OperationIndex:
                         f"{'no' if not comps else 'more than one'} API of the project serves it")  # fmt: skip
         conf = "high" if op.source != "convention" else "medium"
         how = f"generated operation {name} is operationId {op.id} ({op.source})"
+        evidence = [e for e in (call.generator_evidence, op.evidence) if e]
         t = Target(comps[0], [], f"operation {name}", "operation", how,
-                   self.bridge.bases.envs(comps[0]), [op.evidence], conf, path=list(op.segs))  # fmt: skip
+                   self.bridge.bases.envs(comps[0]), evidence, conf, path=list(op.segs))  # fmt: skip
         call.method = op.method
         return [[t]], ""
+
+    def _generated_from(self, call, hits: list[Operation]) -> list[Operation]:
+        """The operations of the API the client is generated from, when the generator's
+        input is a URL of a component (`http://localhost:8000/openapi.json`)."""
+        loc = netloc(call.generated_from) if "://" in call.generated_from else None
+        if loc is None:
+            return []
+        targets, _ = self.bridge.bases.by_url(call.component, loc[0], loc[1], "", [])
+        comps = {t.component for t in targets}
+        return [o for o in hits if o.component in comps]
 
     def _serving(self, op: Operation) -> list[str]:
         """Components with exactly one route of the operation's method and path."""

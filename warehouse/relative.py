@@ -75,6 +75,8 @@ class Relative:
             role = str(rule.get("role") or "proxy")
             label = f"{rule.get('kind') or 'dev-server'} {role} {rule.get('source')} → {rule.get('target')}"
             ev = f"{rule.get('file')}:{rule.get('line') or 1} {label}"
+            if isinstance(rule.get("env_var"), str):
+                return self._env_proxied(caller, rule, segs, role, label, ev)
             if not origin:  # an internal rewrite: the same origin, another path
                 t = Target(
                     caller, [], via or label, "rewrite", label, b.envs(caller), [ev], path=dest
@@ -93,6 +95,25 @@ class Relative:
                 t.evidence.insert(0, ev)
             return ts, f"{label}: {why}" if why else ""
         return [], ""
+
+    def _env_proxied(self, caller: str, rule: dict, segs: list[Seg], role: str, label: str,
+                     ev: str) -> tuple[list[Target], str]:  # fmt: skip
+        """A proxy whose target is an env var (`target: env.API_URL`): the var's values
+        (env files, compose, KB `calls` env_var entries), as a call's env base is read."""
+        var = str(rule["env_var"])
+        sent = apply_rule({**rule, "target": "http://env.invalid"}, segs)
+        dest = sent[1] if sent else list(segs)
+        no_path = lambda _v, _via: ([], "the value is a path, not an origin")  # noqa: E731
+        tiers, misses = self.b.by_env(caller, var, None, dest, no_path)
+        found = next((tier for tier in tiers if tier), [])
+        for t in found:
+            if t.prefix is not None:
+                t.path, t.mount = [*t.prefix, *dest], []
+            t.resolution = "proxy" if role == "proxy" else "rewrite"
+            t.how = f"{label}: {t.how}"
+            t.evidence.insert(0, ev)
+        why = "; ".join(misses) or f"no value of {var} in .env*/compose files and no KB calls entry"
+        return found, "" if found else f"{label}: {why}"
 
     def _rewritten(self, caller: str, segs: list[Seg]) -> tuple[list[Target], str]:
         """Firebase Hosting rewrites of the caller: `/api/**` → a function or Cloud Run."""

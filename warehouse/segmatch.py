@@ -89,6 +89,15 @@ def match_segs(call: list[Seg], route: list[Seg], suffix: bool = False) -> tuple
     return worst, sum(k != "exact" for k in kinds)  # type: ignore[return-value]
 
 
+def filled_params(call: list[Seg], route: list[Seg], suffix: bool = False) -> list[int]:
+    """Indexes into `call` where a literal of the call fills a one-segment route parameter
+    (`feed` in `/articles/feed` against `/articles/{slug}`)."""
+    if suffix:
+        route = route[max(0, len(route) - len(call)) :]
+    return [i for i, (c, r) in enumerate(zip(call, route, strict=False))
+            if c.kind == "lit" and r.kind == "param"]  # fmt: skip
+
+
 def method_fits(call: str, route: str) -> bool:
     return call == "*" or route.upper() in ANY_METHOD or route.upper() == call.upper()
 

@@ -232,10 +232,12 @@ class Interpreter:
             )  # a route object: its own line
             if isinstance(decorated, Func):
                 where = decorated.site
+            op_id = s.select(spec.get("operation_id")) if spec.get("operation_id") else None
+            extra = (("operation_id", op_id.value),) if isinstance(op_id, Lit) and isinstance(
+                op_id.value, str) and op_id.value else ()  # fmt: skip
             for verb, view in self.class_view(handler) or [(method, handler)]:
-                events.append(
-                    RouteEvent(obj.model, router, verb, path, view, middleware, site, where)
-                )
+                events.append(RouteEvent(obj.model, router, verb, path, view, middleware, site,
+                                         where, attrs=extra))  # fmt: skip
         return events
 
     def class_view(self, handler: Value | None) -> list[tuple[Value, Value]] | None:

@@ -24,7 +24,7 @@ from typing import Any
 import yaml
 
 from extractors.base import ComponentContext
-from extractors.engine.values import Concat, Lit, ObjLit, Value
+from extractors.engine.values import ArrLit, Choice, Concat, Env, Func, Lit, ObjLit, Value
 from extractors.lang.expr import EObject
 from extractors.models import HERE
 from extractors.models.sources import config_file
@@ -83,6 +83,32 @@ def _text(value: Value | None) -> str | None:
     return None
 
 
+def _env_target(value: Value | None) -> tuple[str, str] | None:
+    """(`{NAME}` + any literal tail, NAME) of a target read from the environment
+    (`env.VITE_API_URL` after Vite's `loadEnv`, `process.env.API`): the bridge resolves the
+    variable's values like a call's env base."""
+    if isinstance(value, Env):
+        return "{" + value.name + "}", value.name
+    if isinstance(value, Concat) and value.parts and isinstance(value.parts[0], Env):
+        tail = _text(Concat(value.parts[1:])) if value.parts[1:] else ""
+        if tail is not None:
+            return "{" + value.parts[0].name + "}" + tail, value.parts[0].name
+    return None
+
+
+def _config_object(ev, config: Value | None) -> ObjLit | None:
+    """The config object: written as one, or returned by the function the config exports
+    (`defineConfig(({ mode }) => ({ … }))`: the tool calls it with the command and mode)."""
+    if isinstance(config, Func):
+        outs, _ = ev.apply(config, [])
+        for out in outs:
+            options = out.options if isinstance(out, Choice) else (out,)
+            config = next((o for o in options if isinstance(o, ObjLit)), None)
+            if config is not None:
+                break
+    return config if isinstance(config, ObjLit) else None
+
+
 def _entries(ev, value: Value) -> list[tuple[str | None, Any, int]]:
     """(key, value node, line) of an object literal's members."""
     if not isinstance(value, ObjLit):
@@ -96,8 +122,8 @@ def _entries(ev, value: Value) -> list[tuple[str | None, Any, int]]:
 
 
 def _module(ev, spec: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-    config = config_file(ev, str(spec["file"]))
-    if not isinstance(config, ObjLit):
+    config = _config_object(ev, config_file(ev, str(spec["file"])))
+    if config is None:
         return []
     rel = config.site.rel
     value: Value | None = config
@@ -113,19 +139,51 @@ def _module(ev, spec: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
             else None
         )
         return [(rel, r) for r in _returned(ev, value, spec, role, base)]
+    if isinstance(value, ArrLit):
+        return [(rel, r) for r in _listed(ev, value, spec, role, rel)]
     out = []
     for key, node, line in _entries(ev, value):
         if key is None:
             continue
         item = ev.eval(rel, node, getattr(value, "act", None))
-        target = _text(item)
-        strip = None
+        target, strip = item, None
         if isinstance(item, ObjLit):
-            target = _text(ev.member(item, str(spec.get("target") or "target"), rel, None, 1))
+            target = ev.member(item, str(spec.get("target") or "target"), rel, None, 1)
             strip = _strip(ev, item, spec, rel, key)
-        if target:
-            match = "regex" if key.startswith("^") else "prefix"
-            out.append((rel, _rule(role, key, match, target, strip, line)))
+        match = "regex" if key.startswith("^") else "prefix"
+        if rule := _target_rule(role, key, match, target, strip, line):
+            out.append((rel, rule))
+    return out
+
+
+def _target_rule(role, source, match, target: Value | None, strip, line) -> dict | None:
+    text = _text(target)
+    if text:
+        return _rule(role, source, match, text, strip, line)
+    env = _env_target(target)
+    if env is None:
+        return None
+    rule = _rule(role, source, match, env[0], strip, line)
+    rule["env_var"] = env[1]
+    return rule
+
+
+def _listed(ev, value: ArrLit, spec: dict[str, Any], role: str, rel: str) -> list[dict]:
+    """webpack-dev-server v5's list form: `[{ context: ['/api', '/auth'], target }]`."""
+    out = []
+    for item in value.items:
+        if not isinstance(item, ObjLit):
+            continue
+        line = item.site.line
+        ctx = ev.member(item, str(spec.get("context") or "context"), rel, None, 1)
+        sources = [ctx] if not isinstance(ctx, ArrLit) else list(ctx.items)
+        target = ev.member(item, str(spec.get("target") or "target"), rel, None, 1)
+        for source in (_text(s) for s in sources):
+            if not source:
+                continue
+            strip = _strip(ev, item, spec, rel, source)
+            if rule := _target_rule(role, source, "prefix", target, strip, line):
+                out.append(rule)
     return out
 
 
@@ -184,15 +242,24 @@ def _rule(role, source, match, target, strip, line) -> dict[str, Any]:
     return rule
 
 
-def _json(ctx: ComponentContext, spec: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+def json_at(ctx: ComponentContext, name: str, at: list[str]) -> list[tuple[str, Any]]:
+    """(rel, value) of every JSON file of that name that parses, read down the `at` keys
+    (None where one is missing)."""
     out = []
-    for rel in sorted(r for r in ctx.files if Path(r).name == spec["file"]):
+    for rel in sorted(r for r in ctx.files if Path(r).name == name):
         try:
             data = json.loads(ctx.files[rel].text)
         except (ValueError, AttributeError):
             continue
-        for key in spec.get("at") or []:
+        for key in at:
             data = data.get(key) if isinstance(data, dict) else None
+        out.append((rel, data))
+    return out
+
+
+def _json(ctx: ComponentContext, spec: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    out = []
+    for rel, data in json_at(ctx, str(spec["file"]), list(spec.get("at") or [])):
         if isinstance(data, str) and "://" in data:
             line = next((i + 1 for i, t in enumerate(ctx.files[rel].text.splitlines())
                          if f'"{spec["at"][-1]}"' in t), 1)  # fmt: skip

@@ -107,3 +107,50 @@ def test_nginx_location_proxy_pass(tmp_path):
     })  # fmt: skip
     [rule] = _rules(facts, "nginx/default.conf")
     assert (rule["source"], rule["target"]) == ("/api/", "http://orders:8000/")
+
+
+def test_webpack_dev_server_proxy_in_its_list_form(tmp_path):
+    facts = extract(tmp_path, {
+        "package.json": json.dumps({"devDependencies": {"webpack-dev-server": "^5.0.0"}}),
+        "webpack.config.js": """
+            module.exports = {
+              devServer: {
+                proxy: [
+                  { context: ['/kettles', '/teapots'], target: 'http://localhost:7070' },
+                  { context: '/cups', target: 'http://localhost:7171', pathRewrite: { '^/cups': '' } },
+                ],
+              },
+            };
+            """,
+    })  # fmt: skip
+    got = {r["source"]: (r["target"], r.get("strip")) for r in _rules(facts, "webpack.config.js")}
+    assert got == {
+        "/kettles": ("http://localhost:7070", None),
+        "/teapots": ("http://localhost:7070", None),
+        "/cups": ("http://localhost:7171", "/cups"),
+    }
+
+
+def test_vite_config_function_with_a_target_from_load_env(tmp_path):
+    facts = extract(tmp_path, {
+        "package.json": json.dumps({"devDependencies": {"vite": "^5.0.0"}}),
+        "vite.config.ts": """
+            import { defineConfig, loadEnv } from 'vite';
+
+            export default defineConfig(({ mode }) => {
+              const env = loadEnv(mode, process.cwd(), '');
+              return {
+                server: {
+                  proxy: {
+                    '/greenhouse': { target: env.GREENHOUSE_URL, changeOrigin: true },
+                    '/sheds': 'http://localhost:4300',
+                  },
+                },
+              };
+            });
+            """,
+    })  # fmt: skip
+    rules = {r["source"]: r for r in _rules(facts, "vite.config.ts")}
+    assert rules["/sheds"]["target"] == "http://localhost:4300"
+    env = rules["/greenhouse"]
+    assert (env["target"], env["env_var"], env["line"]) == ("{GREENHOUSE_URL}", "GREENHOUSE_URL", 8)

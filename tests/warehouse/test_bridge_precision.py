@@ -157,3 +157,41 @@ def test_template_against_literal_segment_or_a_tie_is_never_joined(tmp_path):
         "GET /api/items/5 in app is ambiguous: 2 routes match (GET /api/items/:id, "
         "GET /api/items/:slug)"
     )
+
+
+def test_literal_in_a_parameter_place_the_caller_fills_with_values_elsewhere(tmp_path):
+    """`/recipes/popular` next to `/recipes/{id}` in the same frontend names an endpoint of
+    its own: when the API has only `/recipes/:id`, the literal call is no call of it (the
+    API lacks the endpoint); a literal with no such sibling (`/chefs/me`) still joins."""
+    kb = write_kb(tmp_path, {"p": {"web": {"role": "frontend"}, "api": {
+        "role": "api", "envs": {"prod": {"url": "https://api.p.example"}}}}})  # fmt: skip
+    web, api = Facts("p", "web"), Facts("p", "api")
+    web.node("env_var", "API", "API", values={".env": "https://api.p.example"})
+    web.call("pop", "GET", "{API}/recipes/popular", env_var="API", line=3)
+    web.call("one", "GET", "{API}/recipes/{id}", env_var="API", line=4)
+    web.call("me", "GET", "{API}/chefs/me", env_var="API", line=5)
+    api.route("GET", "/recipes/:id")
+    api.route("GET", "/chefs/:name")
+    out = graph(kb, "p", web, api)
+    assert [(s, r) for s, r, _ in bridged(out)] == [
+        ("call.ts:4", "GET /recipes/:id"),
+        ("call.ts:5", "GET /chefs/:name"),
+    ]
+    assert reasons(out)["call.ts:3"].endswith(
+        "closest: GET /recipes/:id (its parameter would take the literal 'popular', but this "
+        "component also calls GET /recipes/{id} with a value there: an endpoint the API lacks?)"
+    )
+
+
+def test_literal_route_by_one_value_beats_a_parameter_route_by_another(tmp_path):
+    """The env var has two values (dev, prod); through one the call is `/user` (a literal
+    route), through the other `/v1/user`, which only `/v1/{name}` fits: the literal wins."""
+    kb = write_kb(tmp_path, {"p": {"web": {"role": "frontend"}, "api": {"role": "api", "envs": {
+        "dev": {"url": "http://localhost:5000"}, "prod": {"url": "https://api.p.example"}}}}})  # fmt: skip
+    web, api = Facts("p", "web"), Facts("p", "api")
+    web.node("env_var", "API", "API", values={
+        ".env.development": "http://localhost:5000", ".env.production": "https://api.p.example/v1"})  # fmt: skip
+    web.call("me", "GET", "{API}/user", env_var="API", line=3)
+    api.route("GET", "/user")
+    api.route("GET", "/v1/:name")
+    assert [(s, r) for s, r, _ in bridged(graph(kb, "p", web, api))] == [("call.ts:3", "GET /user")]
