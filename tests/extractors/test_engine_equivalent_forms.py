@@ -1,0 +1,95 @@
+"""Forms that do the same thing give the same facts: a value awaited or read in a `.then`
+callback, a member named through `getattr`, and a method chosen by a ternary (each
+alternative's facts carrying the condition that chose it)."""
+
+from __future__ import annotations
+
+from jsrepo import extract
+
+NEST_MODULE = """
+    import { Controller, Get, Module } from '@nestjs/common';
+
+    @Controller('lamps')
+    export class LampController {
+      @Get()
+      list() {}
+    }
+
+    @Module({ controllers: [LampController] })
+    export class LampModule {}
+    """
+
+
+def test_a_then_callback_parameter_is_what_the_promise_resolves_to(tmp_path):
+    f = extract(tmp_path, {
+        "package.json": '{"dependencies": {"@nestjs/core": "10", "@nestjs/common": "10"}}',
+        "src/main.ts": """
+            import { NestFactory } from '@nestjs/core';
+            import { LampModule } from './lamp.module';
+
+            function start() {
+              return Promise.resolve(NestFactory.create(LampModule)).then(async function (srv) {
+                srv.setGlobalPrefix('shop');
+                await srv.listen(8080);
+              });
+            }
+            start();
+            """,
+        "src/lamp.module.ts": NEST_MODULE,
+    })  # fmt: skip
+    assert set(f.kind("route")) == {"GET /shop/lamps"}
+
+
+def test_a_decorator_through_getattr_with_a_chosen_name_registers_both(tmp_path):
+    f = extract(tmp_path, {
+        "requirements.txt": "fastapi\n",
+        "svc/app.py": """
+            import os
+            from fastapi import APIRouter, FastAPI
+
+            lamps = APIRouter()
+
+            @getattr(lamps, "put" if os.getenv("LAMP_MODE") else "post")("/lamps")
+            def add_lamp():
+                return {}
+
+            @getattr(lamps, "get")("/lamps")
+            def all_lamps():
+                return []
+
+            app = FastAPI()
+            app.include_router(lamps, prefix="/v2")
+            """,
+    })  # fmt: skip
+    routes = {name: n.attrs.get("condition") for name, n in f.kind("route").items()}
+    assert routes == {
+        "PUT /v2/lamps": 'os.getenv("LAMP_MODE")',
+        "POST /v2/lamps": 'not (os.getenv("LAMP_MODE"))',
+        "GET /v2/lamps": None,
+    }
+    handler = {s: d for (s, d) in f.edges("ROUTES_TO")}["route:PUT /v2/lamps"]
+    assert handler == "symbol:svc/app.py#add_lamp"
+
+
+def test_a_method_chosen_by_a_ternary_gives_each_route_and_call_its_condition(tmp_path):
+    f = extract(tmp_path, {
+        "package.json": '{"dependencies": {"express": "4", "axios": "1"}}',
+        "src/server.js": """
+            const express = require('express');
+            const lamps = express.Router();
+            lamps[process.env.LAMP_MODE ? 'put' : 'post']('/lamps', (req, res) => res.end());
+            const app = express();
+            app.use('/v2', lamps);
+            """,
+        "src/client.js": """
+            import axios from 'axios';
+            export const save = (l) => axios[process.env.LAMP_MODE ? 'put' : 'post']('/v2/lamps', l);
+            """,
+    })  # fmt: skip
+    routes = {name: n.attrs.get("condition") for name, n in f.kind("route").items()}
+    assert routes == {
+        "PUT /v2/lamps": "process.env.LAMP_MODE",
+        "POST /v2/lamps": "not (process.env.LAMP_MODE)",
+    }
+    calls = {n.name: n.attrs.get("condition") for n in f.raw.nodes if n.kind == "http_call"}
+    assert calls == routes
