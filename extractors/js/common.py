@@ -117,7 +117,21 @@ def resolve_export(
         found = resolve_export(ctx, target, name, depth + 1)
         if found is not None:
             return found
-    return None
+    whole = whole_module(ctx, rel)  # `module.exports = require('./m')`: m's members
+    return resolve_export(ctx, whole, name, depth + 1) if whole != rel else None
+
+
+def whole_module(ctx: ComponentContext, rel: str) -> str:
+    """The module whose `module.exports` a module is: itself, or the one it re-exports
+    whole (`module.exports = require('./m')`, an index in front of a module), followed."""
+    for _ in range(8):
+        mod = modules(ctx).get(rel)
+        local = mod.exports.get("default") if mod is not None else None
+        binding = mod.imports.get(local) if mod is not None and local else None
+        if binding is None or not binding.target or binding.imported != "*" or not binding.cjs:
+            break
+        rel = binding.target
+    return rel
 
 
 def resolve_local(ctx: ComponentContext, rel: str, name: str) -> tuple[str, str] | None:
@@ -144,11 +158,12 @@ def resolve_namespace(ctx: ComponentContext, rel: str, name: str, depth: int = 0
     if binding is None or not binding.target or depth > 8:
         return None
     if binding.imported == "*":
-        return binding.target
+        return whole_module(ctx, binding.target)
     return _exported_namespace(ctx, binding.target, binding.imported, depth + 1)
 
 
 def _exported_namespace(ctx: ComponentContext, rel: str, name: str, depth: int) -> str | None:
+    rel = whole_module(ctx, rel)
     mod = modules(ctx).get(rel)
     if mod is None or depth > 8:
         return None

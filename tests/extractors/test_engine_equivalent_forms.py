@@ -93,3 +93,77 @@ def test_a_method_chosen_by_a_ternary_gives_each_route_and_call_its_condition(tm
     }
     calls = {n.name: n.attrs.get("condition") for n in f.raw.nodes if n.kind == "http_call"}
     assert calls == routes
+
+
+CJS_CONFIG = {
+    "package.json": '{"dependencies": {"express": "4"}}',
+    "lib/settings/settings.js": """
+        module.exports = {
+          mode: process.env.LAMP_MODE,
+          store: { url: process.env.LAMP_STORE_URL },
+        };
+        """,
+    "lib/settings/front/index.js": "module.exports = require('../settings');\n",
+    "lib/lamps/lamps.store.js": """
+        const save = async (lamp) => lamp;
+        module.exports = { save };
+        """,
+    "lib/lamps/front/index.js": "module.exports = require('../lamps.store');\n",
+    "lib/lamps/index.js": "module.exports.lampStore = require('./front');\n",
+    "lib/lamps/lamps.handler.js": """
+        const settings = require('../settings/front');
+        const { lampStore } = require('.');
+
+        const addLamp = async (req, res) => {
+          const lamp = await lampStore.save(req.body);
+          res.send({ lamp, url: settings.store.url });
+        };
+        module.exports = { addLamp };
+        """,
+}
+
+
+def test_a_module_reexported_whole_by_an_index_keeps_its_env_reads_and_calls(tmp_path):
+    """`module.exports = require('../m')` in front of a config module and of a service: a
+    use of the config's env-read value and a call of the service read as without it."""
+    f = extract(tmp_path, CJS_CONFIG)
+    reads = {
+        (d.split(":", 1)[1], e.file, e.line)
+        for (_, d), e in f.edges("READS_ENV").items()
+        if e.file == "lib/lamps/lamps.handler.js"
+    }
+    assert reads == {("LAMP_STORE_URL", "lib/lamps/lamps.handler.js", 6)}
+    calls = {(s, d) for (s, d) in f.edges("CALLS_FN")}
+    assert (
+        "symbol:lib/lamps/lamps.handler.js#addLamp",
+        "symbol:lib/lamps/lamps.store.js#save",
+    ) in calls
+
+
+def test_an_injected_member_typed_through_a_namespace_import_calls_its_class(tmp_path):
+    f = extract(tmp_path, {
+        "package.json": '{"dependencies": {"@nestjs/common": "10"}}',
+        "src/lamps/lamp.store.ts": """
+            export class LampStore {
+              all() { return []; }
+            }
+            """,
+        "src/lamps/lamp.controller.ts": """
+            import { Controller, Get } from '@nestjs/common';
+            import * as store from './lamp.store';
+
+            @Controller('lamps')
+            export class LampController {
+              constructor(private readonly lamps: store.LampStore) {}
+
+              @Get()
+              list() {
+                return this.lamps.all();
+              }
+            }
+            """,
+    })  # fmt: skip
+    assert (
+        "symbol:src/lamps/lamp.controller.ts#LampController.list",
+        "symbol:src/lamps/lamp.store.ts#LampStore.all",
+    ) in f.edges("CALLS_FN")
