@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from tree_sitter import Node as TsNode
 
+from extractors.python.aliases import import_aliases
 from extractors.python.classes import Classes
 from extractors.python.scope import Cls
 
@@ -36,6 +37,15 @@ class Types(Classes):
                     self.__dict__["_current_user"] = self._returns(fn[0], fn[1])
                     return self.__dict__["_current_user"]
         return None
+
+    def _spelled(self, rel: str, name: str) -> str:
+        """A name as its library spells it (`current_user as viewer`: `current_user`)."""
+        if name == "current_user" or rel not in self.mods:
+            return name
+        found = self.__dict__.setdefault("_aliases", {})
+        if rel not in found:
+            found[rel] = import_aliases(self.mods[rel].sf)
+        return found[rel].get(name, name).rsplit(".", 1)[-1]
 
     def _loader_function(self, rel: str, node: TsNode) -> tuple[str, TsNode] | None:
         if node.type == "function_definition":
@@ -125,7 +135,7 @@ class Types(Classes):
             if name == "self" and fn is not None:
                 return self._own_class(rel, fn)
             if (
-                name == "current_user"
+                self._spelled(rel, name) == "current_user"
                 and self.where(rel, name) == (rel, name)
                 and name not in self.defs(rel).assigns
             ):

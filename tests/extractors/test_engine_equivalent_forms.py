@@ -167,3 +167,22 @@ def test_an_injected_member_typed_through_a_namespace_import_calls_its_class(tmp
         "symbol:src/lamps/lamp.controller.ts#LampController.list",
         "symbol:src/lamps/lamp.store.ts#LampStore.all",
     ) in f.edges("CALLS_FN")
+
+
+def test_route_decorators_imported_under_other_names_keep_their_methods(tmp_path):
+    f = extract(tmp_path, {
+        "package.json": '{"dependencies": {"@nestjs/core": "10", "@nestjs/common": "10"}}',
+        "src/lamps.controller.ts": """
+            import { Controller as Ctl, Get as Read, Post as Make } from '@nestjs/common';
+
+            @Ctl('lamps')
+            export class LampController {
+              @Read()
+              list() {}
+
+              @Make(':id')
+              add() {}
+            }
+            """,
+    })  # fmt: skip
+    assert set(f.kind("route")) == {"GET /lamps", "POST /lamps/:id"}
