@@ -39,8 +39,9 @@ class Types(Classes):
         return None
 
     def _spelled(self, rel: str, name: str) -> str:
-        """A name as its library spells it (`current_user as viewer`: `current_user`)."""
-        if name == "current_user" or rel not in self.mods:
+        """A name as its library spells it (`current_user as viewer`: `current_user`;
+        `get_object_or_404 as fetch_or_404`: `get_object_or_404`)."""
+        if rel not in self.mods:
             return name
         found = self.__dict__.setdefault("_aliases", {})
         if rel not in found:
@@ -171,13 +172,14 @@ class Types(Classes):
             cls = self.class_named(rel, dotted)
             if cls:
                 return cls
-            if dotted.rsplit(".", 1)[-1] == "relationship":  # SQLAlchemy: relationship("Comment")
+            spelled = self._spelled(rel, dotted) if callee.type == "identifier" else dotted
+            if spelled.rsplit(".", 1)[-1] == "relationship":  # SQLAlchemy: relationship("Comment")
                 args = node.child_by_field_name("arguments")
                 first = args.named_children[0] if args is not None and args.named_children else None
                 if first is not None and first.type in {"string", "identifier", "attribute"}:
                     return self.class_named(rel, self.text(rel, first).strip("'\""))
                 return None
-            if dotted.rsplit(".", 1)[-1] in {"get_object_or_404", "get_list_or_404"}:
+            if spelled.rsplit(".", 1)[-1] in {"get_object_or_404", "get_list_or_404"}:
                 args = node.child_by_field_name("arguments")
                 first = args.named_children[0] if args is not None and args.named_children else None
                 return self.type_of(rel, first, fn, depth + 1) if first is not None else None

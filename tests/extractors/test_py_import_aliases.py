@@ -89,3 +89,30 @@ def test_an_aliased_current_user_is_the_loaded_user(tmp_path):
     g = Graph(write(tmp_path, FILES))
     line = at(FILES, "hive/views.py", "keeper.badge()").split(":")[1]
     assert f"hive/models.py#Keeper.badge@{line}" in g.calls("hive/views.py#me")
+
+
+def test_an_aliased_get_object_or_404_types_its_result(tmp_path):
+    files = {
+        "requirements.txt": "django\n",
+        "combs/models.py": """
+            from django.db import models
+
+
+            class Comb(models.Model):
+                def harvest(self):
+                    return 1
+            """,
+        "combs/views.py": """
+            from django.shortcuts import get_object_or_404 as fetch_or_404
+
+            from combs.models import Comb
+
+
+            def harvest(request, pk):
+                comb = fetch_or_404(Comb, id=pk)
+                return comb.harvest()
+            """,
+    }
+    g = Graph(write(tmp_path, files))
+    line = at(files, "combs/views.py", "comb.harvest()").split(":")[1]
+    assert f"combs/models.py#Comb.harvest@{line}" in g.calls("combs/views.py#harvest")
