@@ -189,9 +189,11 @@ def lookup_symbol(ctx: ComponentContext, rel: str, dotted: str) -> str | None:
         return symbol_in(ctx, *found) if found else None
     binding = mod.imports.get(head)
     if binding is not None and binding.imported == "*" and binding.target:
-        found = resolve_export(ctx, binding.target, member)
+        first, _, rest = member.partition(".")  # `ns.service.verify`: service's member
+        found = resolve_export(ctx, binding.target, first)
         if found is not None or not binding.cjs:
-            return symbol_in(ctx, *found) if found else None
+            dotted_in = (found[0], f"{found[1]}.{rest}" if rest else found[1]) if found else None
+            return symbol_in(ctx, *dotted_in) if dotted_in else None
     found = resolve_local(ctx, rel, head)
     if found is None:
         namespace = resolve_namespace(ctx, rel, head)

@@ -186,3 +186,29 @@ def test_route_decorators_imported_under_other_names_keep_their_methods(tmp_path
             """,
     })  # fmt: skip
     assert set(f.kind("route")) == {"GET /lamps", "POST /lamps/:id"}
+
+
+def test_a_method_of_an_object_reached_through_a_namespace_import_is_called(tmp_path):
+    f = extract(tmp_path, {
+        "package.json": '{"dependencies": {"express": "4"}}',
+        "src/services/bulbs.ts": """
+            export const bulbService = {
+              async swap(id: string) {
+                return id;
+              },
+            };
+            """,
+        "src/controllers/bulbs.ts": """
+            import * as bulbs from '../services/bulbs';
+
+            export const bulbController = {
+              async change(req, res) {
+                res.json(await bulbs.bulbService.swap(req.params.id));
+              },
+            };
+            """,
+    })  # fmt: skip
+    assert (
+        "symbol:src/controllers/bulbs.ts#bulbController.change",
+        "symbol:src/services/bulbs.ts#bulbService.swap",
+    ) in f.edges("CALLS_FN")
