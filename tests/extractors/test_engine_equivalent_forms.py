@@ -212,3 +212,19 @@ def test_a_method_of_an_object_reached_through_a_namespace_import_is_called(tmp_
         "symbol:src/controllers/bulbs.ts#bulbController.change",
         "symbol:src/services/bulbs.ts#bulbService.swap",
     ) in f.edges("CALLS_FN")
+
+
+def test_a_page_exported_as_a_static_member_is_routed_where_it_is_written(tmp_path):
+    f = extract(tmp_path, {
+        "package.json": '{"dependencies": {"next": "13", "react": "18"}}',
+        "src/pages/lamps.tsx": """
+            class Screens {
+              static Lamps = () => {
+                return <p>lamps</p>;
+              };
+            }
+
+            export default Screens.Lamps;
+            """,
+    })  # fmt: skip
+    assert f.where("route:GET /lamps") == "src/pages/lamps.tsx:2"
