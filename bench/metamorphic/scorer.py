@@ -210,6 +210,20 @@ def alternative_key(f: Fact, alt: Alternative) -> tuple | None:
     return None
 
 
+def _at_alternative(before: list[Fact], project: str, component: str, alt: Alternative):
+    """The route and call facts of the rewritten lines; a line either side only when none is
+    on them (a decorated function reported at its `def`), never a neighbouring registration's."""
+    here = [
+        f
+        for f in before
+        if (f.project, f.component, f.file) == (project, component, alt.file)
+        and f.kind in ("routes", "http_calls")
+        and alt.line - 1 <= f.line <= alt.end_line + 1
+    ]
+    exact = [f for f in here if alt.line <= f.line <= alt.end_line]
+    return exact or here
+
+
 def _alternatives(
     before: list[Fact], index: After, rewrites: dict, tallies: dict[str, Tally]
 ) -> dict[str, Any]:
@@ -217,15 +231,7 @@ def _alternatives(
     misses: list[dict[str, str]] = []
     for (project, component), rw in rewrites.items():
         for alt in rw.alternatives:
-            for f in before:
-                if (f.project, f.component, f.file) != (
-                    project,
-                    component,
-                    alt.file,
-                ) or f.kind not in ("routes", "http_calls"):
-                    continue
-                if not (alt.line - 1 <= f.line <= alt.end_line + 1):
-                    continue
+            for f in _at_alternative(before, project, component, alt):
                 k = alternative_key(f, alt)
                 if k is None:
                     continue

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from extractors.engine.values import (
     STRINGISH,
     ArrLit,
+    Choice,
     Concat,
     Config,
     Env,
@@ -36,7 +37,7 @@ JOINS = {
 }  # fmt: skip
 IDENTITY = {
     "<global>.encodeURIComponent", "<global>.encodeURI", "<global>.String", "<global>.str",
-    "urllib.parse.quote", "<global>.decodeURIComponent",
+    "urllib.parse.quote", "<global>.decodeURIComponent", "<global>.Promise.resolve",
 }  # fmt: skip
 STRING_KEEP = {"trim", "toString", "toLowerCase", "toUpperCase", "strip", "lower", "upper",
                "rstrip", "lstrip", "valueOf", "trimEnd", "trimStart"}  # fmt: skip
@@ -187,6 +188,8 @@ def call(ev: Evaluator, c: Call) -> Value | None:
             return object_items(ev, c.arg(0), callee.path[-1])
         if dotted == "<global>.Object.assign":
             return _merged(c)
+        if dotted == "<global>.getattr" and len(c.view.args) >= 2:
+            return _attribute(ev, c)
     if isinstance(callee, Method):
         target, name = callee.target, callee.name
         if isinstance(target, STRINGISH):
@@ -220,6 +223,17 @@ def call(ev: Evaluator, c: Call) -> Value | None:
                 items += list(v.items) if isinstance(v, ArrLit) else [v]
             return ArrLit(tuple(items))
     return None
+
+
+def _attribute(ev: Evaluator, c: Call) -> Value | None:
+    """Python's `getattr(obj, "name")`: the member, each one when the name is a choice of
+    literals (`getattr(router, "put" if flag else "post")`)."""
+    target, name = c.arg(0), c.arg(1)
+    names = name.options if isinstance(name, Choice) else (name,)
+    if target is None or not all(isinstance(n, Lit) and isinstance(n.value, str) for n in names):
+        return None
+    members = [ev.member(target, str(n.value), c.rel, c.node, c.depth + 1) for n in names]  # type: ignore[union-attr]
+    return choice(members, name.condition) if isinstance(name, Choice) else members[0]
 
 
 def _replace(target: Value, c: Call) -> Value:

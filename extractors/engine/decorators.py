@@ -126,7 +126,7 @@ class Decorators:
         router: Value | None = self.class_object(rel, a, cls) if cls is not None else None
         if router is None:
             router = decorated  # a function route, mounted where it is listed
-        name = self._name(expr, a)
+        name = self._name(rel, expr, a)
         method = Lit(deco.names.get(name) or "") if deco.names.get(name) else None
         if method is None and src is not None:
             method = src.select(deco.spec.get("method"))
@@ -135,9 +135,13 @@ class Decorators:
         return [RouteEvent(model_id, router, method or Lit("GET"), path if path is not None else Lit(""),
                            decorated, tuple(middleware), site, decorated.site)]  # fmt: skip
 
-    def _name(self, expr: TsNode, a: FileAdapter) -> str:
+    def _name(self, rel: str, expr: TsNode, a: FileAdapter) -> str:
+        """The decorator's name where the library defines it (`Post` imported as `P`)."""
         view = a.call_view(expr)
         callee = view.callee if view is not None else expr
+        value = self.ev.eval(rel, callee, None)
+        if isinstance(value, Ext) and value.path:
+            return value.path[-1]
         return a.terminal(callee) or ""
 
     def _items(self, src: CallSource | None, deco: Decorator) -> list[tuple[Value, Site]]:

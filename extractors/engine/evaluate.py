@@ -381,6 +381,8 @@ class Evaluator:
             )
             if isinstance(held, Obj):
                 return self.path_of(held, b.path[1:], rel, b.node, depth)
+        if b.index == 0 and (settled := a.settled_by(b.scope)) is not None:
+            return self.path_of(self.eval(rel, settled, act, depth), b.path, rel, b.node, depth)
         injected = self.injected(rel, a, b.node, depth)  # `@Inject(API_URL) url: string`
         if injected is not None:
             return injected

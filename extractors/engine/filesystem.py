@@ -231,7 +231,10 @@ def _export(ev: Evaluator, rel: str, name: str) -> tuple[Value, Site, Site | Non
                         fn = replace(fn, name=a.text(named))  # `withAuth(function middleware…)`
                     return fn, site, None
             return ev.eval(rel, node, None), site, site
-        return ev.eval(rel, node, None), site, None
+        value = ev.eval(rel, node, None)
+        if isinstance(value, Func) and node.type not in FUNCTIONS:
+            return value, value.site, None  # `export default Pages.About`: where it is written
+        return value, site, None
     value = program.exported(ev, rel, name)
     if isinstance(value, Func):
         return value, value.site, None

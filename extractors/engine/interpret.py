@@ -8,6 +8,8 @@ wrapper fixed point (`recognize.py`) re-reads it at each caller with the paramet
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from extractors.engine.evaluate import SPREADS, Call, Evaluator
 from extractors.engine.events import (
     DefineEvent,
@@ -82,11 +84,12 @@ class Interpreter:
             return [], set()
         events: list[Event] = []
         callees = callee.options if isinstance(callee, Choice) else (callee,)
-        for option in callees:  # `client[cond ? 'delete' : 'post'](url)`: each method
+        for branch, option in enumerate(callees):  # `client[c ? 'delete' : 'post'](url)`
             for target, name in self._targets(option):
                 one = Call(self.ev, rel, node, view, act, option, target, call.depth, call._args)
                 for op in self.lib.operations(target, name):
-                    events += self.operation(op, target, one, decorated)
+                    found = self.operation(op, target, one, decorated)
+                    events += _chosen(found, callee, branch) if len(callees) > 1 else found
         made = self.ev.eval(rel, node, act) if self._makes(callee) else None
         if isinstance(made, Obj) and made.origin == call.site:
             for op in self.lib.operations(made, "<init>"):
@@ -469,6 +472,21 @@ class Interpreter:
             made = self.lib.subclass(self.ev, value)
             return made is not None and self.lib.holds_routes(made)
         return False
+
+
+def _chosen(events: list[Event], callee: Value, branch: int) -> list[Event]:
+    """The events of one alternative of a callee chosen at run time, their HTTP method
+    carrying the condition that chose it (the other branches left as nothing known)."""
+    if not isinstance(callee, Choice) or not callee.condition:
+        return events
+    out: list[Event] = []
+    for event in events:
+        if isinstance(event, (RouteEvent, RequestEvent)) and isinstance(event.method, Lit):
+            other = Unknown("", "another branch of the callee")
+            held = tuple(event.method if i == branch else other for i in range(len(callee.options)))
+            event = replace(event, method=Choice(held, callee.condition))
+        out.append(event)
+    return out
 
 
 def callee_name(call: Call) -> str:

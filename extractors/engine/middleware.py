@@ -46,6 +46,10 @@ def middleware_use(ev: Evaluator, value: Value, where: Site) -> MiddlewareUse | 
     target = view.callee if view is not None else node
     written = _short(a.text(target))
     callee = ev.eval(where.rel, target, None)
+    if target.type == "identifier" and isinstance(callee, Ext) and callee.path[-1:] != ("default",):
+        own = callee.path[-1] if callee.path else ""  # imported under another name: its own
+        if own and own != written:
+            expr, written = own + expr[len(written) :] if expr.startswith(written) else expr, own
     if isinstance(callee, Func) and view is not None:
         return MiddlewareUse(written, expr, callee)  # a factory called: the factory
     if isinstance(value, Func):

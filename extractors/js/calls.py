@@ -17,6 +17,7 @@ from extractors.js.common import (
     lookup_symbol,
     modules,
     object_props,
+    resolve_export,
     resolve_local,
     symbol_in,
     text,
@@ -116,6 +117,11 @@ def member_chain(ctx: ComponentContext, rel: str, parts: list[str]) -> str | Non
     an object literal (`export default { Articles }`, `const api = { users: Users }`) whose
     value names a module-level object, followed across imports."""
     found = resolve_local(ctx, rel, parts[0])
+    mod = modules(ctx).get(rel)
+    binding = mod.imports.get(parts[0]) if mod is not None else None
+    if found is None and binding is not None and binding.imported == "*" and binding.target:
+        found = resolve_export(ctx, binding.target, parts[1])  # `import * as ns`: ns.obj.m()
+        parts = parts[1:]
     for part in parts[1:-1]:
         mod = modules(ctx).get(found[0]) if found else None
         value = unwrap(mod.consts.get(found[1])) if mod and found else None

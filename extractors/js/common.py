@@ -117,7 +117,21 @@ def resolve_export(
         found = resolve_export(ctx, target, name, depth + 1)
         if found is not None:
             return found
-    return None
+    whole = whole_module(ctx, rel)  # `module.exports = require('./m')`: m's members
+    return resolve_export(ctx, whole, name, depth + 1) if whole != rel else None
+
+
+def whole_module(ctx: ComponentContext, rel: str) -> str:
+    """The module whose `module.exports` a module is: itself, or the one it re-exports
+    whole (`module.exports = require('./m')`, an index in front of a module), followed."""
+    for _ in range(8):
+        mod = modules(ctx).get(rel)
+        local = mod.exports.get("default") if mod is not None else None
+        binding = mod.imports.get(local) if mod is not None and local else None
+        if binding is None or not binding.target or binding.imported != "*" or not binding.cjs:
+            break
+        rel = binding.target
+    return rel
 
 
 def resolve_local(ctx: ComponentContext, rel: str, name: str) -> tuple[str, str] | None:
@@ -144,11 +158,12 @@ def resolve_namespace(ctx: ComponentContext, rel: str, name: str, depth: int = 0
     if binding is None or not binding.target or depth > 8:
         return None
     if binding.imported == "*":
-        return binding.target
+        return whole_module(ctx, binding.target)
     return _exported_namespace(ctx, binding.target, binding.imported, depth + 1)
 
 
 def _exported_namespace(ctx: ComponentContext, rel: str, name: str, depth: int) -> str | None:
+    rel = whole_module(ctx, rel)
     mod = modules(ctx).get(rel)
     if mod is None or depth > 8:
         return None
@@ -174,9 +189,11 @@ def lookup_symbol(ctx: ComponentContext, rel: str, dotted: str) -> str | None:
         return symbol_in(ctx, *found) if found else None
     binding = mod.imports.get(head)
     if binding is not None and binding.imported == "*" and binding.target:
-        found = resolve_export(ctx, binding.target, member)
+        first, _, rest = member.partition(".")  # `ns.service.verify`: service's member
+        found = resolve_export(ctx, binding.target, first)
         if found is not None or not binding.cjs:
-            return symbol_in(ctx, *found) if found else None
+            dotted_in = (found[0], f"{found[1]}.{rest}" if rest else found[1]) if found else None
+            return symbol_in(ctx, *dotted_in) if dotted_in else None
     found = resolve_local(ctx, rel, head)
     if found is None:
         namespace = resolve_namespace(ctx, rel, head)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from tree_sitter import Node as TsNode
 
-from extractors.js.common import modules, resolve_local, text, unwrap
+from extractors.js.common import modules, resolve_local, text, unwrap, whole_module
 from extractors.js.index import file_index
 from extractors.source import matches
 
@@ -118,7 +118,7 @@ def derived_reads(
             and binding.imported in {"*", "default"}
             and (binding.cjs or binding.imported == "default")
         ):
-            found = found if found in derived else (binding.target, "default")
+            found = found if found in derived else (whole_module(ctx, binding.target), "default")
         if found is not None and found in derived:
             local[name] = derived[found]
     if not any(name.encode() + b"." in sf.data for name in local):

@@ -89,7 +89,7 @@ def _members(ctx, mod: ModuleInfo, cls: TsNode) -> dict[str, str]:
                 typed.append((name, kind))
         for name, kind in typed:
             type_name = text(sf, kind).lstrip(":").strip()
-            if type_name.isidentifier():
+            if all(part.isidentifier() for part in type_name.split(".")):  # `ns.Service` too
                 symbol = lookup_symbol(ctx, mod.rel, type_name)
                 if symbol is not None:
                     out[text(sf, name)] = symbol

@@ -180,3 +180,8 @@ class FileAdapter:
     def loop_binding(self, binding: Binding) -> tuple[TsNode, TsNode | None] | None:
         """(loop node, body) when the binding is a loop variable."""
         return None
+
+    def settled_by(self, fn: TsNode) -> TsNode | None:
+        """The expression whose settled value a callback's first parameter receives
+        (`p.then((v) => …)`: `p`), else None."""
+        return None

@@ -595,3 +595,17 @@ class JsFile(FileAdapter):
         if binding.kind != "loop":
             return None
         return binding.node, binding.node.child_by_field_name("body")
+
+    def settled_by(self, fn: TsNode) -> TsNode | None:
+        """`p.then((v) => …)`, `p.then(function (v) {…})`: `v` is what `p` resolves to."""
+        holder = fn.parent
+        while holder is not None and holder.type == "parenthesized_expression":
+            fn, holder = holder, holder.parent
+        if holder is None or holder.type != "arguments" or holder.named_children[:1] != [fn]:
+            return None
+        call = holder.parent
+        callee = call.child_by_field_name("function") if call is not None else None
+        if callee is None or callee.type != "member_expression":
+            return None
+        prop = callee.child_by_field_name("property")
+        return callee.child_by_field_name("object") if self.text(prop) == "then" else None

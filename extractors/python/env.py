@@ -29,6 +29,7 @@ from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext
 from extractors.facts import CatalogRow
+from extractors.python.aliases import as_imported, import_aliases
 from extractors.python.index import py_matches
 from extractors.python.jwt_secret import jwt_reads
 from extractors.python.model import PyModule
@@ -97,11 +98,12 @@ def extract(ctx: ComponentContext) -> None:
 
 def _os_environ(reads: _Reads, mod: PyModule) -> None:
     sf = mod.sf
+    aliases = {k: v for k, v in import_aliases(sf).items() if v == "os" or v.startswith("os.")}
     for m in py_matches(reads.ctx, sf, "env"):
-        if text(sf, m["env"][0]) in _ENV_OBJECTS:
+        if as_imported(text(sf, m["env"][0]), aliases) in _ENV_OBJECTS:
             reads.add(mod, reads.name_of(mod, m["name"][0]), m["read"][0], via="os.environ")
     for m in py_matches(reads.ctx, sf, "calls"):
-        if text(sf, m["fn"][0]).replace(" ", "") in _GETTERS:
+        if as_imported(text(sf, m["fn"][0]).replace(" ", ""), aliases) in _GETTERS:
             pos, kw = call_args(sf, m["call"][0])
             first = pos[0] if pos else kw.get("key")
             reads.add(mod, reads.name_of(mod, first), m["call"][0], via="os.environ")

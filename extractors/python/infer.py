@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from tree_sitter import Node as TsNode
 
+from extractors.python.aliases import import_aliases
 from extractors.python.classes import Classes
 from extractors.python.scope import Cls
 
@@ -36,6 +37,16 @@ class Types(Classes):
                     self.__dict__["_current_user"] = self._returns(fn[0], fn[1])
                     return self.__dict__["_current_user"]
         return None
+
+    def _spelled(self, rel: str, name: str) -> str:
+        """A name as its library spells it (`current_user as viewer`: `current_user`;
+        `get_object_or_404 as fetch_or_404`: `get_object_or_404`)."""
+        if rel not in self.mods:
+            return name
+        found = self.__dict__.setdefault("_aliases", {})
+        if rel not in found:
+            found[rel] = import_aliases(self.mods[rel].sf)
+        return found[rel].get(name, name).rsplit(".", 1)[-1]
 
     def _loader_function(self, rel: str, node: TsNode) -> tuple[str, TsNode] | None:
         if node.type == "function_definition":
@@ -125,7 +136,7 @@ class Types(Classes):
             if name == "self" and fn is not None:
                 return self._own_class(rel, fn)
             if (
-                name == "current_user"
+                self._spelled(rel, name) == "current_user"
                 and self.where(rel, name) == (rel, name)
                 and name not in self.defs(rel).assigns
             ):
@@ -161,13 +172,14 @@ class Types(Classes):
             cls = self.class_named(rel, dotted)
             if cls:
                 return cls
-            if dotted.rsplit(".", 1)[-1] == "relationship":  # SQLAlchemy: relationship("Comment")
+            spelled = self._spelled(rel, dotted) if callee.type == "identifier" else dotted
+            if spelled.rsplit(".", 1)[-1] == "relationship":  # SQLAlchemy: relationship("Comment")
                 args = node.child_by_field_name("arguments")
                 first = args.named_children[0] if args is not None and args.named_children else None
                 if first is not None and first.type in {"string", "identifier", "attribute"}:
                     return self.class_named(rel, self.text(rel, first).strip("'\""))
                 return None
-            if dotted.rsplit(".", 1)[-1] in {"get_object_or_404", "get_list_or_404"}:
+            if spelled.rsplit(".", 1)[-1] in {"get_object_or_404", "get_list_or_404"}:
                 args = node.child_by_field_name("arguments")
                 first = args.named_children[0] if args is not None and args.named_children else None
                 return self.type_of(rel, first, fn, depth + 1) if first is not None else None

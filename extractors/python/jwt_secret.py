@@ -16,7 +16,7 @@ from extractors.python.model import PyModule
 
 GUARDS = {"jwt_required", "jwt_optional", "fresh_jwt_required", "jwt_refresh_token_required",
           "verify_jwt_in_request"}  # fmt: skip
-_EXTENSION = re.compile(rb"\b(JWTManager|JWT)\(")
+_ALIAS = re.compile(rb"\b(?:JWTManager|JWT)\s+as\s+(\w+)")
 _CONFIG = re.compile(r"""^\s*(?:\w+\.config\[\s*["'])?((?:JWT_)?SECRET_KEY)\b""")
 
 
@@ -47,7 +47,8 @@ def _extension(mods: dict[str, PyModule]) -> tuple[str, int] | None:
     for rel, mod in sorted(mods.items()):
         if b"flask_jwt" not in mod.sf.data:
             continue
-        found = _EXTENSION.search(mod.sf.data)
+        names = [b"JWTManager", b"JWT"] + _ALIAS.findall(mod.sf.data)  # `JWTManager as J`
+        found = re.search(rb"\b(" + b"|".join(map(re.escape, names)) + rb")\(", mod.sf.data)
         if found:
             return rel, mod.sf.data.count(b"\n", 0, found.start()) + 1
     return None

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.metamorphic.edits import Rendered
+from bench.metamorphic.edits import Alternative, Rendered
 from bench.metamorphic.facts import KINDS, Fact, read_facts
 from bench.metamorphic.families import FAMILIES
 from bench.metamorphic.runner import build, git
@@ -153,3 +153,21 @@ def test_scorer_detects_a_broken_extraction(shop_build, family):
     assert result["invariance"] < 1.0
     assert result["invariance"] < good["invariance"]
     assert result["kinds"][g.kind]["misses"], "the lost fact is not named"
+
+
+def test_an_alternative_is_expected_of_its_own_registration_not_its_neighbour():
+    """Two registrations on consecutive lines, the second's method made a ternary: only the
+    second must gain the other method; the first (a line above) is not at that site."""
+    src = b"r.post('/a', f);\nr[c ? 'put' : 'post']('/b', g);\n"
+    rendered = Rendered({"routes.js": src})
+    rendered.files["routes.js"] = src
+    before = [
+        Fact("routes", "p", "api", "POST /a", "", "routes.js", 1),
+        Fact("routes", "p", "api", "POST /b", "", "routes.js", 2),
+    ]
+    alt = Alternative("routes.js", 2, "method", "POST", "PUT", 2)
+    rws = {("p", "api"): ComponentRewrite(rendered, [alt])}
+    both = [*before, Fact("routes", "p", "api", "PUT /b", "", "routes.js", 2)]
+    assert score_family(before, both, rws)["alternatives"]["expected"] == 1
+    assert score_family(before, both, rws)["invariance"] == 1.0
+    assert score_family(before, before, rws)["alternatives"]["found"] == 0
