@@ -17,7 +17,7 @@ from mcp_server.budget import Answer
 from mcp_server.graph import ProjectGraph, hiding
 from mcp_server.negatives import NO, route_evidence
 from mcp_server.render import unresolved_line, where
-from mcp_server.resolve import resolve
+from mcp_server.resolve import NEAR_KINDS, off_span, resolve
 from mcp_server.route_names import route_parts, segments
 from mcp_server.state import ToolFailure
 
@@ -99,6 +99,13 @@ def off_line_note(pg: ProjectGraph, ans: Answer, text: str, node: str) -> None:
     if not match or not _path_like(match[1]) or data.get("line") == int(match[2]):
         return
     loc = f"{pg.project}/{data.get('component')} {data.get('file')}:{match[2]}"
+    if off_span(data, int(match[2])) > 0 and data.get("kind") in NEAR_KINDS:
+        ans.add(
+            f"nothing starts on {loc}: answering for the {data.get('kind')} registered "
+            f"{'above' if (data.get('line') or 0) < int(match[2]) else 'below'} it, "
+            f"{data.get('name')} ({where(pg, node)})"
+        )
+        return
     what = "the file" if data.get("kind") == "code_file" else f"the enclosing {data.get('kind')}"
     ans.add(
         f"{NO}: nothing is declared on {loc} (no call site, route, read or symbol starts "

@@ -158,6 +158,7 @@ def trace(
         verb = "each asked" if to else "each traced"
         ans.add(f"'{start}' matches {len(several)} {kind}s — {verb} (pass the id to pick one):")
         for node in several:
+            ans.section += 1
             if to:
                 ask_does_call(state, pg, ans, node, to, up)
             else:
