@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from mcp_relations_fixture import _knowledge as knowledge
 from mcp_synthetic_code import code_node, edge
 
 from extractors.facts import Edge, Node
@@ -84,16 +85,6 @@ def _web() -> tuple[list[Node], list[Edge]]:
     return nodes, edges
 
 
-def _knowledge() -> tuple[list[Node], list[Edge]]:
-    nodes = [Node(f"{P}:project:{P}", "project", P.title(), P, None, f"projects/{P}/project.md", 1)]
-    edges = []
-    for comp, role in (("api", "api"), ("web", "frontend")):
-        cid, doc = f"{P}:component:{comp}", f"projects/{P}/{comp}/component.md"
-        nodes.append(Node(cid, "component", comp, P, None, doc, 2, None, {"role": role}))
-        edges.append(edge(f"{P}:project:{P}", cid, "HAS_COMPONENT", P, None, doc, 2))
-    return nodes, edges
-
-
 def build(tmp: Path) -> dict[str, Path]:
     kb = tmp / "kb"
     kb.mkdir(parents=True, exist_ok=True)
@@ -102,7 +93,7 @@ def build(tmp: Path) -> dict[str, Path]:
     nodes = _api() + wn
     files = sorted({(n.component, n.file) for n in nodes if n.component and n.file})
     nodes += [code_node(P, c, "code_file", f, f, f, 1, 60) for c, f in files]
-    kn, ke = _knowledge()
+    kn, ke = knowledge(P, {"api": "api", "web": "frontend"})
     own = {
         "nodes": frame("nodes", nodes),
         "edges": frame("edges", we),
