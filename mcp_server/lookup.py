@@ -149,13 +149,16 @@ def inner_note(pg: ProjectGraph, ans: Answer, text: str, node: str) -> None:
     )
 
 
-def unused_middleware(pg: ProjectGraph, ans: Answer, route: str) -> None:
-    """A route without USES_MIDDLEWARE: the component's middleware that other routes get,
-    each with its usage line(s) — the nearest candidates for "does X run for this route?"."""
+def unused_middleware(
+    pg: ProjectGraph, ans: Answer, route: str, has: set[str] | None = None
+) -> None:
+    """The component's middleware that other routes get and this one does not (`has`: the
+    ones it does), each with its usage line(s) — the nearest candidates for "does X run
+    for this route?"."""
     comp = pg.node(route).get("component")
     users: dict[str, dict[tuple[str, int], int]] = {}
     for n, d in pg.of_kind("middleware"):
-        if d.get("component") != comp:
+        if d.get("component") != comp or n in (has or set()):
             continue
         for _, _, e in pg.g.in_edges(n, data=True):
             if e.get("type") == "USES_MIDDLEWARE":
@@ -164,7 +167,10 @@ def unused_middleware(pg: ProjectGraph, ans: Answer, route: str) -> None:
                 users[n][at] += 1
     if not users:
         return
-    ans.add(f"middleware other routes of {comp} get, not this one ({len(users)}):")
+    head = f"middleware other routes of {comp} get, not this one ({len(users)})"
+    if has:  # the route has some: say plainly it has no edge to these
+        head = f"no edge to the middleware other routes of {comp} get ({len(users)})"
+    ans.add(head + ":")
     for m, sites in sorted(users.items(), key=lambda x: -sum(x[1].values())):
         ans.touch(pg.project, comp)
         used = ", ".join(f"{f}:{ln}" for f, ln in sorted(sites)[:3])

@@ -370,6 +370,9 @@ def neighbors(
             ans.add(
                 f"{ref(pg, other)} {extra}".rstrip(), prio=10, group=etype, fold=fold, indent="  "
             )
+    mids = {o for o, _ in groups.get(("out", "USES_MIDDLEWARE"), [])}
+    if data.get("kind") == "route" and mids and "USES_MIDDLEWARE" in wanted:
+        unused_middleware(pg, ans, nid, mids)  # "does it go through X?": what it does not get
     if (
         data.get("kind") == "route"
         and direction != "out"
