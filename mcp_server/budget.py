@@ -27,6 +27,7 @@ class Line:
     group: str | None = None
     fold: str | None = None
     indent: str = ""
+    section: int = 0  # one of several starts answered together: its groups are its own
 
 
 @dataclass
@@ -38,6 +39,7 @@ class Answer:
     notes: list[str] = field(default_factory=list)
     budget: int = 2000  # the answer's token budget (set before the tool builds it)
     cut: list[str] = field(default_factory=list)  # what the tool itself left out (collapsed:)
+    section: int = 0  # bumped per start when one answer traces several (each keeps its own)
 
     def add(
         self,
@@ -48,7 +50,7 @@ class Answer:
         indent: str = "",
     ) -> None:
         for part in text.splitlines() or [""]:
-            self.lines.append(Line(part, prio, group, fold, indent))
+            self.lines.append(Line(part, prio, group, fold, indent, self.section))
 
     def touch(self, project: str | None, component: str | None) -> None:
         if project and component:
@@ -80,10 +82,10 @@ def _collapsed_line(notes: list[str]) -> str:
 
 
 def _fold_dirs(lines: list[Line]) -> tuple[list[Line], str | None]:
-    buckets: dict[tuple[str | None, str, str], list[int]] = {}
+    buckets: dict[tuple[str | None, str, str, int], list[int]] = {}
     for i, ln in enumerate(lines):
         if ln.fold is not None:
-            buckets.setdefault((ln.group, ln.fold, ln.indent), []).append(i)
+            buckets.setdefault((ln.group, ln.fold, ln.indent, ln.section), []).append(i)
     folds = {k: v for k, v in buckets.items() if len(v) >= 2}
     if not folds:
         return lines, None
@@ -95,7 +97,7 @@ def _fold_dirs(lines: list[Line]) -> tuple[list[Line], str | None]:
         if i in folded:
             continue
         if i in first_of:
-            (group, folder, indent), n = first_of[i]
+            (group, folder, indent, _), n = first_of[i]
             files += n
             label = f"{group} " if group else ""
             out.append(Line(f"{label}{folder or '.'}/ ({n} files)", ln.prio, group, None, indent))
@@ -106,11 +108,11 @@ def _fold_dirs(lines: list[Line]) -> tuple[list[Line], str | None]:
 
 def _group_cap(lines: list[Line], cap: int) -> tuple[list[Line], str | None]:
     """Keep the `cap` most important lines of each edge type; count the rest."""
-    members: dict[tuple[str, str], list[int]] = {}
+    members: dict[tuple[str, str, int], list[int]] = {}
     for i, ln in enumerate(lines):
         if ln.group is not None and ln.prio > 0:
-            members.setdefault((ln.group, ln.indent), []).append(i)
-    hidden: dict[tuple[str, str], list[int]] = {}
+            members.setdefault((ln.group, ln.indent, ln.section), []).append(i)
+    hidden: dict[tuple[str, str, int], list[int]] = {}
     for key, idx in members.items():
         if len(idx) > cap:
             ranked = sorted(idx, key=lambda i: (lines[i].prio, i))
@@ -122,8 +124,10 @@ def _group_cap(lines: list[Line], cap: int) -> tuple[list[Line], str | None]:
     out: list[Line] = []
     for i, ln in enumerate(lines):
         if i in marker:
-            group, indent = marker[i]
-            out.append(Line(f"… +{len(hidden[marker[i]])} more {group}", 50, None, None, indent))
+            group, indent, sect = marker[i]
+            out.append(
+                Line(f"… +{len(hidden[marker[i]])} more {group}", 50, None, None, indent, sect)
+            )
         elif i not in gone:
             out.append(ln)
     total = len(gone)

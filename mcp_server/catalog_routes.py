@@ -17,6 +17,7 @@ from mcp_server.budget import Answer
 from mcp_server.negatives import NO
 from mcp_server.render import short
 from mcp_server.route_names import match_tier, route_parts
+from mcp_server.route_regex import readable_name, readable_path
 from mcp_server.state import State
 from warehouse.reader import dict_rows, fetch_dicts
 
@@ -34,7 +35,7 @@ def all_routes(state: State) -> list[dict[str, Any]]:
         }
         if TABLE in tables:
             sql = f"SELECT {', '.join(COLUMNS)} FROM {TABLE} ORDER BY project, component, name, file, line"
-            rows = fetch_dicts(con.execute(sql))
+            rows = [_readable(r) for r in fetch_dicts(con.execute(sql))]
             if rows:
                 return rows
         out: list[dict[str, Any]] = []  # an older warehouse (its view is empty), or no route
@@ -45,14 +46,20 @@ def all_routes(state: State) -> list[dict[str, Any]]:
             for row in dict_rows(df.filter(df["kind"] == "route")):
                 a = row.get("attrs") or {}
                 method, _, path = str(row.get("name") or "").partition(" ")
-                out.append({
+                out.append(_readable({
                     "project": row["project"], "component": row.get("component"), "name": row["name"],
                     "method": a.get("method") or method, "path": a.get("path") or path,
                     "file": row.get("file"), "line": row.get("line"),
-                })  # fmt: skip
+                }))  # fmt: skip
         return out
 
     return state.cached(TABLE, make)
+
+
+def _readable(row: dict[str, Any]) -> dict[str, Any]:
+    """A regex-registered route named by the path it serves (as the project view names it)."""
+    name, path = str(row.get("name") or ""), str(row.get("path") or "")
+    return {**row, "name": readable_name(name), "path": readable_path(path)}
 
 
 def serving(state: State, method: str | None, path: str, exclude: str | None = None) -> list[dict]:

@@ -16,6 +16,7 @@ from typing import Any
 import networkx as nx
 import polars as pl
 
+from mcp_server.route_regex import readable_name, readable_path
 from warehouse.reader import parse_attrs
 
 SHARED_PREFIXES = ("_global:", "_kb:")
@@ -134,6 +135,8 @@ def _add_nodes(pg: ProjectGraph, rows: list[tuple[str, dict[str, Any]]]) -> None
     """`g.add_nodes_from(rows)` plus the name/file/kind indexes."""
     node, succ, pred = pg.g._node, pg.g._succ, pg.g._pred  # noqa: SLF001 — see _add_edges
     for node_id, data in rows:
+        if data.get("kind") == "route":
+            _readable_route(pg, node_id, data)
         if node_id in node:
             node[node_id].update(data)
         else:
@@ -144,6 +147,21 @@ def _add_nodes(pg: ProjectGraph, rows: list[tuple[str, dict[str, Any]]]) -> None
         if data.get("component") and data.get("project") == pg.project:
             pg.components.add(data["component"])
             pg.by_kind.setdefault(str(data.get("kind")), []).append(node_id)
+
+
+def _readable_route(pg: ProjectGraph, node_id: str, data: dict[str, Any]) -> None:
+    """A route registered by a regex is named by the path it serves (`/a/<slug>`); its
+    pattern stays in attrs `pattern` and still finds it by name."""
+    name = str(data.get("name") or "")
+    nice = readable_name(name)
+    if nice == name:
+        return
+    attrs = dict(data.get("attrs") or {})
+    path = attrs.get("path")
+    if isinstance(path, str):
+        attrs["pattern"], attrs["path"] = path, readable_path(path)
+    data["name"], data["attrs"] = nice, attrs
+    pg.by_name.setdefault(name.lower(), []).append(node_id)
 
 
 def _add_edges(g: nx.MultiDiGraph, df: pl.DataFrame | None, attrs: _Attrs) -> None:

@@ -17,7 +17,7 @@ from mcp_server.budget import Answer
 from mcp_server.graph import ProjectGraph, hiding
 from mcp_server.negatives import NO, route_evidence
 from mcp_server.render import unresolved_line, where
-from mcp_server.resolve import resolve
+from mcp_server.resolve import NEAR_KINDS, off_span, resolve
 from mcp_server.route_names import route_parts, segments
 from mcp_server.state import ToolFailure
 
@@ -99,6 +99,13 @@ def off_line_note(pg: ProjectGraph, ans: Answer, text: str, node: str) -> None:
     if not match or not _path_like(match[1]) or data.get("line") == int(match[2]):
         return
     loc = f"{pg.project}/{data.get('component')} {data.get('file')}:{match[2]}"
+    if off_span(data, int(match[2])) > 0 and data.get("kind") in NEAR_KINDS:
+        ans.add(
+            f"nothing starts on {loc}: answering for the {data.get('kind')} registered "
+            f"{'above' if (data.get('line') or 0) < int(match[2]) else 'below'} it, "
+            f"{data.get('name')} ({where(pg, node)})"
+        )
+        return
     what = "the file" if data.get("kind") == "code_file" else f"the enclosing {data.get('kind')}"
     ans.add(
         f"{NO}: nothing is declared on {loc} (no call site, route, read or symbol starts "
@@ -142,13 +149,16 @@ def inner_note(pg: ProjectGraph, ans: Answer, text: str, node: str) -> None:
     )
 
 
-def unused_middleware(pg: ProjectGraph, ans: Answer, route: str) -> None:
-    """A route without USES_MIDDLEWARE: the component's middleware that other routes get,
-    each with its usage line(s) — the nearest candidates for "does X run for this route?"."""
+def unused_middleware(
+    pg: ProjectGraph, ans: Answer, route: str, has: set[str] | None = None
+) -> None:
+    """The component's middleware that other routes get and this one does not (`has`: the
+    ones it does), each with its usage line(s) — the nearest candidates for "does X run
+    for this route?"."""
     comp = pg.node(route).get("component")
     users: dict[str, dict[tuple[str, int], int]] = {}
     for n, d in pg.of_kind("middleware"):
-        if d.get("component") != comp:
+        if d.get("component") != comp or n in (has or set()):
             continue
         for _, _, e in pg.g.in_edges(n, data=True):
             if e.get("type") == "USES_MIDDLEWARE":
@@ -157,7 +167,10 @@ def unused_middleware(pg: ProjectGraph, ans: Answer, route: str) -> None:
                 users[n][at] += 1
     if not users:
         return
-    ans.add(f"middleware other routes of {comp} get, not this one ({len(users)}):")
+    head = f"middleware other routes of {comp} get, not this one ({len(users)})"
+    if has:  # the route has some: say plainly it has no edge to these
+        head = f"no edge to the middleware other routes of {comp} get ({len(users)})"
+    ans.add(head + ":")
     for m, sites in sorted(users.items(), key=lambda x: -sum(x[1].values())):
         ans.touch(pg.project, comp)
         used = ", ".join(f"{f}:{ln}" for f, ln in sorted(sites)[:3])

@@ -100,34 +100,72 @@ def _rank(pg: ProjectGraph, node_id: str) -> int:
     return LINE_RANK.get(str(pg.node(node_id).get("kind")), 8)
 
 
-def _by_location(pg: ProjectGraph, path: str, line: int | None, component: str | None) -> list[str]:
-    first, _, rest = path.partition("/")
-    if component is None and rest and first in pg.components:
-        component, path = first, rest
+NEAR_LINES = 2  # a registration written over several lines: `{` above `method:`/`path:`
+NEAR_KINDS = ("route", "http_call")
+
+
+def _files_at(pg: ProjectGraph, path: str, component: str | None) -> list[str]:
     ids = pg.by_file.get(path)
     if ids is None:
         ids = [i for f, v in pg.by_file.items() if f.endswith("/" + path) for i in v]
-    ids = _in_component(pg, ids, component)
+    return _in_component(pg, ids, component)
+
+
+def _by_location(pg: ProjectGraph, path: str, line: int | None, component: str | None) -> list[str]:
+    first, _, rest = path.partition("/")
+    ids: list[str] = []
+    if component is None and rest and first in pg.components:
+        ids = _files_at(pg, rest, first)  # `api/src/x.ts`: component api, file src/x.ts
+    if not ids:  # …unless the component's name is the file's own first folder (`api/x.ts`)
+        ids = _files_at(pg, path, component)
     if line is None:
         files = [i for i in ids if pg.node(i).get("kind") == "code_file"]
         return files[:1] or ids
-    exact = [
-        i for i in ids if pg.node(i).get("line") == line and pg.node(i).get("kind") != "code_file"
-    ]
+    facts = [i for i in ids if pg.node(i).get("kind") != "code_file"]
+    exact = [i for i in facts if pg.node(i).get("line") == line]
     if exact:  # several call sites on one line (a ternary URL) are all meant
         best = min(_rank(pg, i) for i in exact)
         return sorted(i for i in exact if _rank(pg, i) == best)
     spans = [
         i
-        for i in ids
-        if pg.node(i).get("kind") != "code_file"
-        and (pg.node(i).get("line") or 0) <= line <= (pg.node(i).get("end_line") or -1)
+        for i in facts
+        if (pg.node(i).get("line") or 0) <= line <= (pg.node(i).get("end_line") or -1)
     ]
-    if spans:
+
+    def narrowest(pool: list[str]) -> list[str]:
         return [
-            min(spans, key=lambda i: (pg.node(i)["end_line"] - pg.node(i)["line"], _rank(pg, i)))
+            min(pool, key=lambda i: (pg.node(i)["end_line"] - pg.node(i)["line"], _rank(pg, i)))
         ]
+
+    sites = [i for i in spans if pg.node(i).get("kind") in NEAR_KINDS]
+    if sites:
+        return narrowest(sites)
+    near = nearest_registrations(pg, facts, line)
+    if near:
+        return near
+    if spans:
+        return narrowest(spans)
     return [i for i in ids if pg.node(i).get("kind") == "code_file"][:1]
+
+
+def off_span(data: dict, line: int) -> int:
+    """How many lines `line` lies outside the node's span (0: inside)."""
+    start = data.get("line") or 0
+    end = data.get("end_line") if isinstance(data.get("end_line"), int) else start
+    return max(start - line, line - max(end, start), 0)
+
+
+def nearest_registrations(pg: ProjectGraph, facts: list[str], line: int) -> list[str]:
+    """Routes and call sites registered a line or two from `line` (nothing starts on it):
+    one written over several lines is meant from any of them (`{` / `method:` / `path:`)."""
+    dist = {i: off_span(pg.node(i), line) for i in facts if pg.node(i).get("kind") in NEAR_KINDS}
+    dist = {i: d for i, d in dist.items() if d <= NEAR_LINES}
+    if not dist:
+        return []
+    best = min(dist.values())
+    at = {pg.node(i).get("line") for i, d in dist.items() if d == best}
+    above = min(at)  # equally near above and below: the registration that opened above
+    return sorted(i for i, d in dist.items() if d == best and pg.node(i).get("line") == above)
 
 
 def _members(pg: ProjectGraph, lower: str) -> list[str]:

@@ -158,6 +158,7 @@ def trace(
         verb = "each asked" if to else "each traced"
         ans.add(f"'{start}' matches {len(several)} {kind}s — {verb} (pass the id to pick one):")
         for node in several:
+            ans.section += 1
             if to:
                 ask_does_call(state, pg, ans, node, to, up)
             else:
@@ -369,6 +370,9 @@ def neighbors(
             ans.add(
                 f"{ref(pg, other)} {extra}".rstrip(), prio=10, group=etype, fold=fold, indent="  "
             )
+    mids = {o for o, _ in groups.get(("out", "USES_MIDDLEWARE"), [])}
+    if data.get("kind") == "route" and mids and "USES_MIDDLEWARE" in wanted:
+        unused_middleware(pg, ans, nid, mids)  # "does it go through X?": what it does not get
     if (
         data.get("kind") == "route"
         and direction != "out"

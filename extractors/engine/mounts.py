@@ -224,9 +224,10 @@ class MountTree:
             else:
                 prefix = join(prefix, event.path)
                 mounts = [*mounts, (event.path_site or event.site, event.path)]
-        node.uses.sort(
-            key=lambda u: ((u.when or u.site).rel, (u.when or u.site).end, u.site.start)
-        )  # registration order
+        node.uses.sort(  # registration order; a use that names its routes (NestJS
+            # `forRoutes`: module-bound middleware) runs after the app's global ones
+            key=lambda u: (u.exact, (u.when or u.site).rel, (u.when or u.site).end, u.site.start)
+        )
         own = None if replaced and self.overridden(node) else self.own_prefix(node)
         if own is not None:
             prefix = join(prefix, own)

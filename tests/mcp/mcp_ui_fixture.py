@@ -9,7 +9,8 @@ an Options-API method (`methods.addBook`), `Settings.vue` from a `<script setup>
 posts from a class-field arrow handler (`handleAddTodo`), a function component from a
 handler in its body (`handleQuickAdd`). Both frontends have a
 `formatTitle` helper (one name, two nodes). `addBook` posts through a wrapper (`send`).
-dock: another project whose `api` (Express) serves `POST /api/users`.
+dock: another project whose `api` (Express) serves `POST /api/users`, and whose `gate`
+(NestJS) turns CORS on through `NestFactory.create(GateModule, { cors: true })`.
 
 Nothing here is hand-made graph: the tests read what the extractors, the bridges and the
 catalog make of these files, so a handler the extraction does not emit fails them.
@@ -189,6 +190,33 @@ FILES = {
           return <form onSubmit={handleQuickAdd} />;
         }
         """,
+    "dock/gate/package.json": {"name": "dock-gate", "dependencies": NEST},
+    "dock/gate/src/boot.ts": """
+        import { NestFactory } from '@nestjs/core';
+        import { GateModule } from './gate.module';
+
+        async function boot() {
+          const app = await NestFactory.create(GateModule, { cors: true });
+          await app.listen(8081);
+        }
+        boot();
+        """,
+    "dock/gate/src/gate.module.ts": """
+        import { Module } from '@nestjs/common';
+        import { GateController } from './gate.controller';
+
+        @Module({ controllers: [GateController] })
+        export class GateModule {}
+        """,
+    "dock/gate/src/gate.controller.ts": """
+        import { Controller, Get } from '@nestjs/common';
+
+        @Controller('gates')
+        export class GateController {
+          @Get()
+          list() { return []; }
+        }
+        """,
     "dock/api/package.json": {"name": "dock-api", "dependencies": {"express": "4.19.0"}},
     "dock/api/src/server.js": """
         const express = require('express');
@@ -207,7 +235,8 @@ COMPONENTS = {
         "admin": {"role": "frontend", "stack": ["react"],
                   "calls": [{"env_var": "VITE_API_URL", "component": "api"}]},
     },
-    "dock": {"api": {"role": "api", "stack": ["express"]}},
+    "dock": {"api": {"role": "api", "stack": ["express"]},
+             "gate": {"role": "api", "stack": ["typescript"]}},
 }  # fmt: skip
 
 

@@ -104,8 +104,12 @@ def test_guards_are_told_apart_and_app_middleware_is_shared_once(shelf):
 
 
 def test_middleware_is_found_across_projects_by_how_it_is_written(shelf):
-    text, err = shelf.call("kb_find", kind="middleware", query="cors")
-    assert not err and "cors — 1 in 1 projects (shelf)\n  shelf/api src/main.ts:8" in text
+    text, err = shelf.call(
+        "kb_find", kind="middleware", query="cors"
+    )  # "does any backend use cors?"
+    assert not err and "cors — 2 in 2 projects (dock, shelf)" in text
+    assert "shelf/api src/main.ts:8" in text  # app.enableCors()
+    assert "dock/gate src/boot.ts:5" in text  # NestFactory.create(GateModule, { cors: true })
     text, err = shelf.call("kb_find", kind="middleware", query="AuthGuard*")
     assert not err
     assert "shelf/api src/books.controller.ts:9 as AuthGuard('jwt')" in text

@@ -223,3 +223,12 @@ def test_one_registration_emitted_twice_is_one_route_not_an_ambiguity(orbit):
         "POST /charges (src/routes/billing.ts:4) (also registered again (src/routes/billing.ts:4))"
         in text
     )
+
+
+def test_a_route_with_some_middleware_says_which_of_the_others_it_does_not_pass(orbit):
+    """'Does GET /books go through requireAuth?': its chain, then what it has no edge to."""
+    text = ask(orbit, "kb_neighbors", node="GET /books", project=ORBIT,
+               edge_types=["USES_MIDDLEWARE"], direction="out")  # fmt: skip
+    assert "--> USES_MIDDLEWARE (3):\n  middleware helmet" in text
+    assert "no edge to the middleware other routes of gateway get" in text
+    assert re.search(r"^  requireAuth — \d+ routes, usage at orbit/gateway src/routes/", text, re.M)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from extractors.engine.events import Event, UseEvent
-from extractors.engine.values import STRINGISH, ArrLit, Ext, Klass, Obj, ObjLit, Site, Value
+from extractors.engine.values import STRINGISH, ArrLit, Ext, Klass, Lit, Obj, ObjLit, Site, Value
 
 if TYPE_CHECKING:
     from extractors.engine.evaluate import Call
@@ -67,7 +67,19 @@ def _route_selector(
     return None, ()
 
 
-HOOKS = {"middleware_consumer": middleware_consumer}
+def create_option(
+    interp: Interpreter, op: Operation, obj: Obj, call: Call, src: CallSource
+) -> list[Event]:
+    """`NestFactory.create(Module, { cors: true | options | fn })`: the option the operation
+    names (`when`) turns on what its `use` says, as the matching method would
+    (`app.enableCors()`); absent or `false`, nothing."""
+    given = src.select(op.spec.get("when"))
+    if given is None or given == Lit(False):
+        return []
+    return interp._mounts(op, obj, call, src)  # noqa: SLF001 — the `use` action itself
+
+
+HOOKS = {"middleware_consumer": middleware_consumer, "create_option": create_option}
 
 
 def router_module(decorators, op: Operation, owner: Obj, table: Obj, site) -> list[Event]:
