@@ -277,20 +277,22 @@ def choice(options: list[Value] | tuple[Value, ...], condition: str | None = Non
     name reassigned in many places (library code: a module-level variable set by every
     branch of a setup function) would otherwise multiply through every read of it, so
     more than MAX_OPTIONS alternatives widen to an Unknown that says so."""
-    seen: dict[object, Value] = {}
+    # compared, never hashed: values share sub-values (closures, activations), and a hash
+    # walks every path through them while `in` stops at the first identical one
+    seen: list[Value] = []
     for option in options:
         for item in option.options if isinstance(option, Choice) else (option,):
-            try:
-                key: object = item
-                hash(key)
-            except TypeError:  # a value holding something unhashable: compare by identity
-                key = id(item)
-            seen.setdefault(key, item)
+            if item in seen:
+                continue
+            seen.append(item)
+            if len(seen) > MAX_OPTIONS:
+                return Unknown(
+                    "",
+                    f"one of more than {MAX_OPTIONS} values chosen at run time (too many to follow)",
+                )
     if not seen:
         return Unknown("", "no value")
-    if len(seen) > MAX_OPTIONS:
-        return Unknown("", f"one of {len(seen)} values chosen at run time (too many to follow)")
-    items = tuple(seen.values())
+    items = tuple(seen)
     return items[0] if len(items) == 1 else Choice(items, condition)
 
 
