@@ -102,7 +102,9 @@ class DocChecker(FieldChecker):
         project = self.kb.projects.get(doc.project or "")
         calls = fm.get("calls")
         if calls is not None and not isinstance(calls, list):
-            self.err(doc, "calls", "type", "calls must be a list of {component, env_var|url|host|path}")
+            self.err(
+                doc, "calls", "type", "calls must be a list of {component, env_var|url|host|path}"
+            )
         for i, call in enumerate(calls if isinstance(calls, list) else []):
             entry, why = parse_calls_entry(call, i)
             if entry is None:
