@@ -99,6 +99,10 @@ class QueryRejected(Exception):
     """The statement is not allowed or failed; the message is one line."""
 
 
+class MemoryCapReached(QueryRejected):
+    """The query met the memory cap: the process that ran it keeps much of that memory."""
+
+
 def _one_line(text: str) -> str:
     return " ".join(str(text).split())[:300]
 
@@ -194,7 +198,7 @@ def run_readonly(
     except AnswerTooLarge as exc:
         raise QueryRejected(str(exc)) from None
     except duckdb.OutOfMemoryException:
-        raise QueryRejected("query needed more memory than the SQL memory cap") from None
+        raise MemoryCapReached("query needed more memory than the SQL memory cap") from None
     except duckdb.InterruptException:
         raise QueryRejected(f"query stopped after the {time_cap_s:g} s time cap") from None
     except duckdb.Error as exc:

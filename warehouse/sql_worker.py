@@ -22,7 +22,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from warehouse.query_guard import ROW_CAP, TIME_CAP_S, QueryRejected, check_sql
+from warehouse.query_guard import ROW_CAP, TIME_CAP_S, MemoryCapReached, QueryRejected, check_sql
 
 MEMORY_LIMIT = "1GB"
 THREADS = 2
@@ -105,7 +105,7 @@ class SqlWorker:
                 self.stop()
                 raise QueryRejected(f"query needed more than the {MEMORY_LIMIT} memory cap")
             answer = json.loads(reply)
-            if answer.get("rss_mb", 0) > RECYCLE_RSS_MB:
+            if answer.get("recycle") or answer.get("rss_mb", 0) > RECYCLE_RSS_MB:
                 self.stop()  # give the memory back now, not at the next query
         if "error" in answer:
             raise QueryRejected(answer["error"])
@@ -179,10 +179,15 @@ def _serve() -> None:
                 con, request["sql"], request["row_cap"], request["time_cap_s"]
             )
             answer: dict[str, Any] = {"columns": columns, "rows": rows, "truncated": truncated}
+        except MemoryCapReached as exc:  # DuckDB keeps what it took: replace this worker
+            answer = {"error": str(exc), "recycle": True}
         except QueryRejected as exc:
             answer = {"error": str(exc)}
         except MemoryError:
-            answer = {"error": f"query needed more than the {MEMORY_LIMIT} memory cap"}
+            answer = {
+                "error": f"query needed more than the {MEMORY_LIMIT} memory cap",
+                "recycle": True,
+            }
         except Exception as exc:  # noqa: BLE001 — a damaged file must not kill the worker
             cons = {}
             reason = " ".join(str(exc).split())[:200]
