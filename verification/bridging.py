@@ -30,9 +30,13 @@ def _reason(text: str) -> str:
     return "other"
 
 
-def _frame(tables: dict[str, Any], name: str) -> list[dict[str, Any]]:
+def _frame(tables: dict[str, Any], name: str, column: str, value: str) -> list[dict[str, Any]]:
+    """The rows of one table whose `column` is `value`, filtered before their attrs are
+    parsed (a portfolio's nodes and edges are 100,000s of rows; a few are calls)."""
     df = tables.get(name)
-    return dict_rows(df) if isinstance(df, pl.DataFrame) else []
+    if not isinstance(df, pl.DataFrame) or column not in df.columns:
+        return []
+    return dict_rows(df.filter(pl.col(column) == value))
 
 
 def bridge_rows(kb: KnowledgeBase, project: str, tables: dict[str, Any]) -> list[dict[str, Any]]:
@@ -41,9 +45,9 @@ def bridge_rows(kb: KnowledgeBase, project: str, tables: dict[str, Any]) -> list
     proj = kb.projects.get(project)
     if proj is None:
         return []
-    nodes = [n for n in _frame(tables, "nodes") if n.get("kind") == "http_call"]
-    calls = [e for e in _frame(tables, "edges") if e.get("type") == "CALLS"]
-    rows = [u for u in _frame(tables, "unresolved") if u.get("kind") == "http_call"]
+    nodes = _frame(tables, "nodes", "kind", "http_call")
+    calls = _frame(tables, "edges", "type", "CALLS")
+    rows = _frame(tables, "unresolved", "kind", "http_call")
     out = []
     for cid, comp in sorted(proj.components.items()):
         mine = [n for n in nodes if n.get("component") == cid]
