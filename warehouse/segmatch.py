@@ -6,7 +6,8 @@ Per segment (call ↔ route):
 - a call hole whose default is the route's literal, or a literal that is a route hole's
   default: `default`;
 - anything ↔ a route hole (`/{API_PREFIX}/users`): `wildcard` — the route's value is not
-  known, so the edge is drawn at low confidence;
+  known, so the edge is drawn at low confidence; a literal other than the hole's default
+  (`/users` ↔ `/{API_PREFIX=api}/users`'s first segment) is only `loose`;
 - an env / config hole of the call ↔ a route literal: `wildcard` as well;
 - a run-time value of the call ↔ a route literal (`{slug}` ↔ `feed`): `loose` — never
   joined, only named as the closest route.
@@ -52,8 +53,10 @@ def _seg(call: Seg, route: Seg) -> str | None:
     if route.kind in ("param", "rest"):
         return "param"
     if route.kind == "hole":
-        if call.kind == "lit" and route.default is not None and call.text == route.default:
-            return "default"
+        if call.kind == "lit" and route.default is not None:
+            # the value the route has unless configured otherwise: another literal is no
+            # more than the closest route (a call without the prefix is not this route)
+            return "default" if call.text == route.default else "loose"
         return "wildcard"
     if call.kind == "lit":
         return "exact" if call.text == route.text else None

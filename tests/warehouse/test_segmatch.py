@@ -1,0 +1,35 @@
+"""Matching a call's typed path to routes: the root path, and prefix holes with a default."""
+
+from __future__ import annotations
+
+from vocab.pathparts import Seg, text_segments
+from warehouse.segmatch import RouteRef, best_routes, match_segs
+
+
+def _route(method: str, path: str) -> RouteRef:
+    return RouteRef(
+        id=f"r:{method} {path}", component="api", method=method, segs=tuple(text_segments(path))
+    )
+
+
+def test_a_call_of_the_root_path_matches_the_root_route_and_nothing_longer() -> None:
+    routes = [_route("GET", "/"), _route("GET", "/health"), _route("GET", "/{page}")]
+    assert match_segs(text_segments("/"), list(routes[0].segs)) == ("exact", 0)
+    found = best_routes("GET", text_segments("/"), routes, suffix=False)
+    assert [m.route.id for m in found] == ["r:GET /"]
+    assert best_routes("GET", text_segments("/health"), routes, suffix=False)[0].route.id == (
+        "r:GET /health"
+    )
+
+
+def test_a_prefix_hole_with_a_default_takes_its_default_not_any_other_literal() -> None:
+    prefix = Seg("hole", "API_PREFIX", "config", "api")  # settings.API_PREFIX = "api/"
+    root = RouteRef(id="r:root", component="api", method="GET", segs=(prefix,))
+    token = RouteRef(
+        id="r:token", component="api", method="GET", segs=(prefix, Seg("lit", "csrf_token"))
+    )
+    with_prefix = best_routes("GET", text_segments("/api/csrf_token"), [root, token], False)
+    assert [(m.route.id, m.kind) for m in with_prefix] == [("r:token", "default")]
+    # a call without the prefix is not the API root: at most the closest route, never joined
+    without = best_routes("GET", text_segments("/csrf_token"), [root, token], False)
+    assert all(m.kind == "loose" for m in without), without
