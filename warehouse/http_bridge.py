@@ -66,9 +66,11 @@ class HttpBridge:
             if segs is None:
                 continue  # an untyped route (facts older than extractors/parts.py)
             method = str(n["attrs"].get("method") or n["name"].split(" ", 1)[0]).upper()
+            condition = n["attrs"].get("condition")
             ref = RouteRef(
-                n["id"], comp, method, tuple(segs), n.get("file"), n.get("line"), n["name"]
-            )
+                n["id"], comp, method, tuple(segs), n.get("file"), n.get("line"), n["name"],
+                str(condition) if condition else None,
+            )  # fmt: skip
             self.routes.setdefault(comp, []).append(ref)
         self.relative = Relative(self.bases, set(self.routes), self.pages)
         self.own_calls: dict[tuple[str, str, int], list[tuple[Seg, ...]]] = {}
@@ -163,9 +165,12 @@ class HttpBridge:
                     note or f"{found[0].route.text} (a literal segment where the call has a value)"
                 )
                 continue
-            if len(found) > 1:
+            if len(found) > 1 and not _run_time_alternatives(found):
                 names = ", ".join(m.route.text for m in found)
                 return [], full, f"ambiguous: {len(found)} routes match ({names})"
+            if len(found) > 1:  # registrations chosen at run time: one edge each, medium
+                level = weakest(MATCH_LEVEL[found[0].kind], "medium")
+                return [(m, full, weakest(level, t.confidence)) for m in found], full, ""
             if clash := self._own_endpoint(caller, method, segs, full, found[0]):
                 note = note or clash
                 continue
@@ -212,6 +217,13 @@ class HttpBridge:
                          + (f"; closest: {near}" if near else ""))  # fmt: skip
         text = "; ".join(dict.fromkeys(parts))
         return f"{text}; {why}" if why else text
+
+
+def _run_time_alternatives(found: list) -> bool:
+    """Tied routes that are each registered under its own run-time condition (a method or
+    path chosen by a flag): the call reaches whichever the flag selects, so each is joined."""
+    conditions = [m.route.condition for m in found]
+    return all(conditions) and len(set(conditions)) == len(conditions)
 
 
 def _unmounted(method: str, full: list[Seg], t: Target, routes: list[RouteRef]) -> str:

@@ -35,6 +35,7 @@ class RouteRef:
     file: str | None = None
     line: int | None = None
     name: str = ""  # as the route node is named (the framework's own parameter syntax)
+    condition: str | None = None  # a registration chosen at run time: when it is this one
 
     @property
     def text(self) -> str:

@@ -195,3 +195,20 @@ def test_literal_route_by_one_value_beats_a_parameter_route_by_another(tmp_path)
     api.route("GET", "/user")
     api.route("GET", "/v1/:name")
     assert [(s, r) for s, r, _ in bridged(graph(kb, "p", web, api))] == [("call.ts:3", "GET /user")]
+
+
+def test_a_tie_of_registrations_chosen_at_run_time_joins_each_with_its_condition(tmp_path):
+    """Two registrations of one path, each under its own flag (a method chosen by a setting,
+    a path chosen by another): the call reaches whichever the flag selects, so both edges
+    are drawn — at medium, never high. A plain tie stays unjoined (the test above)."""
+    kb = write_kb(tmp_path, {"p": ONE})
+    app = Facts("p", "app")
+    app.route("POST", "/api/likes/:id", file="a.py", condition="not LIKES_V2")
+    name = "POST /api/likes/:id"  # a second registration of the same name: its own node
+    app.node("route", f"{name}@b.py", name, "b.py", 1, method="POST", path="/api/likes/:id",
+             condition="LIKES_V2")  # fmt: skip
+    app.call("like", "POST", "/api/likes/7", line=1)
+    out = graph(kb, "p", app)
+    edges = calls_of(out)
+    assert sorted(e["attrs"]["confidence"] for e in edges) == ["medium", "medium"]
+    assert len({e["dst"] for e in edges}) == 2
