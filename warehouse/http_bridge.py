@@ -168,16 +168,13 @@ class HttpBridge:
             if len(found) > 1 and not _run_time_alternatives(found):
                 names = ", ".join(m.route.text for m in found)
                 return [], full, f"ambiguous: {len(found)} routes match ({names})"
-            if len(found) > 1:  # registrations chosen at run time: one edge each, medium
-                level = weakest(MATCH_LEVEL[found[0].kind], "medium")
-                return [(m, full, weakest(level, t.confidence)) for m in found], full, ""
             if clash := self._own_endpoint(caller, method, segs, full, found[0]):
                 note = note or clash
                 continue
             level = MATCH_LEVEL[found[0].kind]
-            if weak or suffix:
+            if weak or suffix or len(found) > 1:  # several: run-time alternatives, each joined
                 level = weakest(level, "medium")
-            return [(found[0], full, weakest(level, t.confidence))], full, ""
+            return [(m, full, weakest(level, t.confidence)) for m in found], full, ""
         return [], tries[0][0], note
 
     def _own_endpoint(self, caller: str, method: str, segs: list[Seg], full: list[Seg], m) -> str:
