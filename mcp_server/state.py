@@ -82,7 +82,7 @@ class State:
         if build != self._build:
             self._drop_caches()
             self._build = build
-        if not self.warehouse.build_dir.is_dir():
+        if not (self.warehouse.data_dir / manifest["path"]).is_dir():
             raise ToolFailure(
                 f"warehouse build {build} is missing (publish in progress or pruned) — "
                 "retry in a moment or run `kb refresh`"
@@ -178,13 +178,13 @@ class State:
 
     def connection(self, project: str | None) -> duckdb.DuckDBPyConnection:
         """Sandboxed in-memory DuckDB over [project, _global] (or _global alone)."""
-        self.manifest()
+        manifest = self.manifest()
         key = project or GLOBAL
         con = self._cons.get(key)
         if con is None:
             assert self.warehouse is not None
             parts = [project, GLOBAL] if project else [GLOBAL]
-            build = self.warehouse.build_dir  # read once: views and sandbox of one build
+            build = self.warehouse.data_dir / manifest["path"]  # the build the caches are of
             con = self.warehouse.connect(parts, build)
             paths = [
                 p.as_posix()
