@@ -381,7 +381,7 @@ class Recognizer:
             for rel, call in self._candidates(self.names_of(scope.rel, node)):
                 b = self.program.adapter(rel)
                 view = b.call_view(call) if b is not None else None
-                if view is None:
+                if view is None or _names_another_function(b, rel, view.callee, target):
                     continue
                 callee = self.ev.eval(rel, view.callee, None)
                 if _is(callee, target):
@@ -628,6 +628,18 @@ def site_line(a, node: TsNode) -> Site:
             return Site(site.rel, prop.start_point[0] + 1, site.end_line, prop.start_point[1],
                         site.start, site.end)  # fmt: skip
     return site
+
+
+def _names_another_function(a, rel: str, callee: TsNode, target: Site) -> bool:
+    """A plain name whose own scope declares it a function other than `target`: not a call
+    of it, seen without evaluating (bundled code declares `e`, `t`, `n` in every scope)."""
+    if callee.type != "identifier":
+        return False
+    binding = a.resolve(a.text(callee), callee)
+    if binding is None or binding.kind not in ("function", "class"):
+        return False
+    node = binding.node
+    return (rel, node.start_byte, node.end_byte) != (target.rel, target.start, target.end)
 
 
 def _is(callee: Value, target: Site) -> bool:

@@ -277,6 +277,8 @@ def choice(options: list[Value] | tuple[Value, ...], condition: str | None = Non
     name reassigned in many places (library code: a module-level variable set by every
     branch of a setup function) would otherwise multiply through every read of it, so
     more than MAX_OPTIONS alternatives widen to an Unknown that says so."""
+    if len(options) == 1 and not isinstance(options[0], Choice):
+        return options[0]  # most reads: one declaration, one value
     # compared, never hashed: values share sub-values (closures, activations), and a hash
     # walks every path through them while `in` stops at the first identical one
     seen: list[Value] = []
