@@ -38,6 +38,7 @@ LANGUAGE_BY_SUFFIX = {
     ".cjs": "javascript",
     ".jsx": "javascript",
     ".vue": "vue",
+    ".svelte": "svelte",
     ".py": "python",
     ".tf": "hcl",
     ".json": "json",

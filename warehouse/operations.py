@@ -3,7 +3,8 @@ a generated client's operation (`import { usersList } from '@/api/client'`, a cl
 generated from the backend's schema and not committed) resolves by unique name.
 
 Operation ids come from, in order of trust: an explicit id on the route (`operation_id`
-attr), an OpenAPI document in any repository of the project (`operations` attr of its
+attr: an argument of the route call, a describing decorator, or the app's naming function
+evaluated for the route — extractors/engine/operation_ids.py), an OpenAPI document in any repository of the project (`operations` attr of its
 code_file: id, method, path), and the backend framework's naming convention when the
 code names none (warehouse/data/operation_ids.yaml, written from each tool's docs). A
 generator turns an id into the function the frontend imports (camelCase for hey-api,
@@ -119,16 +120,19 @@ class OperationIndex:
         r = refs[0]
         where = f"{comp}: {r.file}:{r.line}"
         if isinstance(a.get("operation_id"), str):
+            named = f" (named at {a['operation_id_at']})" if a.get("operation_id_at") else ""
             self.ops.append(Operation(a["operation_id"], comp, r.method, r.segs,
-                                      f"{where} operationId {a['operation_id']}", "explicit"))  # fmt: skip
+                                      f"{where} operationId {a['operation_id']}{named}", "explicit"))  # fmt: skip
             return
         owner, _, fn = handler.rpartition(".")
         listing = r.method == "GET" and bool(r.segs) and r.segs[-1].kind == "lit"
         op_id = convention_id(str(a.get("framework") or ""), r.method, list(r.segs), fn, owner,
                               listing)  # fmt: skip
+        unread = (f" (the naming function at {a['operation_id_function']} is not read)"
+                  if a.get("operation_id_function") else "")  # fmt: skip
         if op_id:
             self.ops.append(Operation(op_id, comp, r.method, r.segs,
-                                      f"{where} {a.get('framework')} operation id {op_id}", "convention"))  # fmt: skip
+                                      f"{where} {a.get('framework')} operation id {op_id}{unread}", "convention"))  # fmt: skip
 
     def find(self, name: str, generator: str = "") -> list[Operation]:
         names = function_names(name, generator)

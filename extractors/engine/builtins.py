@@ -41,6 +41,8 @@ IDENTITY = {
 }  # fmt: skip
 STRING_KEEP = {"trim", "toString", "toLowerCase", "toUpperCase", "strip", "lower", "upper",
                "rstrip", "lstrip", "valueOf", "trimEnd", "trimStart"}  # fmt: skip
+CASES = {"lower": str.lower, "upper": str.upper, "toLowerCase": str.lower,
+         "toUpperCase": str.upper}  # fmt: skip
 
 
 def truthy(value: Value) -> bool | None:
@@ -174,6 +176,8 @@ def call(ev: Evaluator, c: Call) -> Value | None:
             return join_paths([v for v in c.args() if v is not None])
         if dotted in IDENTITY and c.view.args:
             return c.arg(0)
+        if dotted in {"<global>.list", "<global>.tuple"} and isinstance(c.arg(0), ArrLit):
+            return c.arg(0)  # a list of a known list (`list(route.methods)[0]`)
         if dotted in {"<global>.URL", "url.URL"} and c.view.args:
             base = c.arg(1)
             if (
@@ -193,6 +197,8 @@ def call(ev: Evaluator, c: Call) -> Value | None:
     if isinstance(callee, Method):
         target, name = callee.target, callee.name
         if isinstance(target, STRINGISH):
+            if name in CASES and isinstance(target, Lit) and isinstance(target.value, str):
+                return Lit(CASES[name](target.value))
             if name in STRING_KEEP:
                 return target
             if name == "concat":

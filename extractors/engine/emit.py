@@ -13,6 +13,7 @@ from extractors.engine.config_sources import with_env_defaults
 from extractors.engine.evaluate import Evaluator
 from extractors.engine.middleware import middleware_use
 from extractors.engine.mounts import NamedRoute
+from extractors.engine.operation_ids import OperationIds
 from extractors.engine.paths import (
     HTTP_METHODS,
     compatible,
@@ -53,6 +54,8 @@ class Emitter:
     _registered: set[tuple[int, str]] = field(default_factory=set)  # (event, name) emitted
     _middleware: dict[str, str] = field(default_factory=dict)
     env_files: dict[str, tuple[str, int, str]] = field(default_factory=dict)
+    namings: list = field(default_factory=list)  # NamingEvents: operation_ids.py
+    _ids: OperationIds | None = None
 
     # --- symbols --------------------------------------------------------------------
     def symbol_for(self, fn: Func) -> str:
@@ -167,6 +170,10 @@ class Emitter:
             attrs["controller"] = event.router.name  # a class-based controller owns the route
         if not self._served(route.root):
             attrs["mounted"] = False  # no app serves this router: its path may lack a prefix
+        if "operation_id" not in attrs:
+            if self._ids is None:
+                self._ids = OperationIds(self.ev, self.namings)
+            attrs.update(self._ids.attrs(route, method, text))
         node_id = self.ctx.add_node(
             "route", qualifier, name, site.rel, site.line, site.line, **attrs
         )

@@ -22,6 +22,8 @@ class RouteEvent:
     handler_site: Site | None = None  # the decorated function, for decorator routes
     when: Site | None = None  # registered by a call elsewhere: that call's site (for order)
     attrs: tuple[tuple[str, str], ...] = ()  # extra route attrs a model gives (`router: app`)
+    values: tuple[tuple[str, Value], ...] = ()  # read when the route is named (its `tags`, its
+    # own `operation_id_function`): operation_ids.py
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,19 @@ class PrefixEvent:
     exclude: tuple[str, ...] = ()  # paths it does not apply to (NestJS `{ exclude }`)
     version_prefix: str | None = None  # URI versioning: each route's version as `v<n>`
     default_version: Value | None = None
+
+
+@dataclass(frozen=True)
+class NamingEvent:
+    """A function that names the operations of an app's or a router's routes
+    (`FastAPI(generate_unique_id_function=f)`, NestJS `operationIdFactory`); `weak`: one the
+    router's own yields to (`include_router(r, generate_unique_id_function=f)`)."""
+
+    model: str
+    target: Value
+    fn: Value
+    site: Site
+    weak: bool = False
 
 
 @dataclass(frozen=True)
@@ -159,6 +174,7 @@ class SymbolEvent:
 
 Event = (
     RouteEvent
+    | NamingEvent
     | MountEvent
     | UseEvent
     | PrefixEvent

@@ -16,6 +16,7 @@ from extractors.engine.events import (
     Event,
     InvokeEvent,
     MountEvent,
+    NamingEvent,
     PrefixEvent,
     RequestEvent,
     RouteEvent,
@@ -169,6 +170,12 @@ class Interpreter:
                                  function, None, str(protocol.value) if isinstance(protocol, Lit) else "")]  # fmt: skip
         if op.action == "route":
             return self._routes(op, obj, call, src, decorated)
+        if op.action == "names":  # a function naming the operations of the target's routes
+            target = src.select(spec.get("target")) if spec.get("target") else obj
+            fn = src.select(spec.get("fn"))
+            weak = src.select(spec.get("weak")) if spec.get("weak") else None
+            return [NamingEvent(model, target, fn, site, weak is not None)] if isinstance(
+                fn, Func) and target is not None else []  # fmt: skip
         if op.action in ("mount", "use"):
             return self._mounts(op, obj, call, src)
         if op.action == "prefix":
@@ -238,9 +245,11 @@ class Interpreter:
             op_id = s.select(spec.get("operation_id")) if spec.get("operation_id") else None
             extra = (("operation_id", op_id.value),) if isinstance(op_id, Lit) and isinstance(
                 op_id.value, str) and op_id.value else ()  # fmt: skip
+            values = tuple((key, v) for key in ("tags", "operation_id_function")
+                           if spec.get(key) and (v := s.select(spec[key])) is not None)  # fmt: skip
             for verb, view in self.class_view(handler) or [(method, handler)]:
                 events.append(RouteEvent(obj.model, router, verb, path, view, middleware, site,
-                                         where, attrs=extra))  # fmt: skip
+                                         where, attrs=extra, values=values))  # fmt: skip
         return events
 
     def class_view(self, handler: Value | None) -> list[tuple[Value, Value]] | None:

@@ -19,6 +19,7 @@ from extractors.engine.evaluate import Evaluator
 from extractors.engine.events import (
     InvokeEvent,
     MountEvent,
+    NamingEvent,
     PrefixEvent,
     RequestEvent,
     RouteEvent,
@@ -91,8 +92,9 @@ def analyse(ctx: ComponentContext) -> Analysis | None:
     for item in found:
         if isinstance(item.event, (RouteEvent, MountEvent, UseEvent, PrefixEvent)):
             tree.add(item.event)
-    return Analysis(found, tree, Emitter(ctx, ev, env_files=env_file_values(ctx)), generated,
-                    transforms)  # fmt: skip
+    namings = [f.event for f in found if isinstance(f.event, NamingEvent)]
+    return Analysis(found, tree, Emitter(ctx, ev, env_files=env_file_values(ctx), namings=namings),
+                    generated, transforms)  # fmt: skip
 
 
 HEADER = 2048  # bytes of a file read for a generator's marker

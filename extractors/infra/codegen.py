@@ -9,7 +9,8 @@
   the output is not in the repo, so nothing else can follow it — is an http_call with
   `operation` (the imported name, or the method called on an imported service object),
   `generator`, `generator_config` (`file:line`) and `generated_from` (the input). A
-  committed client is read as written by the engine instead.
+  committed client is read as written by the engine instead. The calls are found by
+  codegen_calls.py (in JS/TS modules and the `<script>` blocks of Vue / Svelte components).
 """
 
 from __future__ import annotations
@@ -25,8 +26,6 @@ from typing import Any
 from extractors.base import ComponentContext
 from extractors.engine.values import ObjLit, Value
 from extractors.infra.gateways import _entries, _text, json_at
-from extractors.js.common import owner_at
-from extractors.js.index import call_names
 from extractors.models import HERE
 from extractors.models.sources import config_file
 from extractors.shared import CodeSymbols, EngineRun, JsSymbols
@@ -55,6 +54,8 @@ def generator_models() -> dict[str, dict[str, Any]]:
 
 
 def extract(ctx: ComponentContext) -> None:
+    from extractors.infra.codegen_calls import generated_calls
+
     documents(ctx)
     gens = generators(ctx)
     if gens:
@@ -237,58 +238,3 @@ def _flags(words: list[str]) -> dict[str, str]:
         elif w.startswith("-") and i + 1 < len(words) and not words[i + 1].startswith("-"):
             out[w] = words[i + 1]
     return out
-
-
-# -- calls of the generated operations -----------------------------------------------------
-
-
-def _from_output(spec: str, from_rel: str, output: str) -> bool:
-    """Does the import specifier name the generator's output (or a module inside it)?
-    Relative specifiers are joined to the importing file; an alias (`@/`, `~/`, `$lib/`,
-    `#`) names a folder the path after it ends in."""
-    if spec.startswith("."):
-        path = _norm(spec, from_rel)
-        return path == output or path.startswith(output + "/")
-    head, _, rest = spec.partition("/")
-    if not rest or not (head in ("@", "~") or head.startswith(("$", "#", "~"))):
-        return False
-    rest = _EXT.sub("", rest).removesuffix("/index")
-    inner = output.split("/", 1)[1] if "/" in output else output  # `src/api` under `@/`
-    return any(rest == o or rest.startswith(o + "/") for o in {output, inner}) or output.endswith(
-        "/" + rest
-    )
-
-
-def generated_calls(ctx: ComponentContext, gens: list[Generator]) -> None:
-    for rel, mod in sorted(ctx.shared.js.modules.items()):
-        hits: dict[str, tuple[str, Generator]] = {}  # local name -> (imported, generator)
-        for local, b in mod.imports.items():
-            if b.target is not None or b.imported == "default":
-                continue  # a committed module: the engine reads it as written
-            gen = next((g for g in gens if _from_output(b.spec, rel, g.output)), None)
-            if gen is not None:
-                hits[local] = (b.imported, gen)
-        if not hits or mod.sf.language not in ("javascript", "typescript", "tsx"):
-            continue
-        seen: set[str] = set()
-        for call, _fn, name in call_names(ctx, mod.sf):
-            if not name or call.type != "call_expression":
-                continue
-            head, _, tail = name.partition(".")
-            if head not in hits:
-                continue
-            imported, gen = hits[head]
-            op = tail.rsplit(".", 1)[-1] if tail else imported
-            if not op or op == "*":
-                continue
-            line = call.start_point[0] + 1
-            qual = f"{op}()@{rel}:{line}:{call.start_point[1] + 1}"
-            if qual in seen:
-                continue
-            seen.add(qual)
-            node_id = ctx.add_node(
-                "http_call", qual, f"{op}()", rel, line, call.end_point[0] + 1,
-                operation=op, generator=gen.tool, generator_config=gen.where,
-                generated_from=gen.input, import_spec=mod.imports[head].spec,
-            )  # fmt: skip
-            ctx.add_edge(owner_at(ctx, rel, call), node_id, "CALLS_HTTP", rel, line)

@@ -1,6 +1,8 @@
-"""Vue single-file components: the SFC is a code_file, its component a symbol, and its
-`<script>` / `<script setup>` blocks become a virtual SourceFile so every JS-family extractor
-(symbols, imports, calls, routes, env reads, HTTP calls) applies to them unchanged.
+"""Single-file components (Vue `.vue`, Svelte `.svelte`): the SFC is a code_file, its
+component a symbol, and its `<script>` / `<script setup>` / `<script context="module">`
+blocks become a virtual SourceFile so every JS-family extractor (symbols, imports, calls,
+routes, env reads, HTTP calls, generated-client operations) applies to them unchanged.
+The markup is Vue's `<template>` block, or for Svelte everything outside script and style.
 
 The virtual file is registered as `ctx.files["<rel>#script"]` with `rel` = the SFC's path,
 `virtual_of` = the SFC's key, and `language` from `lang=` (ts → typescript, tsx → tsx,
@@ -27,6 +29,8 @@ PROVIDES = (VueComponents, CodeSymbols)
 REQUIRES = ()
 _SCRIPT = re.compile(rb"<script\b([^>]*)>(.*?)</script\s*>", re.S | re.I)
 _TEMPLATE = re.compile(rb"<template\b[^>]*>(.*)</template\s*>", re.S | re.I)
+_STYLE = re.compile(rb"<style\b[^>]*>.*?</style\s*>", re.S | re.I)
+SFC_LANGUAGES = ("vue", "svelte")
 _LANG = re.compile(rb"""\blang\s*=\s*["']?([\w-]+)""")
 _NOT_NEWLINE = re.compile(rb"[^\n]")
 _WORD = re.compile(rb"[A-Za-z_$][\w$]*")
@@ -61,15 +65,15 @@ def component_name(rel: str) -> str:
 
 def extract(ctx: ComponentContext) -> None:
     components = ctx.shared.vue.components
-    for sf in sorted(ctx.by_language("vue"), key=lambda f: f.rel):
+    for sf in sorted(ctx.by_language(*SFC_LANGUAGES), key=lambda f: f.rel):
         if sf.virtual_of is not None:
             continue
         lines = sf.data.count(b"\n") + 1
-        file_id = ctx.add_node("code_file", sf.rel, sf.rel, sf.rel, 1, lines, language="vue")
+        file_id = ctx.add_node("code_file", sf.rel, sf.rel, sf.rel, 1, lines, language=sf.language)
         name = component_name(sf.rel)
         comp_id = ctx.add_node(
             "symbol", f"{sf.rel}#{name}", name, sf.rel, 1, lines,
-            exported=True, symbol_kind="component", framework="vue",
+            exported=True, symbol_kind="component", framework=sf.language,
         )  # fmt: skip
         ctx.add_edge(file_id, comp_id, "DEFINES", sf.rel, 1)
         components[sf.rel] = comp_id
@@ -81,7 +85,7 @@ def extract(ctx: ComponentContext) -> None:
             sf.rel, sf.path, data, language, virtual_of=sf.rel
         )
     ctx.shared.vue.template_words = {
-        rel: _template_words(ctx.files[rel].data) for rel in components
+        rel: _template_words(ctx.files[rel].data, ctx.files[rel].language) for rel in components
     }
 
 
@@ -105,7 +109,10 @@ def link_template(ctx: ComponentContext) -> None:
                     nodes[node_id].attrs["ui_handler"] = True
 
 
-def _template_words(data: bytes) -> set[str]:
+def _template_words(data: bytes, language: str | None) -> set[str]:
+    if language == "svelte":  # the markup is what is left outside script and style
+        markup = _STYLE.sub(b" ", _SCRIPT.sub(b" ", data))
+        return {w.decode() for w in _WORD.findall(markup)}
     found = _TEMPLATE.search(data)
     if found is None:
         return set()

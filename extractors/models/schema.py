@@ -41,7 +41,7 @@ MAKERS = ("call", "new", "module", "global", "member", "type", "decorator", "sub
           "file")  # fmt: skip
 ACTIONS = ("route", "mount", "use", "prefix", "request", "returns", "invoke", "env", "config",
            "setting", "handlers", "transform", "install", "globals", "defines", "folder",
-           "merge")  # fmt: skip
+           "merge", "names")  # fmt: skip
 PROVIDER_KEYS = ("token", "value", "class", "factory", "alias")
 PARAM_STYLES = ("colon", "brace", "angle", "bracket")
 
@@ -82,6 +82,8 @@ class Decorator:
     spec: dict[str, Selector]
     role: str | None = None  # for `makes`: the role of the object the class becomes
     children: tuple[Selector, ...] = ()  # what a made object mounts (`@Module({controllers})`)
+    per_method: bool = False  # `describes` on a class: each keyword names a method, its value
+    # the decorator call that describes that method (`@extend_schema_view(list=extend_schema(…))`)
 
 
 @dataclass(frozen=True)
@@ -124,6 +126,7 @@ class Model:
     phases: tuple[tuple[str, bool], ...] = ()  # (phase, registration order reversed), run order
     roots: tuple[str, ...] = ("app",)  # roles that are served as they are (not mounted by anyone)
     class_views: dict = field(default_factory=dict)  # {role, methods}: a class view's routes
+    operation_ids: dict = field(default_factory=dict)  # {args}: what a naming function gets
     default_phase: str = ""
     notes: str = ""
     part_of: str | None = None  # an extension: its facts are another model's (or a kind's)
@@ -228,9 +231,9 @@ def _decorators(raw, path: Path) -> tuple[Decorator, ...]:
             names = {str(n): "" for n in names}
         if not isinstance(names, dict) or not names:
             raise _fail(path, f"`decorators[{i}]` needs `name` or `names`")
-        action = next((k for k in ("route", "makes", "use") if k in item), None)
+        action = next((k for k in ("route", "makes", "use", "describes") if k in item), None)
         if action is None:
-            raise _fail(path, f"`decorators[{i}]` needs one of route, makes, use")
+            raise _fail(path, f"`decorators[{i}]` needs one of route, makes, use, describes")
         spec = item.get(action) or {}
         role = None
         if action == "makes":
@@ -238,7 +241,8 @@ def _decorators(raw, path: Path) -> tuple[Decorator, ...]:
         children = tuple(parse_selector(c) for c in (item.get("children") or []))
         out.append(Decorator({str(k): str(v or "") for k, v in names.items()}, item.get("module"),
                              str(item.get("target", "method")), action,
-                             _selectors(spec, path, f"decorators[{i}].{action}"), role, children))  # fmt: skip
+                             _selectors(spec, path, f"decorators[{i}].{action}"), role, children,
+                             bool(item.get("per_method"))))  # fmt: skip
     return tuple(out)
 
 
@@ -343,6 +347,7 @@ def load_model(path: Path) -> Model:
         phases=_phases(raw.get("phases"), path),
         roots=_names(raw.get("roots"), path, "roots") or ("app",),
         class_views=dict(raw.get("class_views") or {}),
+        operation_ids=dict(raw.get("operation_ids") or {}),
         default_phase=str(raw.get("default_phase") or ""),
         notes=str(raw.get("notes") or ""),
         part_of=str(raw["part_of"]) if raw.get("part_of") else None,

@@ -47,7 +47,7 @@ def viewset_routes(interp: Interpreter, op: Operation, router: Obj, call: Call,
             if handler is not None:
                 path = Lit(f"{base}{below}{slash}")
                 events.append(RouteEvent(router.model, router, Lit(verb), path, handler, guards,
-                                         call.site))  # fmt: skip
+                                         call.site, attrs=(("action", action),)))  # fmt: skip
     for fn, detail, methods, url_path, site in _extra(interp, klass, data, 0):
         path = Lit(f"{base}/{lookup}/{url_path}{slash}" if detail else f"{base}/{url_path}{slash}")
         for verb in methods:
