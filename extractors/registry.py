@@ -40,7 +40,7 @@ EXTRACTORS: list[str] = [
     "python.symbols",
     "infra.env",
     "infra.constants",
-    "python.env",
+    "engine.env",
     "python.sdk_calls",
     "engine.requests",
     "js.sdk_calls",

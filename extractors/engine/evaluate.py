@@ -616,6 +616,10 @@ class Evaluator:
             passed = self._parameter_property(a, info, name, ctor_act, depth)
             if passed is not None:  # `constructor(private config = new Configuration())`
                 return passed
+        if name in info.field_types and a.family == "py":  # `secret: str` of a settings class
+            read = self.library.field(self, klass, name, None, a.site(info.field_types[name]))
+            if read is not None:
+                return read
         if name in info.field_types:  # `constructor(private http: HttpClient)`
             typed = self._typed(rel, a, info.field_types[name], depth + 1)
             if typed is not None:

@@ -33,6 +33,7 @@ from extractors.engine.values import (
     Value,
 )
 from extractors.models.config_reads import config_read
+from extractors.models.env_fields import field_env
 from extractors.models.folders import folder_modules
 from extractors.models.held import Claim, HeldObjects, Vocabulary, _in_files, model_site
 from extractors.models.merged import merged_member
@@ -183,7 +184,7 @@ class Library(HeldObjects):
         made = self._derived(ev, klass, 0)
         model = self.by_id.get(made.model) if made is not None else None
         if model is not None and model.reads.get(made.role) == "env-field":
-            return Env(name.upper(), value, made.model, where)
+            return field_env(ev, model, klass, name, value, where)
         return None
 
     def _derived(self, ev: Evaluator, klass: Klass, depth: int) -> Obj | None:

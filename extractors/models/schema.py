@@ -133,6 +133,7 @@ class Model:
     files: tuple[FileRule, ...] = ()  # file-system routes (filerules.py)
     names: tuple[NameRule, ...] = ()  # module-level names read by convention
     optional: tuple[str, ...] = ()  # packages whose apps often need none of its facts ("*": all)
+    env_reads: dict = field(default_factory=dict)  # how its env reads are labelled (env_fields.py)
 
 
 def _fail(path: Path, what: str) -> ModelError:
@@ -354,4 +355,5 @@ def load_model(path: Path) -> Model:
         files=parse_file_rules(raw.get("files"), lambda what: _fail(path, what)),
         names=_name_rules(raw.get("names"), path),
         optional=_optional(raw, path),
+        env_reads=dict(raw.get("env_reads") or {}),
     )

@@ -1,5 +1,5 @@
 """One query walk per Python file for every Python extractor (python.symbols,
-python.env, http.python).
+python.sdk_calls).
 
 A query's cost is the tree walk, not its pattern count: the eight separate queries these
 extractors used cost ~5x one combined query. Each concern's patterns are kept as written;
@@ -25,10 +25,6 @@ PARTS: tuple[tuple[str, str], ...] = (
     ("imports", "[(import_statement) (import_from_statement)] @i"),
     ("calls", "(call function: (_) @fn) @call"),
     ("assign_calls", "(assignment left: (identifier) @l right: (call) @r) @a"),
-    (
-        "env",  # python/env.py: os.environ[NAME] (getenv-style calls come from "calls")
-        "(subscript value: [(identifier) (attribute)] @env subscript: [(string) (identifier) (attribute)] @name) @read",
-    ),
     ("with", "(as_pattern (call) @value alias: (as_pattern_target (identifier) @name))"),
     ("http", "(call function: (attribute object: (_) @obj attribute: (identifier) @verb)) @call"),
     (

@@ -1,0 +1,212 @@
+"""Environment variable reads, found by evaluation: every member read, subscript and call of a
+file is evaluated with the engine's evaluator, and one whose value is `Env(name)` — where no
+part of it already was that read — is a read site. The models say what reads the environment
+(`process.env`, `os.environ.get`, `env("X")` of django-environ, a settings class's fields, a
+config key a model maps to a variable); the evaluator follows the value wherever the program
+carries it (a validated env object, a config module's exported property, a settings instance
+passed as a parameter), so `config.jwt.secret` in another file is a read of the variable
+behind it at that line.
+
+`via` says how the value was read: where a model's object reads it directly, the model's
+`env_reads.via` label for the object's role (else the receiver as written, `process.env`);
+elsewhere, the model's `env_reads.uses` label (else the expression as written).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tree_sitter import Node as TsNode
+
+from extractors.engine.values import Choice, Env, Ext, Instance, Klass, Method, Obj, Typed, Value
+from extractors.lang.base import FileAdapter
+
+READS = {"py": ("attribute", "subscript", "call"),
+         "js": ("member_expression", "subscript_expression", "call_expression")}  # fmt: skip
+CALLS = ("call", "call_expression")
+ASSIGNS = ("assignment", "assignment_expression", "augmented_assignment",
+           "augmented_assignment_expression")  # fmt: skip
+
+
+@dataclass
+class EnvRead:
+    """One read of variable `name` at `node` of `rel`."""
+
+    rel: str
+    node: TsNode
+    name: str
+    via: str
+    attrs: dict = field(default_factory=dict)
+    derived: bool = False  # read off a value the program carried, not a model's object
+
+
+class EnvReads:
+    def __init__(self, ev, library) -> None:
+        self.ev = ev
+        self.lib = library
+
+    def file(self, rel: str, family: str) -> list[EnvRead]:
+        a = self.ev.program.adapter(rel)
+        if a is None:
+            return []
+        out: list[EnvRead] = []
+        if family == "py":
+            out += self.settings_fields(rel, a)
+        kinds = READS[family]
+        seen: list[tuple[int, int, str]] = []
+        for node in _postorder(a.root, kinds):
+            if node.parent is not None and (_written(node) or _written(node.parent)):
+                continue
+            value = env_of(self.ev.eval(rel, node, None))
+            if value is None:
+                continue
+            if any(s <= node.start_byte and node.end_byte <= e and v == value.name and
+                   (s, e) != (node.start_byte, node.end_byte) for s, e, v in seen):  # fmt: skip
+                continue
+            seen.append((node.start_byte, node.end_byte, value.name))
+            read = self.read(rel, a, node, value)
+            if read is not None:
+                out.append(read)
+        return out
+
+    def read(self, rel: str, a: FileAdapter, node: TsNode, value: Env) -> EnvRead | None:
+        """The read at `node`, or None when it is no read site: a call that hands back a
+        value read elsewhere (a function of the component, `str(x)`) reads nothing itself."""
+        receiver = _receiver(node)
+        held = self._held(self.ev.eval(rel, receiver, None)) if receiver is not None else None
+        if node.type in CALLS:
+            callee = self._held(self.ev.eval(rel, node.child_by_field_name("function"), None))
+            held = callee or held
+            if held is None:
+                return None
+        model = self.lib.by_id.get(value.via)
+        data = model.env_reads if model is not None else {}
+        if held is not None:
+            via = (data.get("via") or {}).get(held.role) or _receiver_text(a, receiver)
+            return EnvRead(rel, node, value.name, via)
+        via = data.get("uses") or " ".join(a.text(node).split())
+        attrs = {}
+        klass = (
+            _class_of(self.ev, self.ev.eval(rel, receiver, None)) if receiver is not None else None
+        )
+        if data.get("uses") and klass is not None and node.type == "attribute":
+            attrs = {"field": a.text(node.child_by_field_name("attribute")),
+                     "settings_class": klass.name}  # fmt: skip
+        return EnvRead(rel, node, value.name, via, attrs, derived=True)
+
+    def _held(self, value: Value) -> Obj | None:
+        """The model object a receiver is when it reads the environment itself."""
+        if isinstance(value, Method):
+            value = value.target
+        if isinstance(value, Ext):
+            value = self.lib.claim(value)
+        return value if isinstance(value, Obj) and value.model in self.lib.by_id else None
+
+    def settings_fields(self, rel: str, a: FileAdapter) -> list[EnvRead]:
+        """Each field declared in a settings class is read where it is declared."""
+        out = []
+        for node in _postorder(a.root, ("class_definition",)):
+            info = a.klass(node)
+            klass = Klass(a.site(node), info.name if info else "")
+            made = self.lib._derived(self.ev, klass, 0) if info is not None else None
+            model = self.lib.by_id.get(made.model) if made is not None else None
+            if model is None or model.reads.get(made.role) != "env-field":
+                continue
+            config = model.env_reads.get("config") or {}
+            env_file = _class_setting(self.ev, config, klass, "env_file")
+            for name, annotation in info.field_types.items():
+                if name.startswith("_") or a.text(annotation).startswith("ClassVar"):
+                    continue
+                if name in (config.get("attrs") or []):
+                    continue
+                value = self.ev.class_member(klass, name, 0)
+                if not isinstance(value, Env):
+                    continue
+                attrs = {"field": name, **({"env_file": env_file} if env_file else {})}
+                via = (model.env_reads.get("via") or {}).get(made.role, model.id)
+                out.append(EnvRead(rel, annotation.parent, value.name, via, attrs))
+        return out
+
+
+def _class_setting(ev, config, klass, key):
+    from extractors.models.env_fields import class_setting
+
+    return class_setting(ev, config, klass, key)
+
+
+def env_of(value: Value) -> Env | None:
+    """The variable a value is: an `Env`, or a choice among defaults of one variable (a
+    settings field each subclass defaults differently)."""
+    options = value.options if isinstance(value, Choice) else ()
+    if options and all(isinstance(o, Env) for o in options) and len({o.name for o in options}) == 1:
+        return options[0]
+    return value if isinstance(value, Env) else None
+
+
+def _class_of(ev, value: Value) -> Klass | None:
+    """The settings class a receiver is an instance of: for a choice (one subclass per
+    environment), the nearest base class they all share."""
+    if isinstance(value, Choice):
+        chains = [_bases(ev, _class_of(ev, o)) for o in value.options]
+        shared = [k for k in chains[0] if all(k in chain for chain in chains[1:])]
+        return shared[0] if shared else None
+    if isinstance(value, Typed):
+        value = value.type
+    if isinstance(value, Instance):
+        value = value.klass
+    return value if isinstance(value, Klass) else None
+
+
+def _bases(ev, klass: Klass | None, depth: int = 0) -> list[Klass]:
+    """A class and its component base classes, nearest first."""
+    if klass is None or depth > 6:
+        return []
+    a = ev.program.adapter(klass.site.rel)
+    node = a.node_at(klass.site) if a is not None else None
+    info = a.klass(node) if node is not None else None
+    out = [klass]
+    for base in info.bases if info is not None else []:
+        parent = ev.eval(klass.site.rel, base, None)
+        if isinstance(parent, Klass):
+            out += [k for k in _bases(ev, parent, depth + 1) if k not in out]
+    return out
+
+
+def _postorder(root: TsNode, kinds: tuple[str, ...]) -> list[TsNode]:
+    """The nodes of `kinds` under `root`, each after the nodes inside it."""
+    out: list[TsNode] = []
+    stack: list[tuple[TsNode, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        if done:
+            out.append(node)
+            continue
+        if node.type in kinds:
+            stack.append((node, True))
+        stack.extend((c, False) for c in reversed(node.named_children))
+    return out
+
+
+def _written(node: TsNode) -> bool:
+    """The target of an assignment (`os.environ["X"] = v`, `self.x = …`), not a read."""
+    parent = node.parent
+    if parent is None:
+        return False
+    left = parent.child_by_field_name("left") if parent.type in ASSIGNS else None
+    return left is not None and (left.start_byte, left.end_byte) == (node.start_byte, node.end_byte)
+
+
+def _receiver(node: TsNode) -> TsNode | None:
+    """The object a read is made on: `process.env` of `process.env.X`, `os.environ` of
+    `os.environ.get("X")`, `getenv` of `getenv("X")`."""
+    if node.type in ("call", "call_expression"):
+        callee = node.child_by_field_name("function")
+        if callee is not None and callee.type in READS["py"] + READS["js"]:
+            inner = callee.child_by_field_name("object") or callee.child_by_field_name("value")
+            return inner if inner is not None else callee
+        return callee
+    return node.child_by_field_name("object") or node.child_by_field_name("value")
+
+
+def _receiver_text(a: FileAdapter, node: TsNode) -> str:
+    return "".join(a.text(node).split())
