@@ -217,10 +217,13 @@ class HttpBridge:
 
 
 def _run_time_alternatives(found: list) -> bool:
-    """Tied routes that are each registered under its own run-time condition (a method or
-    path chosen by a flag): the call reaches whichever the flag selects, so each is joined."""
+    """Tied routes that a run-time condition tells apart (a method or path chosen by a flag):
+    each conditioned one under its own condition, at most one registered unconditionally
+    (the flag may add a route in front of it). The call reaches whichever the flag selects,
+    so each is joined; two unconditional twins stay ambiguous."""
     conditions = [m.route.condition for m in found]
-    return all(conditions) and len(set(conditions)) == len(conditions)
+    chosen = [c for c in conditions if c]
+    return bool(chosen) and len(conditions) - len(chosen) <= 1 and len(set(chosen)) == len(chosen)
 
 
 def _unmounted(method: str, full: list[Seg], t: Target, routes: list[RouteRef]) -> str:

@@ -212,3 +212,27 @@ def test_a_tie_of_registrations_chosen_at_run_time_joins_each_with_its_condition
     edges = calls_of(out)
     assert sorted(e["attrs"]["confidence"] for e in edges) == ["medium", "medium"]
     assert len({e["dst"] for e in edges}) == 2
+
+
+def test_a_flag_that_adds_a_registration_in_front_of_a_plain_one_joins_both(tmp_path):
+    """`POST /api/orders` is registered plainly, and a second time only under a flag (a
+    method chosen by a setting): with the flag on, the earlier registration may take the
+    call, so both edges are drawn at medium; two plain twins stay ambiguous."""
+    kb = write_kb(tmp_path, {"p": ONE})
+    app = Facts("p", "app")
+    app.route("POST", "/api/orders", file="a.py")
+    name = "POST /api/orders"
+    app.node("route", f"{name}@b.py", name, "b.py", 1, method="POST", path="/api/orders",
+             condition="BULK_MODE")  # fmt: skip
+    app.call("order", "POST", "/api/orders", line=1)
+    edges = calls_of(graph(kb, "p", app))
+    assert sorted(e["attrs"]["confidence"] for e in edges) == ["medium", "medium"]
+    assert len({e["dst"] for e in edges}) == 2
+
+    twins = Facts("p", "app")
+    twins.route("POST", "/api/orders", file="a.py")
+    twins.node("route", f"{name}@b.py", name, "b.py", 1, method="POST", path="/api/orders")
+    twins.call("order", "POST", "/api/orders", line=1)
+    out = graph(kb, "p", twins)
+    assert calls_of(out) == []
+    assert "is ambiguous: 2 routes match" in reasons(out)["call.ts:1"]
