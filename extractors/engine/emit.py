@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from extractors.base import ComponentContext
+from extractors.engine.chains import site_line
 from extractors.engine.config_sources import with_env_defaults
 from extractors.engine.evaluate import Evaluator
 from extractors.engine.middleware import middleware_use
@@ -22,7 +23,6 @@ from extractors.engine.paths import (
     options,
     path_text,
 )
-from extractors.engine.recognize import site_line
 from extractors.engine.urls import url_template
 from extractors.engine.values import (
     ArrLit,
