@@ -22,16 +22,9 @@ class Symbols:
     def symbol_for(self, fn: Func) -> str:
         """The symbol node of a function (the component's own symbol, else a new
         `<anonymous>` one at its line)."""
-        if self._symbols is None:
-            index: dict[tuple[str, int], list[tuple[int, str]]] = {}
-            for node in self.ctx.facts.nodes:
-                if node.kind == "symbol" and node.file and node.line:
-                    index.setdefault((node.file, node.line), []).append(
-                        (node.end_line or node.line, node.id)
-                    )
-            self._symbols = index
+        symbols = self._symbol_index()
         site = fn.site
-        found = self._symbols.get((site.rel, site.line))
+        found = symbols.get((site.rel, site.line))
         if found:
             exact = [i for end, i in found if end == site.end_line]
             return (exact or [found[0][1]])[0]
@@ -43,7 +36,7 @@ class Symbols:
             self.ctx.add_edge(
                 self.ctx.node_id("code_file", site.rel), node_id, "DEFINES", site.rel, site.line
             )
-            self._symbols.setdefault((site.rel, site.line), []).append((site.end_line, node_id))
+            symbols.setdefault((site.rel, site.line), []).append((site.end_line, node_id))
         return node_id
 
     def _nested_name(self, fn: Func) -> str | None:
