@@ -52,14 +52,16 @@ from bench.soak_parts import (  # noqa: E402
     Browser,
     Committer,
     McpLoad,
-    Monitor,
     SqlLoad,
+    percentile,
+    wait_until,
+)
+from bench.soak_watch import (  # noqa: E402
+    Monitor,
     failed_runs,
     kernel_segfaults,
-    percentile,
     run_statuses,
     ui_crashes,
-    wait_until,
 )
 from tests.support.dagster_dev import free_port, graphql, wait_for  # noqa: E402
 from tests.support.processes import start, stop_group  # noqa: E402

@@ -1,5 +1,5 @@
-"""The moving parts of bench/soak.py: the browser, the committer, the MCP and SQL load, and
-the monitor that watches every process of the UI, the refresh service and the MCP servers.
+"""The moving parts of bench/soak.py: the browser, the committer, the MCP and SQL load (the
+monitor that watches every process, and the run and crash checks, are in soak_watch.py).
 
 Each part is a thread with `start()` / `stop()`; `stop()` is idempotent and bounded.
 """
@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import re
 import subprocess
@@ -16,7 +15,6 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from datetime import datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -315,188 +313,3 @@ class SqlLoad(Part):
                 self.failures.append("kb sql did not answer within 120 s")
             self.queries += 1
             self._stop.wait(0.5)
-
-
-def _processes() -> list[tuple[int, int, str]]:
-    """(pid, process group, command line) of every live process."""
-    out = []
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/stat", encoding="utf-8") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-            with open(f"/proc/{entry.name}/cmdline", "rb") as cmd:
-                line = cmd.read().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue
-        if fields[0] != "Z":
-            out.append((int(entry.name), int(fields[2]), line))
-    return out
-
-
-def _rss_mb(pid: int) -> float:
-    try:
-        with open(f"/proc/{pid}/status", encoding="utf-8") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
-
-
-def _role(cmdline: str) -> str | None:
-    if "dagster-webserver" in cmdline or "dagster_webserver" in cmdline:
-        return "webserver"
-    if "dagster-daemon" in cmdline or "dagster._daemon" in cmdline:
-        return "daemon"
-    if " api grpc" in cmdline or "code-server" in cmdline:
-        return "code server"
-    if " dev " in cmdline and "dagster" in cmdline:
-        return "dagster dev"
-    if "serve-refresh" in cmdline:
-        return "refresh service"
-    if " mcp " in cmdline and "kb" in cmdline:
-        return "MCP server"
-    return None
-
-
-class Monitor(Part):
-    """Every 2 s: the processes of the UI's group, the refresh service, the MCP servers;
-    their peak memory per role, and which roles were seen."""
-
-    def __init__(self, ui_group: int, data: Path) -> None:
-        super().__init__()
-        self.ui_group, self.data = ui_group, data
-        self._peaks: dict[str, float] = {}
-        self._seen: dict[str, set[int]] = {}
-
-    def service_pid(self) -> int | None:
-        try:
-            return int((self.data / "refresh-service.lock").read_text().split()[0])
-        except (OSError, ValueError, IndexError):
-            return None
-
-    def sample(self) -> dict[str, list[int]]:
-        roles: dict[str, list[int]] = {}
-        service = self.service_pid()
-        for pid, group, cmdline in _processes():
-            role = _role(cmdline)
-            if role is None or (
-                group != self.ui_group and role not in ("refresh service", "MCP server")
-            ):
-                continue
-            if role == "refresh service" and pid != service:
-                continue
-            if role == "MCP server" and str(self.data) not in cmdline:
-                continue
-            roles.setdefault(role, []).append(pid)
-            self._seen.setdefault(role, set()).add(pid)
-            total = _rss_mb(pid)
-            self._peaks[role] = max(self._peaks.get(role, 0.0), total)
-        return roles
-
-    def run(self) -> None:
-        while not self._stop.wait(2.0):
-            with contextlib.suppress(Exception):
-                self.sample()
-
-    def alive(self) -> dict[str, bool]:
-        now = self.sample()
-        return {
-            role: bool(now.get(role))
-            for role in ("webserver", "daemon", "refresh service", "MCP server")
-        }
-
-    def peaks(self) -> dict[str, float]:
-        return {role: round(mb) for role, mb in sorted(self._peaks.items())}
-
-
-def run_statuses(data: Path, env: dict) -> list[str]:
-    """Every run's status in the instance the refreshes and the UI share."""
-    code = (
-        "import json, sys\n"
-        "from pathlib import Path\n"
-        "from pipeline.instance import open_instance\n"
-        "with open_instance(Path(sys.argv[1])) as instance:\n"
-        "    print(json.dumps([r.status.value for r in instance.get_runs()]))\n"
-    )
-    return json.loads(_instance_script(code, env, str(data)))
-
-
-def failed_runs(data: Path, env: dict, limit: int = 20) -> list[dict]:
-    """Why runs ended FAILURE: job, launcher tags and the step/run failure messages."""
-    code = (
-        "import json, sys\n"
-        "from pathlib import Path\n"
-        "import dagster as dg\n"
-        "from pipeline.instance import open_instance\n"
-        "out = []\n"
-        "with open_instance(Path(sys.argv[1])) as instance:\n"
-        "    runs = instance.get_runs(filters=dg.RunsFilter(statuses=[dg.DagsterRunStatus.FAILURE]))\n"
-        "    for run in runs[: int(sys.argv[2])]:\n"
-        "        errors = []\n"
-        "        for rec in instance.all_logs(run.run_id):\n"
-        "            ev = rec.dagster_event\n"
-        "            if ev is None or ev.event_type_value not in ('STEP_FAILURE', 'RUN_FAILURE', 'ENGINE_EVENT'):\n"
-        "                continue\n"
-        "            err = getattr(ev.event_specific_data, 'error', None)\n"
-        "            if ev.event_type_value == 'ENGINE_EVENT' and err is None:\n"
-        "                continue\n"
-        "            text = err.to_string() if err is not None else (ev.message or '')\n"
-        "            errors.append(f'{ev.event_type_value} {ev.step_key or \"\"}: {text[-1500:]}')\n"
-        "        tags = {k: v for k, v in run.tags.items() if not k.startswith('.dagster')}\n"
-        "        out.append({'run': run.run_id[:8], 'job': run.job_name, 'tags': tags, 'errors': errors[-4:]})\n"
-        "print(json.dumps(out))\n"
-    )
-    try:
-        return json.loads(_instance_script(code, env, str(data), str(limit)))
-    except RuntimeError as exc:
-        return [{"error": str(exc)}]
-
-
-def _instance_script(code: str, env: dict, *args: str) -> str:
-    """The last line a script printed, run against the instance in a fresh interpreter."""
-    done = subprocess.run(
-        [sys.executable, "-W", "ignore", "-c", code, *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-        timeout=300,
-    )
-    if done.returncode != 0:
-        raise RuntimeError(done.stderr[-800:])
-    return done.stdout.strip().splitlines()[-1]
-
-
-def ui_crashes(log: Path) -> list[str]:
-    """Lines where `dagster dev` says one of its processes ended on its own (a signal)."""
-    try:
-        text = log.read_text(errors="replace")
-    except OSError:
-        return []
-    marks = ("shut down unexpectedly", "Segmentation fault", "return code -11")
-    return [line.strip()[:300] for line in text.splitlines() if any(m in line for m in marks)]
-
-
-def kernel_segfaults(since: float) -> list[str] | None:
-    """Kernel log lines about segfaults since `since` (epoch seconds); None if unreadable."""
-    try:
-        done = subprocess.run(
-            ["dmesg", "--time-format", "iso"], capture_output=True, text=True, timeout=30
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    if done.returncode != 0:
-        return None
-    found = []
-    for line in done.stdout.splitlines():
-        if "segfault" not in line:
-            continue
-        with contextlib.suppress(ValueError):
-            when = datetime.fromisoformat(line.split(" ", 1)[0].replace(",", "."))
-            if when.timestamp() >= since:
-                found.append(line[:300])
-    return found

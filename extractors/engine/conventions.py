@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 from tree_sitter import Node as TsNode
 
+from extractors.engine.chains import unrolled
 from extractors.engine.events import Event
-from extractors.engine.recognize import unrolled
 from extractors.engine.values import Activation, Obj, Site, Value
 from extractors.models.hooks import HOOKS
 from extractors.models.named import module_site, written

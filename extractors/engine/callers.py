@@ -1,0 +1,176 @@
+"""The callers of a component function, for the wrapper fixed point (recognize.py).
+
+Candidates come from one index of every call by the name it calls (its terminal name, and
+the names a local alias of a function mentions); a function is known by its own name, the
+names it is imported as and the variables a factory's result is kept in. Each candidate is
+confirmed by evaluating its callee; a library that calls the function itself (an
+`InvokeEvent`) is a caller too. Kept apart from the pass: it is an index, built once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from tree_sitter import Node as TsNode
+
+from extractors.engine.values import (
+    Choice,
+    Func,
+    Scope,
+    Site,
+    Value,
+)
+
+MAX_CALLERS = 200  # callers of one function read
+
+_WORDS = re.compile(r"[A-Za-z_$][\w$]*")  # the names an alias's value mentions
+
+
+class CallerIndex:
+    """`Recognizer`'s callers of a function, found through the call index."""
+
+    def callers(self, scope: Scope) -> list[tuple[str, TsNode | None, tuple]]:
+        """(rel, call node, extra) of every call of the function at `scope`; a library's own
+        invocation has no node and carries its arguments."""
+        found = self._callers.get(scope)
+        if found is not None:
+            return found
+        self._callers[scope] = []  # recursion guard
+        a = self.program.adapter(scope.rel)
+        node = a.node_at(Site(scope.rel, 0, 0, 0, scope.start, scope.end)) if a else None
+        out: list[tuple[str, TsNode | None, tuple]] = []
+        if a is not None and node is not None and a.is_function(node):
+            target = Site(scope.rel, 0, 0, 0, scope.start, scope.end)
+            for rel, call in self._candidates(self.names_of(scope.rel, node)):
+                b = self.program.adapter(rel)
+                view = b.call_view(call) if b is not None else None
+                if view is None or _names_another_function(b, rel, view.callee, target):
+                    continue
+                callee = self.ev.eval(rel, view.callee, None)
+                if _is(callee, target):
+                    out.append((rel, call, ()))
+            for event in self.invokes:
+                if (
+                    isinstance(event.fn, Func)
+                    and (event.fn.site.start, event.fn.site.end) == (scope.start, scope.end)
+                    and event.fn.site.rel == scope.rel
+                ):
+                    out.append((event.site.rel, None, (event,)))
+        self._callers[scope] = out
+        return out
+
+    def names_of(self, rel: str, fn: TsNode) -> set[str]:
+        a = self.program.adapter(rel)
+        names = {a.function(fn).name} - {""} if a is not None else set()
+        mod = self.program.js.get(rel)
+        if mod is not None:
+            exported = {e for e, local in mod.exports.items() if local in names}
+            if (
+                mod.consts.get("default") is not None
+                and mod.consts["default"].start_byte
+                <= fn.start_byte
+                < mod.consts["default"].end_byte
+            ):
+                exported.add("default")
+            for local, imported in self._importers().get(rel, ()):
+                if imported in exported or imported == "*":
+                    names.add(local)
+        holder = a.function_at(fn) if a is not None else None
+        if holder is not None:  # a function returned by a factory: the factory's results
+            names |= self._results_of(a.function(holder).name)
+        return names
+
+    def _importers(self) -> dict[str, list[tuple[str, str]]]:
+        """file -> (local name, imported name) of every import of it, indexed once."""
+        if self._by_target is None:
+            self._by_target = defaultdict(list)
+            for other in self.program.js.values():
+                for local, binding in other.imports.items():
+                    if binding.target is not None:
+                        self._by_target[binding.target].append((local, binding.imported))
+        return self._by_target
+
+    def _results_of(self, factory: str) -> set[str]:
+        if not factory:
+            return set()
+        out: set[str] = set()
+        for rel, call in self._candidates({factory}):
+            parent = call.parent
+            while parent is not None and parent.type in {
+                "await_expression",
+                "await",
+                "parenthesized_expression",
+            }:
+                parent = parent.parent
+            if parent is None:
+                continue
+            target = parent.child_by_field_name("name") or parent.child_by_field_name("left")
+            if target is None:
+                continue
+            a = self.program.adapter(rel)
+            text = a.text(target) if a is not None else ""
+            out |= {w.strip("{}[] ").split(":")[-1].strip() for w in text.split(",")} - {""}
+        return out
+
+    def _candidates(self, names: set[str]) -> list[tuple[str, TsNode]]:
+        if self._by_name is None:
+            index: dict[str, list[tuple[str, TsNode]]] = defaultdict(list)
+            for rel in self.program.rels():
+                a = self.program.adapter(rel)
+                for call in a.calls() if a is not None else []:
+                    view = a.call_view(call)
+                    if view is None:
+                        continue
+                    name = a.terminal(view.callee)
+                    index[name or "\0call"].append((rel, call))
+                    if name and view.callee.type == "identifier":  # `const f = a ? x.g : x.h; f()`
+                        binding = a.resolve(name, view.callee)
+                        if (
+                            binding is not None
+                            and binding.kind in ("decl", "assign")
+                            and binding.value is not None
+                        ):
+                            self._aliases.append((rel, call, a.text(binding.value)))
+            self._by_name = dict(index)
+            for rel, call, text in self._aliases:  # each alias under the names it mentions
+                for word in set(_WORDS.findall(text)):
+                    self._alias_words[word].append((rel, call))
+        out = [c for name in sorted(names) for c in self._by_name.get(name, ())]
+        seen = set(out)
+        for name in sorted(names):
+            for found in self._alias_words.get(name, ()):
+                if found not in seen:
+                    seen.add(found)
+                    out.append(found)
+        return out + list(self._by_name.get("\0call", ()))
+
+
+def _names_another_function(a, rel: str, callee: TsNode, target: Site) -> bool:
+    """A plain name whose own scope declares it a function other than `target`: not a call
+    of it, seen without evaluating (bundled code declares `e`, `t`, `n` in every scope)."""
+    if callee.type != "identifier":
+        return False
+    binding = a.resolve(a.text(callee), callee)
+    if binding is None or binding.kind not in ("function", "class"):
+        return False
+    node = binding.node
+    return (rel, node.start_byte, node.end_byte) != (target.rel, target.start, target.end)
+
+
+def _is(callee: Value, target: Site) -> bool:
+    return func_in(callee, target) is not None
+
+
+def func_in(callee: Value, target: Site) -> Func | None:
+    if isinstance(callee, Func):
+        s = callee.site
+        if s.rel == target.rel and (s.start, s.end) == (target.start, target.end):
+            return callee
+        return None
+    if isinstance(callee, Choice):
+        for option in callee.options:
+            found = func_in(option, target)
+            if found is not None:
+                return found
+    return None

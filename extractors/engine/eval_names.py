@@ -1,0 +1,204 @@
+"""Names of the evaluator: a name followed to its binding (a declaration, a parameter bound
+by a call or left symbolic, a loop variable, an import, a global), destructuring, the
+parameter a model or an injector knows by its type or decorator, and `this` / `self`.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node as TsNode
+
+from extractors.engine.values import (
+    Activation,
+    ArrLit,
+    Ext,
+    Func,
+    Instance,
+    Klass,
+    Lit,
+    Method,
+    Obj,
+    ObjLit,
+    Param,
+    Typed,
+    Unknown,
+    Value,
+    choice,
+)
+from extractors.lang.base import Binding, FileAdapter
+from extractors.lang.expr import (
+    EObject,
+)
+
+
+class Names:
+    """`Evaluator`'s names: what a name, a parameter and `this` are where they are read."""
+
+    def name(self, rel: str, a: FileAdapter, at: TsNode, name: str, act, depth: int) -> Value:
+        binding = a.resolve(name, at)
+        if binding is None or binding.kind == "import":
+            found = self.program.imported(self, rel, name)
+            if found is not None:
+                return found
+            if binding is not None and binding.path and not binding.path[0].startswith("."):
+                module, imported = binding.path  # a package import the module tables skip
+                return Ext(module, (imported,)) if imported else Ext(module)
+            if binding is None and rel in self.program.js:
+                const = self.program.js[rel].consts.get(name)
+                if const is not None:
+                    return self.eval(rel, const, None, depth)
+                if name in ("__dirname", "__filename"):  # CommonJS: where this file is
+                    return Lit(
+                        rel.rsplit("/", 1)[0]
+                        if name == "__dirname" and "/" in rel
+                        else ""
+                        if name == "__dirname"
+                        else rel
+                    )
+            if binding is None and name == "__file__" and a.family == "py":
+                return Lit(rel)
+            if name in self.defines:  # a name the bundler replaces (`__API_URL__`)
+                return self.defines[name]
+            return Ext("<global>", (name,))
+        return self.binding_value(rel, a, binding, act, at, depth)
+
+    def binding_value(self, rel: str, a: FileAdapter, b: Binding, act, at, depth: int) -> Value:
+        kind = b.kind
+        if kind == "function":
+            return Func(a.site(b.node), self._closure(a, b.scope, act), None, b.name)
+        if kind == "class":
+            return Klass(a.site(b.node), b.name)
+        if kind == "param":
+            return self._param(rel, a, b, act, depth)
+        if kind == "loop":
+            bound = act.find(a.scope_of(b.node)) if act is not None else None
+            if bound is not None and bound.get(b.name) is not None:
+                return bound.get(b.name)  # type: ignore[return-value]
+            items = self.eval(rel, b.value, act, depth)
+            if isinstance(items, ArrLit) and items.items:
+                return choice([self.path_of(i, b.path, rel, at, depth) for i in items.items])
+            return Unknown(b.name, "loop variable over a list not known statically")
+        if kind == "catch":
+            return Unknown(b.name, "caught error")
+        values = []
+        outer = self._closure(a, b.scope, act)
+        for decl in a.bindings(b):  # type: ignore[attr-defined]
+            if decl.value is None:
+                continue
+            value = self.eval(rel, decl.value, outer, depth)
+            values.append(self.path_of(value, decl.path, rel, at, depth))
+        if not values:
+            return Unknown(b.name, "declared without a value")
+        return choice(values)
+
+    def _closure(self, a: FileAdapter, scope: TsNode, act: Activation | None) -> Activation | None:
+        """The activation a scope's names are evaluated in: the bound one when the
+        evaluation is inside it, else none (symbolic)."""
+        if act is None or scope.type in {"program", "module"}:
+            return None
+        found = act.find(a.scope_of(scope))
+        return found if found is not None else None
+
+    def _param(self, rel: str, a: FileAdapter, b: Binding, act, depth: int) -> Value:
+        scope = a.scope_of(b.scope)
+        bound = act.find(scope) if act is not None else None
+        if bound is not None:
+            value = bound.get(f"#{b.index}")
+            if value is not None:
+                return self.path_of(value, b.path, rel, b.node, depth)
+            if b.default is not None:
+                return self.eval(rel, b.default, bound, depth)
+            if b.index == 0 and a.family == "py" and bound.this is not None:
+                return bound.this
+        if b.index == 0 and a.family == "py" and b.name in ("self", "cls"):
+            owner = a.class_of_method(b.scope)
+            if owner is not None:
+                klass = Klass(a.site(owner), a.klass(owner).name)  # type: ignore[union-attr]
+                return Instance(klass) if b.name == "self" else klass
+        if b.path and isinstance(b.path[0], str):  # `({ $axios }) => …`: a member a model names
+            held = self.library.member(
+                self, Unknown(b.name, "destructured parameter"), b.path[0], rel
+            )
+            if isinstance(held, Obj):
+                return self.path_of(held, b.path[1:], rel, b.node, depth)
+        if b.index == 0 and (settled := a.settled_by(b.scope)) is not None:
+            return self.path_of(self.eval(rel, settled, act, depth), b.path, rel, b.node, depth)
+        injected = self.injected(rel, a, b.node, depth)  # `@Inject(API_URL) url: string`
+        if injected is not None:
+            return injected
+        if b.type is not None:  # a parameter a model knows by its type (`http: HttpClient`)
+            typed = self._typed(rel, a, b.type, depth)
+            if isinstance(typed, (Obj, Instance)):
+                return typed
+        return Param(b.name, scope)
+
+    def _typed(self, rel: str, a: FileAdapter, annotation: TsNode, depth: int) -> Value | None:
+        """A parameter known by its declared type: what the models make of that type."""
+        node = annotation
+        while node.named_children and node.type in {"type_annotation", "type", "generic_type"}:
+            node = node.named_children[0]
+        if node.type not in {
+            "type_identifier",
+            "identifier",
+            "nested_type_identifier",
+            "attribute",
+        }:
+            return None
+        name = a.text(node)
+        head = name.split(".")[0]
+        binding = a.resolve(head, annotation)
+        value = (self.binding_value(rel, a, binding, None, annotation, depth)
+                 if binding is not None and binding.kind != "import"
+                 else self.program.imported(self, rel, head))  # fmt: skip
+        if value is None:
+            return None
+        for part in name.split(".")[1:]:
+            value = self.member(value, part, rel, annotation, depth)
+        if isinstance(value, Klass):  # a class of the component: an instance of it
+            return self.library.subclass(self, value) or Instance(value)
+        return self.library.typed(self, value) or Typed(value, name)
+
+    def injected(self, rel: str, a: FileAdapter, param: TsNode, depth: int) -> Value | None:
+        """What a decorator on a parameter injects (`@Inject(TOKEN)`: a model operation's
+        `dependency`), else None."""
+        for decorator in a.param_decorators(param):
+            value = self.eval(rel, decorator, None, depth + 1)
+            if not isinstance(value, (Unknown, Method, Param)):
+                return value
+        return None
+
+    def path_of(self, value: Value, path: tuple, rel: str, at, depth: int) -> Value:
+        """A destructured part of a value (`const { a: [b] } = v`)."""
+        for step in path:
+            if step == "...":
+                return value
+            if isinstance(step, int):
+                if isinstance(value, ArrLit):
+                    value = value.items[step] if step < len(value.items) else Unknown("", "no item")
+                else:
+                    value = self.member(value, str(step), rel, at, depth)
+            else:
+                value = self.member(value, step, rel, at, depth)
+        return value
+
+    def this(self, rel: str, a: FileAdapter, at: TsNode, act) -> Value:
+        if act is not None and act.this_value() is not None:
+            return act.this_value()  # type: ignore[return-value]
+        fn = a.function_at(at)
+        while fn is not None and fn.type == "arrow_function":
+            fn = a.function_at(fn)
+        if fn is None:
+            owner = a.class_of_field(at)  # `users = { login: () => this.request(…) }`
+            if owner is not None:
+                info = a.klass(owner)
+                return Instance(Klass(a.site(owner), info.name if info else ""))
+            return Unknown("this", "module-level this")
+        owner = a.class_of_method(fn)
+        if owner is not None:
+            info = a.klass(owner)
+            return Instance(Klass(a.site(owner), info.name if info else ""))
+        parent = fn.parent  # a method or function of an object literal: that object
+        while parent is not None and parent.type in {"pair", "parenthesized_expression"}:
+            parent = parent.parent
+        if parent is not None and a.view(parent).__class__ is EObject:
+            return ObjLit(a.site(parent), None)
+        return Unknown("this", "this of a free function")

@@ -1,0 +1,215 @@
+"""The JS / TS file's index and scope tables: the query's captures read once (calls,
+declarations, functions, classes, parameters, loops, assignments, decorators), the names
+each function-level scope binds (destructuring patterns and parameters included) and the
+resolution of a name at a node — the file's symbol table, kept apart from what its
+expressions (js_views.py) and declarations (js.py) read as.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+
+from tree_sitter import Node as TsNode
+
+from extractors.lang.base import Binding
+from extractors.lang.js_views import FUNCTIONS
+from extractors.source import matches
+
+QUERY = (Path(__file__).parent / "queries" / "js.scm").read_text(encoding="utf-8")
+
+SCOPES = FUNCTIONS | {"program", "for_in_statement", "catch_clause", "class_body"}
+
+
+class JsScopes:
+    """`JsFile`'s index and scopes."""
+
+    @cached_property
+    def _index(self) -> dict[str, list]:
+        found: dict[str, list] = {
+            "calls": [], "decls": [], "params": [], "loops": [], "catch": [], "assign": [],
+            "member": [], "decorated": [], "fn": [], "cls": [], "arrow_param": [],
+        }  # fmt: skip
+        for pattern, m in matches(self.sf.language or "typescript", QUERY, self.root):
+            if pattern <= 1:
+                found["calls"].append(m["call"][0])
+            elif pattern == 2:
+                found["decls"].append(m["decl"][0])
+            elif pattern <= 4:
+                found["fn"].append(m["fn"][0])
+            elif pattern == 5:
+                found["cls"].append(m["cls"][0])
+            elif pattern == 6:
+                found["params"].append(m["params"][0])
+            elif pattern == 7:
+                found["arrow_param"].append(m["aparam"][0])
+            elif pattern == 8:
+                found["loops"].append(m["loop"][0])
+            elif pattern == 9:
+                found["catch"].append(m["catch"][0])
+            elif pattern == 10:
+                found["assign"].append((m["aname"][0], m["avalue"][0]))
+            elif pattern == 11:
+                found["member"].append((m["mleft"][0], m["mright"][0]))
+            elif pattern == 12:
+                found["decorated"].append(m["dec"][0])
+        found["calls"].sort(key=lambda n: n.start_byte)
+        return found
+
+    @cached_property
+    def _scopes(self) -> dict[tuple[int, int], dict[str, list[Binding]]]:
+        tables: dict[tuple[int, int], dict[str, list[Binding]]] = {}
+
+        def add(binding: Binding) -> None:
+            key = (binding.scope.start_byte, binding.scope.end_byte)
+            tables.setdefault(key, {}).setdefault(binding.name, []).append(binding)
+
+        index = self._index
+        for decl in index["decls"]:
+            scope = self._scope_above(decl)
+            value = decl.child_by_field_name("value")
+            target = decl.child_by_field_name("name")
+            if target is None:
+                continue
+            for name, path, default in self._pattern(target, ()):
+                add(Binding(name, "decl", scope, decl, value, path, default=default,
+                            type=decl.child_by_field_name("type")))  # fmt: skip
+        for fn in index["fn"]:
+            name = fn.child_by_field_name("name")
+            if name is not None:
+                add(Binding(self.text(name), "function", self._scope_above(fn), fn))
+        for cls in index["cls"]:
+            name = cls.child_by_field_name("name")
+            if name is not None:
+                add(Binding(self.text(name), "class", self._scope_above(cls), cls))
+        for params in index["params"]:
+            fn = params.parent
+            if fn is None:
+                continue
+            for binding in self._params(fn, params):
+                add(binding)
+        for ident in index["arrow_param"]:
+            fn = ident.parent
+            add(Binding(self.text(ident), "param", fn, ident, index=0))
+        for loop in index["loops"]:
+            left, right = loop.child_by_field_name("left"), loop.child_by_field_name("right")
+            if left is None:
+                continue
+            for name, path, default in self._pattern(left, ()):
+                add(Binding(name, "loop", loop, loop, right, path, default=default))
+        for clause in index["catch"]:
+            for name, path, _ in self._pattern(clause, ()):
+                add(Binding(name, "catch", clause.parent or clause, clause, None, path))
+        for ident, value in index["assign"]:
+            name = self.text(ident)
+            found = self.resolve_in_tables(tables, name, ident)
+            scope = found.scope if found is not None else self._scope_above(ident)
+            add(Binding(name, "assign", scope, ident, value))
+        return tables
+
+    def _scope_above(self, node: TsNode) -> TsNode:
+        parent = node.parent
+        while parent is not None:
+            if parent.type in FUNCTIONS or parent.type == "program":
+                return parent
+            parent = parent.parent
+        return self.root
+
+    def _pattern(self, node: TsNode, path: tuple) -> list[tuple[str, tuple, TsNode | None]]:
+        """(name, path, default) of every name a destructuring pattern binds."""
+        kind = node.type
+        if kind in {"identifier", "shorthand_property_identifier_pattern", "this"}:
+            return [(self.text(node), path, None)]
+        out: list[tuple[str, tuple, TsNode | None]] = []
+        if kind == "object_pattern":
+            for child in node.named_children:
+                if child.type == "shorthand_property_identifier_pattern":
+                    out.append((self.text(child), path + (self.text(child),), None))
+                elif child.type == "pair_pattern":
+                    key, value = (
+                        child.child_by_field_name("key"),
+                        child.child_by_field_name("value"),
+                    )
+                    if key is not None and value is not None:
+                        out += self._pattern(value, path + (self._key(key),))
+                elif child.type == "object_assignment_pattern":
+                    left, right = (
+                        child.child_by_field_name("left"),
+                        child.child_by_field_name("right"),
+                    )
+                    if left is not None:
+                        out += [
+                            (n, p + (self.text(left),), right)
+                            for n, p, _ in self._pattern(left, path)
+                        ]
+                elif child.type == "rest_pattern" and child.named_children:
+                    out += self._pattern(child.named_children[0], path + ("...",))
+        elif kind == "array_pattern":
+            position = 0
+            for child in node.named_children:
+                if child.type == "comment":
+                    continue
+                if child.type == "rest_pattern" and child.named_children:
+                    out += self._pattern(child.named_children[0], path + ("...",))
+                else:
+                    out += self._pattern(child, path + (position,))
+                position += 1
+        elif kind in {"assignment_pattern", "object_assignment_pattern"}:
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if left is not None:
+                out += [(n, p, right) for n, p, _ in self._pattern(left, path)]
+        elif kind == "catch_clause":
+            param = node.child_by_field_name("parameter")
+            if param is not None:
+                out += self._pattern(param, path)
+        elif kind == "rest_pattern" and node.named_children:
+            out += self._pattern(node.named_children[0], path + ("...",))
+        return out
+
+    def _params(self, fn: TsNode, params: TsNode) -> list[Binding]:
+        out, position = [], 0
+        for child in params.named_children:
+            if child.type in {"comment", "decorator"}:
+                continue
+            target, default, annotation = child, None, None
+            if child.type in {"required_parameter", "optional_parameter"}:
+                target = child.child_by_field_name("pattern") or child
+                default = child.child_by_field_name("value")
+                annotation = child.child_by_field_name("type")
+            for name, path, inner_default in self._pattern(target, ()):
+                out.append(Binding(name, "param", fn, child, None, path, position,
+                                   inner_default or default, annotation))  # fmt: skip
+            position += 1
+        return out
+
+    def resolve(self, name: str, at: TsNode) -> Binding | None:
+        key = (name, at.id)  # one walk up the scopes per name and place (deep bundles)
+        if key not in self._resolved:
+            self._resolved[key] = self.resolve_in_tables(self._scopes, name, at)
+        return self._resolved[key]
+
+    def resolve_in_tables(self, tables, name: str, at: TsNode) -> Binding | None:
+        node: TsNode | None = at
+        while node is not None:
+            if node.type in SCOPES:
+                found = tables.get((node.start_byte, node.end_byte), {}).get(name)
+                if found:
+                    return found[0]
+            node = node.parent
+        return None
+
+    def bindings(self, binding: Binding) -> list[Binding]:
+        """Every declaration and assignment of the same name in the same scope."""
+        key = (binding.scope.start_byte, binding.scope.end_byte)
+        return self._scopes.get(key, {}).get(binding.name, [binding])
+
+    def calls(self) -> list[TsNode]:
+        return self._index["calls"]
+
+    def member_assignments(self) -> list[tuple[TsNode, TsNode]]:
+        return self._index["member"]
+
+    def bindings_of_loop(self, loop: TsNode) -> list[Binding]:
+        """The variables a loop binds (with their destructuring paths)."""
+        table = self._scopes.get((loop.start_byte, loop.end_byte), {})
+        return [b for found in table.values() for b in found if b.kind == "loop" and b.node == loop]
