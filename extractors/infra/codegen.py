@@ -19,12 +19,13 @@ import json
 import posixpath
 import re
 import shlex
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from extractors.base import ComponentContext
 from extractors.engine.values import ObjLit, Value
+from extractors.infra.codegen_calls import generated_calls
+from extractors.infra.codegen_output import Generator, _norm
 from extractors.infra.gateways import _entries, _text, json_at
 from extractors.models import HERE
 from extractors.models.sources import config_file
@@ -36,15 +37,6 @@ PROVIDES = ()
 REQUIRES = (EngineRun, JsSymbols, CodeSymbols)
 
 METHODS = ("get", "post", "put", "patch", "delete", "head", "options", "trace")
-_EXT = re.compile(r"\.(gen\.)?[cm]?[jt]sx?$")
-
-
-@dataclass(frozen=True)
-class Generator:
-    tool: str
-    where: str  # `file:line` of the config entry
-    input: str
-    output: str  # repo-relative folder or module, no extension
 
 
 @cache
@@ -54,8 +46,6 @@ def generator_models() -> dict[str, dict[str, Any]]:
 
 
 def extract(ctx: ComponentContext) -> None:
-    from extractors.infra.codegen_calls import generated_calls
-
     documents(ctx)
     gens = generators(ctx)
     if gens:
@@ -142,12 +132,6 @@ def generators(ctx: ComponentContext) -> list[Generator]:
         if isinstance(spec.get("cli"), dict):
             out += _scripts(ctx, tool, spec["cli"])
     return out
-
-
-def _norm(output: str, base: str) -> str:
-    path = posixpath.normpath(posixpath.join(posixpath.dirname(base), output.strip()))
-    path = _EXT.sub("", path)
-    return path.removesuffix("/index") if path != "index" else ""
 
 
 def _pick(ev, value: Value, keys: list[str], rel: str) -> str | None:

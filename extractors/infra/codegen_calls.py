@@ -10,7 +10,7 @@ from __future__ import annotations
 from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext
-from extractors.infra.codegen import _EXT, Generator, _norm
+from extractors.infra.codegen_output import _EXT, Generator, _norm
 from extractors.js.common import owner_at
 from extractors.js.index import call_names
 from extractors.source import matches
