@@ -77,15 +77,24 @@ def open_instance(data_dir: Path) -> dg.DagsterInstance:
     return dg.DagsterInstance.from_config(str(dagster_home(data_dir)))
 
 
+def sqlite_root(instance: dg.DagsterInstance) -> Path | None:
+    """The base folder of a SQLite instance's files (Dagster's documented layout), None for
+    PostgreSQL."""
+    if "postgres" in type(instance.run_storage).__module__:
+        return None
+    return Path(instance.root_directory)
+
+
 def event_log_identity(instance: dg.DagsterInstance) -> str | None:
     """Which instance this is, for memos kept beside it: the SQLite run database's device
     and inode (another instance, or a replaced one, has another; the layout is Dagster's
     documented one, `<base_dir>/history/runs.db`). None for PostgreSQL: nothing is memoised
     against a database server."""
-    if "postgres" in type(instance.run_storage).__module__:
+    root = sqlite_root(instance)
+    if root is None:
         return None
     try:
-        stat = os.stat(Path(instance.root_directory) / "history" / "runs.db")
+        stat = os.stat(root / "history" / "runs.db")
     except OSError:
         return None
     return f"{stat.st_dev}:{stat.st_ino}"

@@ -15,6 +15,7 @@ job); `kb refresh` makes one per call (cold), the refresh service keeps one warm
 
 from __future__ import annotations
 
+import uuid
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -37,10 +38,11 @@ from kb.problems import Problem  # noqa: E402
 from pipeline.definitions import build_definitions  # noqa: E402
 from pipeline.distributed import run_partitions  # noqa: E402
 from pipeline.fastpath import staleness  # noqa: E402
-from pipeline.instance import dagster_home, event_log_identity, open_instance  # noqa: E402
+from pipeline.instance import dagster_home, event_log_identity, open_instance, sqlite_root  # noqa: E402
 from pipeline.phases import Phases  # noqa: E402
 from pipeline.sensors import partition_requests  # noqa: E402
 from pipeline.settings import selected_executor  # noqa: E402
+from pipeline.sqlite_keepalive import wal_kept_open  # noqa: E402
 from pipeline.step_errors import step_error_line  # noqa: E402
 from vocab.memory import imports_without_gc  # noqa: E402
 from warehouse.staging import read_memo, write_memo  # noqa: E402
@@ -285,13 +287,16 @@ class Refresher:
                 return outcome
             selection, tags = sorted(unpartitioned), {}
             phases.lap("partition runs")
-        result = self.job.execute_in_process(
-            instance=instance,
-            asset_selection=selection,
-            tags=tags,
-            run_config=QUIET,
-            raise_on_error=False,
-        )
+        run_id = str(uuid.uuid4())  # Dagster's own run ids are UUID4 strings too
+        with wal_kept_open(sqlite_root(instance), run_id):
+            result = self.job.execute_in_process(
+                instance=instance,
+                asset_selection=selection,
+                tags=tags,
+                run_config=QUIET,
+                raise_on_error=False,
+                run_id=run_id,
+            )
         phases.lap("build run")
         _collect(result, outcome)
         if "kb_validation" in outcome.failed_checks:
