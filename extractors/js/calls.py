@@ -59,6 +59,8 @@ def extract(ctx: ComponentContext) -> None:
             view = a.call_view(call)
             if view is None:
                 continue
+            if _outside(a, mod, view.callee):
+                continue
             caller = mod.enclosing(call.start_byte)
             value = ev.eval(rel, view.callee, None)
             callee = target(value, caller)
@@ -70,6 +72,33 @@ def extract(ctx: ComponentContext) -> None:
                 continue
             seen.add((caller, callee))
             ctx.add_edge(caller, callee, "CALLS_FN", rel, call.start_point[0] + 1)
+
+
+_CHAIN = {"member_expression": "object", "call_expression": "function", "new_expression": "constructor",
+          "subscript_expression": "object", "non_null_expression": None, "parenthesized_expression": None,
+          "await_expression": None, "as_expression": None}  # fmt: skip
+
+
+def _outside(a, mod: ModuleInfo, callee) -> bool:
+    """The callee is a member chain read off a package import or a global (`axios.post`,
+    `console.log`), or off a literal (`[…].map`): nothing of the component, so not
+    evaluated. A chain through a call is (`inject(Store).load`, `require('./m')(db)`)."""
+    node, through_call = callee, False
+    while node is not None and node.type in _CHAIN:
+        field = _CHAIN[node.type]
+        through_call |= node.type in ("call_expression", "new_expression")
+        node = node.child_by_field_name(field) if field else node.named_child(0)
+    if node is None or node.type in ("this", "super"):
+        return False
+    if node.type != "identifier":
+        return True
+    if through_call:
+        return False
+    name = a.text(node)
+    binding = mod.imports.get(name)
+    if binding is not None:
+        return binding.target is None
+    return name not in mod.consts and name not in mod.symbols and a.resolve(name, node) is None
 
 
 def _named_member(ev, mods, names, rel: str, callee) -> str | None:
@@ -153,10 +182,8 @@ def _symbol_named(ctx: ComponentContext, ev, rel: str, node) -> tuple[str, str] 
     if not isinstance(view, EName):
         return None
     declared = ev.program.declaration(rel, view.name, node)
-    if declared is None:
-        return _required_default(ctx, rel, view.name)
-    if declared[1].path:
-        return None
+    if declared is None or declared[1].path:
+        return _imported_symbol(ctx, rel, view.name)
     file, binding = declared
     mod = mods.get(file)
     if mod is None or binding.scope.parent is not None or binding.name not in mod.symbols:
@@ -164,12 +191,17 @@ def _symbol_named(ctx: ComponentContext, ev, rel: str, node) -> tuple[str, str] 
     return file, binding.name
 
 
-def _required_default(ctx: ComponentContext, rel: str, name: str) -> tuple[str, str] | None:
-    """`const User = require('./user')`: the local `module.exports = User` names there."""
+def _imported_symbol(ctx: ComponentContext, rel: str, name: str) -> tuple[str, str] | None:
+    """An imported name the engine's declarations stop at (`const User = require('./user')`,
+    `const { User } = require('./models')` through `exports.User = require(…)`): the local
+    of the module that exports it, when that is a symbol."""
     mod = modules(ctx).get(rel)
     binding = mod.imports.get(name) if mod is not None else None
-    if binding is None or not binding.cjs or binding.target is None:
+    if binding is None or binding.target is None:
         return None
-    found = resolve_export(ctx, binding.target, "default")
+    whole = binding.imported == "*"
+    if whole and not binding.cjs:
+        return None  # `import * as ns`: a module, not something called
+    found = resolve_export(ctx, binding.target, "default" if whole else binding.imported)
     target = modules(ctx).get(found[0]) if found else None
     return found if target is not None and found[1] in target.symbols else None
