@@ -31,9 +31,9 @@ EXTRACTORS: list[str] = [
     "js.typescript",
     "engine.run",
     "engine.routes",
+    "js.calls",  # CALLS_FN through the engine's evaluator: before what reads CALLS_FN
     "infra.gateways",
     "infra.codegen",
-    "js.injected",
     "js.buildconsts",
     "js.server_actions",
     "js.cookies",

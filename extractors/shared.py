@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from extractors.js.model import CallSite, FileIndex, ModuleInfo
+    from extractors.js.model import FileIndex, ModuleInfo
     from extractors.python.model import PyIndex, PyModule, Resolver
 
 
@@ -29,10 +29,9 @@ class VueComponents:
 
 @dataclass
 class JsSymbols:
-    """Provided by `js.typescript`: every JS-family module and its resolved calls."""
+    """Provided by `js.typescript`: every JS-family module's table."""
 
     modules: dict[str, ModuleInfo] = field(default_factory=dict)  # rel -> module table
-    calls: list[CallSite] = field(default_factory=list)  # calls resolved to a symbol here
     # packages imported by a Vue SFC's <script> (its code_file is the SFC's own)
     script_packages: dict[str, list[str]] = field(default_factory=dict)
 

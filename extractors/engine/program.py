@@ -59,6 +59,10 @@ class Program:
                 path = () if binding.imported in ("default", "*") else (binding.imported,)
                 return Ext(spec, path)
             if binding.imported == "*":
+                if binding.cjs:  # `require(spec)`: what `module.exports = …` made it
+                    assigned = self.module_exports(ev, binding.target)
+                    if assigned is not None:
+                        return assigned
                 if binding.cjs and "default" in self.js.get(binding.target, _EMPTY).exports:
                     return self.exported(ev, binding.target, "default", depth + 1)
                 return Module(binding.target)

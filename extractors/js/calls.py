@@ -1,166 +1,207 @@
-"""Call resolution for the JS family: which symbol a call expression names, and CALLS_FN.
+"""CALLS_FN for the JS family: each call's callee evaluated by the engine's one evaluator.
 
-Follows local symbols, imports (named, default, namespace `ns.fn`), re-exports, object-literal
-members and their aliases (`svc.fn`), chains through object literals naming module objects
-(`agent.Articles.create`), `this.method()` inside classes, and instances
-(`const s = useStore(); s.load()`, `new Store().load()` via a local or top-level const).
-Calls that leave the component (packages, globals) are not edges.
+Whatever the evaluator follows — imports and re-exports (ES and CommonJS), object-literal
+members, class members and instances (`this.m()`, `new K().m()`), wrappers and hooks that
+return a function, destructuring — resolves a call too, so no name resolution of its own
+lives here. A callee that is a function of the component is an edge from the symbol the call
+is written in to the function's symbol (its own, else the engine's name for a nested one:
+`<rel>#hook.<locals>.inner`); a class called or constructed is an edge to the class. A local
+function of the caller itself is part of the caller (no edge); calls that leave the
+component (packages, globals) are not edges. One edge per caller/callee pair and file, at
+the first call's line.
 """
 
 from __future__ import annotations
 
-from tree_sitter import Node as TsNode
-
 from extractors.base import ComponentContext
-from extractors.js.common import (
-    dotted_name,
-    lookup_symbol,
-    modules,
-    object_props,
-    resolve_export,
-    resolve_local,
-    symbol_in,
-    text,
-    unwrap,
-)
-from extractors.js.index import call_names, file_index, local_value
-from extractors.js.model import CallSite, ModuleInfo
-from extractors.source import SourceFile
+from extractors.engine.values import Func, Klass, Module, ObjLit, Value
+from extractors.js.common import modules, resolve_export
+from extractors.js.model import ModuleInfo
+from extractors.lang.expr import ECall, EMember, EName
+from extractors.shared import CodeSymbols, EngineRun
 
-_CALLBACK_METHODS = {"map", "filter", "forEach", "then", "catch", "finally", "reduce", "some"}
-_CALLBACK_METHODS |= {"every", "find", "sort", "flatMap", "findIndex", "replace"}
+NAME = "calls"
+PROVIDES = (CodeSymbols,)
+REQUIRES = (EngineRun,)
 
 
-def anonymous_handlers(ctx, mod: ModuleInfo) -> None:
-    """Functions passed to a module-level call (route handlers, lifecycle hooks) get a symbol."""
-    sf = mod.sf
-    if sf.virtual_of is not None:
-        return  # Vue: hooks like onMounted(() => ...) belong to the component
-    mod.seal()
-    last_end = -1
-    for fn in file_index(ctx, sf).functions:
-        if fn.start_byte < last_end or fn.parent is None or fn.parent.type != "arguments":
-            continue
-        if mod.enclosing(fn.start_byte) != mod.owner_id:
-            continue
-        callee = fn.parent.parent.child_by_field_name("function") if fn.parent.parent else None
-        prop = (
-            callee.child_by_field_name("property")
-            if callee is not None and callee.type == "member_expression"
-            else None
-        )
-        if prop is not None and text(sf, prop) in _CALLBACK_METHODS:
-            continue
-        line, col = fn.start_point[0] + 1, fn.start_point[1] + 1
-        node_id = ctx.add_node(
-            "symbol", f"{mod.rel}#<anonymous>@{line}:{col}", "<anonymous>", mod.rel, line,
-            SourceFile.end_line(fn), exported=False, symbol_kind="anonymous",
-        )  # fmt: skip
-        ctx.add_edge(mod.file_id, node_id, "DEFINES", mod.rel, line)
-        mod.anonymous[fn.start_byte] = node_id
-        mod.add_range(fn.start_byte, fn.end_byte, node_id)
-        last_end = fn.end_byte
+def extract(ctx: ComponentContext) -> None:
+    analysis = ctx.shared.engine.result
+    if analysis is None:
+        return
+    emitter = analysis.emitter
+    ev = emitter.ev
+    mods = modules(ctx)
+    own: dict[tuple[str, int, int], str | None] = {}  # function/class span -> its symbol
+    names = {rel: {i: n for n, i in mod.symbols.items()} for rel, mod in mods.items()}
 
-
-def resolve_callee(
-    ctx: ComponentContext, mod: ModuleInfo, fn: TsNode | None, caller: str
-) -> str | None:
-    """The symbol a call's function expression names, following imports and instances."""
-    return _resolve(ctx, mod, fn, dotted_name(mod.sf, fn), caller, None)
-
-
-def _resolve(
-    ctx: ComponentContext,
-    mod: ModuleInfo,
-    fn: TsNode | None,
-    dotted: str | None,
-    caller: str,
-    memo: dict[str, str | None] | None,
-) -> str | None:
-    """resolve_callee with the dotted name given; `memo` caches lookup_symbol per name
-    (valid while the module tables do not change, i.e. within one add_calls)."""
-    if dotted is None:
-        return None
-    sf = mod.sf
-    parts = dotted.split(".")
-    if parts[0] == "this" and len(parts) == 2:
-        owner = caller.rsplit("#", 1)[-1].rsplit(".", 1)[0]
-        return mod.symbols.get(f"{owner}.{parts[1]}")
-    if len(parts) > 2:
-        return member_chain(ctx, mod.rel, parts) if parts[0] != "this" else None
-    if memo is None:
-        found = lookup_symbol(ctx, mod.rel, dotted)
-    elif dotted in memo:
-        found = memo[dotted]
-    else:
-        found = memo[dotted] = lookup_symbol(ctx, mod.rel, dotted)
-    if found is not None or len(parts) == 1:
-        return found
-    if parts[0] in mod.imports:
-        return None
-    value = local_value(ctx, sf, fn, parts[0]) if fn is not None else None
-    value = unwrap(value or mod.consts.get(parts[0]))  # `const store = useStore(); store.x()`
-    if value is not None and value.type in {"call_expression", "new_expression"}:
-        ctor = value.child_by_field_name(
-            "function" if value.type == "call_expression" else "constructor"
-        )
-        name = dotted_name(sf, ctor)
-        where = resolve_local(ctx, mod.rel, name) if name and "." not in name else None
-        if where is not None:
-            owner = modules(ctx).get(where[0])
-            return owner.symbols.get(f"{where[1]}.{parts[1]}") if owner else None
-    return None
-
-
-def member_chain(ctx: ComponentContext, rel: str, parts: list[str]) -> str | None:
-    """`agent.Articles.create` → the symbol `Articles.create`: each middle name a property of
-    an object literal (`export default { Articles }`, `const api = { users: Users }`) whose
-    value names a module-level object, followed across imports."""
-    found = resolve_local(ctx, rel, parts[0])
-    mod = modules(ctx).get(rel)
-    binding = mod.imports.get(parts[0]) if mod is not None else None
-    if found is None and binding is not None and binding.imported == "*" and binding.target:
-        found = resolve_export(ctx, binding.target, parts[1])  # `import * as ns`: ns.obj.m()
-        parts = parts[1:]
-    for part in parts[1:-1]:
-        mod = modules(ctx).get(found[0]) if found else None
-        value = unwrap(mod.consts.get(found[1])) if mod and found else None
-        if mod is None or found is None or value is None or value.type != "object":
+    def target(value: Value, caller: str) -> str | None:
+        if not isinstance(value, (Func, Klass)):
             return None
-        prop = unwrap(object_props(mod.sf, value).get(part))
-        if prop is None or prop.type not in {"identifier", "shorthand_property_identifier"}:
+        site = value.site
+        key = (site.rel, site.start, site.end)
+        if key not in own:
+            own[key] = _own_symbol(ev, mods.get(site.rel), site)
+        found = own[key]
+        if found is not None:
+            return found
+        if not isinstance(value, Func) or _local_to(ev, mods.get(site.rel), site, caller):
             return None
-        found = resolve_local(ctx, mod.rel, text(mod.sf, prop))
-    return symbol_in(ctx, found[0], f"{found[1]}.{parts[-1]}") if found else None
+        return emitter.symbol_for(value)  # a function returned or handed over from another
 
-
-def add_calls(ctx: ComponentContext, mod: ModuleInfo, calls: list[CallSite]) -> None:
-    """CALLS_FN edges (first call line per caller/callee pair) and the resolved CallSites."""
-    sf = mod.sf
-    seen: set[tuple[str, str]] = set()
-    memo: dict[str, str | None] = {}
-    # Results that depend on the name alone: one-part names, and `a.b` when no local
-    # `a = ...` exists in the file (only `this.x` and locals depend on where the call is).
-    settled: dict[str, str | None] = {}
-    decls = file_index(ctx, sf).decls
-    enclosing = mod.enclosing
-    for call, fn, dotted in call_names(ctx, sf):
-        if dotted is None:
+    for rel in sorted(mods):
+        mod = mods[rel]
+        a = ev.program.adapter(rel)
+        if a is None:
             continue
-        if dotted in settled:
-            callee = settled[dotted]
-            if callee is None:
+        seen: set[tuple[str, str]] = set()
+        for call in a.calls():
+            view = a.call_view(call)
+            if view is None:
                 continue
-            caller = enclosing(call.start_byte)
-        else:
-            caller = enclosing(call.start_byte)
-            callee = _resolve(ctx, mod, fn, dotted, caller, memo)
-            head, dot, _ = dotted.partition(".")
-            if not dot or (head != "this" and head not in decls):
-                settled[dotted] = callee
-        if callee is None:
-            continue
-        calls.append(CallSite(mod.rel, call, caller, callee))
-        if callee != caller and (caller, callee) not in seen:
+            if _outside(a, mod, view.callee):
+                continue
+            caller = mod.enclosing(call.start_byte)
+            value = ev.eval(rel, view.callee, None)
+            callee = target(value, caller)
+            if callee is not None:  # the member as the caller names it: an alias symbol
+                callee = _named_member(ev, mods, names, rel, view.callee) or callee
+            if callee is None:
+                callee = _through_symbol(ctx, ev, rel, view.callee)
+            if callee is None or callee == caller or (caller, callee) in seen:
+                continue
             seen.add((caller, callee))
-            ctx.add_edge(caller, callee, "CALLS_FN", mod.rel, SourceFile.line(call))
+            ctx.add_edge(caller, callee, "CALLS_FN", rel, call.start_point[0] + 1)
+
+
+_CHAIN = {"member_expression": "object", "call_expression": "function", "new_expression": "constructor",
+          "subscript_expression": "object", "non_null_expression": None, "parenthesized_expression": None,
+          "await_expression": None, "as_expression": None}  # fmt: skip
+
+
+def _outside(a, mod: ModuleInfo, callee) -> bool:
+    """The callee is a member chain read off a package import or a global (`axios.post`,
+    `console.log`), or off a literal (`[…].map`): nothing of the component, so not
+    evaluated. A chain through a call is (`inject(Store).load`, `require('./m')(db)`)."""
+    node, through_call = callee, False
+    while node is not None and node.type in _CHAIN:
+        field = _CHAIN[node.type]
+        through_call |= node.type in ("call_expression", "new_expression")
+        node = node.child_by_field_name(field) if field else node.named_child(0)
+    if node is None or node.type in ("this", "super"):
+        return False
+    if node.type != "identifier":
+        return True
+    if through_call:
+        return False
+    name = a.text(node)
+    binding = mod.imports.get(name)
+    if binding is not None:
+        return binding.target is None
+    return name not in mod.consts and name not in mod.symbols and a.resolve(name, node) is None
+
+
+def _named_member(ev, mods, names, rel: str, callee) -> str | None:
+    """`svc.create()` where `svc` is an object literal with a symbol of its own: the member
+    symbol `svc.create` (`export const svc = { create }` makes it an alias of `create`)."""
+    a = ev.program.adapter(rel)
+    view = a.view(a.unwrap(callee))
+    if not isinstance(view, EMember):
+        return None
+    obj = ev.eval(rel, view.obj, None)
+    mod = mods.get(obj.site.rel) if isinstance(obj, ObjLit) else None
+    span = mod.innermost(obj.site.start) if mod is not None else None
+    name = names[obj.site.rel].get(span[2]) if span is not None else None
+    return mod.symbols.get(f"{name}.{view.name}") if name else None
+
+
+def _own_symbol(ev, mod: ModuleInfo | None, site) -> str | None:
+    """The symbol a function or class is the body of: the innermost symbol around it, when
+    no other function lies between them (else None: it is nested in that symbol's code)."""
+    if mod is None:
+        return None
+    span = mod.innermost(site.start)
+    if span is None:
+        return None
+    start, _end, node_id = span
+    a = ev.program.adapter(site.rel)
+    node = a.node_at(site) if a is not None else None
+    outer = a.function_at(node) if node is not None else None
+    if outer is not None and outer.start_byte >= start:
+        return None
+    return node_id
+
+
+def _local_to(ev, mod: ModuleInfo | None, site, caller: str) -> bool:
+    """The function is written inside the caller's own code (a local helper)."""
+    return mod is not None and mod.enclosing(site.start) == caller
+
+
+def _through_symbol(ctx: ComponentContext, ev, rel: str, callee) -> str | None:
+    """A callee the models leave opaque, read through a module-level name that is a symbol:
+    the name itself (`const send = httpsCallable(fns, 'send'); send()`), or a member symbol
+    of it or of what calling it made (`const useCart = defineStore('cart', {actions: {add()
+    {}}})`; `const cart = useCart(); cart.add()`), or an export of a module read as a
+    namespace (`import * as model from './model'; model.saved()`)."""
+    mods = modules(ctx)
+    a = ev.program.adapter(rel)
+    view = a.view(a.unwrap(callee))
+    if isinstance(view, EName):
+        found = _symbol_named(ctx, ev, rel, callee)
+        return mods[found[0]].symbols[found[1]] if found else None
+    if not isinstance(view, EMember):
+        return None
+    receiver, where = a.unwrap(view.obj), rel
+    held = a.view(receiver)
+    namespace = ev.eval(rel, receiver, None)
+    if isinstance(namespace, Module):
+        found = resolve_export(ctx, namespace.rel, view.name)
+        return mods[found[0]].symbols.get(found[1]) if found and found[0] in mods else None
+    if isinstance(held, EName):
+        found = _symbol_named(ctx, ev, rel, receiver)
+        if found is not None:
+            return mods[found[0]].symbols.get(f"{found[1]}.{view.name}")
+        declared = ev.program.declaration(rel, held.name, receiver)
+        if declared is None or declared[1].path or declared[1].value is None:
+            return None
+        where, receiver = declared[0], declared[1].value
+        b = ev.program.adapter(where)
+        held = b.view(b.unwrap(receiver)) if b is not None else None
+    if not isinstance(held, ECall):
+        return None
+    found = _symbol_named(ctx, ev, where, held.callee)
+    return mods[found[0]].symbols.get(f"{found[1]}.{view.name}") if found else None
+
+
+def _symbol_named(ctx: ComponentContext, ev, rel: str, node) -> tuple[str, str] | None:
+    """(file, name) of the module-level declaration with a symbol that the name `node` reads,
+    across imports."""
+    mods = modules(ctx)
+    a = ev.program.adapter(rel)
+    view = a.view(a.unwrap(node)) if a is not None else None
+    if not isinstance(view, EName):
+        return None
+    declared = ev.program.declaration(rel, view.name, node)
+    if declared is None or declared[1].path:
+        return _imported_symbol(ctx, rel, view.name)
+    file, binding = declared
+    mod = mods.get(file)
+    if mod is None or binding.scope.parent is not None or binding.name not in mod.symbols:
+        return None
+    return file, binding.name
+
+
+def _imported_symbol(ctx: ComponentContext, rel: str, name: str) -> tuple[str, str] | None:
+    """An imported name the engine's declarations stop at (`const User = require('./user')`,
+    `const { User } = require('./models')` through `exports.User = require(…)`): the local
+    of the module that exports it, when that is a symbol."""
+    mod = modules(ctx).get(rel)
+    binding = mod.imports.get(name) if mod is not None else None
+    if binding is None or binding.target is None:
+        return None
+    whole = binding.imported == "*"
+    if whole and not binding.cjs:
+        return None  # `import * as ns`: a module, not something called
+    found = resolve_export(ctx, binding.target, "default" if whole else binding.imported)
+    target = modules(ctx).get(found[0]) if found else None
+    return found if target is not None and found[1] in target.symbols else None

@@ -5,7 +5,7 @@ registered by `vue.py` as a virtual `SourceFile`) into `ctx.shared.js.modules`; 
 nextjs, firebase, infra/env and http/calls resolve names through the helpers here instead of
 re-walking trees. Resolution is static and file-local plus imports: no type inference.
 The per-file query index (calls, declarations, env reads) lives in `index.py`, the data
-classes (`ModuleInfo`, `Binding`, `CallSite`, `FileIndex`) in `model.py`.
+classes (`ModuleInfo`, `Binding`, `FileIndex`) in `model.py`.
 """
 
 from __future__ import annotations

@@ -60,21 +60,18 @@ class ModuleInfo:
 
     def enclosing(self, byte: int) -> str:
         """The innermost symbol containing `byte`, else the module owner."""
+        span = self.innermost(byte)
+        return span[2] if span is not None else self.owner_id
+
+    def innermost(self, byte: int) -> tuple[int, int, str] | None:
+        """(start, end, symbol id) of the innermost symbol range containing `byte`."""
         i = bisect.bisect_right(self._starts, byte) - 1
         while i >= 0:
             start, end, node_id, parent = self._ranges[i]
             if start <= byte < end:
-                return node_id
+                return start, end, node_id
             i = parent
-        return self.owner_id
-
-
-@dataclass
-class CallSite:
-    rel: str
-    node: TsNode  # the call_expression
-    caller: str  # enclosing symbol (or module owner) node id
-    callee: str | None  # resolved symbol node id, None when outside the component
+        return None
 
 
 @dataclass

@@ -13,6 +13,7 @@ import re
 from tree_sitter import Node as TsNode
 
 from extractors.js.common import FUNCTION_TYPES, arguments, string_value, text, unwrap
+from extractors.js.index import file_index
 from extractors.js.model import ModuleInfo
 from extractors.source import SourceFile
 
@@ -221,3 +222,38 @@ def alias_symbols(ctx, mod: ModuleInfo) -> None:
         ctx.add_edge(mod.file_id, node_id, "DEFINES", mod.rel, line)
         ctx.add_edge(node_id, target, "CALLS_FN", mod.rel, line, via="alias")
         mod.symbols[name] = node_id
+
+
+_CALLBACK_METHODS = {"map", "filter", "forEach", "then", "catch", "finally", "reduce", "some"}
+_CALLBACK_METHODS |= {"every", "find", "sort", "flatMap", "findIndex", "replace"}
+
+
+def anonymous_handlers(ctx, mod: ModuleInfo) -> None:
+    """Functions passed to a module-level call (route handlers, lifecycle hooks) get a symbol."""
+    sf = mod.sf
+    if sf.virtual_of is not None:
+        return  # Vue: hooks like onMounted(() => ...) belong to the component
+    mod.seal()
+    last_end = -1
+    for fn in file_index(ctx, sf).functions:
+        if fn.start_byte < last_end or fn.parent is None or fn.parent.type != "arguments":
+            continue
+        if mod.enclosing(fn.start_byte) != mod.owner_id:
+            continue
+        callee = fn.parent.parent.child_by_field_name("function") if fn.parent.parent else None
+        prop = (
+            callee.child_by_field_name("property")
+            if callee is not None and callee.type == "member_expression"
+            else None
+        )
+        if prop is not None and text(sf, prop) in _CALLBACK_METHODS:
+            continue
+        line, col = fn.start_point[0] + 1, fn.start_point[1] + 1
+        node_id = ctx.add_node(
+            "symbol", f"{mod.rel}#<anonymous>@{line}:{col}", "<anonymous>", mod.rel, line,
+            SourceFile.end_line(fn), exported=False, symbol_kind="anonymous",
+        )  # fmt: skip
+        ctx.add_edge(mod.file_id, node_id, "DEFINES", mod.rel, line)
+        mod.anonymous[fn.start_byte] = node_id
+        mod.add_range(fn.start_byte, fn.end_byte, node_id)
+        last_end = fn.end_byte

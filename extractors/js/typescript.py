@@ -1,11 +1,12 @@
-"""TS/JS/TSX/JSX (and Vue `<script>` blocks): code_file, symbol, DEFINES, IMPORTS, CALLS_FN.
+"""TS/JS/TSX/JSX (and Vue `<script>` blocks): code_file, symbol, DEFINES, IMPORTS.
 
 Symbols are top-level declarations only — functions, arrow/function consts, classes and
 their methods, methods of object-literal consts (`contactController.sendContactEmailJp`,
 also inside a call's object argument: Pinia `actions`), exported consts, and anonymous
 functions passed to a module-level call (`app.get('/x', (req, res) => ...)`, name
 `<anonymous>`). Nested functions belong to their enclosing symbol, so a trace reads
-`ContactForm --CALLS_FN--> postContact`, not through a local `handleSubmit`.
+`ContactForm --CALLS_FN--> postContact`, not through a local `handleSubmit` (CALLS_FN
+edges: `js/calls.py`, through the engine's evaluator).
 
 Node qualifiers: code_file = rel path; symbol = `<rel>#<dotted name>`
 (`<rel>#<anonymous>@<line>:<col>` for anonymous ones).
@@ -15,7 +16,6 @@ unresolvable relative/alias imports become `unresolved` rows of kind `import`.
 Provides `ctx.shared.js` (JsSymbols, read by express, nextjs, firebase, env, http calls):
 - `modules`: {rel: js.model.ModuleInfo} — imports, exports, re-exports, symbols,
   aliases, top-level const initializers, symbol ranges for `enclosing(byte)`.
-- `calls`: [js.model.CallSite] — every call resolved to a symbol of this component.
 Requires `ctx.shared.vue` ({rel: component symbol id}) from `vue.py`.
 """
 
@@ -26,7 +26,6 @@ import re
 from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext, report_syntax_errors
-from extractors.js.calls import add_calls, anonymous_handlers
 from extractors.js.common import (
     FUNCTION_TYPES,
     arguments,
@@ -38,11 +37,12 @@ from extractors.js.common import (
     unwrap,
 )
 from extractors.js.index import file_index
-from extractors.js.model import Binding, CallSite, ModuleInfo
+from extractors.js.model import Binding, ModuleInfo
 from extractors.js.resolve import Resolver
 from extractors.js.symbols import CLASS_TYPES as _CLASS_TYPES
 from extractors.js.symbols import add_symbol as _symbol
 from extractors.js.symbols import alias_symbols as _alias_symbols
+from extractors.js.symbols import anonymous_handlers
 from extractors.js.symbols import component_options as _component_options
 from extractors.js.symbols import declaration as _declaration
 from extractors.js.symbols import inner_handlers as _inner_handlers
@@ -67,9 +67,6 @@ def extract(ctx: ComponentContext) -> None:
     mods = modules(ctx)
     for sf in files:
         mods[sf.rel] = _scan(ctx, sf, resolver, components.get(sf.rel))
-    calls: list[CallSite] = ctx.shared.js.calls
-    for sf in files:
-        add_calls(ctx, mods[sf.rel], calls)
     if components:
         from extractors.js.vue import link_template
 
