@@ -66,9 +66,11 @@ class ExpressApps:
 
 @dataclass
 class EnvVars:
-    """Provided by `infra.env`: env var NAME -> its env_var node id."""
+    """Provided by `infra.env` (declared names; the Prisma schema's reads) and `engine.env`
+    (the emitter of every READS_ENV): env var NAME -> its env_var node id."""
 
     ids: dict[str, str] = field(default_factory=dict)
+    reads: list[tuple[str, str, str, int, dict]] = field(default_factory=list)  # to emit
 
 
 @dataclass

@@ -5,7 +5,9 @@ field's `field`, `settings_class`, `env_file`; the files a reader loads, `env_so
 A value read off a settings object and handed to a function of the component
 (`issue(ticket, settings.signing_key)`) is read by that function too, at the call's line
 (`via` `argument`, `passed_by`). Runs after `infra.env` (which made the env_var nodes of the
-declared names and the JS reads): a name nobody declared gets its env_var node here, at its
+declared names and found the Prisma schema's reads): this is the one emitter of READS_ENV —
+what another extractor finds (a Prisma `env("X")`, an SDK reading its key by itself) comes
+here through `emit_reads` — and a name nobody declared gets its env_var node here, at its
 first read, and its `env_vars` catalog row.
 """
 
@@ -17,6 +19,8 @@ from extractors.base import ComponentContext
 from extractors.engine.env_reads import EnvRead, EnvReads
 from extractors.engine.values import Func
 from extractors.facts import CatalogRow
+from extractors.infra.env import PUBLIC_PREFIXES, SECRET_NAME
+from extractors.js.common import owner_at
 from extractors.python.jwt_secret import jwt_reads
 from extractors.shared import CodeSymbols, EngineRun, EnvVars, PyModules
 from extractors.source import SourceFile
@@ -25,10 +29,6 @@ NAME = "engine_env"
 PROVIDES = (EnvVars,)
 REQUIRES = (EngineRun, PyModules, CodeSymbols, EnvVars)  # after infra.env's declared names
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_SECRET = re.compile(
-    r"TOKEN|SECRET|PASSW|PWD|KEY|CREDENTIAL|PRIVATE|AUTH|SALT|SIGNATURE|CERT|DSN|SESSION|COOKIE",
-    re.I,
-)
 _STOP = {"function_definition", "class_definition", "expression_statement", "return_statement",
          "if_statement", "for_statement", "while_statement", "with_statement", "module"}  # fmt: skip
 Row = tuple[str, str, str, int, dict]  # owner, NAME, rel, line, attrs
@@ -37,7 +37,8 @@ Row = tuple[str, str, str, int, dict]  # owner, NAME, rel, line, attrs
 def extract(ctx: ComponentContext) -> None:
     analysis = ctx.shared.engine.result
     mods = ctx.shared.py.modules
-    if analysis is None or not mods:
+    if analysis is None:
+        emit_reads(ctx, ctx.shared.env.reads)  # a component with no code: its schema's reads
         return
     ev = analysis.emitter.ev
     finder = EnvReads(ev, ev.library)
@@ -50,21 +51,23 @@ def extract(ctx: ComponentContext) -> None:
             rows.append((owner, name, rel, line, attrs))
 
     ordered = []
-    for rel in sorted(mods):
-        reads = finder.file(rel, "py")
-        sources = _sources(finder, rel, reads) if reads else {}
+    for rel in ev.program.rels():
+        family = ev.program.family(rel)
+        reads = finder.file(rel, family)
+        sources = _sources(finder, rel, reads) if reads and family == "py" else {}
         ordered += [(rel, read, sources) for read in reads]
     ordered.sort(key=lambda item: item[1].derived)  # a name's node: its first own read
     for rel, read, sources in ordered:
         attrs = {"via": read.via, **read.attrs}
         if sources and read.via in sources:
             attrs["env_sources"] = sources[read.via]
-        owner = mods[rel].enclosing(read.node.start_byte)
+        owner = mods[rel].enclosing(read.node.start_byte) if rel in mods else \
+            owner_at(ctx, rel, read.node)  # fmt: skip
         add(owner, read.name, rel, SourceFile.line(read.node), attrs)
         if read.derived and read.attrs.get("field"):
             _passed_to(ctx, finder, read, owner, add)
     jwt_reads(ctx, mods, rows)
-    emit_reads(ctx, rows)
+    emit_reads(ctx, rows + ctx.shared.env.reads)
 
 
 def _sources(finder: EnvReads, rel: str, reads: list[EnvRead]) -> dict[str, list[str]]:
@@ -112,7 +115,8 @@ def emit_reads(ctx: ComponentContext, rows: list[Row]) -> None:
     for owner, name, rel, line, attrs in rows:
         if name not in ids:
             ids[name] = ctx.add_node("env_var", name, name, rel, line, declared_in=[],
-                                     public=False, secret_like=bool(_SECRET.search(name)))  # fmt: skip
+                                     public=name.startswith(PUBLIC_PREFIXES),
+                                     secret_like=bool(SECRET_NAME.search(name)))  # fmt: skip
             catalog[name] = CatalogRow("env_vars", ctx.project, ctx.component, name, rel, line,
                                        {"declared": False, "read": True})  # fmt: skip
             ctx.facts.catalog.append(catalog[name])

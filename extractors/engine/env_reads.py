@@ -17,10 +17,24 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tree_sitter import Node as TsNode
+from tree_sitter import QueryCursor
 
-from extractors.engine.values import Choice, Env, Ext, Instance, Klass, Method, Obj, Typed, Value
+from extractors.engine.values import (
+    Choice,
+    Concat,
+    Env,
+    Ext,
+    Instance,
+    Klass,
+    Method,
+    Obj,
+    Typed,
+    Value,
+)
 from extractors.lang.base import FileAdapter
+from extractors.source import compiled_query
 
+PATTERNS = ("object_pattern",)  # JS destructuring: `const { A } = process.env`
 READS = {"py": ("attribute", "subscript", "call"),
          "js": ("member_expression", "subscript_expression", "call_expression")}  # fmt: skip
 CALLS = ("call", "call_expression")
@@ -52,22 +66,36 @@ class EnvReads:
         out: list[EnvRead] = []
         if family == "py":
             out += self.settings_fields(rel, a)
-        kinds = READS[family]
-        seen: list[tuple[int, int, str]] = []
-        for node in _postorder(a.root, kinds):
-            if node.parent is not None and (_written(node) or _written(node.parent)):
+        for node in _nodes(a, family, self._call_names(family)):
+            if node.type in PATTERNS:
+                out += self.destructured(rel, a, node)
                 continue
-            value = env_of(self.ev.eval(rel, node, None))
-            if value is None:
+            parent = node.parent
+            if parent is not None and parent.type in CALLS and node.type not in CALLS and \
+                    parent.child_by_field_name("function").end_byte == node.end_byte:
+                continue  # the function a call calls (`axios.post` of `axios.post(url)`)
+            if parent is not None and (_written(node) or _written(parent)):
                 continue
-            if any(s <= node.start_byte and node.end_byte <= e and v == value.name and
-                   (s, e) != (node.start_byte, node.end_byte) for s, e, v in seen):  # fmt: skip
-                continue
-            seen.append((node.start_byte, node.end_byte, value.name))
-            read = self.read(rel, a, node, value)
-            if read is not None:
-                out.append(read)
+            evaluated = self.ev.eval(rel, node, None)
+            one = env_of(evaluated)
+            for value in [one] if one is not None else _built_from(evaluated):
+                read = self.read(rel, a, node, value)
+                if read is not None:
+                    out.append(read)
         return out
+
+    def _call_names(self, family: str) -> set[str] | None:
+        """The method names a model of the language reads the environment or configuration
+        with (`get`, `getOrThrow`); None when a model's object is itself called for it
+        (`getenv("X")`, `config("X")`): then any call may be a read."""
+        key = "_names_" + family
+        if key not in self.__dict__:
+            language = "python" if family == "py" else "js"
+            ops = [op for m in self.lib.models if m.language == language
+                   for op in m.operations if op.action in ("env", "config")]  # fmt: skip
+            names = {name for op in ops for name in op.calls}
+            self.__dict__[key] = None if "()" in names else names
+        return self.__dict__[key]
 
     def read(self, rel: str, a: FileAdapter, node: TsNode, value: Env) -> EnvRead | None:
         """The read at `node`, or None when it is no read site: a call that hands back a
@@ -82,8 +110,7 @@ class EnvReads:
         model = self.lib.by_id.get(value.via)
         data = model.env_reads if model is not None else {}
         if held is not None:
-            via = (data.get("via") or {}).get(held.role) or _receiver_text(a, receiver)
-            return EnvRead(rel, node, value.name, via)
+            return EnvRead(rel, node, value.name, self.label(held, _receiver_text(a, receiver)))
         via = data.get("uses") or " ".join(a.text(node).split())
         attrs = {}
         klass = (
@@ -93,6 +120,44 @@ class EnvReads:
             attrs = {"field": a.text(node.child_by_field_name("attribute")),
                      "settings_class": klass.name}  # fmt: skip
         return EnvRead(rel, node, value.name, via, attrs, derived=True)
+
+    def destructured(self, rel: str, a: FileAdapter, pattern: TsNode) -> list[EnvRead]:
+        """`const { A, B: b, C = "x" } = source`: each property whose bound value is a
+        variable is read at its own line (nested patterns are walked on their own)."""
+        found = _pattern_source(a, pattern)
+        if found is None:
+            return []
+        source, path = found
+        out = []
+        for prop in pattern.named_children:
+            leaf = _leaf(prop)
+            binding = a.resolve(a.text(leaf), leaf) if leaf is not None else None
+            if binding is None or binding.node is None:
+                continue
+            value = env_of(self.ev.binding_value(rel, a, binding, None, leaf, 0))
+            if value is None:
+                continue
+            held = None if path else self._held(self.ev.eval(rel, source, None))
+            key = prop.child_by_field_name("key") or leaf
+            written = " ".join(a.text(source).split())
+            via = (
+                self.label(held, written) if held is not None else f"{written}{path}.{a.text(key)}"
+            )
+            out.append(EnvRead(rel, prop, value.name, via, derived=held is None))
+        return out
+
+    def label(self, held: Obj, written: str) -> str:
+        """`via` for a read off a model object: the model's label for the object's role, its
+        `{receiver}` the object as written — the global itself (`process.env`) is labelled as
+        written; without a label, the receiver as written."""
+        model = self.lib.by_id.get(held.model)
+        label = ((model.env_reads.get("via") or {}) if model is not None else {}).get(held.role)
+        if label is None:
+            return written
+        if "{receiver}" in label:
+            globals_ = [m.target for m in model.objects.get(held.role, ()) if m.how == "global"]
+            return written if written in globals_ else label.format(receiver=written)
+        return label
 
     def _held(self, value: Value) -> Obj | None:
         """The model object a receiver is when it reads the environment itself."""
@@ -143,6 +208,19 @@ def env_of(value: Value) -> Env | None:
     return value if isinstance(value, Env) else None
 
 
+def _built_from(value: Value) -> list[Env]:
+    """The variables a value is built from: the parts of text (`base + "/v1"`) and the
+    alternatives of a choice (`config.env`, reassigned by a test) that are variables."""
+    if isinstance(value, Env):
+        return [value]
+    parts = value.parts if isinstance(value, Concat) else \
+        value.options if isinstance(value, Choice) else ()  # fmt: skip
+    out: list[Env] = []
+    for part in parts:
+        out += [e for e in _built_from(part) if all(e.name != o.name for o in out)]
+    return out
+
+
 def _class_of(ev, value: Value) -> Klass | None:
     """The settings class a receiver is an instance of: for a choice (one subclass per
     environment), the nearest base class they all share."""
@@ -170,6 +248,27 @@ def _bases(ev, klass: Klass | None, depth: int = 0) -> list[Klass]:
         if isinstance(parent, Klass):
             out += [k for k in _bases(ev, parent, depth + 1) if k not in out]
     return out
+
+
+QUERIES = {"py": "[(attribute) (subscript) (call)] @read",
+           "js": "[(member_expression) (subscript_expression) (object_pattern)] @read"}  # fmt: skip
+JS_CALLS = """
+(call_expression function: (member_expression property: (property_identifier) @name)) @read
+(call_expression function: (identifier) @name) @read
+"""
+
+
+def _nodes(a: FileAdapter, family: str, names: set[str] | None) -> list[TsNode]:
+    """The member reads, subscripts, calls (and JS object patterns) of a file, in order; of
+    the calls, only those of a method `names` has when it is given."""
+    query = QUERIES[family]
+    if family == "js" and names:
+        pick = " ".join(f'"{n}"' for n in sorted(names))
+        query += JS_CALLS.replace("@name)", f"@name (#any-of? @name {pick}))")
+    nodes = QueryCursor(compiled_query(a.sf.language, query)).captures(a.root).get("read", [])
+    if family == "js" and names is None:
+        nodes += a.calls()
+    return sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte))
 
 
 def _postorder(root: TsNode, kinds: tuple[str, ...]) -> list[TsNode]:
@@ -206,6 +305,34 @@ def _receiver(node: TsNode) -> TsNode | None:
             return inner if inner is not None else callee
         return callee
     return node.child_by_field_name("object") or node.child_by_field_name("value")
+
+
+def _pattern_source(a: FileAdapter, pattern: TsNode) -> tuple[TsNode, str] | None:
+    """What a declaration's object pattern destructures (the declarator's value) and, for a
+    nested pattern (`const { jwt: { secret } } = config`), the keys above it (`.jwt`)."""
+    parent, path = pattern.parent, ""
+    while parent is not None and parent.type == "pair_pattern":
+        key = parent.child_by_field_name("key")
+        path = f".{a.text(key)}{path}" if key is not None else path
+        parent = parent.parent.parent if parent.parent is not None else None
+    value = parent.child_by_field_name("value") if parent is not None else None
+    if parent is None or parent.type != "variable_declarator" or value is None:
+        return None
+    return value, path
+
+
+def _leaf(prop: TsNode) -> TsNode | None:
+    """The name a pattern property binds: `A`, `b` of `B: b`, `C` of `C = "x"`."""
+    if prop.type == "shorthand_property_identifier_pattern":
+        return prop
+    if prop.type == "pair_pattern":
+        value = prop.child_by_field_name("value")
+        if value is not None and value.type == "assignment_pattern":
+            value = value.child_by_field_name("left")
+        return value if value is not None and value.type == "identifier" else None
+    if prop.type == "object_assignment_pattern":
+        return prop.child_by_field_name("left")
+    return None
 
 
 def _receiver_text(a: FileAdapter, node: TsNode) -> str:

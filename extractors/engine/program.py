@@ -163,6 +163,10 @@ class Program:
                 return self.exported(ev, target, name, depth + 1)
         if name == "default" and mod.consts.get("default") is not None:
             return self.module_name(ev, rel, "default")
+        if name == "default":  # `import cfg from './cfg'` of a CommonJS module: its exports
+            assigned = self.module_exports(ev, rel)
+            if assigned is not None:
+                return assigned
         adapter = self.adapter(rel)
         binding = adapter.resolve(name, adapter.root) if adapter is not None else None
         if binding is not None and binding.path and _exported_statement(binding.node):

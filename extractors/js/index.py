@@ -1,7 +1,7 @@
 """One tree-sitter query walk per JS-family file, shared by every JS-family extractor.
 
-`file_index(ctx, sf)` runs one combined query per file (calls, declarators, functions, env
-reads, `defaults.baseURL` assignments, ERROR nodes) and caches it in
+`file_index(ctx, sf)` runs one combined query per file (calls, declarators, functions,
+`defaults.baseURL` assignments, ERROR nodes) and caches it in
 `ctx.shared.js_index`; `call_names` and `local_value` add what several extractors would
 otherwise each recompute per call site (callee names, declaration scopes).
 """
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from tree_sitter import Node as TsNode
 
-from extractors.js.common import dotted_name, text
+from extractors.js.common import dotted_name
 from extractors.js.model import FileIndex
 from extractors.source import matches
 
@@ -27,16 +27,6 @@ _INDEX_QUERY = """
 (new_expression) @call
 (variable_declarator name: (identifier) @n value: (_) @v)
 [(arrow_function) (function_expression)] @fn
-(member_expression
-  object: (member_expression object: (identifier) @o property: (property_identifier) @e)
-  property: (property_identifier) @name (#eq? @o "process") (#eq? @e "env")) @env_read
-(subscript_expression
-  object: (member_expression object: (identifier) @o property: (property_identifier) @e)
-  index: (string) @name (#eq? @o "process") (#eq? @e "env")) @env_read
-(member_expression
-  object: (member_expression object: (meta_property) property: (property_identifier) @e)
-  property: (property_identifier) @name (#eq? @e "env")) @meta_read
-(variable_declarator name: (object_pattern) @pattern value: (member_expression) @env_obj)
 (assignment_expression left: (member_expression) @l right: (_) @r (#match? @l "defaults[.]baseURL$"))
 (ERROR) @error
 """
@@ -51,8 +41,8 @@ def file_index(ctx: ComponentContext, sf: SourceFile) -> FileIndex:
     calls, functions, decls = index.calls, index.functions, index.decls
     add_call, add_function = calls.append, functions.append
     data = sf.data
-    # dispatch on the pattern index: 0-1 call, 2 declarator, 3 function, 4-5 process.env
-    # read, 6 import.meta.env read, 7 env destructuring, 8 defaults.baseURL, 9 ERROR
+    # dispatch on the pattern index: 0-1 call, 2 declarator, 3 function, 4 defaults.baseURL,
+    # 5 ERROR
     for pattern, m in matches(sf.language, _INDEX_QUERY, sf.tree.root_node):
         if pattern <= 1:
             add_call(m["call"][0])
@@ -66,15 +56,7 @@ def file_index(ctx: ComponentContext, sf: SourceFile) -> FileIndex:
                 found.append(m["v"][0])
         elif pattern == 3:
             add_function(m["fn"][0])
-        elif pattern <= 5:
-            index.env_reads.append((m["env_read"][0], m["name"][0], "process.env"))
-        elif pattern == 6:
-            index.env_reads.append((m["meta_read"][0], m["name"][0], "import.meta.env"))
-        elif pattern == 7:
-            via = text(sf, m["env_obj"][0]).replace(" ", "")
-            if via in {"process.env", "import.meta.env"}:
-                index.env_patterns.append((m["pattern"][0], via))
-        elif pattern == 8:
+        elif pattern == 4:
             index.defaults.append((m["l"][0], m["r"][0]))
         else:
             index.errors.append(m["error"][0])

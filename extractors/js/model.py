@@ -85,8 +85,6 @@ class FileIndex:
     calls: list[TsNode] = field(default_factory=list)  # call/new expressions, source order
     decls: dict[str, list[TsNode]] = field(default_factory=dict)  # name -> initializers
     functions: list[TsNode] = field(default_factory=list)  # arrow/function expressions
-    env_reads: list[tuple[TsNode, TsNode, str]] = field(default_factory=list)  # read, name, via
-    env_patterns: list[tuple[TsNode, str]] = field(default_factory=list)  # `{A} = process.env`
     defaults: list[tuple[TsNode, TsNode]] = field(default_factory=list)  # x.defaults.baseURL = v
     errors: list[TsNode] = field(default_factory=list)
     # filled on first use: (call, function/constructor node, its dotted name) per call

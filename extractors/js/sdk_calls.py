@@ -33,6 +33,7 @@ from __future__ import annotations
 from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext
+from extractors.engine.env import emit_reads
 from extractors.engine.texts import defined_as, text_at
 from extractors.js.common import arguments, js_files, modules, object_props, text, unwrap
 from extractors.js.index import call_names
@@ -328,17 +329,5 @@ def _emit(ctx, mod: ModuleInfo, call: TsNode, attrs: dict, taken: set[str]) -> N
     )  # fmt: skip
     owner = mod.enclosing(call.start_byte)
     ctx.add_edge(owner, node, "CALLS_FN", mod.rel, line, via=f"{attrs['sdk']} sdk")
-    for env, plugin in envs:
-        ctx.add_edge(
-            node, _env_node(ctx, env, mod.rel, line), "READS_ENV", mod.rel, line,
-            via=f"genkit plugin {plugin}", implicit=True,
-        )  # fmt: skip
-
-
-def _env_node(ctx: ComponentContext, name: str, rel: str, line: int) -> str:
-    ids = ctx.shared.env.ids
-    if name not in ids:
-        ids[name] = ctx.add_node(
-            "env_var", name, name, rel, line, declared_in=[], public=False, secret_like=True,
-        )  # fmt: skip
-    return ids[name]
+    emit_reads(ctx, [(node, env, mod.rel, line, {"via": f"genkit plugin {plugin}",
+                                                 "implicit": True}) for env, plugin in envs])  # fmt: skip

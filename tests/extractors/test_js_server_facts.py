@@ -9,6 +9,8 @@ from jsrepo import extract
 LIBRARY = {
     "package.json": '{"dependencies": {"express": "^4", "jsonwebtoken": "^9"}}\n',
     "src/settings.js": """
+        const Joi = require('joi');
+        const schema = Joi.object().keys({ PORT: Joi.number() }).unknown();
         const { value: vars } = schema.validate(process.env);
 
         module.exports = {
@@ -89,7 +91,7 @@ def test_a_config_value_built_from_an_env_var_is_read_where_code_uses_it(tmp_pat
         if e.type == "READS_ENV" and e.dst.endswith("env_var:TOKEN_KEY")
     )
     assert reads == [
-        ("src/settings.js", 6, "config:vars", "src/settings.js"),
+        ("src/settings.js", 8, "config:vars", "src/settings.js"),
         ("src/tokens.js", 4, "settings.token.signingKey", "issue"),
         ("src/tokens.js", 5, "settings.token.signingKey", "check"),
     ]
