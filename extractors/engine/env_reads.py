@@ -71,8 +71,12 @@ class EnvReads:
                 out += self.destructured(rel, a, node)
                 continue
             parent = node.parent
-            if parent is not None and parent.type in CALLS and node.type not in CALLS and \
-                    parent.child_by_field_name("function").end_byte == node.end_byte:
+            if (
+                parent is not None
+                and parent.type in CALLS
+                and node.type not in CALLS
+                and parent.child_by_field_name("function").end_byte == node.end_byte
+            ):
                 continue  # the function a call calls (`axios.post` of `axios.post(url)`)
             if parent is not None and (_written(node) or _written(parent)):
                 continue
