@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from tree_sitter import Node as TsNode
 
 from extractors.js.model import ModuleInfo
+from extractors.lang.js_views import WRAPPERS
 
 if TYPE_CHECKING:
     from extractors.base import ComponentContext
@@ -49,21 +50,9 @@ def string_value(sf: SourceFile, node: TsNode | None) -> str | None:
     return None
 
 
-_WRAPPERS = frozenset(
-    {
-        "parenthesized_expression",
-        "await_expression",
-        "as_expression",
-        "satisfies_expression",
-        "non_null_expression",
-        "type_assertion",
-    }
-)
-
-
 def unwrap(node: TsNode | None) -> TsNode | None:
     """Strip parentheses, `await`, `as`/`satisfies`/non-null wrappers."""
-    while node is not None and node.type in _WRAPPERS:
+    while node is not None and node.type in WRAPPERS:
         children = node.named_children
         node = children[0] if children else None
     return node

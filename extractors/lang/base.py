@@ -120,6 +120,19 @@ class FileAdapter:
     def resolve(self, name: str, at: TsNode) -> Binding | None:
         raise NotImplementedError
 
+    # `_scopes`: each adapter's scope tables, (scope start, end) -> name -> bindings
+    _scopes: dict[tuple[int, int], dict[str, list[Binding]]]
+
+    def bindings(self, binding: Binding) -> list[Binding]:
+        """Every declaration and assignment of the same name in the same scope."""
+        key = (binding.scope.start_byte, binding.scope.end_byte)
+        return self._scopes.get(key, {}).get(binding.name, [binding])
+
+    def bindings_of_loop(self, loop: TsNode) -> list[Binding]:
+        """The variables a loop binds (with their destructuring paths)."""
+        table = self._scopes.get((loop.start_byte, loop.end_byte), {})
+        return [b for found in table.values() for b in found if b.kind == "loop" and b.node == loop]
+
     def calls(self) -> list[TsNode]:
         raise NotImplementedError
 
@@ -185,3 +198,9 @@ class FileAdapter:
         """The expression whose settled value a callback's first parameter receives
         (`p.then((v) => …)`: `p`), else None."""
         return None
+
+
+def add_binding(tables: dict[tuple[int, int], dict[str, list[Binding]]], binding: Binding) -> None:
+    """File `binding` under its scope in an adapter's scope tables."""
+    key = (binding.scope.start_byte, binding.scope.end_byte)
+    tables.setdefault(key, {}).setdefault(binding.name, []).append(binding)

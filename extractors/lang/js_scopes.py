@@ -7,12 +7,12 @@ expressions (js_views.py) and declarations (js.py) read as.
 
 from __future__ import annotations
 
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 
 from tree_sitter import Node as TsNode
 
-from extractors.lang.base import Binding
+from extractors.lang.base import Binding, add_binding
 from extractors.lang.js_views import FUNCTIONS
 from extractors.source import matches
 
@@ -59,10 +59,7 @@ class JsScopes:
     @cached_property
     def _scopes(self) -> dict[tuple[int, int], dict[str, list[Binding]]]:
         tables: dict[tuple[int, int], dict[str, list[Binding]]] = {}
-
-        def add(binding: Binding) -> None:
-            key = (binding.scope.start_byte, binding.scope.end_byte)
-            tables.setdefault(key, {}).setdefault(binding.name, []).append(binding)
+        add = partial(add_binding, tables)
 
         index = self._index
         for decl in index["decls"]:
@@ -198,18 +195,8 @@ class JsScopes:
             node = node.parent
         return None
 
-    def bindings(self, binding: Binding) -> list[Binding]:
-        """Every declaration and assignment of the same name in the same scope."""
-        key = (binding.scope.start_byte, binding.scope.end_byte)
-        return self._scopes.get(key, {}).get(binding.name, [binding])
-
     def calls(self) -> list[TsNode]:
         return self._index["calls"]
 
     def member_assignments(self) -> list[tuple[TsNode, TsNode]]:
         return self._index["member"]
-
-    def bindings_of_loop(self, loop: TsNode) -> list[Binding]:
-        """The variables a loop binds (with their destructuring paths)."""
-        table = self._scopes.get((loop.start_byte, loop.end_byte), {})
-        return [b for found in table.values() for b in found if b.kind == "loop" and b.node == loop]

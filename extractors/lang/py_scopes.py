@@ -7,12 +7,12 @@ its expressions (py_views.py) and declarations (python.py) read as.
 
 from __future__ import annotations
 
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 
 from tree_sitter import Node as TsNode
 
-from extractors.lang.base import Binding
+from extractors.lang.base import Binding, add_binding
 from extractors.source import matches
 
 QUERY = (Path(__file__).parent / "queries" / "python.scm").read_text(encoding="utf-8")
@@ -53,10 +53,7 @@ class PyScopes:
     @cached_property
     def _scopes(self) -> dict[tuple[int, int], dict[str, list[Binding]]]:
         tables: dict[tuple[int, int], dict[str, list[Binding]]] = {}
-
-        def add(binding: Binding) -> None:
-            key = (binding.scope.start_byte, binding.scope.end_byte)
-            tables.setdefault(key, {}).setdefault(binding.name, []).append(binding)
+        add = partial(add_binding, tables)
 
         index = self._index
         for assign in index["assign"]:
@@ -172,10 +169,6 @@ class PyScopes:
             node = node.parent
         return None
 
-    def bindings(self, binding: Binding) -> list[Binding]:
-        key = (binding.scope.start_byte, binding.scope.end_byte)
-        return self._scopes.get(key, {}).get(binding.name, [binding])
-
     def calls(self) -> list[TsNode]:
         return self._index["calls"]
 
@@ -186,8 +179,3 @@ class PyScopes:
             if left is not None and right is not None and left.type in {"attribute", "subscript"}:
                 out.append((left, right))
         return out
-
-    def bindings_of_loop(self, loop: TsNode) -> list[Binding]:
-        """The variables a loop binds (with their destructuring paths)."""
-        table = self._scopes.get((loop.start_byte, loop.end_byte), {})
-        return [b for found in table.values() for b in found if b.kind == "loop" and b.node == loop]
