@@ -8,31 +8,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import subprocess
 import sys
 from datetime import datetime
 from pathlib import Path
 
 from bench.soak_parts import ROOT, Part
-
-
-def _processes() -> list[tuple[int, int, str]]:
-    """(pid, process group, command line) of every live process."""
-    out = []
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/stat", encoding="utf-8") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-            with open(f"/proc/{entry.name}/cmdline", "rb") as cmd:
-                line = cmd.read().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue
-        if fields[0] != "Z":
-            out.append((int(entry.name), int(fields[2]), line))
-    return out
+from tests.support.processes import live_processes
 
 
 def _rss_mb(pid: int) -> float:
@@ -81,7 +63,7 @@ class Monitor(Part):
     def sample(self) -> dict[str, list[int]]:
         roles: dict[str, list[int]] = {}
         service = self.service_pid()
-        for pid, group, cmdline in _processes():
+        for pid, group, cmdline in live_processes():
             role = _role(cmdline)
             if role is None or (
                 group != self.ui_group and role not in ("refresh service", "MCP server")

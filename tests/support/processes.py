@@ -34,19 +34,27 @@ def start(argv: list[str], **popen: object) -> subprocess.Popen:
     return proc
 
 
-def group_alive(pgid: int) -> bool:
-    """Whether any process of the group is still there (zombies count as gone)."""
+def live_processes() -> list[tuple[int, int, str]]:
+    """(pid, process group, command line) of every live process (zombies count as gone)."""
+    out = []
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
         try:
             with open(f"/proc/{entry.name}/stat", encoding="utf-8") as stat:
                 fields = stat.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{entry.name}/cmdline", "rb") as cmd:
+                line = cmd.read().replace(b"\0", b" ").decode(errors="replace")
         except OSError:
             continue
-        if fields[0] != "Z" and int(fields[2]) == pgid:
-            return True
-    return False
+        if fields[0] != "Z":
+            out.append((int(entry.name), int(fields[2]), line))
+    return out
+
+
+def group_alive(pgid: int) -> bool:
+    """Whether any process of the group is still there (zombies count as gone)."""
+    return any(group == pgid for _, group, _ in live_processes())
 
 
 def stop_group(proc: subprocess.Popen, grace: float = STOP_GRACE_S) -> int | None:
