@@ -58,6 +58,7 @@ class EnvReads:
     def __init__(self, ev, library) -> None:
         self.ev = ev
         self.lib = library
+        self._names: dict[str, set[str] | None] = {}  # per language family
 
     def file(self, rel: str, family: str) -> list[EnvRead]:
         a = self.ev.program.adapter(rel)
@@ -92,20 +93,20 @@ class EnvReads:
         """The method names a model of the language reads the environment or configuration
         with (`get`, `getOrThrow`); None when a model's object is itself called for it
         (`getenv("X")`, `config("X")`): then any call may be a read."""
-        key = "_names_" + family
-        if key not in self.__dict__:
+        if family not in self._names:
             language = "python" if family == "py" else "js"
             ops = [op for m in self.lib.models if m.language == language
                    for op in m.operations if op.action in ("env", "config")]  # fmt: skip
             names = {name for op in ops for name in op.calls}
-            self.__dict__[key] = None if "()" in names else names
-        return self.__dict__[key]
+            self._names[family] = None if "()" in names else names
+        return self._names[family]
 
     def read(self, rel: str, a: FileAdapter, node: TsNode, value: Env) -> EnvRead | None:
         """The read at `node`, or None when it is no read site: a call that hands back a
         value read elsewhere (a function of the component, `str(x)`) reads nothing itself."""
         receiver = _receiver(node)
-        held = self._held(self.ev.eval(rel, receiver, None)) if receiver is not None else None
+        received = self.ev.eval(rel, receiver, None) if receiver is not None else None
+        held = self._held(received) if received is not None else None
         if node.type in CALLS:
             callee = self._held(self.ev.eval(rel, node.child_by_field_name("function"), None))
             held = callee or held
@@ -117,9 +118,7 @@ class EnvReads:
             return EnvRead(rel, node, value.name, self.label(held, _receiver_text(a, receiver)))
         via = data.get("uses") or " ".join(a.text(node).split())
         attrs = {}
-        klass = (
-            _class_of(self.ev, self.ev.eval(rel, receiver, None)) if receiver is not None else None
-        )
+        klass = _class_of(self.ev, received) if received is not None else None
         if data.get("uses") and klass is not None and node.type == "attribute":
             attrs = {"field": a.text(node.child_by_field_name("attribute")),
                      "settings_class": klass.name}  # fmt: skip
