@@ -25,7 +25,7 @@ from typing import Any
 from extractors.base import ComponentContext
 from extractors.engine.values import ObjLit, Value
 from extractors.infra.codegen_calls import generated_calls
-from extractors.infra.codegen_output import Generator, _norm
+from extractors.infra.codegen_output import Generator, module_path
 from extractors.infra.gateways import _entries, _text, json_at
 from extractors.models import HERE
 from extractors.models.sources import config_file
@@ -162,7 +162,7 @@ def _module(ev, tool: str, spec: dict[str, Any]) -> list[Generator]:
         output = _pick(ev, item, list(spec.get("output") or []), rel)
         if output and "://" not in output:
             source = _pick(ev, item, list(spec.get("input") or []), rel) or ""
-            out.append(Generator(tool, f"{rel}:{line}", source, _norm(output, rel)))
+            out.append(Generator(tool, f"{rel}:{line}", source, module_path(output, rel)))
     return out
 
 
@@ -181,7 +181,7 @@ def _json(ctx: ComponentContext, tool: str, spec: dict[str, Any]) -> list[Genera
             )
             if output:
                 line = next((i + 1 for i, t in enumerate(lines) if f'"{name}"' in t), 1)
-                out.append(Generator(tool, f"{rel}:{line}", source, _norm(output, rel)))
+                out.append(Generator(tool, f"{rel}:{line}", source, module_path(output, rel)))
     return out
 
 
@@ -209,7 +209,7 @@ def _scripts(ctx: ComponentContext, tool: str, spec: dict[str, Any]) -> list[Gen
                 source = next((flags[f] for f in spec.get("input") or [] if f in flags), "")
                 if output:
                     line = next((i + 1 for i, t in enumerate(lines) if f'"{name}"' in t), 1)
-                    out.append(Generator(tool, f"{rel}:{line}", source, _norm(output, rel)))
+                    out.append(Generator(tool, f"{rel}:{line}", source, module_path(output, rel)))
     return out
 
 

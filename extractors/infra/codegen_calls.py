@@ -10,7 +10,7 @@ from __future__ import annotations
 from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext
-from extractors.infra.codegen_output import _EXT, Generator, _norm
+from extractors.infra.codegen_output import Generator, module_path
 from extractors.js.common import owner_at
 from extractors.js.index import call_names
 from extractors.source import matches
@@ -27,12 +27,12 @@ def _from_output(spec: str, from_rel: str, output: str) -> bool:
     Relative specifiers are joined to the importing file; an alias (`@/`, `~/`, `$lib/`,
     `#`) names a folder the path after it ends in."""
     if spec.startswith("."):
-        path = _norm(spec, from_rel)
+        path = module_path(spec, from_rel)
         return path == output or path.startswith(output + "/")
     head, _, rest = spec.partition("/")
     if not rest or not (head in ("@", "~") or head.startswith(("$", "#", "~"))):
         return False
-    rest = _EXT.sub("", rest).removesuffix("/index")
+    rest = module_path(rest, "")
     inner = output.split("/", 1)[1] if "/" in output else output  # `src/api` under `@/`
     return any(rest == o or rest.startswith(o + "/") for o in {output, inner}) or output.endswith(
         "/" + rest

@@ -7,7 +7,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 
-_EXT = re.compile(r"\.(gen\.)?[cm]?[jt]sx?$")
+SOURCE_EXT = re.compile(r"\.(gen\.)?[cm]?[jt]sx?$")
 
 
 @dataclass(frozen=True)
@@ -18,7 +18,9 @@ class Generator:
     output: str  # repo-relative folder or module, no extension
 
 
-def _norm(output: str, base: str) -> str:
+def module_path(output: str, base: str) -> str:
+    """`output` as written in file `base`, as a repo-relative module path: joined, without
+    its source extension or a trailing `/index`."""
     path = posixpath.normpath(posixpath.join(posixpath.dirname(base), output.strip()))
-    path = _EXT.sub("", path)
+    path = SOURCE_EXT.sub("", path)
     return path.removesuffix("/index") if path != "index" else ""
