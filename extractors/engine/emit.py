@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from extractors.base import ComponentContext
 from extractors.engine.chains import site_line
 from extractors.engine.config_sources import with_env_defaults
+from extractors.engine.decorators import Decorators
 from extractors.engine.emit_middleware import MiddlewareNodes
 from extractors.engine.emit_settings import Settings
 from extractors.engine.emit_symbols import Symbols
@@ -51,6 +52,7 @@ class Emitter(Symbols, Settings, MiddlewareNodes):
     _middleware: dict[str, str] = field(default_factory=dict)
     env_files: dict[str, tuple[str, int, str]] = field(default_factory=dict)
     namings: list = field(default_factory=list)  # NamingEvents: operation_ids.py
+    decorators: Decorators | None = None  # the interpreter's decorator index
     _ids: OperationIds | None = None
 
     def routes(self, named: list[NamedRoute]) -> dict[int, list[str]]:
@@ -111,7 +113,9 @@ class Emitter(Symbols, Settings, MiddlewareNodes):
             attrs["mounted"] = False  # no app serves this router: its path may lack a prefix
         if "operation_id" not in attrs:
             if self._ids is None:
-                self._ids = OperationIds(self.ev, self.namings)
+                self._ids = OperationIds(
+                    self.ev, self.namings, self.decorators or Decorators(self.ev, self.ev.library)
+                )
             attrs.update(self._ids.attrs(route, method, text))
         node_id = self.ctx.add_node(
             "route", qualifier, name, site.rel, site.line, site.line, **attrs

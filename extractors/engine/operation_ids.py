@@ -28,10 +28,10 @@ from extractors.models.runtime import CallSource
 
 
 class OperationIds:
-    def __init__(self, ev: Evaluator, namings: list):
+    def __init__(self, ev: Evaluator, namings: list, decorators: Decorators):
         self.ev = ev
         self.namings = namings
-        self.decorators = Decorators(ev, ev.library)
+        self.decorators = decorators  # the interpreter's: one decorator index per analysis
 
     def attrs(self, route: NamedRoute, method: str, path: str) -> dict[str, str]:
         event = route.event
