@@ -46,10 +46,10 @@ class _Holder:
                 self.waiting.remove(path)
                 with suppress(sqlite3.Error):  # a file being replaced: done without
                     conn = sqlite3.connect(path, check_same_thread=False)
+                    self.open.append(conn)  # closed with the rest, whatever happens next
                     # one read maps the WAL index (a connection that never read does not
                     # count as open there); the read ends at once: idle, no lock held
                     conn.execute("select count(*) from sqlite_master").fetchall()
-                    self.open.append(conn)
 
     def watch(self) -> None:
         while self.waiting and not self.done.wait(_POLL_S):
