@@ -34,9 +34,9 @@ class Call:
     resolved_via: str = ""
     base_hole: str | None = None  # the URL starts with a run-time value (segs follow it)
     generator: str = ""  # a generated client's tool, when the call is one of its operations
-    generator_evidence: str = ""
+    generator_evidence: str = ""  # `config:line` and what the client is generated from
     generated_from: str = ""  # the generator's input: an OpenAPI document's path or URL
-    uncalled: str = ""  # the module-private function nothing calls that holds the call  # `config:line` and what the client is generated from
+    uncalled: str = ""  # the module-private function nothing calls that holds the call
 
     @property
     def unknown_base(self) -> str | None:
