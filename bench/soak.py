@@ -120,12 +120,12 @@ def soak(args, work: Path, env: dict, kb_root: Path, data: Path) -> dict:
             time.sleep(1)
         alive = monitor.alive()  # at the end of the soak, before its load is stopped
         committer.stop()
-        published = wait_until(lambda: committer.published(data, env), 300)
+        published = wait_until(lambda: committer.published(data, env), args.settle)
         for part in (browser, mcp, sql):
             part.stop()
-        statuses = wait_until(lambda: _finished(run_statuses(data, env)), 300) or run_statuses(
-            data, env
-        )
+        statuses = wait_until(
+            lambda: _finished(run_statuses(data, env)), args.settle
+        ) or run_statuses(data, env)
         monitor.stop()
         failures = failed_runs(data, env) if "FAILURE" in statuses else []
     finally:
@@ -272,6 +272,13 @@ def main() -> int:
     ap.add_argument("--mcp-clients", type=int, default=2)
     ap.add_argument(
         "--min-rate", type=float, default=1.0, help="page loads a second the soak must reach"
+    )
+    ap.add_argument(
+        "--settle",
+        type=float,
+        default=300.0,
+        metavar="SECONDS",
+        help="wait at most this long, after the load, for the last commit and the last runs",
     )
     ap.add_argument("--sessions", type=int, default=0, help="the §1 reproduction instead")
     ap.add_argument("--session-minutes", type=float, default=2.0)

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -98,3 +100,18 @@ def event_log_identity(instance: dg.DagsterInstance) -> str | None:
     except OSError:
         return None
     return f"{stat.st_dev}:{stat.st_ino}"
+
+
+@contextmanager
+def failed_if_crashed(instance: dg.DagsterInstance, run_id: str) -> Iterator[None]:
+    """A run whose process raised (its storage failing under it, say) cannot log its own end:
+    Dagster would show it STARTED for ever and the UI's runs page would wait on it. Mark it
+    FAILURE where the storage takes the event, then let the error go on to the caller."""
+    try:
+        yield
+    except Exception:
+        with suppress(Exception):  # the storage that failed the run may refuse this too
+            run = instance.get_run_by_id(run_id)
+            if run is not None and not run.is_finished:
+                instance.report_run_failed(run, "the refresh process failed; see its log")
+        raise

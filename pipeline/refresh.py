@@ -38,7 +38,13 @@ from kb.problems import Problem  # noqa: E402
 from pipeline.definitions import build_definitions  # noqa: E402
 from pipeline.distributed import run_partitions  # noqa: E402
 from pipeline.fastpath import staleness  # noqa: E402
-from pipeline.instance import dagster_home, event_log_identity, open_instance, sqlite_root  # noqa: E402
+from pipeline.instance import (  # noqa: E402
+    dagster_home,
+    event_log_identity,
+    failed_if_crashed,
+    open_instance,
+    sqlite_root,
+)
 from pipeline.phases import Phases  # noqa: E402
 from pipeline.sensors import partition_requests  # noqa: E402
 from pipeline.settings import selected_executor  # noqa: E402
@@ -288,7 +294,7 @@ class Refresher:
             selection, tags = sorted(unpartitioned), {}
             phases.lap("partition runs")
         run_id = str(uuid.uuid4())  # Dagster's own run ids are UUID4 strings too
-        with wal_kept_open(sqlite_root(instance), run_id):
+        with wal_kept_open(sqlite_root(instance), run_id), failed_if_crashed(instance, run_id):
             result = self.job.execute_in_process(
                 instance=instance,
                 asset_selection=selection,

@@ -17,20 +17,40 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from pathlib import Path
 
-_WAL = 2  # SQLite header bytes 18/19: the file format versions, 2 for a WAL database
 _POLL_S = 0.02
 
 
-def _is_wal(path: Path) -> bool:
+def _held_if_wal(path: Path) -> sqlite3.Connection | None:
+    """An idle connection on `path` if it is a WAL database by now, else None.
+
+    Only SQLite opens the file. A plain open() and close() of a database file drops every
+    POSIX lock this process holds on it (SQLite's "How To Corrupt An SQLite Database File",
+    §2.2): with the run's own connection mid-write on the shard, another process closing its
+    connection would then find itself the last, checkpoint and delete the WAL under that
+    write ("disk I/O error"). SQLite keeps one descriptor table per file and defers a close
+    while a lock is held, so its connections never drop each other's locks.
+    """
+    if not path.exists():  # a stat, no descriptor
+        return None
+    try:  # mode=rw: never create the file before Dagster does; timeout 0: a busy file waits
+        conn = sqlite3.connect(
+            f"{path.as_uri()}?mode=rw", uri=True, timeout=0, check_same_thread=False
+        )
+    except sqlite3.Error:
+        return None
     try:
-        with path.open("rb") as f:
-            header = f.read(20)
-    except OSError:
-        return False
-    return len(header) == 20 and header[18] == _WAL and header[19] == _WAL
+        if conn.execute("pragma journal_mode").fetchone()[0] == "wal":
+            # one read maps the WAL index (a connection that never read does not count as
+            # open there); the read ends at once: idle, holding no read or write lock
+            conn.execute("select count(*) from sqlite_master").fetchall()
+            return conn
+    except sqlite3.Error:  # Dagster still creating it: try again at the next poll
+        pass
+    conn.close()
+    return None
 
 
 class _Holder:
@@ -40,16 +60,12 @@ class _Holder:
         self.done = threading.Event()
 
     def take(self) -> None:
-        """Open every waited-for file that exists and is a WAL database by now."""
+        """Hold every waited-for file that exists and is a WAL database by now."""
         for path in list(self.waiting):
-            if _is_wal(path):
+            conn = _held_if_wal(path)
+            if conn is not None:
                 self.waiting.remove(path)
-                with suppress(sqlite3.Error):  # a file being replaced: done without
-                    conn = sqlite3.connect(path, check_same_thread=False)
-                    self.open.append(conn)  # closed with the rest, whatever happens next
-                    # one read maps the WAL index (a connection that never read does not
-                    # count as open there); the read ends at once: idle, no lock held
-                    conn.execute("select count(*) from sqlite_master").fetchall()
+                self.open.append(conn)  # closed with the rest, whatever happens next
 
     def watch(self) -> None:
         while self.waiting and not self.done.wait(_POLL_S):

@@ -29,8 +29,10 @@ def test_a_minute_of_real_use_keeps_every_process_up(tmp_path: Path) -> None:
     out = tmp_path / "soak.json"
     argv = [sys.executable, "bench/soak.py", "--minutes", "1", "--storage", storage]
     argv += ["--commit-every", "15", "--tabs", "2", "--mcp-clients", "1", "--min-rate", "0"]
-    argv += ["--out", str(out)]
-    run = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=1200)
+    # the waits for the last commit and runs bounded well inside the test's 600 s, so a
+    # stuck run fails a named check with the soak's report instead of a bare timeout
+    argv += ["--settle", "150", "--out", str(out)]
+    run = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=570)
     report = json.loads(out.read_text())
     failed = [check for check, ok in report["checks"].items() if not ok]
     assert run.returncode == 0 and not failed, f"{failed}\n{run.stdout[-3000:]}{run.stderr[-2000:]}"

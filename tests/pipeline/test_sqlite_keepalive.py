@@ -2,6 +2,8 @@
 connection each), so a writer's close does not checkpoint and drop the WAL every event."""
 
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -72,3 +74,26 @@ def test_a_postgres_instance_has_nothing_to_hold(tmp_path):
     with wal_kept_open(None, "run-3"):
         pass  # no files, no thread
     assert list(tmp_path.iterdir()) == []
+
+
+def test_watching_a_shard_being_created_never_drops_the_creators_locks(tmp_path):
+    """A run's shard is still in rollback mode while Dagster creates its tables, and the
+    run's own connection holds a lock on it. Watching for it must not cancel that lock
+    (a plain open() and close() of the file would, for the whole process): another
+    process must still find the database busy, or it could delete a WAL under a write."""
+    shard = tmp_path / "dagster" / "history" / "runs" / "run-4.db"
+    shard.parent.mkdir(parents=True)
+    creator = sqlite3.connect(shard)
+    creator.execute("create table events (n integer)")
+    creator.commit()
+    creator.execute("begin")
+    creator.execute("select count(*) from events").fetchall()  # the creator's shared lock
+    other = "import sqlite3, sys; c = sqlite3.connect(sys.argv[1], timeout=0); c.execute('begin exclusive')"
+    with wal_kept_open(tmp_path / "dagster", "run-4"):
+        time.sleep(20 * 0.02)  # the watcher looks at the shard many times meanwhile
+        taken = subprocess.run(
+            [sys.executable, "-c", other, str(shard)], capture_output=True, text=True
+        )
+    creator.rollback()
+    creator.close()
+    assert taken.returncode != 0 and "database is locked" in taken.stderr
