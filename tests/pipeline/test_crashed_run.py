@@ -36,7 +36,6 @@ def test_a_run_that_ended_on_its_own_keeps_its_status(tmp_path):
             result = _one_step.execute_in_process(instance=instance, run_id=run_id)
         assert result.success
         assert instance.get_run_by_id(run_id).status == dg.DagsterRunStatus.SUCCESS
-        with pytest.raises(RuntimeError):
-            with failed_if_crashed(instance, run_id):
-                raise RuntimeError("after the run ended")
+        with pytest.raises(RuntimeError), failed_if_crashed(instance, run_id):
+            raise RuntimeError("after the run ended")
         assert instance.get_run_by_id(run_id).status == dg.DagsterRunStatus.SUCCESS
