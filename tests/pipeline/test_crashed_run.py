@@ -23,9 +23,11 @@ def _one_step() -> None:
 def test_a_run_whose_process_raised_is_failed_and_the_error_goes_on(tmp_path, status):
     with open_instance(tmp_path) as instance:
         run = instance.create_run_for_job(_one_step, status=status)
-        with pytest.raises(OSError, match="disk I/O error"):
-            with failed_if_crashed(instance, run.run_id):
-                raise OSError("disk I/O error")
+        with (
+            pytest.raises(OSError, match="disk I/O error"),
+            failed_if_crashed(instance, run.run_id),
+        ):
+            raise OSError("disk I/O error")
         assert instance.get_run_by_id(run.run_id).status == dg.DagsterRunStatus.FAILURE
 
 
