@@ -27,6 +27,12 @@ from pipeline.settings import (
 )
 
 CODE_LOCATION = "pipeline.definitions"  # also [tool.dagster] in pyproject.toml
+# Dagster's own setting for how long the webserver and the daemon wait on the code server
+# (default 60 s). Under load — a large portfolio refreshing on two cores — a run launch or a
+# sensor tick can take longer, and the daemon then fails the run ("User code server request
+# timed out"); measured in bench/soak.py on 46 components. A person's own value is kept.
+GRPC_TIMEOUT_ENV = "DAGSTER_GRPC_TIMEOUT_SECONDS"
+GRPC_TIMEOUT_S = "300"
 # The asset groups of the code location (tests/pipeline/test_dagster_ui.py checks them
 # against the definitions): the lineage opens with every group collapsed, so the address
 # `kb ui` prints expands them all.
@@ -73,6 +79,7 @@ def ui_launch(
     }
     if automation is not None:
         env[UI_AUTOMATION_ENV] = automation
+    env.setdefault(GRPC_TIMEOUT_ENV, GRPC_TIMEOUT_S)
     dagster = str(Path(sys.executable).with_name("dagster"))
     argv = [dagster, "dev", "-m", CODE_LOCATION, "-h", host, "-p", str(port)]
     return UiLaunch(argv, env, home, "postgres" if postgres_url() else "sqlite")
