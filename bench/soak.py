@@ -62,6 +62,7 @@ from bench.soak_watch import (  # noqa: E402
     kernel_segfaults,
     run_statuses,
     ui_crashes,
+    unfinished_runs,
 )
 from tests.support.dagster_dev import free_port, graphql, wait_for  # noqa: E402
 from tests.support.processes import start, stop_group  # noqa: E402
@@ -128,6 +129,7 @@ def soak(args, work: Path, env: dict, kb_root: Path, data: Path) -> dict:
         ) or run_statuses(data, env)
         monitor.stop()
         failures = failed_runs(data, env) if "FAILURE" in statuses else []
+        stuck = unfinished_runs(data, env) if UNFINISHED & set(statuses) else []
     finally:
         for part in parts:
             part.stop()
@@ -156,6 +158,7 @@ def soak(args, work: Path, env: dict, kb_root: Path, data: Path) -> dict:
         "runs": _count(statuses),
         "runs_unfinished": sum(1 for s in statuses if s in UNFINISHED),
         "failed_runs": failures,
+        "unfinished_runs": stuck,
         "mcp_calls": mcp.calls,
         "mcp_failures": mcp.failures[:20],
         "mcp_p95_ms": percentile([ms for ms, _ in mcp.latencies], 95, 1000),

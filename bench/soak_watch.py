@@ -109,31 +109,48 @@ def run_statuses(data: Path, env: dict) -> list[str]:
 
 def failed_runs(data: Path, env: dict, limit: int = 20) -> list[dict]:
     """Why runs ended FAILURE: job, launcher tags and the step/run failure messages."""
+    return run_details(data, env, ["FAILURE"], limit)
+
+
+def unfinished_runs(data: Path, env: dict, limit: int = 20) -> list[dict]:
+    """Where runs not finished at the end stand: job, status, tags and their last events."""
+    return run_details(
+        data, env, ["STARTED", "STARTING", "QUEUED", "NOT_STARTED", "CANCELING"], limit
+    )
+
+
+def run_details(data: Path, env: dict, statuses: list[str], limit: int) -> list[dict]:
+    """Runs of `statuses`: job, status, launcher tags, failure messages, last three events."""
     code = (
-        "import json, sys\n"
+        "import json, sys, time\n"
         "from pathlib import Path\n"
         "import dagster as dg\n"
         "from pipeline.instance import open_instance\n"
         "out = []\n"
+        "wanted = [dg.DagsterRunStatus(s) for s in sys.argv[3].split(',')]\n"
         "with open_instance(Path(sys.argv[1])) as instance:\n"
-        "    runs = instance.get_runs(filters=dg.RunsFilter(statuses=[dg.DagsterRunStatus.FAILURE]))\n"
+        "    runs = instance.get_runs(filters=dg.RunsFilter(statuses=wanted))\n"
         "    for run in runs[: int(sys.argv[2])]:\n"
-        "        errors = []\n"
+        "        errors, last = [], []\n"
         "        for rec in instance.all_logs(run.run_id):\n"
         "            ev = rec.dagster_event\n"
-        "            if ev is None or ev.event_type_value not in ('STEP_FAILURE', 'RUN_FAILURE', 'ENGINE_EVENT'):\n"
+        "            kind = ev.event_type_value if ev is not None else 'LOG'\n"
+        "            last = (last + [f'{kind} {(ev.step_key if ev else None) or \"\"} '\n"
+        "                    f'{time.time() - rec.timestamp:.0f}s ago: {(rec.message or \"\")[:160]}'])[-3:]\n"
+        "            if ev is None or kind not in ('STEP_FAILURE', 'RUN_FAILURE', 'ENGINE_EVENT'):\n"
         "                continue\n"
         "            err = getattr(ev.event_specific_data, 'error', None)\n"
-        "            if ev.event_type_value == 'ENGINE_EVENT' and err is None:\n"
+        "            if kind == 'ENGINE_EVENT' and err is None:\n"
         "                continue\n"
         "            text = err.to_string() if err is not None else (ev.message or '')\n"
-        "            errors.append(f'{ev.event_type_value} {ev.step_key or \"\"}: {text[-1500:]}')\n"
+        "            errors.append(f'{kind} {ev.step_key or \"\"}: {text[-1500:]}')\n"
         "        tags = {k: v for k, v in run.tags.items() if not k.startswith('.dagster')}\n"
-        "        out.append({'run': run.run_id[:8], 'job': run.job_name, 'tags': tags, 'errors': errors[-4:]})\n"
+        "        out.append({'run': run.run_id[:8], 'job': run.job_name, 'status': run.status.value,\n"
+        "                    'tags': tags, 'errors': errors[-4:], 'last_events': last})\n"
         "print(json.dumps(out))\n"
     )
     try:
-        return json.loads(_instance_script(code, env, str(data), str(limit)))
+        return json.loads(_instance_script(code, env, str(data), str(limit), ",".join(statuses)))
     except RuntimeError as exc:
         return [{"error": str(exc)}]
 
