@@ -126,10 +126,11 @@ def test_kb_ui_in_a_kb_folder_shows_the_lineage_and_a_commit_as_stale(
         first = wait_for(lambda: (e := _check(port)) and e["status"] != "IN_PROGRESS" and e, 300)
         assert first and first["status"] == "SUCCEEDED", first
         before = {r["runId"] for r in graphql(port, RUNS)["runsOrError"]["results"]}
-        (example_kb.parent / "repos" / CHANGED / "src" / "added.ts").write_text(
-            "export const added = 1;\n"
-        )
-        git(example_kb.parent, "add", "-A")
+        added = example_kb.parent / "repos" / CHANGED / "src" / "added.ts"
+        added.write_text("export const added = 1;\n")
+        # the one new file: the UI's data dir (`kb/.kb`, its Dagster instance being written
+        # this moment) lies inside this copy of the example, which ignores nothing
+        git(example_kb.parent, "add", str(added))
         git(example_kb.parent, "commit", "-q", "-m", f"change {CHANGED}")
 
         # the observe run records the new version and runs the check (in either order)
