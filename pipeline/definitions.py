@@ -26,11 +26,6 @@ automation_sensor = dg.AutomationConditionSensorDefinition(
 )
 
 
-# The runs the UI's daemon launches (and a person's Materialize) execute their steps in the
-# run's own process, as `kb refresh` does: Dagster's default, a process per step, imports
-# this code location once per step, and on a 46-component portfolio the daemon's runs then
-# queued faster than two cores drained them (bench/soak.py). The extraction step already
-# spreads its work over processes; scale-out is `KB_EXECUTOR` (pipeline/distributed.py).
 def build_definitions(kb_root: str | None = None, data_dir: str | None = None) -> dg.Definitions:
     resources = kb_resources(kb_root, data_dir) if kb_root else kb_resources_from_env()
     imports = build_import_defs(resources["kb"].kb_root)  # empty when kb.yaml configures none
@@ -41,6 +36,11 @@ def build_definitions(kb_root: str | None = None, data_dir: str | None = None) -
         schedules=[observe_sources_daily, *imports["schedules"]],
         sensors=[components_sensor, repo_commits_sensor, automation_sensor],
         resources=resources,
+        # Runs the UI's daemon launches (and a person's Materialize) execute their steps in
+        # the run's own process, as `kb refresh` does. Dagster's default, a process per step,
+        # imports this code location once per step: on a 46-component portfolio the daemon's
+        # runs then queued faster than two cores drained them (bench/soak.py). The extraction
+        # step spreads its own work over processes; scale-out is `KB_EXECUTOR`.
         executor=dg.in_process_executor,
     )
 

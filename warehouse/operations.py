@@ -5,11 +5,12 @@ generated from the backend's schema and not committed) resolves by unique name.
 Operation ids come from, in order of trust: an explicit id on the route (`operation_id`
 attr: an argument of the route call, a describing decorator, or the app's naming function
 evaluated for the route — extractors/engine/operation_ids.py), an OpenAPI document in any
-repository of the project (`operations` attr of its code_file: id, method, path), and the backend framework's naming convention when the
-code names none (warehouse/data/operation_ids.yaml, written from each tool's docs). A
-generator turns an id into the function the frontend imports (camelCase for hey-api,
-orval, openapi-generator, openapi-typescript-codegen); a name that two operations share
-is ambiguous and draws no edge."""
+repository of the project (`operations` attr of its code_file: id, method, path), and the
+backend framework's naming convention when the code names none
+(warehouse/data/operation_ids.yaml, written from each tool's docs). A generator turns an
+id into the function the frontend imports (camelCase for hey-api, orval,
+openapi-generator, openapi-typescript-codegen); a name that two operations share is
+ambiguous and draws no edge."""
 
 from __future__ import annotations
 

@@ -46,13 +46,13 @@ class Emitter(Symbols, Settings, MiddlewareNodes):
 
     ctx: ComponentContext
     ev: Evaluator
+    decorators: Decorators  # the interpreter's decorator index (operation ids read it)
     _symbols: dict[tuple[str, int], list[tuple[int, str]]] | None = None
     _routes_seen: set[str] = field(default_factory=set)
     _registered: set[tuple[int, str]] = field(default_factory=set)  # (event, name) emitted
     _middleware: dict[str, str] = field(default_factory=dict)
     env_files: dict[str, tuple[str, int, str]] = field(default_factory=dict)
     namings: list = field(default_factory=list)  # NamingEvents: operation_ids.py
-    decorators: Decorators | None = None  # the interpreter's decorator index
     _ids: OperationIds | None = None
 
     def routes(self, named: list[NamedRoute]) -> dict[int, list[str]]:
@@ -113,9 +113,7 @@ class Emitter(Symbols, Settings, MiddlewareNodes):
             attrs["mounted"] = False  # no app serves this router: its path may lack a prefix
         if "operation_id" not in attrs:
             if self._ids is None:
-                self._ids = OperationIds(
-                    self.ev, self.namings, self.decorators or Decorators(self.ev, self.ev.library)
-                )
+                self._ids = OperationIds(self.ev, self.namings, self.decorators)
             attrs.update(self._ids.attrs(route, method, text))
         node_id = self.ctx.add_node(
             "route", qualifier, name, site.rel, site.line, site.line, **attrs

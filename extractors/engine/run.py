@@ -93,9 +93,8 @@ def analyse(ctx: ComponentContext) -> Analysis | None:
         if isinstance(item.event, (RouteEvent, MountEvent, UseEvent, PrefixEvent)):
             tree.add(item.event)
     namings = [f.event for f in found if isinstance(f.event, NamingEvent)]
-    return Analysis(found, tree, Emitter(ctx, ev, env_files=env_file_values(ctx), namings=namings,
-                                           decorators=interp.decorators),
-                    generated, transforms)  # fmt: skip
+    emitter = Emitter(ctx, ev, interp.decorators, env_files=env_file_values(ctx), namings=namings)
+    return Analysis(found, tree, emitter, generated, transforms)
 
 
 HEADER = 2048  # bytes of a file read for a generator's marker
