@@ -12,6 +12,7 @@ model object used as a token gets its `<provide>` operations run with the provid
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,8 +44,10 @@ class Provider:
 
 
 class Injector:
-    def __init__(self, ev: Any):  # the Evaluator (which makes its injector)
-        self.ev = ev
+    def __init__(self, ev: Any):
+        # the Evaluator, which makes and owns its injector: held weakly, so the two are no
+        # reference cycle and the engine's state is freed when extraction drops it
+        self.ev = weakref.proxy(ev)
         self.keys = [m.providers for m in getattr(ev.library, "models", ()) if m.providers]
         self._providers: list[Provider] | None = None
         self._resolving: set = set()

@@ -38,12 +38,11 @@ def requesting_functions(ev: Evaluator, found: list[Found]) -> set[tuple[str, in
 
 
 def chosen_callees(
-    ev: Evaluator, found: list[Found], callers: set[tuple[str, int]] = frozenset()
+    ev: Evaluator, requesting: set[tuple[str, int, int]], callers: set[tuple[str, int]]
 ) -> list[tuple[str, int, str, str]]:
     """(file, line, callee as written, reason) for each call of a run-time choice among
-    functions that request (their requests, or `callers`: the file:line of functions that
-    reach a request through the call graph)."""
-    requesting = requesting_functions(ev, found)
+    functions that request (`requesting`, grown as more are found to, or `callers`: the
+    file:line of functions that reach a request through the call graph)."""
     rows = []
     for rel in ev.program.rels():
         a = ev.program.adapter(rel)
@@ -172,8 +171,8 @@ def run_time_callees(ctx, ev: Evaluator, found: list[Found]) -> list[tuple[str, 
     choice or keyed lookup written at the call, or a request function passed by name and
     called as an unknown (`props.pager(page)`, engine/passed_functions.py)."""
     reaching = _reaching(ctx)
-    rows = chosen_callees(ev, found, reaching)
     requesting = requesting_functions(ev, found)
+    rows = chosen_callees(ev, requesting, reaching)
     names = {n.name.rsplit(".", 1)[-1] for n in ctx.facts.nodes
              if n.kind == "symbol" and (n.file, n.line) in reaching}  # fmt: skip
     for rel, start, end in requesting:

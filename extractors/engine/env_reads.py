@@ -17,7 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tree_sitter import Node as TsNode
-from tree_sitter import QueryCursor
 
 from extractors.engine.values import (
     Choice,
@@ -32,7 +31,6 @@ from extractors.engine.values import (
     Value,
 )
 from extractors.lang.base import FileAdapter
-from extractors.source import compiled_query
 
 PATTERNS = ("object_pattern",)  # JS destructuring: `const { A } = process.env`
 READS = {"py": ("attribute", "subscript", "call"),
@@ -253,25 +251,26 @@ def _bases(ev, klass: Klass | None, depth: int = 0) -> list[Klass]:
     return out
 
 
-QUERIES = {"py": "[(attribute) (subscript) (call)] @read",
-           "js": "[(member_expression) (subscript_expression) (object_pattern)] @read"}  # fmt: skip
-JS_CALLS = """
-(call_expression function: (member_expression property: (property_identifier) @name)) @read
-(call_expression function: (identifier) @name) @read
-"""
-
-
 def _nodes(a: FileAdapter, family: str, names: set[str] | None) -> list[TsNode]:
     """The member reads, subscripts, calls (and JS object patterns) of a file, in order; of
-    the calls, only those of a method `names` has when it is given."""
-    query = QUERIES[family]
-    if family == "js" and names:
-        pick = " ".join(f'"{n}"' for n in sorted(names))
-        query += JS_CALLS.replace("@name)", f"@name (#any-of? @name {pick}))")
-    nodes = QueryCursor(compiled_query(a.sf.language, query)).captures(a.root).get("read", [])
-    if family == "js" and names is None:
-        nodes += a.calls()
-    return sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte))
+    the JS calls, only those of a method or function `names` has when it is given."""
+    calls = a.calls()
+    if family == "js":
+        calls = [c for c in calls if c.type == "call_expression"]
+        if names:
+            calls = [c for c in calls if _called_name(a, c) in names]
+    return sorted([*a.reads(), *calls], key=lambda n: (n.start_byte, -n.end_byte))
+
+
+def _called_name(a: FileAdapter, call: TsNode) -> str | None:
+    """`get` of `config.get(…)`, `env` of `env(…)`: the name a JS call is made by."""
+    callee = call.child_by_field_name("function")
+    if callee is not None and callee.type == "member_expression":
+        callee = callee.child_by_field_name("property")
+        return (
+            a.text(callee) if callee is not None and callee.type == "property_identifier" else None
+        )
+    return a.text(callee) if callee is not None and callee.type == "identifier" else None
 
 
 def _postorder(root: TsNode, kinds: tuple[str, ...]) -> list[TsNode]:

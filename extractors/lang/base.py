@@ -136,6 +136,10 @@ class FileAdapter:
     def calls(self) -> list[TsNode]:
         raise NotImplementedError
 
+    def reads(self) -> list[TsNode]:
+        """The file's member reads and subscripts (JS: and object patterns)."""
+        raise NotImplementedError
+
     def terminal(self, callee: TsNode) -> str | None:
         raise NotImplementedError
 

@@ -28,7 +28,7 @@ class JsScopes:
     def _index(self) -> dict[str, list]:
         found: dict[str, list] = {
             "calls": [], "decls": [], "params": [], "loops": [], "catch": [], "assign": [],
-            "member": [], "decorated": [], "fn": [], "cls": [], "arrow_param": [],
+            "member": [], "decorated": [], "fn": [], "cls": [], "arrow_param": [], "reads": [],
         }  # fmt: skip
         for pattern, m in matches(self.sf.language or "typescript", QUERY, self.root):
             if pattern <= 1:
@@ -53,6 +53,8 @@ class JsScopes:
                 found["member"].append((m["mleft"][0], m["mright"][0]))
             elif pattern == 12:
                 found["decorated"].append(m["dec"][0])
+            else:
+                found["reads"].append(m["read"][0])
         found["calls"].sort(key=lambda n: n.start_byte)
         return found
 
@@ -197,6 +199,10 @@ class JsScopes:
 
     def calls(self) -> list[TsNode]:
         return self._index["calls"]
+
+    def reads(self) -> list[TsNode]:
+        """Member reads, subscripts and object patterns, in document order."""
+        return self._index["reads"]
 
     def member_assignments(self) -> list[tuple[TsNode, TsNode]]:
         return self._index["member"]

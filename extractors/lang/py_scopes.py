@@ -35,12 +35,12 @@ class PyScopes:
     def _index(self) -> dict[str, list]:
         found: dict[str, list] = {
             "calls": [], "dec": [], "assign": [], "aug": [], "fn": [], "cls": [], "loop": [],
-            "comp": [], "walrus": [], "import": [], "with": [],
+            "comp": [], "walrus": [], "import": [], "with": [], "reads": [],
         }  # fmt: skip
         plan = [("calls", "call"), ("dec", "dec"), ("assign", "assign"), ("aug", "aug"),
                 ("fn", "fn"), ("cls", "cls"), ("loop", "loop"), ("comp", "comp"),
                 ("walrus", None), ("import", "import"), ("import", "import"),
-                ("with", "with")]  # fmt: skip
+                ("with", "with"), ("reads", "read")]  # fmt: skip
         for pattern, m in matches("python", QUERY, self.root):
             key, capture = plan[pattern]
             if capture is None:
@@ -171,6 +171,10 @@ class PyScopes:
 
     def calls(self) -> list[TsNode]:
         return self._index["calls"]
+
+    def reads(self) -> list[TsNode]:
+        """Attribute reads and subscripts, in document order."""
+        return self._index["reads"]
 
     def member_assignments(self) -> list[tuple[TsNode, TsNode]]:
         out = []

@@ -7,6 +7,7 @@ names the models know. Mixed into `Library`."""
 from __future__ import annotations
 
 import fnmatch
+import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -62,8 +63,9 @@ class HeldObjects:
     `by_call`, `by_value`, `by_type`, `by_subclass`)."""
 
     def attach(self, ev: Evaluator) -> None:
-        """The evaluator the objects a library holds itself read their props with."""
-        self._ev = ev
+        """The evaluator the objects a library holds itself read their props with (held
+        weakly: the evaluator holds the library, and no cycle keeps the pair alive)."""
+        self._ev = weakref.ref(ev)
         self._held.clear()
 
     def held(self, claim: Claim) -> Obj:
@@ -75,7 +77,7 @@ class HeldObjects:
         if found is None:
             origin = model_site(claim.model.id, claim.role)
             found = self._held[key] = Obj(claim.model.id, claim.role, origin)  # while reading
-            ev = getattr(self, "_ev", None)
+            ev = self._ev() if getattr(self, "_ev", None) is not None else None
             if claim.maker.props and ev is not None:
                 src = FileSource(ev)
                 props = tuple((k, v) for k, sel in claim.maker.props.items()

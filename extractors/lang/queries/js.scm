@@ -13,3 +13,6 @@
 (assignment_expression left: (identifier) @aname right: (_) @avalue)
 (assignment_expression left: (member_expression) @mleft right: (_) @mright)
 (decorator) @dec
+(member_expression) @read
+(subscript_expression) @read
+(object_pattern) @read

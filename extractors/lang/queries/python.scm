@@ -12,3 +12,4 @@
 (import_from_statement) @import
 (import_statement) @import
 (with_item value: (as_pattern alias: (as_pattern_target (identifier) @left))) @with
+[(attribute) (subscript)] @read
