@@ -70,6 +70,7 @@ class FileAdapter:
         self._functions: dict[int, FunctionInfo] = {}
         self._classes: dict[int, ClassInfo | None] = {}
         self._views: dict[int, Expr] = {}
+        self._terminals: dict[int, str | None] = {}
         self._resolved: dict[tuple[str, int], object] = {}  # (name, node id) -> its binding
 
     # --- plumbing shared by both languages
@@ -141,6 +142,15 @@ class FileAdapter:
         raise NotImplementedError
 
     def terminal(self, callee: TsNode) -> str | None:
+        """The name a callee ends in (`post` of `api.client.post`), once per node: every
+        pass asks it of every call to decide whether a model may know the call."""
+        key = callee.id
+        if key in self._terminals:
+            return self._terminals[key]
+        found = self._terminals[key] = self.read_terminal(callee)
+        return found
+
+    def read_terminal(self, callee: TsNode) -> str | None:
         raise NotImplementedError
 
     def is_function(self, node: TsNode) -> bool:

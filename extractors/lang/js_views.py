@@ -212,7 +212,7 @@ class JsViews:
             return self._string(inner) if inner is not None and inner.type == "string" else None
         return self.text(key)
 
-    def terminal(self, callee: TsNode) -> str | None:
+    def read_terminal(self, callee: TsNode) -> str | None:
         kind = callee.type
         while (kind in WRAPPERS or kind == "sequence_expression") and callee.named_children:
             # `(0, _api.get)(…)`, what compilers write for an imported function: the last

@@ -168,7 +168,7 @@ class PyViews:
                 args.append(child)
         return ECall(callee, args, kwargs, False, spread, kwspread)
 
-    def terminal(self, callee: TsNode) -> str | None:
+    def read_terminal(self, callee: TsNode) -> str | None:
         if callee.type == "identifier":
             return self.text(callee)
         if callee.type == "attribute":
