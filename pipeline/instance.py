@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from pipeline.settings import POSTGRES_URL_ENV, postgres_url
 
@@ -115,3 +117,56 @@ def failed_if_crashed(instance: dg.DagsterInstance, run_id: str) -> Iterator[Non
             if run is not None and not run.is_finished:
                 instance.report_run_failed(run, "the refresh process failed; see its log")
         raise
+
+
+_CREDENTIALS = re.compile(r"(://[^:/@\s]+):[^@\s]+@")  # `://user:password@` in a URL
+
+
+def storage_failure_line(exc: BaseException, data_dir: Path) -> str | None:
+    """One line for an error of Dagster's own storage (its SQLite files or the team's
+    PostgreSQL) that stopped a refresh — what failed, where, what to do — or None when the
+    error came from something else. Nothing of ours was published by then."""
+    failed = _storage_error_in(exc)
+    if failed is None:
+        return None
+    what = str(failed).strip().splitlines()[0] if str(failed).strip() else type(failed).__name__
+    what = _CREDENTIALS.sub(r"\1:***@", what)[:200]
+    url = postgres_url()
+    if url is not None:
+        host = urlsplit(url).hostname or "?"
+        return (
+            f"Dagster's PostgreSQL instance failed: {what} — the last published warehouse "
+            f"stays readable; check that the server at {host} is up and reachable "
+            f"({POSTGRES_URL_ENV}, docs/team.md), then refresh again"
+        )
+    home = dagster_home(data_dir)
+    return (
+        f"{home}: Dagster's instance storage failed: {what} — the last published warehouse "
+        f"stays readable; refresh again, and if it fails the same way, move the instance aside "
+        f"(mv {home} {home}.damaged): it holds Dagster's run history only, and the next "
+        f"refresh starts a new one"
+    )
+
+
+def _storage_error_in(exc: BaseException) -> BaseException | None:
+    """The SQLite, SQLAlchemy or PostgreSQL driver error an exception is or was raised
+    from, if any."""
+    import sqlite3
+
+    kinds: list[type] = [sqlite3.Error]
+    with suppress(ImportError):
+        import sqlalchemy.exc
+
+        kinds.append(sqlalchemy.exc.SQLAlchemyError)
+    with suppress(ImportError):
+        import psycopg2
+
+        kinds.append(psycopg2.Error)
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, tuple(kinds)):
+            return current
+        current = current.__cause__ or current.__context__
+    return None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from urllib.parse import urlsplit
 
 EXECUTORS = ("in_process", "multiprocess", "celery")
 # The team instance: a PostgreSQL URL (postgresql+psycopg2://user:password@host:5432/db).
@@ -31,6 +32,28 @@ def storage_error() -> str | None:
         f"{POSTGRES_URL_ENV} starts with {scheme} — "
         f"use {POSTGRES_SCHEME}USER:PASSWORD@HOST:5432/DATABASE (docs/team.md)"
     )
+
+
+def postgres_unreachable(timeout_s: int = 5) -> str | None:
+    """One line when the team instance's PostgreSQL server does not take a connection, or
+    None (also for the SQLite default): said before Dagster loads, instead of Dagster's
+    retries of a refused connection and its error after them."""
+    url = postgres_url()
+    if url is None or storage_error():
+        return None
+    import psycopg2
+
+    plain = "postgresql://" + url[len(POSTGRES_SCHEME) :]
+    try:
+        psycopg2.connect(plain, connect_timeout=timeout_s).close()
+    except psycopg2.Error as exc:
+        what = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        host = urlsplit(plain).hostname or "?"
+        return (
+            f"{POSTGRES_URL_ENV}: cannot connect to PostgreSQL at {host}: {what} — start the "
+            f"server or fix the URL (docs/team.md)"
+        )
+    return None
 
 
 def selected_executor() -> str | None:

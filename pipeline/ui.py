@@ -20,6 +20,7 @@ from pipeline.instance import dagster_home
 from pipeline.settings import (
     POSTGRES_URL_ENV,
     UI_AUTOMATION_ENV,
+    postgres_unreachable,
     postgres_url,
     storage_error,
     ui_automation,
@@ -68,7 +69,11 @@ def ui_launch(
     """What `kb ui` executes; raises ValueError with one line when the setting is wrong.
     `automation` ("on"/"off") sets whether the daemon builds stale assets by itself;
     None keeps KB_UI_AUTOMATION (default on)."""
-    if error := storage_error() or (ui_automation_error() if automation is None else None):
+    if error := (
+        storage_error()
+        or (ui_automation_error() if automation is None else None)
+        or postgres_unreachable()
+    ):
         raise ValueError(error)
     home = dagster_home(data_dir).resolve()
     env = {

@@ -118,9 +118,9 @@ def _refresh(args: argparse.Namespace, start: float, cost: dict) -> int:
         short = shortage(data_dir)
         if short:
             raise UserError(short)
-        from pipeline.settings import storage_error
+        from pipeline.settings import postgres_unreachable, storage_error
 
-        if wrong := storage_error():  # KB_POSTGRES_URL (docs/team.md)
+        if wrong := storage_error() or postgres_unreachable():  # KB_POSTGRES_URL (docs/team.md)
             raise UserError(wrong)
         answer = None if args.no_service else _via_service(args, config, phases, display)
         if answer is None:
@@ -169,6 +169,10 @@ def _build(args, kb, data_dir, phases, display) -> tuple[bool, list, list, list[
         except Exception as exc:
             if is_no_space(exc):
                 raise UserError(no_space_line(data_dir)) from None
+            from pipeline.instance import storage_failure_line
+
+            if line := storage_failure_line(exc, data_dir):
+                raise UserError(line) from None
             raise
     if args.profile:
         display.say(phases.render())
