@@ -51,8 +51,9 @@ HOW_TO_ADD = """## How to add a model
    the comment at the top.
 3. Write fixtures under `extractors/models/fixtures/<id>/<case>/`: a tiny component in your
    own words, with the expected facts as comments on the lines that produce them
-   (`// expect route GET /api/users/:id handler=show middleware=auth`). Every route and call
-   the case produces must be expected.
+   (`// expect route GET /api/users/:id handler=show middleware=auth`, `# expect env
+   DATABASE_URL`, `// expect proxy /api http://localhost:8000`). Every route and call the
+   case produces must be expected; every model, whatever its kind, has a case.
 4. Run `uv run pytest tests/extractors/test_models.py -q -k <id>` and then
    `uv run python scripts/frameworks_doc.py` to regenerate this page.
 5. What data cannot say goes in a hook (`extractors/models/hooks/`, fixed signature

@@ -2,8 +2,9 @@
 each case and every `expect` comment must hold — and nothing unexpected may appear.
 
 A case is a tiny component in our own words; an expectation sits on the line that produces
-it (extractors/models/README.md, "Fixtures"). Also: every model file loads, names its
-documentation, and has at least one fixture case."""
+it, or, for a file that takes no comments (JSON), in the case's `EXPECT` file as
+`FILE:LINE expect …` (extractors/models/README.md, "Fixtures"). Also: every model file
+loads, names its documentation, and has at least one fixture case."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ from extractors.registry import extract_only
 
 FIXTURES = MODELS / "fixtures"
 EXPECT = re.compile(r"(?:#|//|<!--)\s*expect\s+(.+?)\s*(?:-->)?\s*$")
+SIDE = re.compile(r"^(\S+):(\d+)\s+expect\s+(.+?)\s*$")  # a line of a case's EXPECT file
+SIDE_FILE = "EXPECT"
 CASES = sorted(p for p in FIXTURES.glob("*/*") if p.is_dir())
 
 
@@ -42,24 +45,37 @@ def expectations(case: Path) -> list[Expectation]:
             continue  # bytecode a Python run left beside a fixture is not a source
         rel = path.relative_to(case).as_posix()
         for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            m = EXPECT.search(text)
-            if m is None:
+            if rel == SIDE_FILE:
+                side = SIDE.match(text)
+                if side is not None:
+                    out += _clauses(side.group(3), side.group(1), int(side.group(2)))
                 continue
-            for clause in re.split(r"\s*;\s*expect\s+", m.group(1)):  # several on one line
-                words = shlex.split(clause, posix=False)
-                kind, rest = words[0], words[1:]
-                options = dict(w.split("=", 1) for w in rest if _option(w))
-                plain = [w for w in rest if not _option(w)]
-                out.append(Expectation(kind, rel, number, plain, options))
+            m = EXPECT.search(text)
+            if m is not None:
+                out += _clauses(m.group(1), rel, number)
     return out
 
 
+def _clauses(text: str, rel: str, line: int) -> list[Expectation]:
+    out = []
+    for clause in re.split(r"\s*;\s*expect\s+", text):  # several on one line
+        words = shlex.split(clause, posix=False)
+        kind, rest = words[0], words[1:]
+        options = dict(w.split("=", 1) for w in rest if _option(w))
+        plain = [w for w in rest if not _option(w)]
+        out.append(Expectation(kind, rel, line, plain, options))
+    return out
+
+
+OPTIONS = {"handler", "middleware", "hops", "confidence", "via", "strip"}
+
+
 def _option(word: str) -> bool:
-    return "=" in word and word.split("=", 1)[0] in {"handler", "middleware", "hops", "confidence"}
+    return "=" in word and word.split("=", 1)[0] in OPTIONS
 
 
 def facts_of(case: Path):
-    facts = extract_only("fx", case.name, case, {"engine.routes", "engine.requests"})
+    facts = extract_only("fx", case.name, case, {"engine.routes", "engine.requests", "engine.env", "infra.gateways"})
     by_id = {n.id: n for n in facts.nodes}
     out_edges: dict[str, list] = {}
     for edge in facts.edges:
@@ -72,7 +88,11 @@ def check(case: Path) -> list[str]:
     wanted = expectations(case)
     problems: list[str] = []
     claimed: set[str] = set()
+    problems += _env_reads(facts, [e for e in wanted if e.kind in ("env", "no-env")])
+    problems += _proxies(facts, [e for e in wanted if e.kind == "proxy"])
     for exp in wanted:
+        if exp.kind in ("env", "no-env", "proxy"):
+            continue
         kind = {
             "route": "route",
             "no-route": "route",
@@ -104,6 +124,59 @@ def check(case: Path) -> list[str]:
         if node.kind in ("route", "http_call") and node.id not in claimed:
             problems.append(f"not expected: {node.kind} {node.name} at {node.file}:{node.line}")
     return problems
+
+
+def _env_reads(facts, wanted: list[Expectation]) -> list[str]:
+    """`expect env NAME [via=LABEL]`: a READS_ENV edge to variable NAME at this line;
+    `expect no-env`: none here. A case that expects env reads expects all of its reads."""
+    reads = [e for e in facts.edges if e.type == "READS_ENV" and ":env_var:" in e.dst]
+    problems, claimed = [], set()
+    for exp in wanted:
+        here = [e for e in reads if (e.file, e.line) == (exp.file, exp.line)]
+        if exp.kind == "no-env":
+            problems += [f"unexpected env read at {exp.file}:{exp.line}: {e.dst}" for e in here]
+            continue
+        name = exp.words[0] if exp.words else ""
+        match = [e for e in here if e.dst.rsplit(":", 1)[1] == name
+                 and ("via" not in exp.options or e.attrs.get("via") == exp.options["via"])]  # fmt: skip
+        if not match:
+            there = [(e.dst.rsplit(":", 1)[1], e.attrs.get("via")) for e in here]
+            problems.append(f"missing: {exp} (there: {there or 'nothing'})")
+        claimed.update(id(e) for e in match)
+    if any(e.kind == "env" for e in wanted):
+        problems += [f"not expected: env read {e.dst.rsplit(':', 1)[1]} at {e.file}:{e.line}"
+                     for e in reads if id(e) not in claimed]  # fmt: skip
+    return problems
+
+
+def _proxies(facts, wanted: list[Expectation]) -> list[str]:
+    """`expect proxy SOURCE TARGET [strip=PREFIX]`: a gateway rule written on this line of
+    its config file (proxies land on the file's `proxies`, hosting rewrites to a function
+    or a service on its `rewrites`, their target that name); every rule must be expected."""
+    rules = [(n.file, r if key == "proxies" else {**r, "target": _rewritten_to(r)})
+             for n in facts.nodes if n.kind == "code_file"
+             for key in ("proxies", "rewrites") for r in n.attrs.get(key) or []]  # fmt: skip
+    problems, claimed = [], set()
+    for exp in wanted:
+        source, target = (exp.words + ["", ""])[:2]
+        match = [(f, r) for f, r in rules if (f, r.get("line")) == (exp.file, exp.line)
+                 and r.get("source") == source and r.get("target") == target
+                 and ("strip" not in exp.options or r.get("strip") == exp.options["strip"])]  # fmt: skip
+        if not match:
+            there = [(r.get("source"), r.get("target")) for f, r in rules
+                     if (f, r.get("line")) == (exp.file, exp.line)]  # fmt: skip
+            problems.append(f"missing: {exp} (there: {there or 'nothing'})")
+        claimed.update(id(r) for _, r in match)
+    if wanted:
+        problems += [f"not expected: proxy {r.get('source')} -> {r.get('target')} at {f}:{r.get('line')}"
+                     for f, r in rules if id(r) not in claimed]  # fmt: skip
+    return problems
+
+
+def _rewritten_to(rule: dict) -> str:
+    """The function or Cloud Run service a hosting rewrite sends to."""
+    run = rule.get("run")
+    return rule.get("function") or (run.get("serviceId") if isinstance(run, dict) else run) or ""
 
 
 def _options(exp: Expectation, node, by_id, edges) -> list[str]:
@@ -141,8 +214,7 @@ def test_every_model_loads_cites_its_docs_and_has_a_fixture():
         assert model.docs.startswith("https://"), (
             f"{model.path}: `docs:` names the library's documentation"
         )
-        if model.kind in ("server", "client"):
-            assert model.id in with_fixtures, f"{model.path}: no fixture under fixtures/{model.id}/"
+        assert model.id in with_fixtures, f"{model.path}: no fixture under fixtures/{model.id}/"
 
 
 def test_the_runner_notices_a_wrong_expectation(tmp_path: Path):
@@ -159,3 +231,24 @@ def test_the_runner_notices_a_wrong_expectation(tmp_path: Path):
     problems = check(case)
     assert any(p.startswith("missing: app.js:3") for p in problems)
     assert any("not expected: route POST /c" in p for p in problems)
+
+
+def test_the_runner_notices_a_wrong_env_read_or_proxy_rule(tmp_path: Path):
+    """An env read named wrongly, one nobody expected, and a proxy rule with another target
+    each fail the case; an expectation in the EXPECT file counts like a comment."""
+    case = tmp_path / "wrong"
+    case.mkdir()
+    (case / "env.js").write_text(
+        "const a = process.env.KETTLE_HOST  // expect env KETTLE_PORT\n"
+        "const b = process.env.KETTLE_MODE\n"
+        "const c = process.env.KETTLE_TEAM  // expect env KETTLE_TEAM via=config:nope\n",
+        encoding="utf-8",
+    )
+    (case / "package.json").write_text('{"proxy": "http://localhost:6601"}\n', encoding="utf-8")
+    (case / "EXPECT").write_text("package.json:1 expect proxy / http://localhost:9999\n")
+    problems = check(case)
+    assert any(p.startswith("missing: env.js:1 expect env KETTLE_PORT") for p in problems)
+    assert any("not expected: env read KETTLE_MODE at env.js:2" in p for p in problems)
+    assert any(p.startswith("missing: env.js:3 expect env KETTLE_TEAM") for p in problems)
+    assert any(p.startswith("missing: package.json:1 expect proxy /") for p in problems)
+    assert any("not expected: proxy / -> http://localhost:6601" in p for p in problems)
