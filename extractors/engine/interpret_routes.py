@@ -112,18 +112,6 @@ class Registrations:
             middleware += args
         return handler, where, middleware
 
-    def _arg_sites(self, call: Call):
-        a = self.ev.program.adapter(call.rel)
-
-        def site(i: int) -> Site:
-            return (
-                a.site(call.view.args[i])
-                if a is not None and i < len(call.view.args)
-                else call.site
-            )
-
-        return site
-
     def _mounts(self, op: Operation, obj: Obj, call: Call, src: CallSource) -> list[Event]:
         spec = op.spec
         model = obj.model

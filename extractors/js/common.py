@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from tree_sitter import Node as TsNode
 
 from extractors.js.model import ModuleInfo
-from extractors.lang.js_views import WRAPPERS
+from extractors.lang.js_views import unwrapped
 
 if TYPE_CHECKING:
     from extractors.base import ComponentContext
@@ -51,11 +51,8 @@ def string_value(sf: SourceFile, node: TsNode | None) -> str | None:
 
 
 def unwrap(node: TsNode | None) -> TsNode | None:
-    """Strip parentheses, `await`, `as`/`satisfies`/non-null wrappers."""
-    while node is not None and node.type in WRAPPERS:
-        children = node.named_children
-        node = children[0] if children else None
-    return node
+    """Strip parentheses, `await`, `as`/`satisfies`/non-null wrappers (lang/js_views.py)."""
+    return unwrapped(node) if node is not None else None
 
 
 def arguments(call: TsNode) -> list[TsNode]:

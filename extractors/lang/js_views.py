@@ -60,16 +60,22 @@ def unescape(raw: str) -> str:
     return ESCAPES.get(raw[1:], raw[1:]) if raw.startswith("\\") and len(raw) == 2 else raw[1:]
 
 
+def unwrapped(node: TsNode) -> TsNode:
+    """The expression inside parentheses, `await`, `as` / `satisfies` / non-null wrappers and
+    `<T>x` type assertions (whose expression comes after the type)."""
+    while node.type in WRAPPERS:
+        inner = [c for c in node.named_children if c.type != "comment"]
+        if not inner:
+            return node
+        node = inner[-1] if node.type == "type_assertion" else inner[0]
+    return node
+
+
 class JsViews:
     """`JsFile`'s expression views."""
 
     def unwrap(self, node: TsNode) -> TsNode:
-        while node.type in WRAPPERS:
-            inner = [c for c in node.named_children if c.type != "comment"]
-            if not inner:
-                return node
-            node = inner[-1] if node.type == "type_assertion" else inner[0]
-        return node
+        return unwrapped(node)
 
     def read_view(self, node: TsNode) -> Expr:
         kind = node.type
