@@ -4,6 +4,7 @@ and matches in document order."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -39,6 +40,24 @@ def captures(language: str, source: str, node: TsNode) -> dict[str, list[TsNode]
             else:
                 found.extend(nodes)
     return out
+
+
+def named_descendants(node: TsNode) -> Iterator[TsNode]:
+    """`node` and its named descendants in document order, walked with a tree cursor.
+
+    Walking `named_children` instead keeps every visited node's children list on its parent's
+    wrapper for as long as the root is held (py-tree-sitter caches them): a walk of a whole
+    file kept ~15 bytes of Python objects per byte of source alive with the parsed file."""
+    cursor = node.walk()
+    while True:
+        current = cursor.node
+        if current is not None and current.is_named:
+            yield current
+        if cursor.goto_first_child():
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return
 
 
 def matches(language: str, source: str, node: TsNode) -> list[tuple[int, dict[str, list[TsNode]]]]:

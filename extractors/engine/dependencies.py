@@ -29,6 +29,7 @@ from extractors.engine.values import (
     describe,
 )
 from extractors.lang.expr import EObject
+from extractors.source import named_descendants
 
 OBJECT_NODES = {"object", "dictionary"}
 
@@ -85,10 +86,7 @@ class Injector:
             a = program.adapter(rel)
             if a is None or not any(w in a.sf.data for w in words):
                 continue
-            stack = [a.root]
-            while stack:
-                node = stack.pop()
-                stack.extend(reversed(node.named_children))
+            for node in named_descendants(a.root):
                 if node.type in OBJECT_NODES:
                     out += self._literal(rel, a, node)
         return out

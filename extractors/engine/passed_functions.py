@@ -17,6 +17,7 @@ from tree_sitter import Node as TsNode
 from extractors.engine.evaluate import Evaluator
 from extractors.engine.values import Func, Param, Unknown
 from extractors.lang.expr import EMember, EName
+from extractors.source import named_descendants
 
 MAX_SHOWN = 4
 REFERENCES = ("member_expression", "identifier", "attribute")
@@ -94,9 +95,6 @@ def _params(ev: Evaluator, rel: str, a, callee: TsNode) -> list[str]:
 def _functions_named(a, name: str | None):
     if not name:
         return
-    stack = [a.root]
-    while stack:
-        node = stack.pop()
+    for node in named_descendants(a.root):
         if a.is_function(node) and a.function(node).name == name:
             yield node
-        stack.extend(node.named_children)
