@@ -136,6 +136,7 @@ def test_drf_spectacular_extend_schema_and_extend_schema_view(tmp_path):
 
 
 def test_fastapi_generate_unique_id_function_of_the_app_and_of_a_route(tmp_path):
+    """A named function or a lambda, given to the app, a router or one route."""
     api = {
         "farm/api/requirements.txt": "fastapi\n",
         "farm/api/main.py": dedent("""\
@@ -184,11 +185,16 @@ def test_fastapi_generate_unique_id_function_of_the_app_and_of_a_route(tmp_path)
             @app.get("/coop", generate_unique_id_function=opaque_id)
             def coop():
                 return {}
+
+
+            @app.get("/pasture", generate_unique_id_function=lambda route: "graze_" + route.name)
+            def pasture():
+                return {}
             """),
     }
     got, _ = _calls({"__tmp__": tmp_path, **api,
                      "farm/web/src/app.ts": _web("hensCountHens", "collecteggs", "barnGet",
-                                                 "coopCoopGet")})  # fmt: skip
+                                                 "coopCoopGet", "grazePasture")})  # fmt: skip
     _high(got[3], "GET /hens/", "operationId hens-count_hens (named at main.py:5)")
     _high(got[4], "POST /hens/{hen_id}/eggs", "operationId collecteggs (named at main.py:22)")
     _high(got[5], "GET /barn", "operationId barn_get (named at main.py:9)")  # the route's own
@@ -197,3 +203,4 @@ def test_fastapi_generate_unique_id_function_of_the_app_and_of_a_route(tmp_path)
     assert coop["attrs"]["confidence"] == "medium"
     assert any("the naming function at main.py:39 is not read" in ev
                for ev in coop["attrs"]["evidence"])  # fmt: skip
+    _high(got[7], "GET /pasture", "operationId graze_pasture (named at main.py:48)")  # a lambda

@@ -4,7 +4,7 @@
 (decorator) @dec
 (assignment left: (_) @left) @assign
 (augmented_assignment left: (identifier) @left) @aug
-(function_definition) @fn
+[(function_definition) (lambda)] @fn
 (class_definition) @cls
 (for_statement) @loop
 (for_in_clause) @comp
