@@ -128,6 +128,22 @@ class Program:
         target, _, _ = self._resolver.resolve(rel, spec)
         return target
 
+    def import_name(self, ev: Evaluator, dotted: str) -> Value | None:
+        """What a Python import name of the component is (`pkg.settings.Prod`, handed over as
+        a string the library imports: Flask's `from_object`): the longest module prefix the
+        component has, then the attributes after it; None when no prefix is a module here."""
+        resolver = self.ctx.shared.py.resolver
+        parts = dotted.split(".")
+        for cut in range(len(parts), 0, -1):
+            rel = resolver.by_name.get(".".join(parts[:cut])) if resolver is not None else None
+            if rel is None:
+                continue
+            value: Value = Module(rel)
+            for name in parts[cut:]:
+                value = ev.member(value, name, rel, None, 1)
+            return value
+        return None
+
     def exported(self, ev: Evaluator, rel: str, name: str, depth: int = 0) -> Value:
         """What `name` exported from `rel` is (a Python module's top-level name)."""
         if depth > MAX_HOPS:

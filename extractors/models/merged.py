@@ -1,5 +1,6 @@
 """A library object whose members are copied in from other objects by a call (Flask's
-`app.config.from_object(Settings)` / `from_mapping({...})` / `update(...)`): a model says
+`app.config.from_object(Settings)` — or its import name, `from_object("pkg.settings.Prod")` —
+/ `from_mapping({...})` / `update(...)`): a model says
 `reads: {app.config: merged}` and names those calls with a `merge: {from: arg0}` action.
 A member read is what such a source has under that name (the last call first), else a
 `Config` hole named by the key — never the object itself read as a path."""
@@ -47,6 +48,9 @@ def _sources(ev: Evaluator, lib, obj: Obj) -> list[Value]:
             callee = ev.eval(rel, view.callee, None)
             if not (isinstance(callee, Method) and callee.target == obj):
                 continue
-            found.append(ev.eval(rel, view.args[0], None))
+            source = ev.eval(rel, view.args[0], None)
+            if isinstance(source, Lit) and isinstance(source.value, str):  # an import name
+                source = ev.program.import_name(ev, source.value) or source
+            found.append(source)
     cache[key] = found
     return found
