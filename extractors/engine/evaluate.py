@@ -88,7 +88,7 @@ class Evaluator(Names, Members, ClassMembers, Calls):
     def __init__(self, program: Program, library: Library):
         self.program = program
         self.library = library
-        self._cache: dict[tuple[str, int, int], Value] = {}
+        self._cache: dict[int, Value] = {}  # tree-sitter node id -> its value, read unbound
         self._open = 0  # evaluations in progress (0: the next one is an outermost read)
         self._steps = MAX_STEPS  # what the outermost read in progress may still take
         self._assigned: dict[tuple[Value, str], list[tuple[str, TsNode]]] | None = None
@@ -109,9 +109,9 @@ class Evaluator(Names, Members, ClassMembers, Calls):
         if depth > MAX_DEPTH:
             return Unknown(adapter.text(node)[:80], "evaluation too deep")
         node = adapter.unwrap(node)  # one identity for `(x)`, `await x`, `x as T` and `x`
-        key = (rel, node.start_byte, node.end_byte)
-        if act is None and key in self._cache:
-            return self._cache[key]
+        key = node.id  # unique among the component's parsed files, which all stay alive
+        if act is None and (known := self._cache.get(key)) is not None:
+            return known
         if self._open == 0:
             self._steps = MAX_STEPS
         elif self._steps <= 0:

@@ -9,6 +9,7 @@ kept for the file (one component's extraction).
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 
 from tree_sitter import Node as TsNode
@@ -16,6 +17,8 @@ from tree_sitter import Node as TsNode
 from extractors.engine.values import Scope, Site
 from extractors.lang.expr import ECall, Expr
 from extractors.source import SourceFile
+
+SHARED_TEXT = 40  # characters up to which a node's text is interned (names, keys, short strings)
 
 
 @dataclass(slots=True)
@@ -75,7 +78,13 @@ class FileAdapter:
 
     # --- plumbing shared by both languages
     def text(self, node: TsNode | None) -> str:
-        return self.sf.node_text(node) if node is not None else ""
+        """The node's source text; a short one (a name, a key) is one shared string however
+        often it is read: views, bindings and caches of a large file keep hundreds of
+        thousands of them."""
+        if node is None:
+            return ""
+        text = self.sf.node_text(node)
+        return sys.intern(text) if len(text) <= SHARED_TEXT else text
 
     def site(self, node: TsNode) -> Site:
         return Site(
