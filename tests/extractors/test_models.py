@@ -75,7 +75,9 @@ def _option(word: str) -> bool:
 
 
 def facts_of(case: Path):
-    facts = extract_only("fx", case.name, case, {"engine.routes", "engine.requests", "engine.env", "infra.gateways"})
+    facts = extract_only(
+        "fx", case.name, case, {"engine.routes", "engine.requests", "engine.env", "infra.gateways"}
+    )
     by_id = {n.id: n for n in facts.nodes}
     out_edges: dict[str, list] = {}
     for edge in facts.edges:
