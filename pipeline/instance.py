@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from pipeline.settings import POSTGRES_URL_ENV, postgres_url
+from pipeline.settings import POSTGRES_URL_ENV, postgres_url, without_password
 
 if TYPE_CHECKING:
     import dagster as dg
@@ -119,18 +118,15 @@ def failed_if_crashed(instance: dg.DagsterInstance, run_id: str) -> Iterator[Non
         raise
 
 
-_CREDENTIALS = re.compile(r"(://[^:/@\s]+):[^@\s]+@")  # `://user:password@` in a URL
-
-
 def storage_failure_line(exc: BaseException, data_dir: Path) -> str | None:
     """One line for an error of Dagster's own storage (its SQLite files or the team's
     PostgreSQL) that stopped a refresh — what failed, where, what to do — or None when the
-    error came from something else. Nothing of ours was published by then."""
+    error came from something else."""
     failed = _storage_error_in(exc)
     if failed is None:
         return None
     what = str(failed).strip().splitlines()[0] if str(failed).strip() else type(failed).__name__
-    what = _CREDENTIALS.sub(r"\1:***@", what)[:200]
+    what = without_password(what)[:200]
     url = postgres_url()
     if url is not None:
         host = urlsplit(url).hostname or "?"

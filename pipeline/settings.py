@@ -5,6 +5,7 @@ decides with them what to start before it."""
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from urllib.parse import urlsplit
 
@@ -15,6 +16,7 @@ EXECUTORS = ("in_process", "multiprocess", "celery")
 # dagster-postgres speaks psycopg2 (its statements fail under psycopg 3).
 POSTGRES_SCHEME = "postgresql+psycopg2://"
 POSTGRES_URL_ENV = "KB_POSTGRES_URL"
+_CREDENTIALS = re.compile(r"(://[^:/@\s]+):[^@\s]+@")  # `://user:password@` in a URL
 
 
 def postgres_url() -> str | None:
@@ -47,13 +49,18 @@ def postgres_unreachable(timeout_s: int = 5) -> str | None:
     try:
         psycopg2.connect(plain, connect_timeout=timeout_s).close()
     except psycopg2.Error as exc:
-        what = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        what = without_password((str(exc).strip().splitlines() or [type(exc).__name__])[0])
         host = urlsplit(plain).hostname or "?"
         return (
             f"{POSTGRES_URL_ENV}: cannot connect to PostgreSQL at {host}: {what} — start the "
             f"server or fix the URL (docs/team.md)"
         )
     return None
+
+
+def without_password(text: str) -> str:
+    """Text (an error message) with the password of any URL in it masked."""
+    return _CREDENTIALS.sub(r"\1:***@", text)
 
 
 def selected_executor() -> str | None:
