@@ -171,7 +171,7 @@ class EnvReads:
     def settings_fields(self, rel: str, a: FileAdapter) -> list[EnvRead]:
         """Each field declared in a settings class is read where it is declared."""
         out = []
-        for node in _postorder(a.root, ("class_definition",)):
+        for node in sorted(a.classes(), key=lambda n: (n.end_byte, -n.start_byte)):  # inner first
             info = a.klass(node)
             klass = Klass(a.site(node), info.name if info else "")
             made = self.lib._derived(self.ev, klass, 0) if info is not None else None
@@ -271,21 +271,6 @@ def _called_name(a: FileAdapter, call: TsNode) -> str | None:
             a.text(callee) if callee is not None and callee.type == "property_identifier" else None
         )
     return a.text(callee) if callee is not None and callee.type == "identifier" else None
-
-
-def _postorder(root: TsNode, kinds: tuple[str, ...]) -> list[TsNode]:
-    """The nodes of `kinds` under `root`, each after the nodes inside it."""
-    out: list[TsNode] = []
-    stack: list[tuple[TsNode, bool]] = [(root, False)]
-    while stack:
-        node, done = stack.pop()
-        if done:
-            out.append(node)
-            continue
-        if node.type in kinds:
-            stack.append((node, True))
-        stack.extend((c, False) for c in reversed(node.named_children))
-    return out
 
 
 def _written(node: TsNode) -> bool:

@@ -32,6 +32,7 @@ from extractors.js.common import (
 from extractors.js.index import call_names
 from extractors.js.model import ModuleInfo
 from extractors.shared import JsSymbols
+from extractors.source import named_descendants
 
 NAME = "buildconsts"
 PROVIDES = ()
@@ -128,14 +129,11 @@ def _token_key(ctx: ComponentContext, token: str) -> tuple[str, str] | None:
     for rel, mod in sorted(modules(ctx).items()):
         if not any(q in mod.sf.data for q in quoted):
             continue
-        stack = [mod.sf.tree.root_node]
-        while stack:
-            node = stack.pop()
+        for node in named_descendants(mod.sf.tree.root_node):
             if (
                 node.type == "pair"
                 and string_value(mod.sf, node.child_by_field_name("value")) == token
             ):
                 key = node.child_by_field_name("key")
                 return text(mod.sf, key), f"{rel}:{node.start_point[0] + 1}"
-            stack.extend(reversed(node.named_children))
     return None

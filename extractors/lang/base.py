@@ -150,6 +150,10 @@ class FileAdapter:
         """The file's member reads and subscripts (JS: and object patterns)."""
         raise NotImplementedError
 
+    def classes(self) -> list[TsNode]:
+        """The file's class definitions, in document order."""
+        raise NotImplementedError
+
     def terminal(self, callee: TsNode) -> str | None:
         """The name a callee ends in (`post` of `api.client.post`), once per node: every
         pass asks it of every call to decide whether a model may know the call."""

@@ -204,5 +204,8 @@ class JsScopes:
         """Member reads, subscripts and object patterns, in document order."""
         return self._index["reads"]
 
+    def classes(self) -> list[TsNode]:
+        return self._index["cls"]
+
     def member_assignments(self) -> list[tuple[TsNode, TsNode]]:
         return self._index["member"]

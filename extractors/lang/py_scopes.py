@@ -176,6 +176,9 @@ class PyScopes:
         """Attribute reads and subscripts, in document order."""
         return self._index["reads"]
 
+    def classes(self) -> list[TsNode]:
+        return self._index["cls"]
+
     def member_assignments(self) -> list[tuple[TsNode, TsNode]]:
         out = []
         for assign in self._index["assign"]:

@@ -85,28 +85,6 @@ def _body(cls: TsNode) -> list[TsNode]:
     return body.named_children if body is not None else []
 
 
-def calls_in(node: TsNode | None) -> list[TsNode]:
-    """Every call under `node` (itself included), in document order."""
-    out, stack = [], [node] if node is not None else []
-    while stack:
-        cur = stack.pop()
-        if cur.type == "call":
-            out.append(cur)
-        stack.extend(reversed(cur.named_children))
-    return out
-
-
-def nodes_of(node: TsNode, kind: str) -> list[TsNode]:
-    """Every node of type `kind` under `node` (itself included), depth first, last child first."""
-    out, stack = [], [node]
-    while stack:
-        cur = stack.pop()
-        stack.extend(cur.named_children)
-        if cur.type == kind:
-            out.append(cur)
-    return out
-
-
 def enclosing_function(node: TsNode) -> TsNode | None:
     cur = node.parent
     while cur is not None:

@@ -35,6 +35,7 @@ from extractors.engine.values import (
 )
 from extractors.models.hooks.django_views import module_rel, named_items, view_routes
 from extractors.models.named import module_site, modules_of
+from extractors.source import named_descendants
 
 if TYPE_CHECKING:
     from extractors.engine.interpret import Interpreter
@@ -250,13 +251,7 @@ def _answered(interp: Interpreter, model_id: str, rule, klass: Klass, where: Sit
 
 
 def _nodes(root, kind: str) -> list:
-    out, stack = [], [root]
-    while stack:
-        node = stack.pop()
-        if node.type == kind:
-            out.append(node)
-        stack.extend(reversed(node.named_children))
-    return out
+    return [node for node in named_descendants(root) if node.type == kind]
 
 
 def _compared(a, cond, subject: str) -> str | None:
