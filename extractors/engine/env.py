@@ -51,15 +51,12 @@ def extract(ctx: ComponentContext) -> None:
             rows.append((owner, name, rel, line, attrs))
 
     ordered = []
-    cache = ev._cache
     for rel in ev.program.rels():
         family = ev.program.family(rel)
-        kept = len(cache)
-        reads = finder.file(rel, family)
-        sources = _sources(finder, rel, reads) if reads and family == "py" else {}
+        with ev.forgetting():  # a file's reads, evaluated once: not kept for other files
+            reads = finder.file(rel, family)
+            sources = _sources(finder, rel, reads) if reads and family == "py" else {}
         ordered += [(rel, read, sources) for read in reads]
-        while len(cache) > kept:  # this file's reads, evaluated once: not kept for others
-            cache.popitem()
     ordered.sort(key=lambda item: item[1].derived)  # a name's node: its first own read
     for rel, read, sources in ordered:
         attrs = {"via": read.via, **read.attrs}

@@ -258,19 +258,9 @@ def _nodes(a: FileAdapter, family: str, names: set[str] | None) -> list[TsNode]:
     if family == "js":
         calls = [c for c in calls if c.type == "call_expression"]
         if names:
-            calls = [c for c in calls if _called_name(a, c) in names]
+            calls = [c for c in calls if (f := c.child_by_field_name("function")) is not None
+                     and a.terminal(f) in names]  # fmt: skip
     return sorted([*a.reads(), *calls], key=lambda n: (n.start_byte, -n.end_byte))
-
-
-def _called_name(a: FileAdapter, call: TsNode) -> str | None:
-    """`get` of `config.get(…)`, `env` of `env(…)`: the name a JS call is made by."""
-    callee = call.child_by_field_name("function")
-    if callee is not None and callee.type == "member_expression":
-        callee = callee.child_by_field_name("property")
-        return (
-            a.text(callee) if callee is not None and callee.type == "property_identifier" else None
-        )
-    return a.text(callee) if callee is not None and callee.type == "identifier" else None
 
 
 def _written(node: TsNode) -> bool:

@@ -13,6 +13,8 @@ unknown is a `Param` (a wrapper's input) or an `Unknown` with its reason.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Protocol
 
 from tree_sitter import Node as TsNode
@@ -98,6 +100,17 @@ class Evaluator(Names, Members, ClassMembers, Calls):
         self.defines: dict[str, Value] = {}  # names a bundler replaces (engine/defines.py)
         if hasattr(library, "attach"):
             library.attach(self)
+
+    @contextmanager
+    def forgetting(self) -> Iterator[None]:
+        """Values read meanwhile are not kept once it ends: a pass over one file's reads that
+        later reads do not ask again (the env reads of every member read of a file)."""
+        kept = len(self._cache)
+        try:
+            yield
+        finally:
+            while len(self._cache) > kept:
+                self._cache.popitem()  # the newest first: what this pass added
 
     # --- entry --------------------------------------------------------------------
     def eval(self, rel: str, node: TsNode | None, act: Activation | None, depth: int = 0) -> Value:
