@@ -41,7 +41,7 @@ def postgres_unreachable(timeout_s: int = 5) -> str | None:
     None (also for the SQLite default): said before Dagster loads, instead of Dagster's
     retries of a refused connection and its error after them."""
     url = postgres_url()
-    if url is None or storage_error():
+    if url is None or not url.startswith(POSTGRES_SCHEME):  # none, or storage_error()'s to say
         return None
     import psycopg2
 
