@@ -9,38 +9,17 @@ import time
 from pathlib import Path
 
 from tests.support.checks import assert_one_line_failure, output
-from tests.support.portfolio import git, kb_cli
+from tests.support.portfolio import commit_to, kb_cli, tiny_portfolio
 
 DOWN = "postgresql+psycopg2://kb:hunter2-secret@127.0.0.1:1/kb"  # nothing listens on port 1
 
 
-def _portfolio(root: Path) -> tuple[Path, Path]:
-    """A one-component KB over a git repo, built once; returns (kb root, data dir)."""
-    kb, repo = root / "kb", root / "repos" / "shop"
-    (kb / "projects" / "p" / "shop").mkdir(parents=True)
-    repo.mkdir(parents=True)
-    (kb / "kb.yaml").write_text("name: t\nrepos_root: ../repos\n")
-    (kb / "projects" / "p" / "project.md").write_text(
-        "---\nkind: project\nid: p\ntitle: P\n---\n# P\n"
-    )
-    (kb / "projects" / "p" / "shop" / "component.md").write_text(
-        "---\nkind: component\nproject: p\nid: shop\ntitle: Shop\nrole: library\n"
-        "repo: shop\n---\n# Shop\n"
-    )
-    (repo / "index.js").write_text("export const one = () => 1;\n")
-    git(root, "init", "-q", "-b", "main")
-    git(root, "add", "-A")
-    git(root, "commit", "-qm", "one")
-    data = root / "data"
+def _built(root: Path) -> tuple[Path, Path]:
+    """The tiny portfolio, built once; returns (kb root, data dir)."""
+    kb, data = tiny_portfolio(root), root / "data"
     built = kb_cli("refresh", "--no-service", "--kb", str(kb), "--data-dir", str(data))
     assert built.returncode == 0, output(built)
     return kb, data
-
-
-def _commit(root: Path) -> None:
-    source = root / "repos" / "shop" / "index.js"
-    source.write_text(source.read_text() + "export const two = () => 2;\n")
-    git(root, "commit", "-qam", "two")
 
 
 def _refresh(kb: Path, data: Path, env: dict | None = None):
@@ -50,11 +29,11 @@ def _refresh(kb: Path, data: Path, env: dict | None = None):
 
 
 def test_a_damaged_instance_file_gets_one_line_and_the_warehouse_stays(tmp_path: Path) -> None:
-    kb, data = _portfolio(tmp_path)
+    kb, data = _built(tmp_path)
     manifest = (data / "manifest.json").read_bytes()
     home = data / "dagster"
     (home / "history" / "runs.db").write_bytes(b"not a database at all " * 200)
-    _commit(tmp_path)
+    commit_to(kb, "one", "export const two = () => 2;\n")
 
     line = assert_one_line_failure(_refresh(kb, data), r"instance storage failed")
     assert str(home) in line and "file is not a database" in line
@@ -71,8 +50,8 @@ def test_a_damaged_instance_file_gets_one_line_and_the_warehouse_stays(tmp_path:
 
 
 def test_a_team_instance_that_is_down_is_named_before_dagster_loads(tmp_path: Path) -> None:
-    kb, data = _portfolio(tmp_path)
-    _commit(tmp_path)
+    kb, data = _built(tmp_path)
+    commit_to(kb, "one", "export const two = () => 2;\n")
     env = {"KB_POSTGRES_URL": DOWN}
 
     started = time.monotonic()

@@ -130,48 +130,51 @@ def check(case: Path) -> list[str]:
 
 def _env_reads(facts, wanted: list[Expectation]) -> list[str]:
     """`expect env NAME [via=LABEL]`: a READS_ENV edge to variable NAME at this line;
-    `expect no-env`: none here. A case that expects env reads expects all of its reads."""
+    `expect no-env`: none here."""
     reads = [e for e in facts.edges if e.type == "READS_ENV" and ":env_var:" in e.dst]
-    problems, claimed = [], set()
-    for exp in wanted:
-        here = [e for e in reads if (e.file, e.line) == (exp.file, exp.line)]
-        if exp.kind == "no-env":
-            problems += [f"unexpected env read at {exp.file}:{exp.line}: {e.dst}" for e in here]
-            continue
-        name = exp.words[0] if exp.words else ""
-        match = [e for e in here if e.dst.rsplit(":", 1)[1] == name
-                 and ("via" not in exp.options or e.attrs.get("via") == exp.options["via"])]  # fmt: skip
-        if not match:
-            there = [(e.dst.rsplit(":", 1)[1], e.attrs.get("via")) for e in here]
-            problems.append(f"missing: {exp} (there: {there or 'nothing'})")
-        claimed.update(id(e) for e in match)
-    if any(e.kind == "env" for e in wanted):
-        problems += [f"not expected: env read {e.dst.rsplit(':', 1)[1]} at {e.file}:{e.line}"
-                     for e in reads if id(e) not in claimed]  # fmt: skip
-    return problems
+
+    def fits(exp: Expectation, edge) -> bool:
+        named = edge.dst.rsplit(":", 1)[1] == (exp.words or [""])[0]
+        return named and exp.options.get("via", edge.attrs.get("via")) == edge.attrs.get("via")
+
+    return _at_lines(wanted, reads, lambda e: (e.file, e.line), fits,
+                     lambda e: e.dst.rsplit(":", 1)[1], "env read")  # fmt: skip
 
 
 def _proxies(facts, wanted: list[Expectation]) -> list[str]:
     """`expect proxy SOURCE TARGET [strip=PREFIX]`: a gateway rule written on this line of
     its config file (proxies land on the file's `proxies`, hosting rewrites to a function
-    or a service on its `rewrites`, their target that name); every rule must be expected."""
-    rules = [(n.file, r if key == "proxies" else {**r, "target": _rewritten_to(r)})
+    or a service on its `rewrites`, their target that name)."""
+    rules = [{**r, "file": n.file, "target": r.get("target") if key == "proxies" else _rewritten_to(r)}
              for n in facts.nodes if n.kind == "code_file"
              for key in ("proxies", "rewrites") for r in n.attrs.get(key) or []]  # fmt: skip
+
+    def fits(exp: Expectation, rule: dict) -> bool:
+        source, target = (exp.words + ["", ""])[:2]
+        same_strip = exp.options.get("strip", rule.get("strip")) == rule.get("strip")
+        return (rule.get("source"), rule.get("target")) == (source, target) and same_strip
+
+    return _at_lines(wanted, rules, lambda r: (r["file"], r.get("line")), fits,
+                     lambda r: f"{r.get('source')} -> {r.get('target')}", "proxy")  # fmt: skip
+
+
+def _at_lines(wanted: list[Expectation], facts: list, at, fits, shown, noun: str) -> list[str]:
+    """Expectations against facts of one kind, each at a file:line: an `expect` must match a
+    fact at its line, an `expect no-…` wants none there, and a case that expects any fact of
+    the kind expects every one of them."""
     problems, claimed = [], set()
     for exp in wanted:
-        source, target = (exp.words + ["", ""])[:2]
-        match = [(f, r) for f, r in rules if (f, r.get("line")) == (exp.file, exp.line)
-                 and r.get("source") == source and r.get("target") == target
-                 and ("strip" not in exp.options or r.get("strip") == exp.options["strip"])]  # fmt: skip
+        here = [f for f in facts if at(f) == (exp.file, exp.line)]
+        if exp.kind.startswith("no-"):
+            problems += [f"unexpected {noun} at {exp.file}:{exp.line}: {shown(f)}" for f in here]
+            continue
+        match = [f for f in here if fits(exp, f)]
         if not match:
-            there = [(r.get("source"), r.get("target")) for f, r in rules
-                     if (f, r.get("line")) == (exp.file, exp.line)]  # fmt: skip
-            problems.append(f"missing: {exp} (there: {there or 'nothing'})")
-        claimed.update(id(r) for _, r in match)
-    if wanted:
-        problems += [f"not expected: proxy {r.get('source')} -> {r.get('target')} at {f}:{r.get('line')}"
-                     for f, r in rules if id(r) not in claimed]  # fmt: skip
+            problems.append(f"missing: {exp} (there: {[shown(f) for f in here] or 'nothing'})")
+        claimed.update(id(f) for f in match)
+    if any(not exp.kind.startswith("no-") for exp in wanted):
+        problems += [f"not expected: {noun} {shown(f)} at {at(f)[0]}:{at(f)[1]}"
+                     for f in facts if id(f) not in claimed]  # fmt: skip
     return problems
 
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import dagster as dg
 
 from pipeline.instance import open_instance
-from tests.pipeline.test_refresh_incremental import _commit, _refresh, _tiny_portfolio
+from tests.pipeline.test_refresh_incremental import _refresh
+from tests.support.portfolio import commit_to, tiny_portfolio
 
 
 def _observed(data: Path) -> list[str]:
@@ -23,17 +24,17 @@ def _observed(data: Path) -> list[str]:
 
 
 def test_a_cold_refresh_reports_only_the_component_that_moved(tmp_path: Path) -> None:
-    kb, data = _tiny_portfolio(tmp_path / "portfolio"), tmp_path / "data"
+    kb, data = tiny_portfolio(tmp_path / "portfolio"), tmp_path / "data"
     _refresh(kb, data, "--no-service")
     assert sorted(_observed(data)) == ["tiny/one", "tiny/two"]
 
-    _commit(kb, "two", "export const eight = 8;\n")
+    commit_to(kb, "two", "export const eight = 8;\n")
     result = _refresh(kb, data, "--no-service")
     assert "extracting 1 stale component(s): tiny/two" in result.stdout
     assert _observed(data)[2:] == ["tiny/two"]
 
     shutil.rmtree(data / "dagster" / "history")  # a new event log has seen nothing
-    _commit(kb, "one", "export const nine = 9;\n")
+    commit_to(kb, "one", "export const nine = 9;\n")
     _refresh(kb, data, "--no-service")
     assert sorted(_observed(data)) == ["tiny/one", "tiny/two"]
 
@@ -45,9 +46,9 @@ def test_after_a_forced_rebuild_dagster_sees_nothing_stale(tmp_path: Path) -> No
     from pipeline.definitions import build_definitions
     from pipeline.refresh import stale_selection
 
-    kb, data = _tiny_portfolio(tmp_path / "portfolio"), tmp_path / "data"
+    kb, data = tiny_portfolio(tmp_path / "portfolio"), tmp_path / "data"
     _refresh(kb, data, "--no-service")
-    _commit(kb, "one", "export const ten = 10;\n")
+    commit_to(kb, "one", "export const ten = 10;\n")
     forced = _refresh(kb, data, "--all", "--no-service")
     assert "one run:" in forced.stdout
     knowledge = load_kb(kb, data)

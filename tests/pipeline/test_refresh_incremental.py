@@ -16,38 +16,8 @@ from pathlib import Path
 import pytest
 
 from pipeline.handoff import connect
-from tests.support.portfolio import git, kb_cli
+from tests.support.portfolio import commit_to, git, kb_cli, tiny_portfolio
 from tests.support.processes import start, stop_group
-
-COMPONENTS = {"one": "export const one = () => 1;\n", "two": "export function two() {}\n"}
-
-
-def _tiny_portfolio(root: Path) -> Path:
-    """A KB of two components (one JS file each) in one git repo; returns the KB root."""
-    kb = root / "kb"
-    (kb / "projects" / "tiny").mkdir(parents=True)
-    (kb / "kb.yaml").write_text("name: tiny\nrepos_root: ../repos\n")
-    (kb / "projects" / "tiny" / "project.md").write_text(
-        "---\nkind: project\nid: tiny\ntitle: Tiny\n---\n# Tiny\n"
-    )
-    for name, code in COMPONENTS.items():
-        (root / "repos" / name).mkdir(parents=True)
-        (root / "repos" / name / "index.js").write_text(code)
-        (kb / "projects" / "tiny" / name).mkdir()
-        (kb / "projects" / "tiny" / name / "component.md").write_text(
-            f"---\nkind: component\nproject: tiny\nid: {name}\ntitle: {name}\n"
-            f"role: library\nrepo: {name}\n---\n# {name}\n"
-        )
-    git(root, "init", "-q", "-b", "main")
-    git(root, "add", "-A")
-    git(root, "commit", "-qm", "tiny portfolio")
-    return kb
-
-
-def _commit(kb: Path, component: str, line: str) -> None:
-    source = kb.parent / "repos" / component / "index.js"
-    source.write_text(source.read_text() + line)
-    git(kb.parent, "commit", "-qam", f"touch {component}")
 
 
 def _refresh(kb: Path, data: Path, *extra: str) -> subprocess.CompletedProcess:
@@ -88,14 +58,14 @@ def _age_kb_files(kb: Path) -> None:
 
 
 def test_one_component_refresh_equals_a_from_scratch_build(tmp_path: Path) -> None:
-    kb, data = _tiny_portfolio(tmp_path / "portfolio"), tmp_path / "data"
+    kb, data = tiny_portfolio(tmp_path / "portfolio"), tmp_path / "data"
     _refresh(kb, data, "--no-service")
     _age_kb_files(kb)
     for _ in range(2):  # the second answers from the KB fingerprint the first wrote
         assert "nothing to do" in _refresh(kb, data).stdout
     assert (data / "kb-fingerprint.json").is_file()
     before = _stamps(data)
-    _commit(kb, "one", "export const three = () => one() + 2;\n")
+    commit_to(kb, "one", "export const three = () => one() + 2;\n")
     project = kb / "projects" / "tiny" / "project.md"
     project.write_text(project.read_text().replace("# Tiny", "# Tiny portfolio"))
     result = _refresh(kb, data, "--no-service")
@@ -109,7 +79,7 @@ def test_one_component_refresh_equals_a_from_scratch_build(tmp_path: Path) -> No
 
 @pytest.mark.slow
 def test_refresh_handed_to_the_service_equals_a_from_scratch_build(tmp_path: Path) -> None:
-    kb, data = _tiny_portfolio(tmp_path / "portfolio"), tmp_path / "data"
+    kb, data = tiny_portfolio(tmp_path / "portfolio"), tmp_path / "data"
     kb_exe = Path(sys.executable).with_name("kb")
     service = start(
         [str(kb_exe), "serve-refresh", "--kb", str(kb), "--data-dir", str(data)],
@@ -127,7 +97,7 @@ def test_refresh_handed_to_the_service_equals_a_from_scratch_build(tmp_path: Pat
         same = _refresh(kb, data)  # nothing changed: the running service answers that too
         assert "handing over" in same.stdout and "nothing stale" in same.stdout, same.stdout
         assert _stamps(data) == before
-        _commit(kb, "two", "export function four() { return two(); }\n")
+        commit_to(kb, "two", "export function four() { return two(); }\n")
         result = _refresh(kb, data)
         assert "handing over to the refresh service" in result.stdout, result.stdout
         _assert_one_extracted(result, before, _stamps(data), "two")
@@ -141,7 +111,7 @@ def test_refresh_handed_to_the_service_equals_a_from_scratch_build(tmp_path: Pat
     _refresh(kb, scratch, "--all", "--no-service")
     assert _graph_files(data) == _graph_files(scratch)
     # the service is gone: a refresh falls back to in process
-    _commit(kb, "one", "export const five = 5;\n")
+    commit_to(kb, "one", "export const five = 5;\n")
     fallback = _refresh(kb, data)
     assert "handing over" not in fallback.stdout and "done in" in fallback.stdout
 
@@ -189,14 +159,14 @@ def test_an_unchanged_project_is_reused_and_the_result_equals_a_from_scratch_bui
     tmp_path: Path,
 ) -> None:
     root = tmp_path / "portfolio"
-    kb, data = _tiny_portfolio(root), tmp_path / "data"
+    kb, data = tiny_portfolio(root), tmp_path / "data"
     _add_project(root, kb, "solo", "alone", "export function alone() { return 1; }\n")
     _refresh(kb, data, "--no-service")
     first, _ = _published(data)
     solo = first / "partition=solo" / "nodes.parquet"
     staged = data / "staging" / "project_graph" / "solo" / "nodes.parquet"
     staged_inode = staged.stat().st_ino
-    _commit(kb, "one", "export const six = () => one() + 5;\n")
+    commit_to(kb, "one", "export const six = () => one() + 5;\n")
     _refresh(kb, data, "--no-service")
     second, manifest = _published(data)
     assert second != first
@@ -242,7 +212,7 @@ def test_a_code_commit_reuses_the_component_docs_and_a_doc_commit_rechunks_them(
     tmp_path: Path,
 ) -> None:
     root = tmp_path / "portfolio"
-    kb, data = _tiny_portfolio(root), tmp_path / "data"
+    kb, data = tiny_portfolio(root), tmp_path / "data"
     readme = root / "repos" / "one" / "README.md"
     readme.write_text("# One\n\n## Setup\n\nRun the harbour crane.\n")
     git(root, "add", "-A")
@@ -251,7 +221,7 @@ def test_a_code_commit_reuses_the_component_docs_and_a_doc_commit_rechunks_them(
     staged = data / "staging" / "doc_chunks" / "tiny__one" / "doc_chunks.parquet"
     inode = staged.stat().st_ino
 
-    _commit(kb, "one", "export const seven = 7;\n")  # code only: the docs are taken back
+    commit_to(kb, "one", "export const seven = 7;\n")  # code only: the docs are taken back
     _refresh(kb, data, "--no-service")
     assert _docs_taken_back(data) == "- tiny/one"
     assert staged.stat().st_ino == inode

@@ -47,6 +47,39 @@ def copy_example(dest: Path, with_git: bool = True) -> Path:
     return dest / "kb"
 
 
+TINY_COMPONENTS = {"one": "export const one = () => 1;\n", "two": "export function two() {}\n"}
+
+
+def tiny_portfolio(root: Path) -> Path:
+    """A KB of two components, `one` and `two` (one JS file each), in one git repo; returns
+    the KB root."""
+    kb = root / "kb"
+    (kb / "projects" / "tiny").mkdir(parents=True)
+    (kb / "kb.yaml").write_text("name: tiny\nrepos_root: ../repos\n")
+    (kb / "projects" / "tiny" / "project.md").write_text(
+        "---\nkind: project\nid: tiny\ntitle: Tiny\n---\n# Tiny\n"
+    )
+    for name, code in TINY_COMPONENTS.items():
+        (root / "repos" / name).mkdir(parents=True)
+        (root / "repos" / name / "index.js").write_text(code)
+        (kb / "projects" / "tiny" / name).mkdir()
+        (kb / "projects" / "tiny" / name / "component.md").write_text(
+            f"---\nkind: component\nproject: tiny\nid: {name}\ntitle: {name}\n"
+            f"role: library\nrepo: {name}\n---\n# {name}\n"
+        )
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "tiny portfolio")
+    return kb
+
+
+def commit_to(kb: Path, component: str, line: str) -> None:
+    """A line appended to a tiny portfolio component's file, committed."""
+    source = kb.parent / "repos" / component / "index.js"
+    source.write_text(source.read_text() + line)
+    git(kb.parent, "commit", "-qam", f"touch {component}")
+
+
 # Commands that start Dagster (its log handlers keep the stderr they first saw) or long
 # work: always a real process.
 _OWN_PROCESS = {"refresh", "import", "serve-refresh", "mcp", "viewer", "dagster"}
