@@ -50,9 +50,8 @@ def named_descendants(node: TsNode) -> Iterator[TsNode]:
     file kept ~15 bytes of Python objects per byte of source alive with the parsed file."""
     cursor = node.walk()
     while True:
-        current = cursor.node
-        if current is not None and current.is_named:
-            yield current
+        if cursor.node.is_named:
+            yield cursor.node
         if cursor.goto_first_child():
             continue
         while not cursor.goto_next_sibling():

@@ -128,14 +128,18 @@ class Program:
         target, _, _ = self._resolver.resolve(rel, spec)
         return target
 
+    def module_named(self, dotted: str) -> str | None:
+        """The file of a dotted Python module name of the component (`shop.urls`)."""
+        resolver = self.ctx.shared.py.resolver
+        return resolver.by_name.get(dotted) if resolver is not None and dotted else None
+
     def import_name(self, ev: Evaluator, dotted: str) -> Value | None:
         """What a Python import name of the component is (`pkg.settings.Prod`, handed over as
         a string the library imports: Flask's `from_object`): the longest module prefix the
         component has, then the attributes after it; None when no prefix is a module here."""
-        resolver = self.ctx.shared.py.resolver
         parts = dotted.split(".")
         for cut in range(len(parts), 0, -1):
-            rel = resolver.by_name.get(".".join(parts[:cut])) if resolver is not None else None
+            rel = self.module_named(".".join(parts[:cut]))
             if rel is None:
                 continue
             value: Value = Module(rel)

@@ -202,8 +202,7 @@ def named(interp: Interpreter, rel: str, node) -> Value:
 
 def module_rel(interp: Interpreter, dotted: str) -> str | None:
     """The file of a dotted module name of the component (`shop.urls`)."""
-    resolver = interp.ev.program.ctx.shared.py.resolver
-    return resolver.by_name.get(dotted) if resolver is not None and dotted else None
+    return interp.ev.program.module_named(dotted)
 
 
 def _pairs(interp: Interpreter, obj: ObjLit) -> list[tuple[str, str]]:
