@@ -232,13 +232,18 @@ def call(ev: Evaluator, c: Call) -> Value | None:
 
 
 def _attribute(ev: Evaluator, c: Call) -> Value | None:
-    """Python's `getattr(obj, "name")`: the member, each one when the name is a choice of
-    literals (`getattr(router, "put" if flag else "post")`)."""
+    """Python's `getattr(obj, "name", default)`: the member, each one when the name is a
+    choice of literals (`getattr(router, "put" if flag else "post")`); the default where
+    the member is not known (`getattr(settings, "API_PREFIX", "/api")` with no such
+    setting, or a module reading its own name while it is first run)."""
     target, name = c.arg(0), c.arg(1)
     names = name.options if isinstance(name, Choice) else (name,)
     if target is None or not all(isinstance(n, Lit) and isinstance(n.value, str) for n in names):
         return None
     members = [ev.member(target, str(n.value), c.rel, c.node, c.depth + 1) for n in names]  # type: ignore[union-attr]
+    default = c.arg(2) if len(c.view.args) >= 3 else None
+    if default is not None:
+        members = [default if isinstance(m, Unknown) else m for m in members]
     return choice(members, name.condition) if isinstance(name, Choice) else members[0]
 
 
