@@ -146,7 +146,11 @@ class Names:
         name = a.text(node)
         head = name.split(".")[0]
         binding = a.resolve(head, annotation)
-        value = (self.binding_value(rel, a, binding, None, annotation, depth)
+        if binding is not None and binding.kind == "param":  # a type is never a parameter
+            # of its own function (`pdb: pdb.Pdb` names the module): read outside it
+            outside = binding.scope.parent
+            binding = a.resolve(head, outside) if outside is not None else None
+        value = (self.binding_value(rel, a, binding, None, annotation, depth + 1)
                  if binding is not None and binding.kind != "import"
                  else self.program.imported(self, rel, head))  # fmt: skip
         if value is None:

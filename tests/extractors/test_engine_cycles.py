@@ -91,3 +91,25 @@ def test_getattr_with_a_default_is_the_default_for_a_setting_not_defined(tmp_pat
             """,
     })  # fmt: skip
     assert Graph(tmp_path).routes() == ["GET /shop/lamps", "GET /v2/bulbs"]
+
+
+def test_a_parameter_named_like_the_module_its_type_comes_from(tmp_path):
+    # an annotation is read outside its function: `pdb: pdb.Pdb` names the module, not the
+    # parameter itself (read as the parameter, its type was its own type, without end)
+    write(tmp_path, {
+        "requirements.txt": "requests\n",
+        "hooks.py": """
+            import os
+            import pdb
+
+            import requests
+
+
+            def enter(config, pdb: pdb.Pdb):
+                return requests.get(os.environ["DEBUG_URL"] + "/debug")
+            """,
+    })  # fmt: skip
+    graph = Graph(tmp_path)
+    calls = [n for n in graph.facts.nodes if n.kind == "http_call"]
+    assert [n.line for n in calls] == [8]
+    assert any(n.kind == "env_var" and n.name == "DEBUG_URL" for n in graph.facts.nodes)
