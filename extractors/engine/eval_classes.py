@@ -183,11 +183,11 @@ class ClassMembers:
     def _self_assignments(self, a: FileAdapter, info, name: str) -> list[TsNode]:
         out = []
         start, end = info.node.start_byte, info.node.end_byte
-        for target, value in a.member_assignments():
+        for target, value in a.assignments_to(name):
             if not (start <= target.start_byte < end):
                 continue
             view = a.view(target)
-            if isinstance(view, EMember) and view.name == name:
+            if isinstance(view, EMember):
                 obj = a.view(view.obj)
                 if isinstance(obj, EThis) or (isinstance(obj, EName) and obj.name == "self"):
                     out.append(value)

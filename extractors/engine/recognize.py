@@ -57,6 +57,11 @@ MAX_GUESS_CHAIN = 2
 MAX_WAIT_CHAIN = 3
 REGISTRATIONS = (RouteEvent, MountEvent, UseEvent)
 MAX_ROUNDS = 4  # re-reads of open events while library invocations keep appearing
+# readings of one call through its callers' chains, per round: a call open on a parameter
+# of a function called from everywhere (a validator that recurses through a table of
+# validators) fans out as callers^levels; the benchmarks' largest is about 110 (bundled
+# framework code), one library's own validators took 5,000 each and 60 s
+MAX_READINGS = 256
 LITERALS = {"string", "template_string"}  # JS and Python string literal nodes
 
 
@@ -88,6 +93,7 @@ class Recognizer(CallerIndex, OpenEvents, ChainBinding):
         self._invoked: set = set()
         self.unresolved: list[tuple[str, int, str, str, str]] = []  # rows the emitter writes
         self._reported: set = set()
+        self._readings: dict[tuple[str, int], int] = defaultdict(int)  # per round
         self.found: list[Found] = []
 
     # --- the pass -------------------------------------------------------------------
@@ -128,6 +134,7 @@ class Recognizer(CallerIndex, OpenEvents, ChainBinding):
         settled = len(self.found)
         for _ in range(MAX_ROUNDS):  # a plugin registered inside a plugin: more invocations
             known = len(self.invokes)
+            self._readings.clear()
             for rel, node, decorated, event, opened, waits in self._opened:
                 if event is None:
                     self._wait(rel, node, decorated, (), waits)
@@ -163,9 +170,25 @@ class Recognizer(CallerIndex, OpenEvents, ChainBinding):
         a = self.program.adapter(rel)
         if a is None:
             return
+        if chain and not self._within_budget(rel, a, node):
+            return
         base = self.activation(chain)
         for act in unrolled(self.ev, rel, a, node, base):
             self._site(rel, a, node, decorated, chain, act)
+
+    def _within_budget(self, rel: str, a, node: TsNode) -> bool:
+        """False past MAX_READINGS readings of the call this round; said once, as an
+        `unresolved` row at the call."""
+        key = (rel, node.start_byte)
+        self._readings[key] += 1
+        if self._readings[key] <= MAX_READINGS:
+            return True
+        if ("budget", key) not in self._reported:
+            self._reported.add(("budget", key))
+            self.unresolved.append((rel, a.site(node).line, "call_chain", a.text(node)[:80],
+                                    f"called through more than {MAX_READINGS} chains of callers: "
+                                    "the rest are not followed"))  # fmt: skip
+        return False
 
     def _site(self, rel, a, node, decorated, chain, act) -> None:
         events, waits = self.interp.at_call(rel, a, node, act, decorated)

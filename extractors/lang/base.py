@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node as TsNode
 
 from extractors.engine.values import Scope, Site
-from extractors.lang.expr import ECall, Expr
+from extractors.lang.expr import ECall, EMember, Expr
 from extractors.source import SourceFile
 
 SHARED_TEXT = 40  # characters up to which a node's text is interned (names, keys, short strings)
@@ -75,6 +75,7 @@ class FileAdapter:
         self._views: dict[int, Expr] = {}
         self._terminals: dict[int, str | None] = {}
         self._resolved: dict[tuple[str, int], object] = {}  # (name, node id) -> its binding
+        self._assigned_by_name: dict[str, list[tuple[TsNode, TsNode]]] | None = None
 
     # --- plumbing shared by both languages
     def text(self, node: TsNode | None) -> str:
@@ -212,6 +213,18 @@ class FileAdapter:
     def member_assignments(self) -> list[tuple[TsNode, TsNode]]:
         """(member target, value) of every `a.b.c = value` in the file."""
         raise NotImplementedError
+
+    def assignments_to(self, name: str) -> list[tuple[TsNode, TsNode]]:
+        """(target, value) of the member assignments `….name = value` of the file, by name:
+        a class's members are looked up by name once per read of `self.name`, and a file
+        of large classes has thousands of both."""
+        if self._assigned_by_name is None:
+            self._assigned_by_name = {}
+            for target, value in self.member_assignments():
+                view = self.view(target)
+                if isinstance(view, EMember):
+                    self._assigned_by_name.setdefault(view.name, []).append((target, value))
+        return self._assigned_by_name.get(name, [])
 
     def decorated(self) -> list[tuple[TsNode, TsNode]]:
         """(decorator expression, decorated function or class) in source order."""

@@ -180,6 +180,10 @@ class PyScopes:
         return self._index["cls"]
 
     def member_assignments(self) -> list[tuple[TsNode, TsNode]]:
+        return self._member_assignments
+
+    @cached_property
+    def _member_assignments(self) -> list[tuple[TsNode, TsNode]]:
         out = []
         for assign in self._index["assign"]:
             left, right = assign.child_by_field_name("left"), assign.child_by_field_name("right")
