@@ -79,6 +79,8 @@ class EnvReads:
                 continue  # the function a call calls (`axios.post` of `axios.post(url)`)
             if parent is not None and (_written(node) or _written(parent)):
                 continue
+            if node.type in CALLS and self._reader(rel, node) is None:
+                continue  # a call reads only through a model's object (see `read`)
             evaluated = self.ev.eval(rel, node, None)
             one = env_of(evaluated)
             for value in [one] if one is not None else _built_from(evaluated):
@@ -106,8 +108,7 @@ class EnvReads:
         received = self.ev.eval(rel, receiver, None) if receiver is not None else None
         held = self._held(received) if received is not None else None
         if node.type in CALLS:
-            callee = self._held(self.ev.eval(rel, node.child_by_field_name("function"), None))
-            held = callee or held
+            held = self._reader(rel, node)
             if held is None:
                 return None
         model = self.lib.by_id.get(value.via)
@@ -159,6 +160,16 @@ class EnvReads:
             globals_ = [m.target for m in model.objects.get(held.role, ()) if m.how == "global"]
             return written if written in globals_ else label.format(receiver=written)
         return label
+
+    def _reader(self, rel: str, call: TsNode) -> Obj | None:
+        """The model object a call reads through — its callee (`getenv`, `config`) or its
+        receiver (`os.environ` of `os.environ.get`) — else None: a call of a function of
+        the component hands back what is read elsewhere, and reads nothing itself."""
+        callee = self._held(self.ev.eval(rel, call.child_by_field_name("function"), None))
+        if callee is not None:
+            return callee
+        receiver = _receiver(call)
+        return self._held(self.ev.eval(rel, receiver, None)) if receiver is not None else None
 
     def _held(self, value: Value) -> Obj | None:
         """The model object a receiver is when it reads the environment itself."""
