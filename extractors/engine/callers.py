@@ -42,7 +42,8 @@ class CallerIndex:
         out: list[tuple[str, TsNode | None, tuple]] = []
         if a is not None and node is not None and a.is_function(node):
             target = Site(scope.rel, 0, 0, 0, scope.start, scope.end)
-            for rel, call in self._candidates(self.names_of(scope.rel, node)):
+            names = self.names_of(scope.rel, node)
+            for rel, call in self._candidates(names, nameless=False):
                 b = self.program.adapter(rel)
                 view = b.call_view(call) if b is not None else None
                 if view is None or _names_another_function(b, rel, view.callee, target):
@@ -50,6 +51,7 @@ class CallerIndex:
                 callee = self.ev.eval(rel, view.callee, None)
                 if _is(callee, target):
                     out.append((rel, call, ()))
+            out += [(rel, call, ()) for rel, call in self._nameless_calls_of(target)]
             for event in self.invokes:
                 if (
                     isinstance(event.fn, Func)
@@ -113,7 +115,26 @@ class CallerIndex:
             out |= {w.strip("{}[] ").split(":")[-1].strip() for w in text.split(",")} - {""}
         return out
 
-    def _candidates(self, names: set[str]) -> list[tuple[str, TsNode]]:
+    def _nameless_calls_of(self, target: Site) -> list[tuple[str, TsNode]]:
+        """The calls without a callee name (`(0, m.f)(x)`, `a[k](x)`, `make()(x)`) whose
+        callee is the function at `target`. Each such callee is evaluated once, and the
+        calls indexed by the functions it can be: bundled code has thousands of them, and
+        every function's callers were looked for among all of them."""
+        if self._nameless is None:
+            self._nameless = defaultdict(list)
+            self._candidates(set())  # the call index
+            for rel, call in self._by_name.get("\0call", ()):  # type: ignore[union-attr]
+                b = self.program.adapter(rel)
+                view = b.call_view(call) if b is not None else None
+                if view is None:
+                    continue
+                sites = {(f.site.rel, f.site.start, f.site.end): None
+                         for f in _funcs(self.ev.eval(rel, view.callee, None))}  # fmt: skip
+                for key in sites:
+                    self._nameless[key].append((rel, call))
+        return self._nameless.get((target.rel, target.start, target.end), [])
+
+    def _candidates(self, names: set[str], nameless: bool = True) -> list[tuple[str, TsNode]]:
         if self._by_name is None:
             index: dict[str, list[tuple[str, TsNode]]] = defaultdict(list)
             for rel in self.program.rels():
@@ -143,7 +164,7 @@ class CallerIndex:
                 if found not in seen:
                     seen.add(found)
                     out.append(found)
-        return out + list(self._by_name.get("\0call", ()))
+        return out + list(self._by_name.get("\0call", ())) if nameless else out
 
 
 def _names_another_function(a, rel: str, callee: TsNode, target: Site) -> bool:
@@ -156,6 +177,15 @@ def _names_another_function(a, rel: str, callee: TsNode, target: Site) -> bool:
         return False
     node = binding.node
     return (rel, node.start_byte, node.end_byte) != (target.rel, target.start, target.end)
+
+
+def _funcs(callee: Value) -> list[Func]:
+    """The functions a callee can be (each option of a choice)."""
+    if isinstance(callee, Func):
+        return [callee]
+    if isinstance(callee, Choice):
+        return [fn for option in callee.options for fn in _funcs(option)]
+    return []
 
 
 def _is(callee: Value, target: Site) -> bool:

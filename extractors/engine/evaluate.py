@@ -92,10 +92,6 @@ class Evaluator(Names, Members, ClassMembers, Calls):
         self.library = library
         self._cache: dict[int, Value] = {}  # tree-sitter node id -> its value, read unbound
         self._open = 0  # evaluations in progress (0: the next one is an outermost read)
-        # unbound reads in progress: a definition reached again while it is being read is
-        # defined in terms of itself (`X = getattr(this_module, "X", d)`, two modules that
-        # read each other's names) — the depth restarts at each module's top-level name
-        self._reading: set[int] = set()
         self._steps = MAX_STEPS  # what the outermost read in progress may still take
         self._assigned: dict[tuple[Value, str], list[tuple[str, TsNode]]] | None = None
         self._building = False
@@ -127,25 +123,18 @@ class Evaluator(Names, Members, ClassMembers, Calls):
             return Unknown(adapter.text(node)[:80], "evaluation too deep")
         node = adapter.unwrap(node)  # one identity for `(x)`, `await x`, `x as T` and `x`
         key = node.id  # unique among the component's parsed files, which all stay alive
-        if act is None:
-            if (known := self._cache.get(key)) is not None:
-                return known
-            if key in self._reading:
-                return Unknown(adapter.text(node)[:80], "defined in terms of itself")
+        if act is None and (known := self._cache.get(key)) is not None:
+            return known
         if self._open == 0:
             self._steps = MAX_STEPS
         elif self._steps <= 0:
             return Unknown(adapter.text(node)[:80], "too costly to evaluate")
         self._steps -= 1
         self._open += 1
-        if act is None:
-            self._reading.add(key)
         try:
             value = self._eval(rel, adapter, node, act, depth)
         finally:
             self._open -= 1
-            if act is None:
-                self._reading.discard(key)
         if act is None:
             self._cache[key] = value
         return value
