@@ -26,10 +26,19 @@ class ChainBinding:
 
     def activation(self, chain: tuple) -> Activation | None:
         """The activation of the innermost function of a chain, each level's parameters
-        bound to its caller's arguments evaluated in the level above."""
-        act: Activation | None = None
-        for scope, (rel, node, extra) in reversed(chain):
-            act = self._bind(scope, rel, node, extra, act)
+        bound to its caller's arguments evaluated in the level above. Kept per chain: the
+        calls of one function waiting on its callers share their chains, and a chain one
+        level longer binds one level more."""
+        if not chain:
+            return None
+        # the value keeps the chain, so the ids in the key stay its own
+        key = tuple((s, r, n.id if n is not None else None, id(x)) for s, (r, n, x) in chain)
+        found = self._activations.get(key)
+        if found is not None:
+            return found[1]
+        scope, (rel, node, extra) = chain[0]
+        act = self._bind(scope, rel, node, extra, self.activation(chain[1:]))
+        self._activations[key] = (chain, act)
         return act
 
     def _bind(self, scope: Scope, rel: str, node, extra, outer: Activation | None):

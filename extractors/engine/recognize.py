@@ -90,6 +90,7 @@ class Recognizer(CallerIndex, OpenEvents, ChainBinding):
         self._aliases: list[tuple[str, TsNode, str]] = []  # calls of a local holding a function
         self._alias_words: dict[str, list[tuple[str, TsNode]]] = defaultdict(list)
         self._callers: dict[Scope, list[tuple[str, TsNode | None, tuple]]] = {}
+        self._activations: dict[tuple, tuple[tuple, Activation | None]] = {}  # chains.py
         self.invokes: list[InvokeEvent] = []
         self._invoked: set = set()
         self.unresolved: list[tuple[str, int, str, str, str]] = []  # rows the emitter writes
@@ -145,6 +146,7 @@ class Recognizer(CallerIndex, OpenEvents, ChainBinding):
                 break
             del self.found[settled:]
             self._callers.clear()
+            self._activations.clear()
         return self.found
 
     def _make_objects(self) -> None:

@@ -113,3 +113,29 @@ def test_a_parameter_named_like_the_module_its_type_comes_from(tmp_path):
     calls = [n for n in graph.facts.nodes if n.kind == "http_call"]
     assert [n.line for n in calls] == [8]
     assert any(n.kind == "env_var" and n.name == "DEBUG_URL" for n in graph.facts.nodes)
+
+
+def test_a_class_whose_base_is_made_from_the_class_itself(tmp_path):
+    # `shape` is first a Base, then a Square, whose base is read off `shape`: reading which
+    # library class Square derives from reads `shape`, which makes a Square again
+    write(tmp_path, {
+        "requirements.txt": "fastapi\n",
+        "shapes.py": """
+            class Base:
+                def kind(self):
+                    return Base
+
+
+            def build():
+                shape = Base()
+
+                class Square(shape.kind()):
+                    pass
+
+                shape = Square()
+                return shape
+            """,
+        "main.py": FASTAPI_APP,
+        "paths.py": 'PREFIX = "/shop"\n',
+    })  # fmt: skip
+    assert Graph(tmp_path).routes() == ["GET /health", "GET /shop/lamps"]
