@@ -79,40 +79,15 @@ class Names:
             return Unknown(b.name, "loop variable over a list not known statically")
         if kind == "catch":
             return Unknown(b.name, "caught error")
-        return self._declared(rel, a, b, act, at, depth)
-
-    def _declared(self, rel: str, a: FileAdapter, b: Binding, act, at, depth: int) -> Value:
-        """The choice of what each declaration or assignment of a name gives it. One read
-        unbound again while it is being read (`x = x || ""`, `X = getattr(this_module, "X",
-        d)`, two modules reading each other's names, `class A(f())` where `f` returns `A`)
-        gets the name's other assignments: what it held before. The depth of an evaluation
-        restarts at a module's top-level name and at a class's bases, so nothing else would
-        end such a cycle."""
         values = []
         outer = self._closure(a, b.scope, act)
-        busy = (
-            self._unbound_reads.setdefault((rel, b.node.id, b.name), set()) if act is None else None
-        )
-        cyclic = False
-        for i, decl in enumerate(a.bindings(b)):  # type: ignore[attr-defined]
+        for decl in a.bindings(b):  # type: ignore[attr-defined]
             if decl.value is None:
                 continue
-            if busy is not None:
-                if i in busy:
-                    cyclic = True
-                    self._cuts += 1
-                    continue
-                busy.add(i)
-            try:
-                value = self.eval(rel, decl.value, outer, depth)
-            finally:
-                if busy is not None:
-                    busy.discard(i)
+            value = self.eval(rel, decl.value, outer, depth)
             values.append(self.path_of(value, decl.path, rel, at, depth))
         if not values:
-            return Unknown(
-                b.name, "defined in terms of itself" if cyclic else "declared without a value"
-            )
+            return Unknown(b.name, "declared without a value")
         return choice(values)
 
     def _closure(self, a: FileAdapter, scope: TsNode, act: Activation | None) -> Activation | None:

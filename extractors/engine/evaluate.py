@@ -92,10 +92,6 @@ class Evaluator(Names, Members, ClassMembers, Calls):
         self.library = library
         self._cache: dict[int, Value] = {}  # tree-sitter node id -> its value, read unbound
         self._open = 0  # evaluations in progress (0: the next one is an outermost read)
-        # the assignments of each name being read unbound, by index (eval_names._declared);
-        # a value read while one was left out is partial, and not kept
-        self._unbound_reads: dict[tuple[str, int, str], set[int]] = {}
-        self._cuts = 0
         self._steps = MAX_STEPS  # what the outermost read in progress may still take
         self._assigned: dict[tuple[Value, str], list[tuple[str, TsNode]]] | None = None
         self._building = False
@@ -135,12 +131,11 @@ class Evaluator(Names, Members, ClassMembers, Calls):
             return Unknown(adapter.text(node)[:80], "too costly to evaluate")
         self._steps -= 1
         self._open += 1
-        cuts = self._cuts
         try:
             value = self._eval(rel, adapter, node, act, depth)
         finally:
             self._open -= 1
-        if act is None and self._cuts == cuts:
+        if act is None:
             self._cache[key] = value
         return value
 

@@ -26,6 +26,7 @@ class Program:
         self.py = ctx.shared.py.modules
         self._adapters: dict[str, FileAdapter] = {}
         self._resolver = None
+        self._exporting: set[tuple[str, str]] = set()  # top-level names being read
 
     def rels(self) -> list[str]:
         return sorted(set(self.js) | set(self.py))
@@ -149,7 +150,21 @@ class Program:
         return None
 
     def exported(self, ev: Evaluator, rel: str, name: str, depth: int = 0) -> Value:
-        """What `name` exported from `rel` is (a Python module's top-level name)."""
+        """What `name` exported from `rel` is (a Python module's top-level name). A name
+        reached again while it is read is defined in terms of itself (`X =
+        getattr(this_module, "X", d)`, two modules reading each other's names): unknown —
+        the evaluation depth restarts at each module's top-level name, so nothing else
+        would end the cycle."""
+        key = (rel, name)
+        if key in self._exporting:
+            return Unknown(name, "defined in terms of itself")
+        self._exporting.add(key)
+        try:
+            return self._exported(ev, rel, name, depth)
+        finally:
+            self._exporting.discard(key)
+
+    def _exported(self, ev: Evaluator, rel: str, name: str, depth: int) -> Value:
         if depth > MAX_HOPS:
             return Unknown(name, "re-export chain too long")
         if rel in self.py:

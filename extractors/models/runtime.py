@@ -232,7 +232,7 @@ class Library(HeldObjects):
         if isinstance(callee, Obj):
             return self._returned(ev, callee, "()", call)
         if isinstance(callee, Klass):  # a class derived from a library class
-            made = self.subclass(ev, callee)
+            made = self.subclass(ev, callee, depth=call.depth + 1)
             model = self.by_id.get(made.model) if made is not None else None
             if made is not None and model is not None and model.reads.get(made.role) != "env-field":
                 return made  # (a settings class stays an instance: its fields are read)
@@ -251,17 +251,21 @@ class Library(HeldObjects):
         )
         return Obj(claim.model.id, claim.role, call.site, props)
 
-    def subclass(self, ev: Evaluator, klass: Klass, with_props: bool = True) -> Obj | None:
+    def subclass(
+        self, ev: Evaluator, klass: Klass, with_props: bool = True, depth: int = 0
+    ) -> Obj | None:
         """A class of the component derived from a library class a model names (its props
         read off its attributes unless `with_props` is false: a field's own read asks which
-        library class it belongs to, so it must not read fields back)."""
+        library class it belongs to, so it must not read fields back). Its bases are read at
+        the depth of the evaluation that asks: a base made by a call can make the class
+        itself again (`class A(make())` where `make` returns `A`)."""
         a = ev.program.adapter(klass.site.rel)
         node = a.node_at(klass.site) if a is not None else None
         info = a.klass(node) if node is not None else None
         if info is None:
             return None
         for base in info.bases:
-            value = ev.eval(klass.site.rel, base, None)
+            value = ev.eval(klass.site.rel, base, None, depth)
             if isinstance(value, Ext):
                 for claim in self.by_subclass.get(_dotted(value), ()):
                     src = ClassSource(ev, klass)
