@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from tree_sitter import Node as TsNode
@@ -57,8 +58,10 @@ class PyModule:
         return self.file_id
 
 
-def module_names(rels: list[str]) -> dict[str, str]:
-    """dotted module name → rel, from package roots and from the component root."""
+def module_names(rels: list[str], root_package: tuple[str, ...] = ()) -> dict[str, str]:
+    """dotted module name → rel, from package roots and from the component root; when the
+    component root is itself a package (`root_package`: its dotted name, found by
+    `root_package_of`), also under that name (`from shop.paths import X` in `shop/`)."""
     found: dict[str, str] = {}
     names = set(rels)
     for rel in sorted(rels):
@@ -72,13 +75,26 @@ def module_names(rels: list[str]) -> dict[str, str]:
         for start in sorted({top, 0}, reverse=True):
             if parts[start:]:
                 found.setdefault(".".join(parts[start:]), rel)
+        if root_package and top == 0:  # a package from the component root up
+            found.setdefault(".".join((*root_package, *parts)), rel)
     return found
 
 
+def root_package_of(root: Path) -> tuple[str, ...]:
+    """The dotted name of the package the component root is, when it is one (it holds an
+    `__init__.py`): its folder's name, under each package folder above it."""
+    names: list[str] = []
+    folder = root.resolve()
+    while (folder / "__init__.py").is_file() and folder.name.isidentifier():
+        names.insert(0, folder.name)
+        folder = folder.parent
+    return tuple(names)
+
+
 class Resolver:
-    def __init__(self, mods: dict[str, PyModule]):
+    def __init__(self, mods: dict[str, PyModule], root_package: tuple[str, ...] = ()):
         self.mods = mods
-        self.by_name = module_names(list(mods))
+        self.by_name = module_names(list(mods), root_package)
         self.values: Any = None  # python.values.Values over the same modules (set by symbols)
 
     def absolute(self, mod: PyModule, spec: str) -> str | None:

@@ -28,7 +28,7 @@ from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext
 from extractors.python.index import py_captures, py_index
-from extractors.python.model import Binding, PyModule, Resolver, module_names
+from extractors.python.model import Binding, PyModule, Resolver, module_names, root_package_of
 from extractors.python.values import Values, enclosing_function
 from extractors.shared import CodeSymbols, PyModules
 from extractors.source import SourceFile
@@ -65,13 +65,14 @@ def call_args(sf: SourceFile, call: TsNode) -> tuple[list[TsNode], dict[str, TsN
 
 def extract(ctx: ComponentContext) -> None:
     files = [f for f in ctx.by_language("python")]
-    names = module_names([f.rel for f in files])
+    root_package = root_package_of(ctx.root)
+    names = module_names([f.rel for f in files], root_package)
     by_rel = {rel: name for name, rel in reversed(list(names.items()))}
     mods: dict[str, PyModule] = {}
     for sf in sorted(files, key=lambda f: f.rel):
         mods[sf.rel] = PyModule(sf.rel, sf, by_rel.get(sf.rel, sf.rel[:-3].replace("/", ".")),
                                 ctx.node_id("code_file", sf.rel))  # fmt: skip
-    resolver = Resolver(mods)
+    resolver = Resolver(mods, root_package)
     resolver.values = Values(mods, resolver)
     resolver.values.index_of = lambda rel: py_index(ctx, mods[rel].sf)
     ctx.shared.py = PyModules(mods, resolver)
