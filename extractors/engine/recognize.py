@@ -228,11 +228,25 @@ class Recognizer(CallerIndex, OpenEvents, ChainBinding):
         scope = self._innermost(waits, node)
         if scope is None or len(chain) >= MAX_WAIT_CHAIN:
             return
-        callers = self.callers(scope)[:MAX_CALLERS]
+        callers = self._from_outside(self.callers(scope), scope, chain)[:MAX_CALLERS]
         for caller in callers:
             self.site(rel, node, decorated, chain + ((scope, caller),))
         if not callers and not chain:
             self._unbound_router(rel, node, decorated, scope)
+
+    def _from_outside(self, callers: list, scope: Scope, chain: tuple) -> list:
+        """The callers that are not inside a function already on the chain: a recursive
+        call (a parser's `parse(source)` calling itself) hands on what its own callers gave
+        it, and following it multiplies the chains (callers^levels) for nothing new."""
+        on_chain = {scope, *(level for level, _ in chain)}
+        out = []
+        for caller in callers:
+            rel, node, _ = caller
+            a = self.program.adapter(rel) if node is not None else None
+            fn = a.function_at(node) if a is not None else None
+            if fn is None or a.scope_of(fn) not in on_chain:  # type: ignore[union-attr]
+                out.append(caller)
+        return out
 
     def _unbound_router(self, rel, node, decorated, scope: Scope) -> None:
         """Routes registered on a parameter nobody in the component passes (`module.exports =
@@ -278,7 +292,7 @@ class Recognizer(CallerIndex, OpenEvents, ChainBinding):
             opened = self._generated_scope(rel, node, chain)
         limit = MAX_GUESS_CHAIN if getattr(event, "confidence", "") == "low" else MAX_CHAIN
         if opened is not None and len(chain) < limit:
-            callers = self.callers(opened)[:MAX_CALLERS]
+            callers = self._from_outside(self.callers(opened), opened, chain)[:MAX_CALLERS]
             if callers:
                 for caller in callers:
                     self.site(rel, node, decorated, chain + ((opened, caller),))
