@@ -35,3 +35,24 @@ def test_a_call_reached_through_too_many_chains_keeps_its_route_and_names_the_cu
     [cut] = [u for u in facts.unresolved if u.kind == "call_chain"]
     assert (cut.file, cut.line) == ("routes.js", 3)
     assert f"more than {MAX_READINGS} chains" in cut.reason
+
+
+def test_a_request_in_a_recursive_function_is_one_call_at_the_outside_caller(tmp_path):
+    # `walk` calls itself with the client it was given: the recursive call hands on what
+    # `start` gave it, and is not read as one more caller (which gave the request twice)
+    facts = extract(tmp_path, {
+        "package.json": '{"dependencies": {"axios": "1"}}',
+        "tree.js": """
+            import axios from 'axios';
+            const api = axios.create({ baseURL: '/api' });
+            function walk(client, node) {
+              client.get(`/nodes/${node.id}`);
+              for (const child of node.children) walk(client, child);
+            }
+            export function start(tree) {
+              walk(api, tree);
+            }
+            """,
+    })  # fmt: skip
+    calls = [(n.name, n.line) for n in facts.raw.nodes if n.kind == "http_call"]
+    assert calls == [("GET /api/nodes/{id}", 8)]
