@@ -91,6 +91,7 @@ class Recognizer(CallerIndex, OpenEvents, ChainBinding):
         self._alias_words: dict[str, list[tuple[str, TsNode]]] = defaultdict(list)
         self._callers: dict[Scope, list[tuple[str, TsNode | None, tuple]]] = {}
         self._activations: dict[tuple, tuple[tuple, Activation | None]] = {}  # chains.py
+        self._caller_scopes: dict[int, Scope | None] = {}  # call node id -> its function
         self.invokes: list[InvokeEvent] = []
         self._invoked: set = set()
         self.unresolved: list[tuple[str, int, str, str, str]] = []  # rows the emitter writes
@@ -239,14 +240,19 @@ class Recognizer(CallerIndex, OpenEvents, ChainBinding):
         call (a parser's `parse(source)` calling itself) hands on what its own callers gave
         it, and following it multiplies the chains (callers^levels) for nothing new."""
         on_chain = {scope, *(level for level, _ in chain)}
-        out = []
-        for caller in callers:
-            rel, node, _ = caller
-            a = self.program.adapter(rel) if node is not None else None
+        return [c for c in callers if self._caller_scope(c) not in on_chain]
+
+    def _caller_scope(self, caller) -> Scope | None:
+        """The function a call of a chain is made in (None: top level, or a library's own
+        invocation), once per call."""
+        rel, node, _ = caller
+        if node is None:
+            return None
+        if node.id not in self._caller_scopes:
+            a = self.program.adapter(rel)
             fn = a.function_at(node) if a is not None else None
-            if fn is None or a.scope_of(fn) not in on_chain:  # type: ignore[union-attr]
-                out.append(caller)
-        return out
+            self._caller_scopes[node.id] = a.scope_of(fn) if fn is not None else None  # type: ignore[union-attr]
+        return self._caller_scopes[node.id]
 
     def _unbound_router(self, rel, node, decorated, scope: Scope) -> None:
         """Routes registered on a parameter nobody in the component passes (`module.exports =
