@@ -4,7 +4,9 @@ model object was made from), `item.method` (a member of each item of a list bein
 registered), `file(nuxt.config)` (what a configuration file of the component exports),
 `name` (the method called), `self` (the receiver), `decorated` (what a
 decorator decorates), `last`, `rest` (the arguments after the ones named before), `'GET'`
-(a literal), and a choice `a | b` (the first present).
+(a literal), `made.kw(arg0)` (the keyword argument, named by this call's first argument, of
+the call that made the receiver: django-environ's `Env(DEBUG=(bool, False))` declares a
+default where the reader is made), and a choice `a | b` (the first present).
 `arg0?` takes the argument only when it is a string (Express's optional path)."""
 
 from __future__ import annotations
@@ -18,15 +20,15 @@ from extractors.engine.values import STRINGISH, Choice, Lit, Method, Obj, Param,
 _TERM = re.compile(
     r"^(?:(?P<lit>'[^']*'|\"[^\"]*\")|(?P<arg>arg(?P<n>\d+)(?P<opt>\?)?)|kw\.(?P<kw>[A-Za-z_]\w*)"
     r"|prop\.(?P<prop>[A-Za-z_$][\w$]*)|attr\.(?P<attr>[A-Za-z_$][\w$]*)|item\.(?P<item>[A-Za-z_$][\w$]*)"
-    r"|file\((?P<file>[\w.-]+)\)"
+    r"|file\((?P<file>[\w.-]+)\)|made\.kw\(arg(?P<made>\d+)\)"
     r"|(?P<word>name|self|decorated|last|rest|all|item|args))"
-    r"(?P<path>(?:\.[A-Za-z_$][\w$]*)*)$"
+    r"(?P<path>(?:\.[\w$]+)*)$"
 )
 
 
 @dataclass(frozen=True)
 class Term:
-    kind: str  # lit | arg | kw | prop | attr | item | name | self | decorated | last | rest | all
+    kind: str  # lit | arg | kw | prop | attr | item | made | name | self | decorated | last | …
     key: str = ""  # the literal, the argument index, the keyword or property name
     optional: bool = False
     path: tuple[str, ...] = ()
@@ -71,6 +73,8 @@ def parse_selector(raw) -> Selector:
             terms.append(Term("attr", m.group("attr"), False, path))
         elif m.group("file"):
             terms.append(Term("file", m.group("file"), False, path))
+        elif m.group("made"):
+            terms.append(Term("made", m.group("made"), False, path))
         elif m.group("item"):
             terms.append(Term("item", m.group("item"), False, path))
         else:
@@ -150,6 +154,11 @@ def _term(term: Term, src: Source) -> Value | None:
     if kind == "file":
         reader = getattr(src, "file", None)
         return reader(term.key) if reader is not None else None
+    if kind == "made":
+        name, made = src.arg(int(term.key)), getattr(src, "made_kwarg", None)
+        if made is None or not isinstance(name, Lit) or not isinstance(name.value, str):
+            return None
+        return made(name.value)
     if kind == "args":  # every positional argument, as a list
         from extractors.engine.values import ArrLit
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from extractors.engine.values import Klass, Method, Value
+from extractors.engine.values import Klass, Method, Obj, Value
 
 if TYPE_CHECKING:
     from extractors.engine.evaluate import Call, Evaluator
@@ -57,6 +57,19 @@ class CallSource:
 
     def member(self, value: Value, name: str) -> Value:
         return self.ev.member(value, name, self.call.rel, self.call.node, self.call.depth + 1)
+
+    def made_kwarg(self, name: str) -> Value | None:
+        """The keyword argument `name` of the call that made the receiver (`made.kw(…)`)."""
+        obj = self._receiver.target if isinstance(self._receiver, Method) else self._receiver
+        if not isinstance(obj, Obj):
+            return None
+        a = self.ev.program.adapter(obj.origin.rel)
+        node = a.node_at(obj.origin) if a is not None else None
+        view = a.call_view(node) if a is not None and node is not None else None
+        value = view.kwargs.get(name) if view is not None else None
+        if value is None:
+            return None
+        return self.ev.eval(obj.origin.rel, value, None, self.call.depth + 1)
 
 
 def config_file(ev: Evaluator, stem: str) -> Value | None:
