@@ -1,7 +1,8 @@
 """A value defined in terms of itself — a module that reads its own name, two modules that
-read each other's — ends in an unknown part, not in a crash that loses every route and
-call of the component; and Python's `getattr(obj, name, default)` is the default where the
-member is not known."""
+read each other's, a class whose base is made from the class, a parameter named like the
+module its type comes from — ends in an unknown part, not in a crash that loses every route
+and call of the component; and Python's `getattr(obj, name, default)` is the default where
+the member is not known."""
 
 from __future__ import annotations
 
