@@ -43,6 +43,10 @@ STRING_KEEP = {"trim", "toString", "toLowerCase", "toUpperCase", "strip", "lower
                "rstrip", "lstrip", "valueOf", "trimEnd", "trimStart"}  # fmt: skip
 CASES = {"lower": str.lower, "upper": str.upper, "toLowerCase": str.lower,
          "toUpperCase": str.upper}  # fmt: skip
+# a literal trimmed: Python's strip family with the characters given (whitespace without),
+# JS's trim family (whitespace)
+STRIPS = {"strip": str.strip, "rstrip": str.rstrip, "lstrip": str.lstrip, "trim": str.strip,
+          "trimEnd": str.rstrip, "trimStart": str.lstrip}  # fmt: skip
 
 
 def truthy(value: Value) -> bool | None:
@@ -199,6 +203,10 @@ def call(ev: Evaluator, c: Call) -> Value | None:
         if isinstance(target, STRINGISH):
             if name in CASES and isinstance(target, Lit) and isinstance(target.value, str):
                 return Lit(CASES[name](target.value))
+            if name in STRIPS and isinstance(target, Lit) and isinstance(target.value, str):
+                chars = c.arg(0) if c.view.args else None
+                if chars is None or (isinstance(chars, Lit) and isinstance(chars.value, str)):
+                    return Lit(STRIPS[name](target.value, chars.value if chars else None))
             if name in STRING_KEEP:
                 return target
             if name == "concat":

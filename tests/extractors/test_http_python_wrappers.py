@@ -46,3 +46,46 @@ def test_python_client_class_wrappers(tmp_path):
     assert report.attrs["hops"] == ["tides/client.py:15"]
     assert ("tides/client.py", 12) not in calls and ("tides/client.py", 15) not in calls
     assert not [u for u in f.unresolved if u.kind == "http_call"]
+
+
+def test_a_property_and_a_returned_tuple_carry_the_request_through_layers(tmp_path):
+    # the base is a `@property` of a settings object; the request is prepared as a bare tuple
+    # (`return method, url`) and sent by spreading it (`send(*prepared)`)
+    f = extract(tmp_path, {
+        "requirements.txt": "requests\n",
+        "harbour/transport.py": """
+            import requests
+
+
+            class Settings:
+                def __init__(self):
+                    self._host = "https://harbour.example.test/"
+
+                @property
+                def host(self):
+                    return self._host.rstrip("/")
+
+
+            class Transport:
+                def __init__(self):
+                    self.settings = Settings()
+
+                def prepare(self, method, path):
+                    return method, self.settings.host + path
+
+                def send(self, method, url):
+                    return requests.request(method, url, timeout=5)
+
+                def berths(self, quay):
+                    prepared = self.prepare("GET", f"/quays/{quay}/berths")
+                    return self.send(*prepared)
+            """,
+        "harbour/app.py": """
+            from harbour.transport import Transport
+
+
+            def free_berths(quay):
+                return Transport().berths(quay)
+            """,
+    })  # fmt: skip
+    assert "GET https://harbour.example.test/quays/{quay}/berths" in f.kind("http_call")
