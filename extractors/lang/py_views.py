@@ -113,7 +113,7 @@ class PyViews:
                 elif child.type == "dictionary_splat" and child.named_children:
                     entries.append(Entry(None, child.named_children[0], "spread"))
             return EObject(entries)
-        if kind in {"list", "tuple", "set", "expression_list"}:  # `return a, b` is a tuple
+        if kind in {"list", "tuple", "set"}:
             items, spreads = [], []
             for child in node.named_children:
                 if child.type == "list_splat" and child.named_children:

@@ -48,9 +48,9 @@ def test_python_client_class_wrappers(tmp_path):
     assert not [u for u in f.unresolved if u.kind == "http_call"]
 
 
-def test_a_property_and_a_returned_tuple_carry_the_request_through_layers(tmp_path):
-    # the base is a `@property` of a settings object; the request is prepared as a bare tuple
-    # (`return method, url`) and sent by spreading it (`send(*prepared)`)
+def test_a_property_and_a_spread_tuple_carry_the_request_through_layers(tmp_path):
+    # the base is a `@property` of a settings object, trimmed of its slash; the request is
+    # prepared as a tuple and sent by spreading it (`send(*prepared)`)
     f = extract(tmp_path, {
         "requirements.txt": "requests\n",
         "harbour/transport.py": """
@@ -71,7 +71,7 @@ def test_a_property_and_a_returned_tuple_carry_the_request_through_layers(tmp_pa
                     self.settings = Settings()
 
                 def prepare(self, method, path):
-                    return method, self.settings.host + path
+                    return (method, self.settings.host + path)
 
                 def send(self, method, url):
                     return requests.request(method, url, timeout=5)
