@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Iterator
 
 from tree_sitter import Node as TsNode
 
@@ -122,8 +123,7 @@ class CallerIndex:
         every function's callers were looked for among all of them."""
         if self._nameless is None:
             self._nameless = defaultdict(list)
-            self._candidates(set())  # the call index
-            for rel, call in self._by_name.get("\0call", ()):  # type: ignore[union-attr]
+            for rel, call in self._call_index().get("\0call", ()):
                 b = self.program.adapter(rel)
                 view = b.call_view(call) if b is not None else None
                 if view is None:
@@ -134,7 +134,9 @@ class CallerIndex:
                     self._nameless[key].append((rel, call))
         return self._nameless.get((target.rel, target.start, target.end), [])
 
-    def _candidates(self, names: set[str], nameless: bool = True) -> list[tuple[str, TsNode]]:
+    def _call_index(self) -> dict[str, list[tuple[str, TsNode]]]:
+        """Every call of the component by its callee's name (`\0call`: calls without one),
+        built once; the calls of a local holding a function under each name it mentions."""
         if self._by_name is None:
             index: dict[str, list[tuple[str, TsNode]]] = defaultdict(list)
             for rel in self.program.rels():
@@ -157,14 +159,18 @@ class CallerIndex:
             for rel, call, text in self._aliases:  # each alias under the names it mentions
                 for word in set(_WORDS.findall(text)):
                     self._alias_words[word].append((rel, call))
-        out = [c for name in sorted(names) for c in self._by_name.get(name, ())]
+        return self._by_name
+
+    def _candidates(self, names: set[str], nameless: bool = True) -> list[tuple[str, TsNode]]:
+        by_name = self._call_index()
+        out = [c for name in sorted(names) for c in by_name.get(name, ())]
         seen = set(out)
         for name in sorted(names):
             for found in self._alias_words.get(name, ()):
                 if found not in seen:
                     seen.add(found)
                     out.append(found)
-        return out + list(self._by_name.get("\0call", ())) if nameless else out
+        return out + list(by_name.get("\0call", ())) if nameless else out
 
 
 def _names_another_function(a, rel: str, callee: TsNode, target: Site) -> bool:
@@ -179,13 +185,13 @@ def _names_another_function(a, rel: str, callee: TsNode, target: Site) -> bool:
     return (rel, node.start_byte, node.end_byte) != (target.rel, target.start, target.end)
 
 
-def _funcs(callee: Value) -> list[Func]:
+def _funcs(callee: Value) -> Iterator[Func]:
     """The functions a callee can be (each option of a choice)."""
     if isinstance(callee, Func):
-        return [callee]
-    if isinstance(callee, Choice):
-        return [fn for option in callee.options for fn in _funcs(option)]
-    return []
+        yield callee
+    elif isinstance(callee, Choice):
+        for option in callee.options:
+            yield from _funcs(option)
 
 
 def _is(callee: Value, target: Site) -> bool:
@@ -193,14 +199,6 @@ def _is(callee: Value, target: Site) -> bool:
 
 
 def func_in(callee: Value, target: Site) -> Func | None:
-    if isinstance(callee, Func):
-        s = callee.site
-        if s.rel == target.rel and (s.start, s.end) == (target.start, target.end):
-            return callee
-        return None
-    if isinstance(callee, Choice):
-        for option in callee.options:
-            found = func_in(option, target)
-            if found is not None:
-                return found
-    return None
+    """The function at `target` among those the callee can be, else None."""
+    spot = (target.rel, target.start, target.end)
+    return next((f for f in _funcs(callee) if (f.site.rel, f.site.start, f.site.end) == spot), None)

@@ -105,16 +105,17 @@ class EnvReads:
         """The read at `node`, or None when it is no read site: a call that hands back a
         value read elsewhere (a function of the component, `str(x)`) reads nothing itself."""
         receiver = _receiver(node)
-        received = self.ev.eval(rel, receiver, None) if receiver is not None else None
-        held = self._held(received) if received is not None else None
         if node.type in CALLS:
             held = self._reader(rel, node)
-            if held is None:
-                return None
-        model = self.lib.by_id.get(value.via)
-        data = model.env_reads if model is not None else {}
+        else:
+            received = self.ev.eval(rel, receiver, None) if receiver is not None else None
+            held = self._held(received) if received is not None else None
         if held is not None:
             return EnvRead(rel, node, value.name, self.label(held, _receiver_text(a, receiver)))
+        if node.type in CALLS:
+            return None
+        model = self.lib.by_id.get(value.via)
+        data = model.env_reads if model is not None else {}
         via = data.get("uses") or " ".join(a.text(node).split())
         attrs = {}
         klass = _class_of(self.ev, received) if received is not None else None

@@ -43,7 +43,7 @@ class ClassMembers:
         this = instance if instance is not None else klass
         if name in info.methods:
             method = info.methods[name]
-            if _getter(a, method):  # read as the value it returns
+            if a.is_getter(method):  # read as the value it returns
                 outs, _ = self.apply(Func(a.site(method), None, this, name), [])
                 return choice(outs) if outs else Unknown(name, "getter returns nothing known")
             return Func(a.site(method), None, this, name)
@@ -192,23 +192,3 @@ class ClassMembers:
                 if isinstance(obj, EThis) or (isinstance(obj, EName) and obj.name == "self"):
                     out.append(value)
         return out
-
-
-PROPERTY_DECORATORS = {"property", "cached_property", "functools.cached_property"}
-
-
-def _getter(a: FileAdapter, method: TsNode) -> bool:
-    """A member read as the value its function returns: a JS `get x()`, a Python method
-    decorated `@property` / `@cached_property` (`config.host` of a generated client's
-    configuration)."""
-    if a.family == "js":
-        return any(c.type == "get" for c in method.children)
-    parent = method.parent
-    return (
-        parent is not None
-        and parent.type == "decorated_definition"
-        and any(
-            c.type == "decorator" and a.text(c).lstrip("@").strip() in PROPERTY_DECORATORS
-            for c in parent.children
-        )
-    )

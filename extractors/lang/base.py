@@ -206,6 +206,10 @@ class FileAdapter:
         """The class whose field initializer `node` is in (outside any function), else None."""
         return None
 
+    def is_getter(self, method: TsNode) -> bool:
+        """A method read as the value it returns (a JS `get x()`, a Python `@property`)."""
+        return False
+
     def param_decorators(self, param: TsNode) -> list[TsNode]:
         """The decorator expressions on a parameter (`@Inject(TOKEN) url: string`)."""
         return []

@@ -134,6 +134,9 @@ class JsFile(JsViews, JsScopes, FileAdapter):
                          [self._decorator_expr(d) for d in decorators], methods, fields, types,
                          method_decorators, params_of)  # fmt: skip
 
+    def is_getter(self, method: TsNode) -> bool:
+        return any(c.type == "get" for c in method.children)
+
     def _decorator_expr(self, decorator: TsNode) -> TsNode:
         inner = [c for c in decorator.named_children if c.type != "comment"]
         return inner[0] if inner else decorator

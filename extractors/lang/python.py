@@ -11,6 +11,8 @@ from extractors.lang.py_scopes import FUNCTIONS, PyScopes
 from extractors.lang.py_views import PyViews
 from extractors.source import matches
 
+GETTERS = {"property", "cached_property", "functools.cached_property"}  # decorators
+
 
 class PyFile(PyViews, PyScopes, FileAdapter):
     """A Python file: its expressions (py_views.py), scopes (py_scopes.py), and here its
@@ -70,6 +72,18 @@ class PyFile(PyViews, PyScopes, FileAdapter):
                         found.append(ret.named_children[0])
                 info._returns = found
         return info._returns
+
+    def is_getter(self, method: TsNode) -> bool:
+        """`@property` / `@cached_property` (`config.host` of a generated client)."""
+        parent = method.parent
+        return (
+            parent is not None
+            and parent.type == "decorated_definition"
+            and any(
+                c.type == "decorator" and self.text(self._decorator_expr(c)) in GETTERS
+                for c in parent.children
+            )
+        )
 
     def _decorator_expr(self, decorator: TsNode) -> TsNode:
         inner = [c for c in decorator.named_children if c.type != "comment"]
