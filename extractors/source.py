@@ -50,8 +50,9 @@ def named_descendants(node: TsNode) -> Iterator[TsNode]:
     file kept ~15 bytes of Python objects per byte of source alive with the parsed file."""
     cursor = node.walk()
     while True:
-        if cursor.node.is_named:
-            yield cursor.node
+        current = cursor.node  # each read of `cursor.node` makes a new wrapper
+        if current.is_named:
+            yield current
         if cursor.goto_first_child():
             continue
         while not cursor.goto_next_sibling():

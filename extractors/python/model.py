@@ -92,9 +92,9 @@ def root_package_of(root: Path) -> tuple[str, ...]:
 
 
 class Resolver:
-    def __init__(self, mods: dict[str, PyModule], root_package: tuple[str, ...] = ()):
+    def __init__(self, mods: dict[str, PyModule], by_name: dict[str, str]):
         self.mods = mods
-        self.by_name = module_names(list(mods), root_package)
+        self.by_name = by_name  # dotted module name -> rel (`module_names`)
         self.values: Any = None  # python.values.Values over the same modules (set by symbols)
 
     def absolute(self, mod: PyModule, spec: str) -> str | None:

@@ -65,14 +65,13 @@ def call_args(sf: SourceFile, call: TsNode) -> tuple[list[TsNode], dict[str, TsN
 
 def extract(ctx: ComponentContext) -> None:
     files = [f for f in ctx.by_language("python")]
-    root_package = root_package_of(ctx.root)
-    names = module_names([f.rel for f in files], root_package)
+    names = module_names([f.rel for f in files], root_package_of(ctx.root))
     by_rel = {rel: name for name, rel in reversed(list(names.items()))}
     mods: dict[str, PyModule] = {}
     for sf in sorted(files, key=lambda f: f.rel):
         mods[sf.rel] = PyModule(sf.rel, sf, by_rel.get(sf.rel, sf.rel[:-3].replace("/", ".")),
                                 ctx.node_id("code_file", sf.rel))  # fmt: skip
-    resolver = Resolver(mods, root_package)
+    resolver = Resolver(mods, names)
     resolver.values = Values(mods, resolver)
     resolver.values.index_of = lambda rel: py_index(ctx, mods[rel].sf)
     ctx.shared.py = PyModules(mods, resolver)
