@@ -9,8 +9,7 @@ from pathlib import Path
 import dagster as dg
 
 from pipeline.instance import open_instance
-from tests.pipeline.test_refresh_incremental import _refresh
-from tests.support.portfolio import commit_to, tiny_portfolio
+from tests.support.portfolio import commit_to, refresh, tiny_portfolio
 
 
 def _observed(data: Path) -> list[str]:
@@ -25,17 +24,17 @@ def _observed(data: Path) -> list[str]:
 
 def test_a_cold_refresh_reports_only_the_component_that_moved(tmp_path: Path) -> None:
     kb, data = tiny_portfolio(tmp_path / "portfolio"), tmp_path / "data"
-    _refresh(kb, data, "--no-service")
+    refresh(kb, data, "--no-service")
     assert sorted(_observed(data)) == ["tiny/one", "tiny/two"]
 
     commit_to(kb, "two", "export const eight = 8;\n")
-    result = _refresh(kb, data, "--no-service")
+    result = refresh(kb, data, "--no-service")
     assert "extracting 1 stale component(s): tiny/two" in result.stdout
     assert _observed(data)[2:] == ["tiny/two"]
 
     shutil.rmtree(data / "dagster" / "history")  # a new event log has seen nothing
     commit_to(kb, "one", "export const nine = 9;\n")
-    _refresh(kb, data, "--no-service")
+    refresh(kb, data, "--no-service")
     assert sorted(_observed(data)) == ["tiny/one", "tiny/two"]
 
 
@@ -47,9 +46,9 @@ def test_after_a_forced_rebuild_dagster_sees_nothing_stale(tmp_path: Path) -> No
     from pipeline.refresh import stale_selection
 
     kb, data = tiny_portfolio(tmp_path / "portfolio"), tmp_path / "data"
-    _refresh(kb, data, "--no-service")
+    refresh(kb, data, "--no-service")
     commit_to(kb, "one", "export const ten = 10;\n")
-    forced = _refresh(kb, data, "--all", "--no-service")
+    forced = refresh(kb, data, "--all", "--no-service")
     assert "one run:" in forced.stdout
     knowledge = load_kb(kb, data)
     defs = build_definitions(str(kb), str(data))

@@ -16,16 +16,8 @@ from pathlib import Path
 import pytest
 
 from pipeline.handoff import connect
-from tests.support.portfolio import commit_to, git, kb_cli, tiny_portfolio
+from tests.support.portfolio import commit_to, git, refresh, tiny_portfolio
 from tests.support.processes import start, stop_group
-
-
-def _refresh(kb: Path, data: Path, *extra: str) -> subprocess.CompletedProcess:
-    result = kb_cli("refresh", "--kb", str(kb), "--data-dir", str(data), *extra)
-    assert result.returncode == 0, result.stdout + result.stderr
-    last = result.stdout.strip().splitlines()[-1]
-    assert last.startswith("kb refresh: ") and " wall, " in last and "peak memory" in last, last
-    return result
 
 
 def _stamps(data: Path) -> dict[str, str]:
@@ -59,20 +51,20 @@ def _age_kb_files(kb: Path) -> None:
 
 def test_one_component_refresh_equals_a_from_scratch_build(tmp_path: Path) -> None:
     kb, data = tiny_portfolio(tmp_path / "portfolio"), tmp_path / "data"
-    _refresh(kb, data, "--no-service")
+    refresh(kb, data, "--no-service")
     _age_kb_files(kb)
     for _ in range(2):  # the second answers from the KB fingerprint the first wrote
-        assert "nothing to do" in _refresh(kb, data).stdout
+        assert "nothing to do" in refresh(kb, data).stdout
     assert (data / "kb-fingerprint.json").is_file()
     before = _stamps(data)
     commit_to(kb, "one", "export const three = () => one() + 2;\n")
     project = kb / "projects" / "tiny" / "project.md"
     project.write_text(project.read_text().replace("# Tiny", "# Tiny portfolio"))
-    result = _refresh(kb, data, "--no-service")
+    result = refresh(kb, data, "--no-service")
     assert "stale: KB edited" in result.stdout, result.stdout  # the fingerprint saw the edit
     _assert_one_extracted(result, before, _stamps(data), "one")
     scratch = tmp_path / "scratch"
-    _refresh(kb, scratch, "--all", "--no-service")
+    refresh(kb, scratch, "--all", "--no-service")
     assert _graph_files(data) == _graph_files(scratch)
     assert any(b"three" in v for v in _graph_files(data).values())
 
@@ -91,14 +83,14 @@ def test_refresh_handed_to_the_service_equals_a_from_scratch_build(tmp_path: Pat
         listening = connect(data, wait=60.0)  # else `--service` would start a second one
         assert listening is not None, "the refresh service never listened"
         listening.close()
-        first = _refresh(kb, data, "--service")
+        first = refresh(kb, data, "--service")
         assert "handing over to the refresh service" in first.stdout, first.stdout
         before = _stamps(data)
-        same = _refresh(kb, data)  # nothing changed: the running service answers that too
+        same = refresh(kb, data)  # nothing changed: the running service answers that too
         assert "handing over" in same.stdout and "nothing stale" in same.stdout, same.stdout
         assert _stamps(data) == before
         commit_to(kb, "two", "export function four() { return two(); }\n")
-        result = _refresh(kb, data)
+        result = refresh(kb, data)
         assert "handing over to the refresh service" in result.stdout, result.stdout
         _assert_one_extracted(result, before, _stamps(data), "two")
         assert "refresh service, peak memory" in result.stdout.strip().splitlines()[-1]
@@ -108,11 +100,11 @@ def test_refresh_handed_to_the_service_equals_a_from_scratch_build(tmp_path: Pat
             service.wait(timeout=60)
         stop_group(service)
     scratch = tmp_path / "scratch"
-    _refresh(kb, scratch, "--all", "--no-service")
+    refresh(kb, scratch, "--all", "--no-service")
     assert _graph_files(data) == _graph_files(scratch)
     # the service is gone: a refresh falls back to in process
     commit_to(kb, "one", "export const five = 5;\n")
-    fallback = _refresh(kb, data)
+    fallback = refresh(kb, data)
     assert "handing over" not in fallback.stdout and "done in" in fallback.stdout
 
 
@@ -161,13 +153,13 @@ def test_an_unchanged_project_is_reused_and_the_result_equals_a_from_scratch_bui
     root = tmp_path / "portfolio"
     kb, data = tiny_portfolio(root), tmp_path / "data"
     _add_project(root, kb, "solo", "alone", "export function alone() { return 1; }\n")
-    _refresh(kb, data, "--no-service")
+    refresh(kb, data, "--no-service")
     first, _ = _published(data)
     solo = first / "partition=solo" / "nodes.parquet"
     staged = data / "staging" / "project_graph" / "solo" / "nodes.parquet"
     staged_inode = staged.stat().st_ino
     commit_to(kb, "one", "export const six = () => one() + 5;\n")
-    _refresh(kb, data, "--no-service")
+    refresh(kb, data, "--no-service")
     second, manifest = _published(data)
     assert second != first
     # the untouched project: its graph not rebuilt, its published files linked, not written
@@ -178,7 +170,7 @@ def test_an_unchanged_project_is_reused_and_the_result_equals_a_from_scratch_bui
     ).stat().st_ino
     assert manifest["partitions"]["solo"]["tables"]["nodes"] > 0
     scratch = tmp_path / "scratch"
-    _refresh(kb, scratch, "--all", "--no-service")
+    refresh(kb, scratch, "--all", "--no-service")
     assert _graph_files(data) == _graph_files(scratch)
     assert _tables(data) == _tables(scratch)
     assert any(b"six" in v for v in _graph_files(data).values())
@@ -217,24 +209,24 @@ def test_a_code_commit_reuses_the_component_docs_and_a_doc_commit_rechunks_them(
     readme.write_text("# One\n\n## Setup\n\nRun the harbour crane.\n")
     git(root, "add", "-A")
     git(root, "commit", "-qm", "one: readme")
-    _refresh(kb, data, "--no-service")
+    refresh(kb, data, "--no-service")
     staged = data / "staging" / "doc_chunks" / "tiny__one" / "doc_chunks.parquet"
     inode = staged.stat().st_ino
 
     commit_to(kb, "one", "export const seven = 7;\n")  # code only: the docs are taken back
-    _refresh(kb, data, "--no-service")
+    refresh(kb, data, "--no-service")
     assert _docs_taken_back(data) == "- tiny/one"
     assert staged.stat().st_ino == inode
     assert any("harbour crane" in row for row in _doc_chunks(data))
 
     readme.write_text("# One\n\n## Setup\n\nRun the lighthouse lamp.\n")  # docs: re-chunked
     git(root, "commit", "-qam", "one: readme edited")
-    _refresh(kb, data, "--no-service")
+    refresh(kb, data, "--no-service")
     assert _docs_taken_back(data) == "none"
     assert staged.stat().st_ino != inode
     rows = _doc_chunks(data)
     assert any("lighthouse lamp" in row for row in rows)
     assert not any("harbour crane" in row for row in rows)
     scratch = tmp_path / "scratch"
-    _refresh(kb, scratch, "--all", "--no-service")
+    refresh(kb, scratch, "--all", "--no-service")
     assert rows == _doc_chunks(scratch)

@@ -113,6 +113,15 @@ def kb_cli(
     return _in_process(list(args), cwd, full_env)
 
 
+def refresh(kb: Path, data: Path, *extra: str) -> subprocess.CompletedProcess:
+    """`kb refresh` of a KB into a data dir; it must succeed and end with its cost line."""
+    result = kb_cli("refresh", "--kb", str(kb), "--data-dir", str(data), *extra)
+    assert result.returncode == 0, result.stdout + result.stderr
+    last = result.stdout.strip().splitlines()[-1]
+    assert last.startswith("kb refresh: ") and " wall, " in last and "peak memory" in last, last
+    return result
+
+
 def _in_process(argv: list[str], cwd: Path | None, env: dict) -> subprocess.CompletedProcess:
     with _IN_PROCESS:
         return _run_main(argv, cwd, env)
