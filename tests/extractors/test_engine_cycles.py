@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from pyrepo import Graph, write
 
-from extractors.registry import extract_component
-
 FASTAPI_APP = """
     from fastapi import FastAPI
     from paths import PREFIX
@@ -64,9 +62,7 @@ def test_two_js_modules_reading_each_other_keep_the_routes(tmp_path):
             app.get('/health', (req, res) => res.send('ok'));
             """,
     })  # fmt: skip
-    facts = extract_component("p", "web", tmp_path)
-    assert not [p for p in facts.problems if p.rule.startswith("extractor-")]
-    routes = sorted(n.name for n in facts.nodes if n.kind == "route")
+    routes = Graph(tmp_path).routes()  # (Graph fails on an extractor's failure)
     assert "GET /health" in routes and any(r.endswith("/lamps") for r in routes)
 
 
