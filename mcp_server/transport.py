@@ -16,12 +16,17 @@ sent it waits forever. Here each line is parsed once and judged:
 Every reply goes out through the one writer, a line at a time, so replies never interleave.
 While serving, fd 0 and fd 1 point at /dev/null and stderr (as the SDK's transport does):
 a stray read or print in a handler never touches the wire.
+
+The streams are served by the SDK's low-level `Server` — its public way to run over streams
+a transport supplies. `MCPServer` keeps the tools (schemas from the type hints, argument
+validation); the low-level server asks it through its public `list_tools` / `call_tool`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import re
 import sys
@@ -29,9 +34,14 @@ from typing import Any
 
 import anyio
 import mcp_types as types
+from mcp.server.lowlevel import Server
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
+log = logging.getLogger("kb-graph.mcp")
 PARSE_ERROR, INVALID_REQUEST = -32700, -32600
 MAX_LINE = 16 * 2**20  # bytes of one message; a longer line is refused unread
 TOO_LONG = b"\0too long"
@@ -117,9 +127,40 @@ def _claimed_stdio():
         os.close(wire_out)
 
 
-async def serve_stdio(server: Any) -> None:
-    """Run an `MCPServer` on stdin/stdout through `judge`."""
-    lowlevel = server._lowlevel_server  # the SDK's Server behind MCPServer (mcp 2.3)
+def wire_server(tools: MCPServer) -> Server:
+    """The low-level server that answers `tools/list` and `tools/call` from `tools`.
+
+    A tool's failure is an error result the agent reads (`isError`), as `MCPServer` itself
+    answers it; an error of the protocol (`MCPError`) stays a JSON-RPC error."""
+
+    async def list_tools(
+        _ctx: Any, _params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=await tools.list_tools())
+
+    async def call_tool(_ctx: Any, params: types.CallToolRequestParams) -> Any:
+        try:
+            return await tools.call_tool(params.name, params.arguments or {})
+        except MCPError:
+            raise
+        except Exception as exc:  # noqa: BLE001 — a failed tool is an answer, not a crash
+            if not isinstance(exc, ToolError):
+                log.exception("tool %r raised", params.name)
+            text = types.TextContent(type="text", text=str(exc))
+            return types.CallToolResult(content=[text], is_error=True)
+
+    return Server(
+        tools.name,
+        version=tools.version,
+        instructions=tools.instructions,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+
+
+async def serve_stdio(server: MCPServer) -> None:
+    """Run an `MCPServer`'s tools on stdin/stdout through `judge`."""
+    lowlevel = wire_server(server)
     inbound_send, inbound = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     outbound, outbound_receive = anyio.create_memory_object_stream[SessionMessage](0)
 
@@ -182,7 +223,7 @@ class _LineReader:
         return TOO_LONG if too_long else line
 
 
-def run(server: Any) -> None:
+def run(server: MCPServer) -> None:
     """`server.run("stdio")`, through the judging transport."""
     anyio.run(serve_stdio, server)
     sys.stdout.flush()

@@ -112,3 +112,23 @@ def test_an_error_echoing_a_long_unicode_name_stays_within_its_budget(synth) -> 
         client.close()
     assert err and "\n" not in text, text[:300]
     assert estimate_tokens(text) <= 150, estimate_tokens(text)
+
+
+def test_over_stdio_the_tools_are_listed_with_schemas_and_a_wrong_call_is_an_error_result(
+    synth,
+) -> None:
+    """The stdio server answers from the same tools the agent sees listed: each with its
+    argument schema; an unknown tool or a mistyped argument is an error result of one line
+    naming the tool (not a protocol error), and the next call is answered."""
+    client = StdioClient(synth["kb"], synth["data"])
+    try:
+        listed = {tool.name: tool for tool in client.tools()}
+        unknown, unknown_err = client.call("kb_teleport", where="mars")
+        mistyped, mistyped_err = client.call("kb_sql", sql="select 1", budget=True)
+        answer, answer_err = client.call("kb_sql", sql="select 42 as answer", project="acme-shop")
+    finally:
+        client.close()
+    assert len(listed) == 9 and "sql" in listed["kb_sql"].input_schema["properties"]
+    assert unknown_err and "kb_teleport" in unknown and "\n" not in unknown, unknown
+    assert mistyped_err and "budget" in mistyped and "\n" not in mistyped, mistyped
+    assert not answer_err and "42" in answer, answer
