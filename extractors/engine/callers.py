@@ -43,11 +43,17 @@ class CallerIndex:
         out: list[tuple[str, TsNode | None, tuple]] = []
         if a is not None and node is not None and a.is_function(node):
             target = Site(scope.rel, 0, 0, 0, scope.start, scope.end)
+            spot = (scope.rel, scope.start, scope.end)
             names = self.names_of(scope.rel, node)
             for rel, call in self._candidates(names, nameless=False):
+                declared = self._declared.get(call.id)
+                if declared is not None:  # its name is declared a function where it is read
+                    if declared == spot:
+                        out.append((rel, call, ()))
+                    continue
                 b = self.program.adapter(rel)
                 view = b.call_view(call) if b is not None else None
-                if view is None or _names_another_function(b, rel, view.callee, target):
+                if view is None:
                     continue
                 callee = self.ev.eval(rel, view.callee, None)
                 if _is(callee, target):
@@ -147,19 +153,26 @@ class CallerIndex:
                         continue
                     name = a.terminal(view.callee)
                     index[name or "\0call"].append((rel, call))
-                    if name and view.callee.type == "identifier":  # `const f = a ? x.g : x.h; f()`
-                        binding = a.resolve(name, view.callee)
-                        if (
-                            binding is not None
-                            and binding.kind in ("decl", "assign")
-                            and binding.value is not None
-                        ):
-                            self._aliases.append((rel, call, a.text(binding.value)))
+                    if name and view.callee.type == "identifier":
+                        self._index_binding(rel, a, call, a.resolve(name, view.callee))
             self._by_name = dict(index)
             for rel, call, text in self._aliases:  # each alias under the names it mentions
                 for word in set(_WORDS.findall(text)):
                     self._alias_words[word].append((rel, call))
         return self._by_name
+
+    def _index_binding(self, rel: str, a, call: TsNode, binding) -> None:
+        """What a plain name called is, seen once without evaluating: a function or class
+        declared where it is read (bundled code declares `e`, `t`, `n` in every scope), or
+        a local holding a function (`const f = a ? x.g : x.h; f()`), indexed under the
+        names its value mentions."""
+        if binding is None:
+            return
+        if binding.kind in ("function", "class"):
+            node = binding.node
+            self._declared[call.id] = (rel, node.start_byte, node.end_byte)
+        elif binding.kind in ("decl", "assign") and binding.value is not None:
+            self._aliases.append((rel, call, a.text(binding.value)))
 
     def _candidates(self, names: set[str], nameless: bool = True) -> list[tuple[str, TsNode]]:
         by_name = self._call_index()
@@ -171,18 +184,6 @@ class CallerIndex:
                     seen.add(found)
                     out.append(found)
         return out + list(by_name.get("\0call", ())) if nameless else out
-
-
-def _names_another_function(a, rel: str, callee: TsNode, target: Site) -> bool:
-    """A plain name whose own scope declares it a function other than `target`: not a call
-    of it, seen without evaluating (bundled code declares `e`, `t`, `n` in every scope)."""
-    if callee.type != "identifier":
-        return False
-    binding = a.resolve(a.text(callee), callee)
-    if binding is None or binding.kind not in ("function", "class"):
-        return False
-    node = binding.node
-    return (rel, node.start_byte, node.end_byte) != (target.rel, target.start, target.end)
 
 
 def _funcs(callee: Value) -> Iterator[Func]:

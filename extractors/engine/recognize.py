@@ -89,6 +89,7 @@ class Recognizer(CallerIndex, OpenEvents, ChainBinding):
         self._nameless: dict[tuple[str, int, int], list[tuple[str, TsNode]]] | None = None
         self._aliases: list[tuple[str, TsNode, str]] = []  # calls of a local holding a function
         self._alias_words: dict[str, list[tuple[str, TsNode]]] = defaultdict(list)
+        self._declared: dict[int, tuple[str, int, int]] = {}  # call id -> function it names
         self._callers: dict[Scope, list[tuple[str, TsNode | None, tuple]]] = {}
         self._activations: dict[tuple, tuple[tuple, Activation | None]] = {}  # chains.py
         self._caller_scopes: dict[int, Scope | None] = {}  # call node id -> its function
