@@ -26,9 +26,14 @@ node: qualifier `<rel>:<line>:<op>`, name `<SDK> <op> <resource>`; attrs `sdk`
 (read | write | delete | listen | transaction | auth | generate), `resource`, `model`,
 `about`. Edge: the enclosing symbol (or code_file) CALLS_FN the sdk_call at the call line,
 attr `via="<sdk> sdk"`. Cookies by name are `cookies.py`'s.
+
+What each SDK's functions do is its model (`extractors/models/sdk/<id>.yaml`, from the SDK's
+reference documentation); this module is the mechanism that reads the models.
 """
 
 from __future__ import annotations
+
+from functools import cache
 
 from tree_sitter import Node as TsNode
 
@@ -38,6 +43,7 @@ from extractors.engine.texts import defined_as, text_at
 from extractors.js.common import arguments, js_files, modules, object_props, text, unwrap
 from extractors.js.index import call_names
 from extractors.js.model import ModuleInfo
+from extractors.models.sdks import Sdk, all_sdks
 from extractors.shared import EngineRun, EnvVars, JsSymbols
 from extractors.source import SourceFile
 
@@ -45,58 +51,12 @@ NAME = "sdk_calls"
 PROVIDES = ()
 REQUIRES = (JsSymbols, EnvVars, EngineRun)  # after the env reads; strings by the engine
 ABOUT = "SDK call to a managed backend, not an HTTP call to a route of this project"
+PATH_RULES = ("join", "new_id")  # ref kinds that name a document or collection of their own
 
-FIRESTORE = {
-    "firebase/firestore", "firebase/firestore/lite", "@firebase/firestore",
-    "firebase-admin/firestore", "@google-cloud/firestore",
-}  # fmt: skip
-AUTH = {"firebase/auth", "@firebase/auth", "firebase-admin/auth"}
-STORAGE = {"firebase/storage", "@firebase/storage"}
-DATABASE = {"firebase/database", "@firebase/database"}
-FIRESTORE_OPS = {
-    "getDoc": "read", "getDocs": "read", "getDocFromCache": "read", "getDocFromServer": "read",
-    "getDocsFromCache": "read", "getDocsFromServer": "read", "getCountFromServer": "read",
-    "getAggregateFromServer": "read", "setDoc": "write", "addDoc": "write",
-    "updateDoc": "write", "deleteDoc": "delete", "runTransaction": "transaction",
-    "onSnapshot": "listen",
-}  # fmt: skip
-CHAIN_OPS = {
-    "get": "read", "set": "write", "add": "write", "update": "write", "delete": "delete",
-    "onSnapshot": "listen",
-}  # fmt: skip
-AUTH_OPS = {
-    "signInWithPopup", "signInWithRedirect", "signInWithEmailAndPassword", "signInAnonymously",
-    "createUserWithEmailAndPassword", "signInWithCustomToken", "signInWithCredential",
-    "signOut", "sendPasswordResetEmail", "sendEmailVerification", "onAuthStateChanged",
-    "onIdTokenChanged", "updateProfile", "deleteUser", "signInWithPhoneNumber",
-}  # fmt: skip
-STORAGE_OPS = {
-    "uploadBytes": "write", "uploadBytesResumable": "write", "uploadString": "write",
-    "getDownloadURL": "read", "getBytes": "read", "getBlob": "read", "getMetadata": "read",
-    "list": "read", "listAll": "read", "deleteObject": "delete", "updateMetadata": "write",
-}  # fmt: skip
-DATABASE_OPS = {
-    "get": "read", "set": "write", "update": "write", "push": "write", "remove": "delete",
-    "onValue": "listen", "onChildAdded": "listen", "onChildChanged": "listen",
-    "onChildRemoved": "listen", "runTransaction": "transaction",
-}  # fmt: skip
-REFS = {"doc", "collection", "collectionGroup", "query", "ref", "child"}
-GENKIT_OPS = {"generate", "generateStream", "embed", "embedMany"}
-# model plugin package → env vars it reads by itself when no apiKey is passed
-PLUGIN_ENV = {
-    "@genkit-ai/googleai": "GEMINI_API_KEY",
-    "@genkit-ai/google-genai": "GEMINI_API_KEY",
-    "genkitx-openai": "OPENAI_API_KEY",
-    "@genkit-ai/compat-oai": "OPENAI_API_KEY",
-    "genkitx-anthropic": "ANTHROPIC_API_KEY",
-}
-LABEL = {
-    "firestore": "Firestore",
-    "firebase-auth": "Firebase Auth",
-    "firebase-storage": "Firebase Storage",
-    "firebase-database": "Realtime Database",
-    "genkit": "Genkit",
-}
+
+@cache
+def _by_module() -> dict[str, Sdk]:
+    return {spec: sdk for sdk in all_sdks() for spec in sdk.modules}
 
 
 def extract(ctx: ComponentContext) -> None:
@@ -108,57 +68,47 @@ def extract(ctx: ComponentContext) -> None:
 
 
 def _backend(spec: str) -> bool:
-    return spec.startswith(
-        ("firebase", "@firebase/", "@google-cloud/firestore", "genkit", "@genkit-ai/")
-    )
+    return any(spec.startswith(prefix) for sdk in all_sdks() for prefix in sdk.backend)
 
 
 def _imported(mod: ModuleInfo) -> dict[str, tuple[str, str]]:
-    """local name (or `ns.fn`) → (imported name, package spec) for the SDKs above."""
+    """local name (or `ns.fn`) → (imported name, package spec) for the SDK modules."""
+    by_module = _by_module()
     out: dict[str, tuple[str, str]] = {}
     for local, b in mod.imports.items():
-        if b.spec not in FIRESTORE | AUTH | STORAGE | DATABASE | {"genkit", "@genkit-ai/ai"}:
+        if b.spec not in by_module:
             continue
         if b.imported == "*":
-            table = FIRESTORE_OPS.keys() | AUTH_OPS | STORAGE_OPS.keys() | DATABASE_OPS.keys()
-            table |= REFS | GENKIT_OPS
+            table = {name for sdk in all_sdks() for name in (*sdk.functions, *sdk.refs)}
             out.update({f"{local}.{op}": (op, b.spec) for op in table})
         else:
             out[local] = (b.imported, b.spec)
     return out
 
 
-def _family(name: str, spec: str) -> tuple[str, str] | None:
-    """(sdk, access) of a called SDK function, else None (a ref builder, a config call)."""
-    if spec in FIRESTORE and name in FIRESTORE_OPS:
-        return "firestore", FIRESTORE_OPS[name]
-    if spec in AUTH and name in AUTH_OPS:
-        return "firebase-auth", "auth"
-    if spec in STORAGE and name in STORAGE_OPS:
-        return "firebase-storage", STORAGE_OPS[name]
-    if spec in DATABASE and name in DATABASE_OPS:
-        return "firebase-database", DATABASE_OPS[name]
-    if spec == "@genkit-ai/ai" and name in GENKIT_OPS:
-        return "genkit", "generate"
-    return None
+def _ref(names, callee: str) -> str | None:
+    """How the function called as `callee` builds a path (a `refs` kind), else None."""
+    op, spec = names.get(callee, ("", ""))
+    sdk = _by_module().get(spec)
+    return sdk.refs.get(op) if sdk is not None else None
 
 
 def _file(ctx: ComponentContext, mod: ModuleInfo, names: dict[str, tuple[str, str]]) -> None:
     taken: set[str] = set()
+    by_module = _by_module()
     for call, fn, dotted in call_names(ctx, mod.sf):
         if call.type != "call_expression":
             continue
         attrs = None
         if dotted in names:
             op, spec = names[dotted]
-            found = _family(op, spec)
-            if found is None:
-                continue
-            sdk, access = found
-            attrs = {"sdk": sdk, "package": spec, "op": op, "access": access}
-            if sdk == "firestore" and op == "runTransaction":
+            sdk = by_module[spec]
+            if op not in sdk.functions:
+                continue  # a ref builder, a config call
+            attrs = {"sdk": sdk.id, "package": spec, "op": op, "access": sdk.functions[op]}
+            if op == sdk.transaction:
                 attrs["resource"] = " + ".join(_paths_in(ctx, mod, names, call))
-            elif sdk in {"firestore", "firebase-storage", "firebase-database"}:
+            elif sdk.refs:
                 attrs["resource"] = _path(ctx, mod, names, (arguments(call) or [None])[0])
         elif fn is not None and fn.type == "member_expression":
             attrs = _method(ctx, mod, names, call, fn)
@@ -169,33 +119,41 @@ def _file(ctx: ComponentContext, mod: ModuleInfo, names: dict[str, tuple[str, st
 def _method(ctx, mod: ModuleInfo, names, call: TsNode, fn: TsNode) -> dict | None:
     prop = text(mod.sf, fn.child_by_field_name("property"))
     obj = unwrap(fn.child_by_field_name("object"))
-    if prop in GENKIT_OPS:
-        return _genkit(ctx, mod, names, call, obj, prop)
-    if prop == "commit" and obj is not None and obj.type == "identifier":
+    for sdk in all_sdks():
+        if sdk.instance is not None and prop in sdk.instance[2]:
+            return _instance_call(ctx, mod, call, obj, prop, sdk)
+    for sdk in all_sdks():
+        if sdk.batch is None or prop != sdk.batch[1] or obj is None or obj.type != "identifier":
+            continue
         made = defined_as(ctx, mod.rel, obj)
         made_node = unwrap(made.node) if made is not None else None
         if made_node is not None and made_node.type == "call_expression":
             op, spec = names.get(text(mod.sf, made_node.child_by_field_name("function")), ("", ""))
-            if op == "writeBatch" and spec in FIRESTORE:
+            if op == sdk.batch[0] and spec in sdk.modules:
                 paths = " + ".join(_paths_in(ctx, mod, names, call))
-                return {"sdk": "firestore", "package": spec, "op": "writeBatch.commit",
-                        "access": "write", "resource": paths}  # fmt: skip
+                return {"sdk": sdk.id, "package": spec, "op": f"{op}.{prop}",
+                        "access": sdk.batch[2], "resource": paths}  # fmt: skip
     chained = obj is not None and obj.type == "call_expression"
-    if prop in CHAIN_OPS and chained and any(_backend(b.spec) for b in mod.imports.values()):
-        path = _chain_path(ctx, mod, obj)
-        if path:
-            return {"sdk": "firestore", "package": _spec(mod, FIRESTORE), "op": prop,
-                    "access": CHAIN_OPS[prop], "resource": path}  # fmt: skip
+    if not chained or not any(_backend(b.spec) for b in mod.imports.values()):
+        return None
+    for sdk in all_sdks():
+        if sdk.chain is not None and prop in sdk.chain.methods:
+            path = _chain_path(ctx, mod, obj, sdk)
+            if path:
+                return {"sdk": sdk.id, "package": _spec(mod, sdk), "op": prop,
+                        "access": sdk.chain.methods[prop], "resource": path}  # fmt: skip
     return None
 
 
-def _spec(mod: ModuleInfo, family: set[str]) -> str:
-    specs = sorted(b.spec for b in mod.imports.values() if b.spec in family)
-    return specs[0] if specs else "firebase-admin"
+def _spec(mod: ModuleInfo, sdk: Sdk) -> str:
+    specs = sorted(b.spec for b in mod.imports.values() if b.spec in sdk.modules)
+    return specs[0] if specs else sdk.chain.package  # type: ignore[union-attr]
 
 
-def _chain_path(ctx, mod: ModuleInfo, call: TsNode) -> str | None:
+def _chain_path(ctx, mod: ModuleInfo, call: TsNode, sdk: Sdk) -> str | None:
     """`db.collection("a").doc(id).collection("b")` → `a/{id}/b` (None: not such a chain)."""
+    chain = sdk.chain
+    assert chain is not None
     parts: list[str] = []
     seen: set[str] = set()
     node: TsNode | None = call
@@ -204,14 +162,14 @@ def _chain_path(ctx, mod: ModuleInfo, call: TsNode) -> str | None:
         if fn is None or fn.type != "member_expression":
             break
         prop = text(mod.sf, fn.child_by_field_name("property"))
-        if prop in {"collection", "doc", "collectionGroup"}:
-            seen.add(prop.replace("Group", ""))
+        if prop in chain.segments:
+            seen.add(prop)
             args = arguments(node)
             parts.append(_segment(ctx, mod, args[0]) if args else "{new id}")
-        elif prop not in {"where", "orderBy", "limit", "startAfter", "withConverter"}:
+        elif prop not in chain.passes:
             break  # the root: `admin.firestore()`, `getFirestore()`
         node = unwrap(fn.child_by_field_name("object"))
-    return "/".join(reversed(parts)) if "collection" in seen else None
+    return "/".join(reversed(parts)) if seen & chain.needs else None
 
 
 def _segment(ctx, mod: ModuleInfo, node: TsNode | None) -> str:
@@ -220,7 +178,8 @@ def _segment(ctx, mod: ModuleInfo, node: TsNode | None) -> str:
 
 
 def _path(ctx, mod: ModuleInfo, names, node: TsNode | None, depth: int = 0) -> str | None:
-    """The Firestore/Storage path a ref expression stands for, through the names it is kept in."""
+    """The document or object path a ref expression stands for, through the names it is
+    kept in."""
     node = unwrap(node)
     if node is None or depth > 8:
         return None
@@ -233,21 +192,29 @@ def _path(ctx, mod: ModuleInfo, names, node: TsNode | None, depth: int = 0) -> s
     if node.type != "call_expression":
         return None
     callee = text(mod.sf, node.child_by_field_name("function"))
-    op = names.get(callee, ("", ""))[0]
+    rule = _ref(names, callee)
     args = arguments(node)
-    if op not in REFS or not args:
-        return _chain_path(ctx, mod, node) if "." in callee else None
+    if rule is None or not args:
+        return _chained_path(ctx, mod, node) if "." in callee else None
     base = _path(ctx, mod, names, args[0], depth + 1)
-    if op == "query":
+    if rule == "base":
         return base
     segments = [_segment(ctx, mod, a) for a in args[1:]]
-    if op == "doc" and base is not None and not segments:
+    if rule == "new_id" and base is not None and not segments:
         segments = ["{new id}"]
     return "/".join(([base] if base else []) + segments) or None
 
 
+def _chained_path(ctx, mod: ModuleInfo, node: TsNode) -> str | None:
+    """The namespaced form of a path, by the first SDK whose chain reads it."""
+    for sdk in all_sdks():
+        if sdk.chain is not None and (path := _chain_path(ctx, mod, node, sdk)):
+            return path
+    return None
+
+
 def _paths_in(ctx, mod: ModuleInfo, names, call: TsNode) -> list[str]:
-    """Every outermost doc/collection path built in the function around `call`."""
+    """Every outermost document or collection path built in the function around `call`."""
     scope = call.parent
     while scope is not None and scope.type not in {
         "function_declaration", "arrow_function", "function_expression", "method_definition",
@@ -258,7 +225,7 @@ def _paths_in(ctx, mod: ModuleInfo, names, call: TsNode) -> list[str]:
     for other, _, dotted in call_names(ctx, mod.sf):
         if scope is not None and not (scope.start_byte <= other.start_byte < scope.end_byte):
             continue
-        if names.get(dotted or "", ("", ""))[0] not in {"doc", "collection"}:
+        if _ref(names, dotted or "") not in PATH_RULES:
             continue
         outer = unwrap(other.parent.parent) if other.parent is not None else None
         if _is_ref(mod, names, outer):
@@ -272,10 +239,13 @@ def _paths_in(ctx, mod: ModuleInfo, names, call: TsNode) -> list[str]:
 def _is_ref(mod: ModuleInfo, names, node: TsNode | None) -> bool:
     if node is None or node.type != "call_expression":
         return False
-    return names.get(text(mod.sf, node.child_by_field_name("function")), ("",))[0] in REFS
+    return _ref(names, text(mod.sf, node.child_by_field_name("function"))) is not None
 
 
-def _genkit(ctx, mod: ModuleInfo, names, call: TsNode, obj: TsNode | None, op: str):
+def _instance_call(ctx, mod: ModuleInfo, call: TsNode, obj: TsNode | None, op: str, sdk: Sdk):
+    """`ai.generate(…)` on `const ai = genkit({ plugins, model })`: the model as written, and
+    the env var each model plugin reads by itself (no `apiKey` given)."""
+    module, maker, _ = sdk.instance  # type: ignore[misc]
     found = defined_as(ctx, mod.rel, obj) if obj is not None else None
     made = unwrap(found.node) if found is not None else None
     owner = modules(ctx).get(found.rel) if found is not None else None
@@ -283,11 +253,11 @@ def _genkit(ctx, mod: ModuleInfo, names, call: TsNode, obj: TsNode | None, op: s
         return None
     ctor = text(owner.sf, made.child_by_field_name("function"))
     binding = owner.imports.get(ctor)
-    if binding is None or binding.spec != "genkit" or binding.imported != "genkit":
+    if binding is None or binding.spec != module or binding.imported != maker:
         return None
     config = next((a for a in arguments(made) if a.type == "object"), None)
     props = object_props(owner.sf, config) if config is not None else {}
-    attrs = {"sdk": "genkit", "package": "genkit", "op": op, "access": "generate"}
+    attrs = {"sdk": sdk.id, "package": module, "op": op, "access": sdk.functions.get(op, "")}
     options = next((a for a in arguments(call) if a.type == "object"), None)
     model = object_props(mod.sf, options).get("model") if options is not None else None
     if model is not None:
@@ -305,8 +275,8 @@ def _genkit(ctx, mod: ModuleInfo, names, call: TsNode, obj: TsNode | None, op: s
         attrs.setdefault("plugins", []).append(pb.spec)
         given = next((a for a in arguments(plugin) if a.type == "object"), None)
         explicit = given is not None and "apiKey" in object_props(owner.sf, given)
-        if pb.spec in PLUGIN_ENV and not explicit:
-            envs.append((PLUGIN_ENV[pb.spec], pb.spec))
+        if pb.spec in sdk.plugin_env and not explicit:
+            envs.append((sdk.plugin_env[pb.spec], pb.spec))
     attrs["_envs"] = envs
     return attrs
 
@@ -318,7 +288,7 @@ def _emit(ctx, mod: ModuleInfo, call: TsNode, attrs: dict, taken: set[str]) -> N
     if qualifier in taken:
         qualifier += f"@{call.start_point[1] + 1}"
     taken.add(qualifier)
-    label = f"{LABEL[attrs['sdk']]} {attrs['op']}"
+    label = f"{_label(attrs['sdk'])} {attrs['op']}"
     detail = attrs.get("resource") or attrs.get("model")
     name = f"{label} {detail}" if detail else label
     if not attrs.get("resource"):
@@ -329,5 +299,9 @@ def _emit(ctx, mod: ModuleInfo, call: TsNode, attrs: dict, taken: set[str]) -> N
     )  # fmt: skip
     owner = mod.enclosing(call.start_byte)
     ctx.add_edge(owner, node, "CALLS_FN", mod.rel, line, via=f"{attrs['sdk']} sdk")
-    emit_reads(ctx, [(node, env, mod.rel, line, {"via": f"genkit plugin {plugin}",
+    emit_reads(ctx, [(node, env, mod.rel, line, {"via": f"{attrs['sdk']} plugin {plugin}",
                                                  "implicit": True}) for env, plugin in envs])  # fmt: skip
+
+
+def _label(sdk_id: str) -> str:
+    return next(sdk.label for sdk in all_sdks() if sdk.id == sdk_id)

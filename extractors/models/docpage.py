@@ -12,6 +12,7 @@ import yaml
 
 from extractors.models import HERE, all_models
 from extractors.models.schema import Model
+from extractors.models.sdks import all_sdks
 
 KIND_TITLES = {
     "server": "Web frameworks (routes, mounts, middleware)",
@@ -76,9 +77,35 @@ def render() -> str:
             out.append(f"| {model.title} (`{model.id}`) | {_language(model)} | {_packages(model)} "
                        f"| {_reads(model)} | [{_host(model.docs)}]({model.docs}) |")  # fmt: skip
         out.append("")
+    out.append(_sdks())
     out.append(_unmodeled())
     out.append(HOW_TO_ADD)
     return "\n".join(out).rstrip() + "\n"
+
+
+def _sdks() -> str:
+    """The managed backends reached through an SDK (`sdk/*.yaml`): their calls are
+    `sdk_call` nodes, not HTTP calls to a route."""
+    rows = ["## Managed backends reached through an SDK (calls to a backend, not to a route)\n",
+            "| name | modules | reads | docs |", "| --- | --- | --- | --- |"]  # fmt: skip
+    for sdk in sorted(all_sdks(), key=lambda s: s.title.lower()):
+        shown = list(sdk.functions)
+        calls = ", ".join(f"`{n}`" for n in shown[:8]) + (", …" if len(shown) > 8 else "")
+        reads = [f"calls: {calls}"]
+        if sdk.refs:
+            reads.append("paths through " + ", ".join(f"`{r}`" for r in sdk.refs))
+        if sdk.chain is not None:
+            reads.append("chained " + ", ".join(f"`.{m}()`" for m in sdk.chain.methods))
+        if sdk.instance is not None:
+            reads.append(f"methods of `{sdk.instance[1]}(…)`")
+        if sdk.plugin_env:
+            reads.append(
+                "plugin keys " + ", ".join(f"`{e}`" for e in sorted(set(sdk.plugin_env.values())))
+            )
+        modules = ", ".join(f"`{m}`" for m in sorted(sdk.modules))
+        rows.append(f"| {sdk.title} (`{sdk.id}`) | {modules} | {'; '.join(reads)} "
+                    f"| [{_host(sdk.docs)}]({sdk.docs}) |")  # fmt: skip
+    return "\n".join(rows) + "\n"
 
 
 def _language(model: Model) -> str:

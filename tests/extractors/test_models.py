@@ -17,6 +17,7 @@ import pytest
 
 from extractors.models import HERE as MODELS
 from extractors.models import all_models
+from extractors.models.sdks import all_sdks
 from extractors.registry import extract_only
 
 FIXTURES = MODELS / "fixtures"
@@ -28,7 +29,7 @@ CASES = sorted(p for p in FIXTURES.glob("*/*") if p.is_dir())
 
 @dataclass
 class Expectation:
-    kind: str  # route | call | no-route | no-call | unresolved
+    kind: str  # route | call | env | proxy | sdk (and no-…) | unresolved
     file: str
     line: int
     words: list[str] = field(default_factory=list)
@@ -76,7 +77,10 @@ def _option(word: str) -> bool:
 
 def facts_of(case: Path):
     facts = extract_only(
-        "fx", case.name, case, {"engine.routes", "engine.requests", "engine.env", "infra.gateways"}
+        "fx",
+        case.name,
+        case,
+        {"engine.routes", "engine.requests", "engine.env", "infra.gateways", "js.sdk_calls"},
     )
     by_id = {n.id: n for n in facts.nodes}
     out_edges: dict[str, list] = {}
@@ -92,8 +96,9 @@ def check(case: Path) -> list[str]:
     claimed: set[str] = set()
     problems += _env_reads(facts, [e for e in wanted if e.kind in ("env", "no-env")])
     problems += _proxies(facts, [e for e in wanted if e.kind == "proxy"])
+    problems += _sdk_calls(facts, [e for e in wanted if e.kind in ("sdk", "no-sdk")])
     for exp in wanted:
-        if exp.kind in ("env", "no-env", "proxy"):
+        if exp.kind in ("env", "no-env", "proxy", "sdk", "no-sdk"):
             continue
         kind = {
             "route": "route",
@@ -178,6 +183,14 @@ def _at_lines(wanted: list[Expectation], facts: list, at, fits, shown, noun: str
     return problems
 
 
+def _sdk_calls(facts, wanted: list[Expectation]) -> list[str]:
+    """`expect sdk NAME`: a call to a managed backend's SDK named NAME (`Firestore getDoc
+    beds/{bedId}`: the SDK's label, the function, the path) at this line."""
+    calls = [n for n in facts.nodes if n.kind == "sdk_call"]
+    return _at_lines(wanted, calls, lambda n: (n.file, n.line),
+                     lambda exp, n: n.name == " ".join(exp.words), lambda n: n.name, "sdk call")  # fmt: skip
+
+
 def _rewritten_to(rule: dict) -> str:
     """The function or Cloud Run service a hosting rewrite sends to."""
     run = rule.get("run")
@@ -220,6 +233,9 @@ def test_every_model_loads_cites_its_docs_and_has_a_fixture():
             f"{model.path}: `docs:` names the library's documentation"
         )
         assert model.id in with_fixtures, f"{model.path}: no fixture under fixtures/{model.id}/"
+    for sdk in all_sdks():
+        assert sdk.docs.startswith("https://"), f"{sdk.path}: `docs:` names the SDK's reference"
+        assert sdk.id in with_fixtures, f"{sdk.path}: no fixture under fixtures/{sdk.id}/"
 
 
 def test_the_runner_notices_a_wrong_expectation(tmp_path: Path):
@@ -257,3 +273,19 @@ def test_the_runner_notices_a_wrong_env_read_or_proxy_rule(tmp_path: Path):
     assert any(p.startswith("missing: env.js:3 expect env KETTLE_TEAM") for p in problems)
     assert any(p.startswith("missing: package.json:1 expect proxy /") for p in problems)
     assert any("not expected: proxy / -> http://localhost:6601" in p for p in problems)
+
+
+def test_a_malformed_sdk_model_is_one_line_naming_the_file_and_the_fix(tmp_path: Path):
+    from extractors.models.schema import ModelError
+    from extractors.models.sdks import load_sdk
+
+    bad = tmp_path / "kvstore.yaml"
+    bad.write_text(
+        "id: kvstore\ntitle: KV\nlabel: KV\ndocs: https://kv.example/docs\n"
+        "modules: [kv]\nfunctions: {get: read}\nrefs: {key: glue}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(ModelError) as refused:
+        load_sdk(bad)
+    assert str(refused.value).startswith(f"{bad}: a ref is one of")
+    assert "\n" not in str(refused.value)
