@@ -204,7 +204,7 @@ def _gitignore(ctx: ComponentContext) -> pathspec.PathSpec | None:
         ctx.problem("warning", ".gitignore", None, skip.rule, skip.message)
         return None
     lines = data.decode("utf-8", "replace").splitlines()
-    return pathspec.PathSpec.from_lines("gitwildmatch", lines)
+    return pathspec.GitIgnoreSpec.from_lines(lines)  # git's own rules, as `git status` reads them
 
 
 def _is_minified(rel: str, data: bytes) -> bool:
