@@ -96,6 +96,7 @@ class Call:
                     if node.named_children else None  # fmt: skip
                 if isinstance(inner, Param):  # a rest parameter not bound yet: its items
                     out += [Param(f"{inner.name}.{k}", inner.scope) for k in range(4)]
+                inner = self.ev.items_of(inner, self.depth + 1)  # `f(*t)`, `t` a returned tuple
                 if not isinstance(inner, ArrLit):
                     break
                 out += list(inner.items)
@@ -149,7 +150,7 @@ class Calls:
             return Param(f"{callee.name}()", callee.scope)
         if isinstance(callee, Klass):
             kwargs = tuple((k, call.kwarg(k)) for k in view.kwargs)
-            return Instance(callee, tuple(call.args()), kwargs)  # type: ignore[arg-type]
+            return Instance(callee, tuple(call.args()), kwargs, made=True)  # type: ignore[arg-type]
         if isinstance(callee, Choice):
             return choice([self._call_option(o, call) for o in callee.options])
         if isinstance(callee, Method) and callee.name == "bind" and isinstance(callee.target, Func):
@@ -162,7 +163,7 @@ class Calls:
             return self.returns(callee, call)
         if isinstance(callee, Klass):
             kwargs = tuple((k, call.kwarg(k)) for k in call.view.kwargs)
-            return Instance(callee, tuple(call.args()), kwargs)  # type: ignore[arg-type]
+            return Instance(callee, tuple(call.args()), kwargs, made=True)  # type: ignore[arg-type]
         one = Call(
             self,
             call.rel,
@@ -225,7 +226,12 @@ class Calls:
         info = a.function(node)
         self._entered.add(scope)
         try:
-            outs = [self.eval(fn_value.site.rel, r, act, call.depth + 1) for r in a.returns(info)]
+            rel, found = fn_value.site.rel, a.returns(info)
+            if len(found) > 1:  # a `return` in a branch that cannot run is no result
+                found = [
+                    r for r in found if not self.judged_dead(rel, a, r, node, act, call.depth + 1)
+                ]
+            outs = [self.eval(rel, r, act, call.depth + 1) for r in found]
         finally:
             self._entered.discard(scope)
         if not outs:

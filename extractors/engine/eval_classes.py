@@ -107,8 +107,8 @@ class ClassMembers:
         self, a: FileAdapter, info, instance: Instance | None
     ) -> Activation | None:
         ctor = info.methods.get("constructor") or info.methods.get("__init__")
-        if instance is None or not (instance.args or instance.kwargs):
-            return None
+        if instance is None or not (instance.args or instance.kwargs or instance.made):
+            return None  # `self` of a method: made by callers not known here
         if ctor is None:  # field initializers still see `this` as the instance made
             return Activation(a.scope_of(info.node), (), instance) if a.family == "js" else None
         fn = a.function(ctor)
@@ -184,7 +184,7 @@ class ClassMembers:
         out = []
         start, end = info.node.start_byte, info.node.end_byte
         for target, value in a.assignments_to(name):
-            if not (start <= target.start_byte < end):
+            if not (start <= target.start_byte < end) or self._unused_setter(a, target):
                 continue
             view = a.view(target)
             if isinstance(view, EMember):
@@ -192,3 +192,15 @@ class ClassMembers:
                 if isinstance(obj, EThis) or (isinstance(obj, EName) and obj.name == "self"):
                     out.append(value)
         return out
+
+    def _unused_setter(self, a: FileAdapter, target: TsNode) -> bool:
+        """An assignment in a property's setter (`@host.setter`, `set host(v)`) while nothing
+        in the component assigns that property: it never runs."""
+        method = a.function_at(target)
+        if method is None or not a.is_setter(method):
+            return False
+        prop = a.function(method).name
+        return not any(
+            other is not None and other.assignments_to(prop)
+            for other in map(self.program.adapter, self.program.rels())
+        )

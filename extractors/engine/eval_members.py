@@ -21,11 +21,13 @@ from extractors.engine.values import (
     Obj,
     ObjLit,
     Param,
+    Seq,
     Unknown,
     Value,
     choice,
 )
 from extractors.lang.expr import (
+    EArray,
     EIndex,
     EMember,
     EName,
@@ -60,6 +62,11 @@ class Members:
             if name.isdigit() and int(name) < len(target.items):
                 return target.items[int(name)]
             return Method(target, name)
+        if isinstance(target, Seq):
+            items = self.seq_items(target, depth)
+            if name.isdigit() and int(name) < len(items):
+                return items[int(name)]
+            return Method(target, name)
         if isinstance(target, Module):
             return self.program.exported(self, target.rel, name)
         if isinstance(target, Instance):
@@ -71,6 +78,31 @@ class Members:
         if isinstance(target, Func) and name in ("bind", "call", "apply"):
             return Method(target, name)
         return Method(target, name)
+
+    def items_of(self, value: Value | None, depth: int) -> Value | None:
+        """A value as a list of items where it can be one: a list, a bare tuple, or a choice
+        of such (item by item; alternatives that are no list are not known to have items)."""
+        if isinstance(value, Seq):
+            return ArrLit(self.seq_items(value, depth), value.site)
+        if not isinstance(value, Choice):
+            return value
+        lists = [
+            v for v in (self.items_of(o, depth + 1) for o in value.options) if isinstance(v, ArrLit)
+        ]
+        if not lists:
+            return value
+        width = max(len(v.items) for v in lists)
+        return ArrLit(tuple(choice([v.items[i] for v in lists if i < len(v.items)], value.condition)
+                            for i in range(width)))  # fmt: skip
+
+    def seq_items(self, seq: Seq, depth: int) -> tuple[Value, ...]:
+        """A bare tuple's items, evaluated where it was written."""
+        a = self.program.adapter(seq.site.rel)
+        node = a.node_at(seq.site) if a is not None else None
+        view = a.view(node) if a is not None and node is not None else None
+        if not isinstance(view, EArray):
+            return ()
+        return tuple(self.eval(seq.site.rel, item, seq.act, depth + 1) for item in view.items)
 
     def object_member(self, obj: ObjLit, name: str, depth: int) -> Value:
         for key, value in obj.extra:

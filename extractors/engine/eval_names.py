@@ -81,14 +81,29 @@ class Names:
             return Unknown(b.name, "caught error")
         values = []
         outer = self._closure(a, b.scope, act)
-        for decl in a.bindings(b):  # type: ignore[attr-defined]
-            if decl.value is None:
-                continue
+        declared = _reaching(a, a.bindings(b), at, b.scope)  # type: ignore[attr-defined]
+        # branches are judged with the values of a call, or at module level: a function's
+        # own conditions on parameters nobody bound cannot be decided
+        judge = len(declared) > 1 and (outer is not None or b.scope.parent is None)
+        for decl in declared:
+            if decl.kind == "param":  # `if client is None: client = …`: the parameter too
+                values.append(self._param(rel, a, decl, act, depth))
+            if decl.value is None or _inside(at, decl.value) or decl.node.id in self._judged:
+                continue  # read on the right of its own reassignment: what it was before
+            if judge and self._dead_assignment(rel, a, decl, b, outer, depth):
+                continue  # `if host is None: url = …` with a host: not one of the values
             value = self.eval(rel, decl.value, outer, depth)
             values.append(self.path_of(value, decl.path, rel, at, depth))
         if not values:
             return Unknown(b.name, "declared without a value")
         return choice(values)
+
+    def _dead_assignment(
+        self, rel: str, a: FileAdapter, decl: Binding, b: Binding, act, depth
+    ) -> bool:
+        """Whether an assignment sits in a branch that cannot run. Its conditions are read
+        without it (`if client is None: client = default()` tests the client before)."""
+        return self.judged_dead(rel, a, decl.node, b.scope, act, depth)
 
     def _closure(self, a: FileAdapter, scope: TsNode, act: Activation | None) -> Activation | None:
         """The activation a scope's names are evaluated in: the bound one when the
@@ -206,3 +221,27 @@ class Names:
         if parent is not None and a.view(parent).__class__ is EObject:
             return ObjLit(a.site(parent), None)
         return Unknown("this", "this of a free function")
+
+
+def _inside(at: TsNode | None, value: TsNode) -> bool:
+    """Whether the read at `at` is part of the value assigned (the name read on the right
+    of its own reassignment)."""
+    return at is not None and value.start_byte <= at.start_byte < value.end_byte
+
+
+def _reaching(
+    a: FileAdapter, declared: list[Binding], at: TsNode | None, scope: TsNode
+) -> list[Binding]:
+    """The bindings of a name that can be its value where it is read: not one that an
+    assignment always run later, and before the read, replaces (`url = base + url` reads the
+    parameter; a read after it, the sum). A read of the module itself (`at` the root) is at
+    its end."""
+    if at is None or len(declared) < 2:
+        return declared
+    read = at.end_byte if at.parent is None else at.start_byte
+    later = [d.node for d in declared if d.value is not None and d.node.end_byte <= read
+             and a.runs_always(d.node, scope)]  # fmt: skip
+    if not later:
+        return declared
+    last = max(n.start_byte for n in later)
+    return [d for d in declared if d.node.start_byte >= last or d.node.end_byte > read]

@@ -33,11 +33,14 @@ from extractors.engine.values import (
     Choice,
     Env,
     Func,
+    Instance,
     Klass,
     Lit,
+    Obj,
     ObjLit,
     Param,
     Scope,
+    Seq,
     Unknown,
     Value,
     choice,
@@ -62,6 +65,7 @@ from extractors.lang.expr import (
     EThis,
 )
 
+EQUALS, UNEQUALS = {"==", "===", "is"}, {"!=", "!==", "is not"}  # tests against null / None
 # Evaluations one outermost read may take. Library and bundled code multiplies them (a name
 # set in many places, each read through calls of functions that read it again). Application
 # code needs few: of the 91,533 reads of the development portfolio and RealWorld, 91,484
@@ -96,6 +100,7 @@ class Evaluator(Names, Members, ClassMembers, Calls):
         self._assigned: dict[tuple[Value, str], list[tuple[str, TsNode]]] | None = None
         self._building = False
         self._entered: set[Scope] = set()
+        self._judged: set[int] = set()  # assignments whose branch conditions are being read
         self.injector = Injector(self)  # what dependency injection provides for a token
         self.defines: dict[str, Value] = {}  # names a bundler replaces (engine/defines.py)
         if hasattr(library, "attach"):
@@ -189,6 +194,8 @@ class Evaluator(Names, Members, ClassMembers, Calls):
         if isinstance(view, EObject):
             return ObjLit(a.site(node), act)
         if isinstance(view, EArray):
+            if view.bare and not view.spreads:
+                return Seq(a.site(node), act)
             items = [self.eval(rel, item, act, d) for item in view.items[:MAX_ITEMS]]
             for spread in view.spreads:
                 inner = self.eval(rel, spread, act, d)
@@ -206,18 +213,45 @@ class Evaluator(Names, Members, ClassMembers, Calls):
         """A condition known statically: a comparison with null / undefined of a value that
         is certainly set (a literal, an env var, text with a literal part), else None."""
         view = a.view(test)
-        if not (isinstance(view, EBinary) and view.op in ("!=", "!==", "==", "===")):
+        if not (isinstance(view, EBinary) and view.op in EQUALS | UNEQUALS):
             return None
         right = a.view(view.right)
         if not (isinstance(right, EConst) and right.value is None):
             return None
         left = self.eval(rel, view.left, act, depth)
         present = left != Lit(None) and (
-            isinstance(left, (Lit, Env, ObjLit, ArrLit, Func)) or builtins.truthy(left) is True
+            isinstance(left, (Lit, Env, ObjLit, ArrLit, Func, Instance, Klass, Obj))
+            or builtins.truthy(left) is True
         )
         if left == Lit(None):
-            return view.op in ("==", "===")
-        return (view.op in ("!=", "!==")) if present else None
+            return view.op in EQUALS
+        return (view.op in UNEQUALS) if present else None
+
+    def judged_dead(
+        self, rel: str, a: FileAdapter, node: TsNode, stop: TsNode | None, act, depth: int
+    ) -> bool:
+        """`dead`, with `node` itself left out of what its conditions read; not asked again
+        while a condition is being read (one level: each judged condition would judge the
+        branches of every name it reads, in bundled code without end)."""
+        if self._judged:
+            return False
+        self._judged.add(node.id)
+        try:
+            return self.dead(rel, a, node, stop, act, depth)
+        finally:
+            self._judged.discard(node.id)
+
+    def dead(
+        self, rel: str, a: FileAdapter, node: TsNode, stop: TsNode | None, act, depth: int
+    ) -> bool:
+        """Whether `node` (an assignment, a `return`) is in a branch that cannot run: under an
+        `if` whose condition is decided against it, or after one that always leaves."""
+        tests, exits = a.branches_of(node, stop)
+        for test, holds in tests:
+            decided = self._decided(rel, a, test, act, depth)
+            if decided is not None and decided != holds:
+                return True
+        return any(self._decided(rel, a, test, act, depth) is True for test in exits)
 
     def _stringy(self, value: Value, a: FileAdapter, node: TsNode) -> Value:
         """A value interpolated into text: itself when it is text, each alternative of a

@@ -295,8 +295,8 @@ class Recognizer(CallerIndex, OpenEvents, ChainBinding):
                                     "passes it, so the prefix it is mounted under is not known"))  # fmt: skip
 
     def _settle(self, rel, node, decorated, chain, event: Event, opened: Scope | None) -> None:
-        if opened is None and isinstance(event, RequestEvent):
-            opened = self._generated_scope(rel, node, chain)
+        if isinstance(event, RequestEvent) and (opened is None or not self.callers(opened)):
+            opened = self._generated_scope(rel, node, chain) or opened  # the SDK's caller
         limit = MAX_GUESS_CHAIN if getattr(event, "confidence", "") == "low" else MAX_CHAIN
         if opened is not None and len(chain) < limit:
             callers = self._from_outside(self.callers(opened), opened, chain)[:MAX_CALLERS]

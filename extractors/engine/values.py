@@ -174,6 +174,16 @@ class ObjLit(Value):
 
 
 @dataclass(frozen=True, slots=True)
+class Seq(Value):
+    """A tuple written bare (`return method, url, headers`), its items evaluated only when
+    read: by position, unpacked (`a, b = f()`) or spread into a call (`f(*t)`). Functions
+    return such tuples everywhere; evaluating every item of each was costly for nothing."""
+
+    site: Site
+    act: Activation | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ArrLit(Value):
     items: tuple[Value, ...]
     site: Site | None = field(default=None, compare=False)  # the literal, when written as one
@@ -201,6 +211,7 @@ class Instance(Value):
     klass: Klass
     args: tuple[Value, ...] = ()
     kwargs: tuple[tuple[str, Value], ...] = ()
+    made: bool = field(default=False, compare=False)  # by a call read here (`K()`), not `self`
 
 
 @dataclass(frozen=True, slots=True)

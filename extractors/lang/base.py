@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node as TsNode
 
 from extractors.engine.values import Scope, Site
+from extractors.lang.branches import exits_before, guards, unconditional
 from extractors.lang.expr import ECall, EMember, Expr
 from extractors.source import SourceFile
 
@@ -73,6 +74,8 @@ class FileAdapter:
         self._functions: dict[int, FunctionInfo] = {}
         self._classes: dict[int, ClassInfo | None] = {}
         self._views: dict[int, Expr] = {}
+        self._branches: dict[tuple[int, int], tuple] = {}  # (node, function) -> its conditions
+        self._exits: dict[int, list] = {}  # block id -> its `if`s that always leave
         self._terminals: dict[int, str | None] = {}
         self._resolved: dict[tuple[str, int], object] = {}  # (name, node id) -> its binding
         self._assigned_by_name: dict[str, list[tuple[TsNode, TsNode]]] | None = None
@@ -208,6 +211,31 @@ class FileAdapter:
 
     def is_getter(self, method: TsNode) -> bool:
         """A method read as the value it returns (a JS `get x()`, a Python `@property`)."""
+        return False
+
+    def branches_of(self, node: TsNode, stop: TsNode | None) -> tuple:
+        """(the `if` conditions around `node` with whether each must hold, the conditions
+        of the `if`s before it that always leave) inside the function `stop`, once per
+        node: each read of a name asks them of every assignment of it again."""
+        key = (node.id, stop.id if stop is not None else -1)
+        found = self._branches.get(key)
+        if found is None:
+            found = self._branches[key] = (
+                guards(node, stop),
+                exits_before(node, stop, self._exits),
+            )
+        return found
+
+    def runs_always(self, node: TsNode, stop: TsNode | None) -> bool:
+        """Whether `node` runs whenever the function `stop` does (no branch or loop between)."""
+        key = (node.id, -2 - (stop.id if stop is not None else 0))
+        found = self._branches.get(key)
+        if found is None:
+            found = self._branches[key] = (unconditional(node, stop),)
+        return found[0]
+
+    def is_setter(self, method: TsNode) -> bool:
+        """A method run when its property is assigned (a JS `set x(v)`, a Python `@x.setter`)."""
         return False
 
     def param_decorators(self, param: TsNode) -> list[TsNode]:

@@ -106,6 +106,7 @@ class EObject(Expr):
 class EArray(Expr):
     items: list[TsNode]
     spreads: list[TsNode] = field(default_factory=list)
+    bare: bool = False  # a tuple written without brackets (`return method, url`)
 
 
 @dataclass(slots=True)

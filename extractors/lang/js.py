@@ -108,8 +108,9 @@ class JsFile(JsViews, JsScopes, FileAdapter):
                 pending = []
                 continue
             if child.type == "method_definition":
-                methods[label] = child
-                method_decorators[label] = [self._decorator_expr(d) for d in pending]
+                if not (label in methods and self.is_setter(child)):  # `get x` keeps the name
+                    methods[label] = child
+                    method_decorators[label] = [self._decorator_expr(d) for d in pending]
             elif child.type in {"public_field_definition", "field_definition"}:
                 value = child.child_by_field_name("value")
                 if value is not None:
@@ -136,6 +137,9 @@ class JsFile(JsViews, JsScopes, FileAdapter):
 
     def is_getter(self, method: TsNode) -> bool:
         return any(c.type == "get" for c in method.children)
+
+    def is_setter(self, method: TsNode) -> bool:
+        return any(c.type == "set" for c in method.children)
 
     def _decorator_expr(self, decorator: TsNode) -> TsNode:
         inner = [c for c in decorator.named_children if c.type != "comment"]

@@ -86,6 +86,11 @@ class PyViews:
             if left is None or right is None:
                 return EUnknown("binary")
             return EBinary(op, left, right)
+        if kind == "comparison_operator" and len(node.named_children) == 2:
+            left, right = node.named_children  # `host is None`, `a == b`
+            ops = [node.children[i] for i in range(node.child_count)
+                   if node.field_name_for_child(i) == "operators"]  # fmt: skip
+            return EBinary(" ".join(self.text(o) for o in ops), left, right)
         if kind == "boolean_operator":
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             op = self.text(node.child_by_field_name("operator"))
@@ -113,14 +118,14 @@ class PyViews:
                 elif child.type == "dictionary_splat" and child.named_children:
                     entries.append(Entry(None, child.named_children[0], "spread"))
             return EObject(entries)
-        if kind in {"list", "tuple", "set"}:
+        if kind in {"list", "tuple", "set", "expression_list"}:
             items, spreads = [], []
             for child in node.named_children:
                 if child.type == "list_splat" and child.named_children:
                     spreads.append(child.named_children[0])
                 elif child.type != "comment":
                     items.append(child)
-            return EArray(items, spreads)
+            return EArray(items, spreads, bare=kind == "expression_list")
         if kind in ("lambda", "function_definition"):
             return EFunc(node)
         if kind == "class_definition":

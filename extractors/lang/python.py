@@ -85,6 +85,19 @@ class PyFile(PyViews, PyScopes, FileAdapter):
             )
         )
 
+    def is_setter(self, method: TsNode) -> bool:
+        """`@host.setter` (or `.deleter`): runs when the property is assigned."""
+        parent = method.parent
+        return (
+            parent is not None
+            and parent.type == "decorated_definition"
+            and any(
+                c.type == "decorator"
+                and self.text(self._decorator_expr(c)).endswith((".setter", ".deleter"))
+                for c in parent.children
+            )
+        )
+
     def _decorator_expr(self, decorator: TsNode) -> TsNode:
         inner = [c for c in decorator.named_children if c.type != "comment"]
         return inner[0] if inner else decorator
@@ -113,8 +126,10 @@ class PyFile(PyViews, PyScopes, FileAdapter):
                 target = stmt.child_by_field_name("definition") or stmt
             if target.type == "function_definition":
                 label = target.child_by_field_name("name")
-                if label is not None:
-                    methods[self.text(label)] = target
+                if label is not None and not (
+                    self.text(label) in methods and self.is_setter(target)
+                ):
+                    methods[self.text(label)] = target  # `@x.setter` keeps the getter's name
                     method_decorators[self.text(label)] = decos
             else:
                 assign = stmt.named_children[0] if stmt.type == "expression_statement" else stmt

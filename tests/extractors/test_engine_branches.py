@@ -1,0 +1,127 @@
+"""The value engine reads what real code does with its values before a request: a name
+reassigned from itself (`path = path.replace(…)`), a branch that cannot run for the values
+at hand (`if host is None: …`, `if (!base) return DEFAULT`), a bare tuple returned and
+spread into a call (`call(*params)`), a property's setter nobody uses, and an object made
+without arguments (its defaults apply). Each gives the one URL the code requests, not a
+hole or an alternative that cannot happen."""
+
+from __future__ import annotations
+
+from jsrepo import extract
+
+PYTHON = {
+    "requirements.txt": "requests\n",
+    "ferry/settings.py": """
+        import os
+
+
+        class Settings:
+            def __init__(self, host=None):
+                self._root = "http://localhost:7100" if host is None else host
+                self.mode = None
+
+            @property
+            def root(self):
+                return self._root
+
+            @root.setter
+            def root(self, value):
+                self._root = value
+        """,
+    "ferry/client.py": """
+        import os
+
+        import requests
+
+        from ferry.settings import Settings
+
+
+        def fill(path, values=None):
+            if values:
+                for key, value in values.items():
+                    path = path.replace("{%s}" % key, str(value))
+            return path
+
+
+        def prepare(method, path, host=None):
+            if host is None:
+                url = Settings(os.environ["FERRY_API"]).root + fill(path)
+            else:
+                url = host + path
+            return method, url
+
+
+        def send(method, url):
+            return requests.request(method, url)
+
+
+        def crossing(crossing_id):
+            params = prepare("GET", "/crossings/{crossingId}")
+            return send(*params)
+
+
+        def timetable():
+            return requests.get(Settings().root + "/timetable")
+
+
+        def route(slug):
+            trimmed = slug
+            trimmed = trimmed.strip()
+            return requests.get(Settings().root + "/routes/" + trimmed)
+        """,
+}
+
+JS = {
+    "package.json": '{"dependencies": {"axios": "^1.0.0"}}',
+    "src/harbour.js": """
+        import axios from "axios";
+
+        function baseOf(region) {
+          if (region == null) return "https://harbour.example.test";
+          return `https://${region}.harbour.example.test`;
+        }
+
+        export function berths(options) {
+          let base = baseOf(null);
+          if (options == null) {
+            options = { path: "/berths" };
+          }
+          return axios.get(base + options.path);
+        }
+
+        export const moorings = () => berths({ path: "/moorings" });
+        export const docks = () => berths({ path: "/docks" });
+        """,
+}
+
+
+def _calls(f) -> dict[tuple[str, int], list[str]]:
+    out: dict[tuple[str, int], list[str]] = {}
+    for node in f.raw.nodes:
+        if node.kind == "http_call":
+            out.setdefault((node.file, node.line), []).append(node.name)
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def test_python_values_follow_the_branches_that_run(tmp_path):
+    f = extract(tmp_path, PYTHON)
+    calls = _calls(f)
+    # a tuple returned bare and spread into the sending function; the host branch decided
+    # by the default; the path template kept through its own reassignment
+    assert calls[("ferry/client.py", 29)] == ["GET {FERRY_API}/crossings/{crossingId}"]
+    # made without arguments: the constructor's default, not the setter's parameter
+    assert calls[("ferry/client.py", 33)] == ["GET http://localhost:7100/timetable"]
+    # `x = x.strip()` reads what x was before; after it, x is the stripped value alone
+    assert calls[("ferry/client.py", 39)] == ["GET http://localhost:7100/routes/{slug.strip()}"]
+    assert not [u for u in f.unresolved if u.kind == "http_call"]
+
+
+def test_js_values_follow_the_branches_that_run(tmp_path):
+    f = extract(tmp_path, JS)
+    calls = _calls(f)
+    # `if (region == null) return …` decides the base; a parameter defaulted only when
+    # it is missing keeps what each caller passes
+    assert calls == {
+        ("src/harbour.js", 16): ["GET https://harbour.example.test/moorings"],
+        ("src/harbour.js", 17): ["GET https://harbour.example.test/docks"],
+    }
