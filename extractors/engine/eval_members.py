@@ -63,10 +63,8 @@ class Members:
                 return target.items[int(name)]
             return Method(target, name)
         if isinstance(target, Seq):
-            items = self.seq_items(target, depth)
-            if name.isdigit() and int(name) < len(items):
-                return items[int(name)]
-            return Method(target, name)
+            item = self.seq_item(target, int(name), depth) if name.isdigit() else None
+            return item if item is not None else Method(target, name)
         if isinstance(target, Module):
             return self.program.exported(self, target.rel, name)
         if isinstance(target, Instance):
@@ -97,12 +95,24 @@ class Members:
 
     def seq_items(self, seq: Seq, depth: int) -> tuple[Value, ...]:
         """A bare tuple's items, evaluated where it was written."""
+        return tuple(
+            self.eval(seq.site.rel, item, seq.act, depth + 1) for item in self._seq_nodes(seq)
+        )
+
+    def seq_item(self, seq: Seq, index: int, depth: int) -> Value | None:
+        """One item of a bare tuple (`pos, value = parse(…)` reads each alone)."""
+        nodes = self._seq_nodes(seq)
+        return (
+            self.eval(seq.site.rel, nodes[index], seq.act, depth + 1)
+            if index < len(nodes)
+            else None
+        )
+
+    def _seq_nodes(self, seq: Seq) -> list[TsNode]:
         a = self.program.adapter(seq.site.rel)
         node = a.node_at(seq.site) if a is not None else None
         view = a.view(node) if a is not None and node is not None else None
-        if not isinstance(view, EArray):
-            return ()
-        return tuple(self.eval(seq.site.rel, item, seq.act, depth + 1) for item in view.items)
+        return view.items if isinstance(view, EArray) else []
 
     def object_member(self, obj: ObjLit, name: str, depth: int) -> Value:
         for key, value in obj.extra:

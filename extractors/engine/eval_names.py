@@ -10,6 +10,7 @@ from tree_sitter import Node as TsNode
 from extractors.engine.values import (
     Activation,
     ArrLit,
+    Choice,
     Ext,
     Func,
     Instance,
@@ -19,6 +20,7 @@ from extractors.engine.values import (
     Obj,
     ObjLit,
     Param,
+    Seq,
     Typed,
     Unknown,
     Value,
@@ -85,8 +87,10 @@ class Names:
         # branches are judged with the values of a call, or at module level: a function's
         # own conditions on parameters nobody bound cannot be decided
         judge = len(declared) > 1 and (outer is not None or b.scope.parent is None)
+        # `pos += 1` changes the parameter in a way not followed: it is no value of its own
+        grown = any(d.kind == "assign" and d.value is None for d in declared)
         for decl in declared:
-            if decl.kind == "param":  # `if client is None: client = …`: the parameter too
+            if decl.kind == "param" and not grown:  # `if client is None: client = …`
                 values.append(self._param(rel, a, decl, act, depth))
             if decl.value is None or _inside(at, decl.value) or decl.node.id in self._judged:
                 continue  # read on the right of its own reassignment: what it was before
@@ -193,6 +197,8 @@ class Names:
             if isinstance(step, int):
                 if isinstance(value, ArrLit):
                     value = value.items[step] if step < len(value.items) else Unknown("", "no item")
+                elif _returned_tuple(value):  # `pos, value = parse(src, pos)`: parsers
+                    value = Unknown("", "unpacked from a returned tuple")  # thread it everywhere
                 else:
                     value = self.member(value, str(step), rel, at, depth)
             else:
@@ -245,3 +251,12 @@ def _reaching(
         return declared
     last = max(n.start_byte for n in later)
     return [d for d in declared if d.node.start_byte >= last or d.node.end_byte > read]
+
+
+def _returned_tuple(value: Value) -> bool:
+    """A bare tuple a function returns (or one of several). Unpacking one is not followed:
+    a recursive-descent parser passes its position through every function as such a tuple,
+    and reading it back multiplied the cost of small libraries by 2-3 for no request; a
+    tuple spread into a call (`call_api(*params)`) is followed."""
+    options = value.options if isinstance(value, Choice) else (value,)
+    return any(isinstance(option, Seq) for option in options)
