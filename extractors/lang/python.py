@@ -75,28 +75,20 @@ class PyFile(PyViews, PyScopes, FileAdapter):
 
     def is_getter(self, method: TsNode) -> bool:
         """`@property` / `@cached_property` (`config.host` of a generated client)."""
-        parent = method.parent
-        return (
-            parent is not None
-            and parent.type == "decorated_definition"
-            and any(
-                c.type == "decorator" and self.text(self._decorator_expr(c)) in GETTERS
-                for c in parent.children
-            )
-        )
+        return any(text in GETTERS for text in self._decorations(method))
 
     def is_setter(self, method: TsNode) -> bool:
         """`@host.setter` (or `.deleter`): runs when the property is assigned."""
+        return any(text.endswith((".setter", ".deleter")) for text in self._decorations(method))
+
+    def _decorations(self, method: TsNode) -> list[str]:
+        """The decorators of a method as written (`property`, `host.setter`)."""
         parent = method.parent
-        return (
-            parent is not None
-            and parent.type == "decorated_definition"
-            and any(
-                c.type == "decorator"
-                and self.text(self._decorator_expr(c)).endswith((".setter", ".deleter"))
-                for c in parent.children
-            )
-        )
+        if parent is None or parent.type != "decorated_definition":
+            return []
+        return [
+            self.text(self._decorator_expr(c)) for c in parent.children if c.type == "decorator"
+        ]
 
     def _decorator_expr(self, decorator: TsNode) -> TsNode:
         inner = [c for c in decorator.named_children if c.type != "comment"]
