@@ -41,6 +41,33 @@ class ChainBinding:
         self._activations[key] = (chain, act)
         return act
 
+    def impossible(self, chain: tuple, rel: str, node: TsNode) -> bool:
+        """Whether the call at `node`, or a caller of the chain, sits in a branch the chain's
+        own bound values rule out (`if method == "GET": rest.GET(url)` reached from a call
+        that passes "POST")."""
+        levels = [(chain, rel, node)] + [
+            (chain[i + 1 :], r, n) for i, (_, (r, n, _)) in enumerate(chain)
+        ]
+        for outer_chain, rel, node in levels:
+            b = self.program.adapter(rel) if node is not None else None
+            fn = self._branched(b, node) if b is not None else None
+            if fn is None:
+                continue
+            outer = self.activation(outer_chain)
+            if outer is not None and self.ev.judged_dead(rel, b, node, fn, outer, 0):
+                return True
+        return False
+
+    def _branched(self, a, node: TsNode) -> TsNode | None:
+        """The function around a call when the call sits under an `if` (or after one that
+        leaves), else None: most calls do not, and are not judged."""
+        key = ("branched", node.id)
+        if key not in self._caller_scopes:
+            fn = a.function_at(node)
+            tests, exits = a.branches_of(node, fn) if fn is not None else ((), ())
+            self._caller_scopes[key] = fn if (tests or exits) else None  # type: ignore[index]
+        return self._caller_scopes[key]  # type: ignore[index, return-value]
+
     def _bind(self, scope: Scope, rel: str, node, extra, outer: Activation | None):
         a = self.program.adapter(scope.rel)
         fn_node = a.node_at(Site(scope.rel, 0, 0, 0, scope.start, scope.end)) if a else None

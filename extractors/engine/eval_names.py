@@ -89,6 +89,7 @@ class Names:
         judge = len(declared) > 1 and (outer is not None or b.scope.parent is None)
         # `pos += 1` changes the parameter in a way not followed: it is no value of its own
         grown = any(d.kind == "assign" and d.value is None for d in declared)
+        live: list[Binding] = []  # the assignments judged to run, when branches were judged
         for decl in declared:
             if decl.kind == "param" and not grown:  # `if client is None: client = …`
                 values.append(self._param(rel, a, decl, act, depth))
@@ -96,8 +97,14 @@ class Names:
                 continue  # read on the right of its own reassignment: what it was before
             if judge and self._dead_assignment(rel, a, decl, b, outer, depth):
                 continue  # `if host is None: url = …` with a host: not one of the values
+            if judge:
+                live.append(decl)
             value = self.eval(rel, decl.value, outer, depth)
             values.append(self.path_of(value, decl.path, rel, at, depth))
+        if Lit(None) in values and any(  # `if client is None: client = …` ran: not None now
+            self.judged_certain(rel, a, d.node, b.scope, outer, depth) for d in live
+        ):
+            values = [v for v in values if v != Lit(None)] or values
         if not values:
             return Unknown(b.name, "declared without a value")
         return choice(values)

@@ -211,11 +211,19 @@ class Evaluator(Names, Members, ClassMembers, Calls):
 
     def _decided(self, rel: str, a: FileAdapter, test: TsNode, act, depth: int) -> bool | None:
         """A condition known statically: a comparison with null / undefined of a value that
-        is certainly set (a literal, an env var, text with a literal part), else None."""
+        is certainly set (a literal, an env var, text with a literal part), or of a literal
+        with a literal (`if method == "GET"` in a client's dispatch), else None."""
         view = a.view(test)
         if not (isinstance(view, EBinary) and view.op in EQUALS | UNEQUALS):
             return None
         right = a.view(view.right)
+        if isinstance(right, EStr) or (isinstance(right, EConst) and right.value is not None):
+            if not isinstance(a.view(view.left), EName):
+                return None  # a name's value (`method`), not every expression: cost
+            left = self.eval(rel, view.left, act, depth)
+            if not isinstance(left, Lit) or left.value is None or view.op in ("is", "is not"):
+                return None
+            return (left.value == right.value) == (view.op in EQUALS)
         if not (isinstance(right, EConst) and right.value is None):
             return None
         left = self.eval(rel, view.left, act, depth)
@@ -238,6 +246,20 @@ class Evaluator(Names, Members, ClassMembers, Calls):
         self._judged.add(node.id)
         try:
             return self.dead(rel, a, node, stop, act, depth)
+        finally:
+            self._judged.discard(node.id)
+
+    def judged_certain(
+        self, rel: str, a: FileAdapter, node: TsNode, stop: TsNode | None, act, depth: int
+    ) -> bool:
+        """Whether `node` is under `if`s all decided to hold (and none before it leaves)."""
+        tests, exits = a.branches_of(node, stop)
+        if not tests or self._judged:
+            return False
+        self._judged.add(node.id)
+        try:
+            return all(self._decided(rel, a, t, act, depth) == holds for t, holds in tests) and \
+                not any(self._decided(rel, a, t, act, depth) is True for t in exits)  # fmt: skip
         finally:
             self._judged.discard(node.id)
 

@@ -50,6 +50,7 @@ MAX_CHAIN = 6  # wrapper levels followed
 # library code is called through every layer of it (followed to six levels, one framework's
 # source took 4x the time of the rest of its extraction, for no request)
 MAX_GUESS_CHAIN = 2
+MAX_SDK_CHAIN = 3 * MAX_CHAIN  # levels in all, generated client code's own included
 # a call on a parameter named like a registration (`server.route(…)`, the server passed in)
 # waits for its callers three levels up: a module that registers on the app it is handed is
 # called by the app's setup, rarely deeper, while bundled code calls `x.get(…)` on parameters
@@ -295,10 +296,13 @@ class Recognizer(CallerIndex, OpenEvents, ChainBinding):
                                     "passes it, so the prefix it is mounted under is not known"))  # fmt: skip
 
     def _settle(self, rel, node, decorated, chain, event: Event, opened: Scope | None) -> None:
+        if chain and self.impossible(chain, rel, node):
+            return  # a caller on the chain sits in a branch the chain's own values rule out
         if isinstance(event, RequestEvent) and (opened is None or not self.callers(opened)):
             opened = self._generated_scope(rel, node, chain) or opened  # the SDK's caller
         limit = MAX_GUESS_CHAIN if getattr(event, "confidence", "") == "low" else MAX_CHAIN
-        if opened is not None and len(chain) < limit:
+        levels = self._levels(chain)
+        if opened is not None and levels < limit and len(chain) < MAX_SDK_CHAIN:
             callers = self._from_outside(self.callers(opened), opened, chain)[:MAX_CALLERS]
             if callers:
                 for caller in callers:
@@ -310,8 +314,16 @@ class Recognizer(CallerIndex, OpenEvents, ChainBinding):
                 event = replace(event, when=sites[-1])  # registered when the outermost call runs
             library = next((c[2][0].model for _, c in chain if c[1] is None and c[2]), "")
             self.found.append(
-                Found(event, sites, opened is not None and len(chain) < MAX_CHAIN, library)
+                Found(event, sites, opened is not None and levels < MAX_CHAIN, library)
             )
+
+    def _levels(self, chain: tuple) -> int:
+        """The wrapper levels of a chain that count against its limit: a hop inside generated
+        client code is the SDK's own layering (OpenAPI Generator's Python client is six
+        deep), not a wrapper of the application's."""
+        if not self.generated:
+            return len(chain)
+        return sum(1 for scope, _ in chain if scope.rel not in self.generated)
 
     def decorator(self, rel: str, expr: TsNode, target: TsNode) -> None:
         a = self.program.adapter(rel)

@@ -92,6 +92,19 @@ JS = {
         export const moorings = () => berths({ path: "/moorings" });
         export const docks = () => berths({ path: "/docks" });
         """,
+    "src/nets.js": """
+        import axios from "axios";
+
+        const BASE = "https://nets.example.test";
+
+        function send(method, path) {
+          if (method === "GET") return axios.get(BASE + path);
+          return axios.post(BASE + path);
+        }
+
+        export const list = () => send("GET", "/nets");
+        export const mend = () => send("POST", "/nets/mended");
+        """,
 }
 
 
@@ -121,7 +134,12 @@ def test_js_values_follow_the_branches_that_run(tmp_path):
     calls = _calls(f)
     # `if (region == null) return …` decides the base; a parameter defaulted only when
     # it is missing keeps what each caller passes
-    assert calls == {
+    assert {k: v for k, v in calls.items() if k[0] == "src/harbour.js"} == {
         ("src/harbour.js", 16): ["GET https://harbour.example.test/moorings"],
         ("src/harbour.js", 17): ["GET https://harbour.example.test/docks"],
+    }
+    # a wrapper that dispatches on the method it is given: each caller gets its own branch
+    assert {k: v for k, v in calls.items() if k[0] == "src/nets.js"} == {
+        ("src/nets.js", 10): ["GET https://nets.example.test/nets"],
+        ("src/nets.js", 11): ["POST https://nets.example.test/nets/mended"],
     }
