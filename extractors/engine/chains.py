@@ -61,12 +61,11 @@ class ChainBinding:
     def _branched(self, a, node: TsNode) -> TsNode | None:
         """The function around a call when the call sits under an `if` (or after one that
         leaves), else None: most calls do not, and are not judged."""
-        key = ("branched", node.id)
-        if key not in self._caller_scopes:
+        if node.id not in self._branched_at:
             fn = a.function_at(node)
             tests, exits = a.branches_of(node, fn) if fn is not None else ((), ())
-            self._caller_scopes[key] = fn if (tests or exits) else None  # type: ignore[index]
-        return self._caller_scopes[key]  # type: ignore[index, return-value]
+            self._branched_at[node.id] = fn if (tests or exits) else None
+        return self._branched_at[node.id]
 
     def _bind(self, scope: Scope, rel: str, node, extra, outer: Activation | None):
         a = self.program.adapter(scope.rel)

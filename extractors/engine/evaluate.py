@@ -13,7 +13,7 @@ unknown is a `Param` (a wrapper's input) or an `Unknown` with its reason.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Protocol
 
@@ -238,28 +238,30 @@ class Evaluator(Names, Members, ClassMembers, Calls):
     def judged_dead(
         self, rel: str, a: FileAdapter, node: TsNode, stop: TsNode | None, act, depth: int
     ) -> bool:
-        """`dead`, with `node` itself left out of what its conditions read; not asked again
-        while a condition is being read (one level: each judged condition would judge the
-        branches of every name it reads, in bundled code without end)."""
-        if self._judged:
-            return False
-        self._judged.add(node.id)
-        try:
-            return self.dead(rel, a, node, stop, act, depth)
-        finally:
-            self._judged.discard(node.id)
+        """`dead`, with `node` itself left out of what its conditions read."""
+        return self._judging(node, lambda: self.dead(rel, a, node, stop, act, depth))
 
     def judged_certain(
         self, rel: str, a: FileAdapter, node: TsNode, stop: TsNode | None, act, depth: int
     ) -> bool:
         """Whether `node` is under `if`s all decided to hold (and none before it leaves)."""
         tests, exits = a.branches_of(node, stop)
-        if not tests or self._judged:
+
+        def certain() -> bool:
+            held = all(self._decided(rel, a, t, act, depth) == holds for t, holds in tests)
+            return held and not any(self._decided(rel, a, t, act, depth) is True for t in exits)
+
+        return bool(tests) and self._judging(node, certain)
+
+    def _judging(self, node: TsNode, judge: Callable[[], bool]) -> bool:
+        """`judge()` with `node` left out of what conditions read, one level deep: each
+        judged condition would judge the branches of every name it reads, in bundled code
+        without end; asked again meanwhile, the answer is no."""
+        if self._judged:
             return False
         self._judged.add(node.id)
         try:
-            return all(self._decided(rel, a, t, act, depth) == holds for t, holds in tests) and \
-                not any(self._decided(rel, a, t, act, depth) is True for t in exits)  # fmt: skip
+            return judge()
         finally:
             self._judged.discard(node.id)
 

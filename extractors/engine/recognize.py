@@ -94,6 +94,7 @@ class Recognizer(CallerIndex, OpenEvents, ChainBinding):
         self._callers: dict[Scope, list[tuple[str, TsNode | None, tuple]]] = {}
         self._activations: dict[tuple, tuple[tuple, Activation | None]] = {}  # chains.py
         self._caller_scopes: dict[int, Scope | None] = {}  # call node id -> its function
+        self._branched_at: dict[int, TsNode | None] = {}  # call id -> its function, if branched
         self.invokes: list[InvokeEvent] = []
         self._invoked: set = set()
         self.unresolved: list[tuple[str, int, str, str, str]] = []  # rows the emitter writes
