@@ -94,8 +94,8 @@ class Names:
             if decl.kind == "param" and not grown:  # `if client is None: client = …`
                 values.append(self._param(rel, a, decl, act, depth))
             if decl.value is None or _inside(at, decl.value) or decl.node.id in self._judged:
-                continue  # read on the right of its own reassignment: what it was before
-            if judge and self._dead_assignment(rel, a, decl, b, outer, depth):
+                continue  # read on its own right side, or in its guard: what it was before
+            if judge and self.judged_dead(rel, a, decl.node, b.scope, outer, depth):
                 continue  # `if host is None: url = …` with a host: not one of the values
             if judge:
                 live.append(decl)
@@ -108,13 +108,6 @@ class Names:
         if not values:
             return Unknown(b.name, "declared without a value")
         return choice(values)
-
-    def _dead_assignment(
-        self, rel: str, a: FileAdapter, decl: Binding, b: Binding, act, depth
-    ) -> bool:
-        """Whether an assignment sits in a branch that cannot run. Its conditions are read
-        without it (`if client is None: client = default()` tests the client before)."""
-        return self.judged_dead(rel, a, decl.node, b.scope, act, depth)
 
     def _closure(self, a: FileAdapter, scope: TsNode, act: Activation | None) -> Activation | None:
         """The activation a scope's names are evaluated in: the bound one when the
