@@ -223,6 +223,8 @@ class Evaluator(Names, Members, ClassMembers, Calls):
             left = self.eval(rel, view.left, act, depth)
             if not isinstance(left, Lit) or left.value is None or view.op in ("is", "is not"):
                 return None
+            if type(left.value) is not type(right.value):  # JS `1 == "1"`: not decided here
+                return None
             return (left.value == right.value) == (view.op in EQUALS)
         if not (isinstance(right, EConst) and right.value is None):
             return None
