@@ -59,6 +59,19 @@ def _by_module() -> dict[str, Sdk]:
     return {spec: sdk for sdk in all_sdks() for spec in sdk.modules}
 
 
+@cache
+def _backends() -> tuple[str, ...]:
+    """Import specs (prefixes) of a file that talks to a managed backend, once: asked of
+    every import of every file, and of every method call in such a file."""
+    return tuple(prefix for sdk in all_sdks() for prefix in sdk.backend)
+
+
+@cache
+def _namespace_names() -> frozenset[str]:
+    """What `import * as fs from "firebase/firestore"` can be read as: `fs.<name>`."""
+    return frozenset(name for sdk in all_sdks() for name in (*sdk.functions, *sdk.refs))
+
+
 def extract(ctx: ComponentContext) -> None:
     mods = modules(ctx)
     for sf in js_files(ctx):
@@ -68,7 +81,7 @@ def extract(ctx: ComponentContext) -> None:
 
 
 def _backend(spec: str) -> bool:
-    return any(spec.startswith(prefix) for sdk in all_sdks() for prefix in sdk.backend)
+    return spec.startswith(_backends())
 
 
 def _imported(mod: ModuleInfo) -> dict[str, tuple[str, str]]:
@@ -79,8 +92,7 @@ def _imported(mod: ModuleInfo) -> dict[str, tuple[str, str]]:
         if b.spec not in by_module:
             continue
         if b.imported == "*":
-            table = {name for sdk in all_sdks() for name in (*sdk.functions, *sdk.refs)}
-            out.update({f"{local}.{op}": (op, b.spec) for op in table})
+            out.update({f"{local}.{op}": (op, b.spec) for op in _namespace_names()})
         else:
             out[local] = (b.imported, b.spec)
     return out
@@ -288,7 +300,7 @@ def _emit(ctx, mod: ModuleInfo, call: TsNode, attrs: dict, taken: set[str]) -> N
     if qualifier in taken:
         qualifier += f"@{call.start_point[1] + 1}"
     taken.add(qualifier)
-    label = f"{_label(attrs['sdk'])} {attrs['op']}"
+    label = f"{next(s.label for s in all_sdks() if s.id == attrs['sdk'])} {attrs['op']}"
     detail = attrs.get("resource") or attrs.get("model")
     name = f"{label} {detail}" if detail else label
     if not attrs.get("resource"):
@@ -301,7 +313,3 @@ def _emit(ctx, mod: ModuleInfo, call: TsNode, attrs: dict, taken: set[str]) -> N
     ctx.add_edge(owner, node, "CALLS_FN", mod.rel, line, via=f"{attrs['sdk']} sdk")
     emit_reads(ctx, [(node, env, mod.rel, line, {"via": f"{attrs['sdk']} plugin {plugin}",
                                                  "implicit": True}) for env, plugin in envs])  # fmt: skip
-
-
-def _label(sdk_id: str) -> str:
-    return next(sdk.label for sdk in all_sdks() if sdk.id == sdk_id)

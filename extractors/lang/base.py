@@ -76,6 +76,7 @@ class FileAdapter:
         self._views: dict[int, Expr] = {}
         self._branches: dict[tuple[int, int], tuple] = {}  # (node, function) -> its conditions
         self._exits: dict[int, list] = {}  # block id -> its `if`s that always leave
+        self._always: dict[tuple[int, int], bool] = {}  # (node, function) -> runs always
         self._terminals: dict[int, str | None] = {}
         self._resolved: dict[tuple[str, int], object] = {}  # (name, node id) -> its binding
         self._assigned_by_name: dict[str, list[tuple[TsNode, TsNode]]] | None = None
@@ -228,11 +229,10 @@ class FileAdapter:
 
     def runs_always(self, node: TsNode, stop: TsNode | None) -> bool:
         """Whether `node` runs whenever the function `stop` does (no branch or loop between)."""
-        key = (node.id, -2 - (stop.id if stop is not None else 0))
-        found = self._branches.get(key)
-        if found is None:
-            found = self._branches[key] = (unconditional(node, stop),)
-        return found[0]
+        key = (node.id, stop.id if stop is not None else -1)
+        if key not in self._always:
+            self._always[key] = unconditional(node, stop)
+        return self._always[key]
 
     def is_setter(self, method: TsNode) -> bool:
         """A method run when its property is assigned (a JS `set x(v)`, a Python `@x.setter`)."""
