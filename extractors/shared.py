@@ -3,8 +3,9 @@
 `ctx.shared` is a `Shared`; each field is one index, filled by the extractor that declares
 it in `PROVIDES` and read by those that declare it in `REQUIRES` (the registry runs an
 extractor after every provider of what it requires). An index may have several providers
-(`CodeSymbols`: every extractor that adds code symbols). The per-file query indexes
-(`js_index`, `py_index`) are caches, built on first use by whoever asks: nobody provides them.
+(`CodeSymbols`: every extractor that adds code symbols). The per-file adapters
+(`adapters`, lang/files.py) and Python query indexes (`py_index`) are caches, built on first
+use by whoever asks: nobody provides them.
 
 Everything here lives for one component and is dropped when its extraction ends.
 """
@@ -15,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from extractors.js.model import FileIndex, ModuleInfo
+    from extractors.js.model import ModuleInfo
+    from extractors.lang.base import FileAdapter
     from extractors.python.model import PyIndex, PyModule, Resolver
 
 
@@ -99,5 +101,5 @@ class Shared:
     stack: StackHints = field(default_factory=StackHints)
     engine: EngineRun = field(default_factory=EngineRun)
     # caches, filled per file on first use (no provider)
-    js_index: dict[str, FileIndex] = field(default_factory=dict)
+    adapters: dict[str, FileAdapter] = field(default_factory=dict)  # rel -> its adapter
     py_index: dict[str, PyIndex] = field(default_factory=dict)

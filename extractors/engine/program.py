@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING
 
 from extractors.engine.values import Ext, Module, Unknown, Value
 from extractors.lang.base import FileAdapter
-from extractors.lang.js import JsFile
-from extractors.lang.python import PyFile
+from extractors.lang.files import adapter_of
 
 if TYPE_CHECKING:
     from extractors.base import ComponentContext
@@ -24,7 +23,6 @@ class Program:
         self.ctx = ctx
         self.js = ctx.shared.js.modules
         self.py = ctx.shared.py.modules
-        self._adapters: dict[str, FileAdapter] = {}
         self._resolver = None
         self._exporting: set[tuple[str, str]] = set()  # top-level names being read
 
@@ -32,16 +30,8 @@ class Program:
         return sorted(set(self.js) | set(self.py))
 
     def adapter(self, rel: str) -> FileAdapter | None:
-        found = self._adapters.get(rel)
-        if found is None:
-            if rel in self.js:
-                found = JsFile(self.js[rel].sf)
-            elif rel in self.py:
-                found = PyFile(self.py[rel].sf)
-            else:
-                return None
-            self._adapters[rel] = found
-        return found
+        mod = self.js[rel] if rel in self.js else self.py.get(rel)
+        return adapter_of(self.ctx, mod.sf) if mod is not None else None
 
     def family(self, rel: str) -> str:
         return "py" if rel in self.py else "js"

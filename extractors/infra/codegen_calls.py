@@ -12,7 +12,7 @@ from tree_sitter import Node as TsNode
 from extractors.base import ComponentContext
 from extractors.infra.codegen_output import Generator, module_path
 from extractors.js.common import owner_at
-from extractors.js.index import call_names
+from extractors.lang.files import js_adapter_of
 from extractors.source import matches
 
 SCRIPT_LANGUAGES = ("javascript", "typescript", "tsx")
@@ -51,7 +51,7 @@ def generated_calls(ctx: ComponentContext, gens: list[Generator]) -> None:
         if not hits or mod.sf.language not in SCRIPT_LANGUAGES:
             continue
         seen: set[str] = set()
-        for call, _fn, name in call_names(ctx, mod.sf):
+        for call, _fn, name in js_adapter_of(ctx, mod.sf).call_names:
             if name and call.type == "call_expression":
                 _use(ctx, rel, mod, hits, call, name, seen)
         for node in _passed(mod.sf, hits):

@@ -29,8 +29,8 @@ from extractors.js.common import (
     text,
     unwrap,
 )
-from extractors.js.index import call_names
 from extractors.js.model import ModuleInfo
+from extractors.lang.files import js_adapter_of
 from extractors.shared import JsSymbols
 from extractors.source import named_descendants
 
@@ -65,7 +65,7 @@ def _option_objects(ctx: ComponentContext, mod: ModuleInfo) -> list[tuple[TsNode
             if any(wrapped):
                 plugins[name] = next(w for w in wrapped if w)
     vite = any(b.package == "vite" for b in mod.imports.values())
-    for call, _fn, dotted in call_names(ctx, sf):
+    for call, _fn, dotted in js_adapter_of(ctx, sf).call_names:
         args = arguments(call)
         first = unwrap(args[0]) if args else None
         if first is None or first.type != "object":

@@ -4,8 +4,8 @@
 registered by `vue.py` as a virtual `SourceFile`) into `ctx.shared.js.modules`; express,
 nextjs, firebase, infra/env and http/calls resolve names through the helpers here instead of
 re-walking trees. Resolution is static and file-local plus imports: no type inference.
-The per-file query index (calls, declarations, env reads) lives in `index.py`, the data
-classes (`ModuleInfo`, `Binding`, `FileIndex`) in `model.py`.
+A file's calls, functions and syntax errors come from its adapter (`lang/files.py`), the
+data classes (`ModuleInfo`, `Binding`) from `model.py`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from tree_sitter import Node as TsNode
 
 from extractors.js.model import ModuleInfo
-from extractors.lang.js_views import unwrapped
+from extractors.lang.js_views import dotted, unwrapped
 
 if TYPE_CHECKING:
     from extractors.base import ComponentContext
@@ -211,30 +211,8 @@ def resolve_const(ctx: ComponentContext, rel: str, name: str) -> tuple[SourceFil
 
 
 def dotted_name(sf: SourceFile, node: TsNode | None) -> str | None:
-    """`a`, `a.b`, `a.b.c` for identifiers and plain member chains, else None (iterative:
-    minified or generated code can chain thousands deep)."""
-    node = unwrap(node)
-    if node is None:
-        return None
-    kind = node.type
-    data = sf.data
-    if kind == "identifier":  # the common case: a plain name
-        return data[node.start_byte : node.end_byte].decode("utf-8", "replace")
-    parts: list[str] = []
-    while kind == "member_expression":
-        prop = node.child_by_field_name("property")
-        if prop is None or prop.type != "property_identifier":
-            return None
-        parts.append(data[prop.start_byte : prop.end_byte].decode("utf-8", "replace"))
-        node = unwrap(node.child_by_field_name("object"))
-        if node is None:
-            return None
-        kind = node.type
-    if kind != "identifier" and kind != "this":
-        return None
-    parts.append(data[node.start_byte : node.end_byte].decode("utf-8", "replace"))
-    parts.reverse()
-    return ".".join(parts)
+    """`a`, `a.b`, `a.b.c` for identifiers and plain member chains, else None."""
+    return dotted(sf.data, node)
 
 
 def owner_at(ctx: ComponentContext, rel: str, node: TsNode) -> str:

@@ -24,8 +24,8 @@ from tree_sitter import Node as TsNode
 from extractors.base import ComponentContext
 from extractors.engine.texts import defined_as, text_at
 from extractors.js.common import arguments, js_files, modules, text, unwrap
-from extractors.js.index import call_names
 from extractors.js.model import ModuleInfo
+from extractors.lang.files import js_adapter_of
 from extractors.shared import EngineRun, JsSymbols
 from extractors.source import SourceFile, matches
 
@@ -53,7 +53,7 @@ def extract(ctx: ComponentContext) -> None:
         mod = mods.get(sf.rel)
         if mod is None or b"ookie" not in sf.data:
             continue
-        for call, fn, dotted in call_names(ctx, sf):
+        for call, fn, dotted in js_adapter_of(ctx, sf).call_names:
             if call.type != "call_expression" or fn is None:
                 continue
             found = _access(ctx, mod, fn, dotted)

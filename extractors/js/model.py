@@ -1,5 +1,5 @@
-"""The JS-family module tables the extractors share (`ctx.shared.js`, `ctx.shared.js_index`):
-plain data, filled by `typescript.py` and `index.py`, read through `common.py`."""
+"""The JS-family module tables the extractors share (`ctx.shared.js`): plain data, filled by
+`typescript.py`, read through `common.py`."""
 
 from __future__ import annotations
 
@@ -72,23 +72,3 @@ class ModuleInfo:
                 return start, end, node_id
             i = parent
         return None
-
-
-@dataclass
-class FileIndex:
-    """Everything the JS-family extractors query, from ONE tree traversal per file.
-
-    A query's cost is the walk, not its pattern count: one combined query costs about what a
-    single-pattern one does, so every concern reads its nodes from here.
-    """
-
-    calls: list[TsNode] = field(default_factory=list)  # call/new expressions, source order
-    decls: dict[str, list[TsNode]] = field(default_factory=dict)  # name -> initializers
-    functions: list[TsNode] = field(default_factory=list)  # arrow/function expressions
-    defaults: list[tuple[TsNode, TsNode]] = field(default_factory=list)  # x.defaults.baseURL = v
-    errors: list[TsNode] = field(default_factory=list)
-    # filled on first use: (call, function/constructor node, its dotted name) per call
-    callees: list[tuple[TsNode, TsNode | None, str | None]] | None = None
-    # name -> per initializer in `decls`, computed on first need: (start byte, enclosing
-    # scope start, scope end); scope start None for module level
-    scopes: dict[str, list[tuple[int, int | None, int] | None]] = field(default_factory=dict)

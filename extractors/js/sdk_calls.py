@@ -41,8 +41,8 @@ from extractors.base import ComponentContext
 from extractors.engine.env import emit_reads
 from extractors.engine.texts import defined_as, text_at
 from extractors.js.common import arguments, js_files, modules, object_props, text, unwrap
-from extractors.js.index import call_names
 from extractors.js.model import ModuleInfo
+from extractors.lang.files import js_adapter_of
 from extractors.models.sdks import Sdk, all_sdks
 from extractors.shared import EngineRun, EnvVars, JsSymbols
 from extractors.source import SourceFile
@@ -108,7 +108,7 @@ def _ref(names, callee: str) -> str | None:
 def _file(ctx: ComponentContext, mod: ModuleInfo, names: dict[str, tuple[str, str]]) -> None:
     taken: set[str] = set()
     by_module = _by_module()
-    for call, fn, dotted in call_names(ctx, mod.sf):
+    for call, fn, dotted in js_adapter_of(ctx, mod.sf).call_names:
         if call.type != "call_expression":
             continue
         attrs = None
@@ -234,7 +234,7 @@ def _paths_in(ctx, mod: ModuleInfo, names, call: TsNode) -> list[str]:
     }:  # fmt: skip
         scope = scope.parent
     out: list[str] = []
-    for other, _, dotted in call_names(ctx, mod.sf):
+    for other, _, dotted in js_adapter_of(ctx, mod.sf).call_names:
         if scope is not None and not (scope.start_byte <= other.start_byte < scope.end_byte):
             continue
         if _ref(names, dotted or "") not in PATH_RULES:

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from extractors.base import ComponentContext
 from extractors.js.common import arguments, js_files, lookup_symbol, modules, text, unwrap
-from extractors.js.index import call_names, file_index
 from extractors.js.model import ModuleInfo
+from extractors.lang.files import js_adapter_of
 from extractors.shared import JsSymbols
 from extractors.source import SourceFile, matches
 
@@ -45,7 +45,7 @@ def extract(ctx: ComponentContext) -> None:
                 if via:
                     _call(ctx, mod, m["attr"][0], text(sf, m["value"][0]), via, edges)
         if b"Stat" in sf.data:
-            for call, _, dotted in call_names(ctx, sf):
+            for call, _, dotted in js_adapter_of(ctx, sf).call_names:
                 args = arguments(call) if dotted in _HOOKS else []
                 first = unwrap(args[0]) if args else None
                 if first is not None and first.type == "identifier":
@@ -76,7 +76,7 @@ def _mark(ctx, mod: ModuleInfo, nodes: dict) -> None:
             symbol = mod.symbols.get(local) or mod.symbols.get(exported)
             if symbol in nodes:
                 nodes[symbol].attrs["server_action"] = True
-    for fn in file_index(ctx, sf).functions:
+    for fn in js_adapter_of(ctx, sf).lambdas():
         if _directive(sf, fn.child_by_field_name("body")):
             symbol = mod.enclosing(fn.start_byte)
             if symbol in nodes:

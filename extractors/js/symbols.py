@@ -13,8 +13,8 @@ import re
 from tree_sitter import Node as TsNode
 
 from extractors.js.common import FUNCTION_TYPES, arguments, string_value, text, unwrap
-from extractors.js.index import file_index
 from extractors.js.model import ModuleInfo
+from extractors.lang.files import js_adapter_of
 from extractors.source import SourceFile
 
 CLASS_TYPES = {"class_declaration", "abstract_class_declaration", "class"}
@@ -235,7 +235,7 @@ def anonymous_handlers(ctx, mod: ModuleInfo) -> None:
         return  # Vue: hooks like onMounted(() => ...) belong to the component
     mod.seal()
     last_end = -1
-    for fn in file_index(ctx, sf).functions:
+    for fn in js_adapter_of(ctx, sf).lambdas():
         if fn.start_byte < last_end or fn.parent is None or fn.parent.type != "arguments":
             continue
         if mod.enclosing(fn.start_byte) != mod.owner_id:

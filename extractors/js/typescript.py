@@ -36,7 +36,6 @@ from extractors.js.common import (
     text,
     unwrap,
 )
-from extractors.js.index import file_index
 from extractors.js.model import Binding, ModuleInfo
 from extractors.js.resolve import Resolver
 from extractors.js.symbols import CLASS_TYPES as _CLASS_TYPES
@@ -47,6 +46,7 @@ from extractors.js.symbols import component_options as _component_options
 from extractors.js.symbols import declaration as _declaration
 from extractors.js.symbols import inner_handlers as _inner_handlers
 from extractors.js.symbols import object_members as _object_members
+from extractors.lang.files import js_adapter_of
 from extractors.models import import_paths
 from extractors.shared import CodeSymbols, JsSymbols, VueComponents
 from extractors.source import SourceFile
@@ -84,7 +84,7 @@ def _scan(
         mod.exports["default"] = name
     packages: set[str] = set()
     root = sf.tree.root_node
-    report_syntax_errors(ctx, sf, file_index(ctx, sf).errors)
+    report_syntax_errors(ctx, sf, js_adapter_of(ctx, sf).syntax_errors())
     for stmt in root.named_children:
         _statement(ctx, mod, stmt, resolver, packages)
     _alias_symbols(ctx, mod)

@@ -7,11 +7,13 @@ in `queries/js.scm`.
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from tree_sitter import Node as TsNode
 
 from extractors.lang.base import Binding, ClassInfo, FileAdapter, FunctionInfo
 from extractors.lang.js_scopes import JsScopes
-from extractors.lang.js_views import CLASSES, FUNCTIONS, WRAPPERS, JsViews
+from extractors.lang.js_views import CLASSES, FUNCTIONS, WRAPPERS, JsViews, dotted
 from extractors.source import matches
 
 
@@ -20,6 +22,19 @@ class JsFile(JsViews, JsScopes, FileAdapter):
     functions, classes and decorators."""
 
     family = "js"
+
+    @cached_property
+    def call_names(self) -> list[tuple[TsNode, TsNode | None, str | None]]:
+        """(call, callee node, dotted callee name: `a.b.c` or None) for every call and `new`,
+        once per file for every pass that dispatches on the callee's name."""
+        data = self.sf.data
+        out = []
+        for call in self.calls():
+            fn = call.child_by_field_name(
+                "function" if call.type == "call_expression" else "constructor"
+            )
+            out.append((call, fn, dotted(data, fn)))
+        return out
 
     def is_function(self, node: TsNode) -> bool:
         return node.type in FUNCTIONS

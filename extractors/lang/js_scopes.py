@@ -8,6 +8,7 @@ expressions (js_views.py) and declarations (js.py) read as.
 from __future__ import annotations
 
 from functools import cached_property, partial
+from operator import attrgetter
 from pathlib import Path
 
 from tree_sitter import Node as TsNode
@@ -17,6 +18,8 @@ from extractors.lang.js_views import FUNCTIONS
 from extractors.source import matches
 
 QUERY = (Path(__file__).parent / "queries" / "js.scm").read_text(encoding="utf-8")
+
+_start = attrgetter("start_byte")  # the sort key, called per node: a C getter
 
 SCOPES = FUNCTIONS | {"program", "for_in_statement", "catch_clause", "class_body"}
 
@@ -29,6 +32,7 @@ class JsScopes:
         found: dict[str, list] = {
             "calls": [], "decls": [], "params": [], "loops": [], "catch": [], "assign": [],
             "member": [], "decorated": [], "fn": [], "cls": [], "arrow_param": [], "reads": [],
+            "lambda": [], "error": [],
         }  # fmt: skip
         for pattern, m in matches(self.sf.language or "typescript", QUERY, self.root):
             if pattern <= 1:
@@ -53,9 +57,14 @@ class JsScopes:
                 found["member"].append((m["mleft"][0], m["mright"][0]))
             elif pattern == 12:
                 found["decorated"].append(m["dec"][0])
+            elif pattern == 13:
+                found["lambda"].append(m["lambda"][0])
+            elif pattern == 14:
+                found["error"].append(m["error"][0])
             else:
                 found["reads"].append(m["read"][0])
-        found["calls"].sort(key=lambda n: n.start_byte)
+        found["calls"].sort(key=_start)
+        found["lambda"].sort(key=_start)
         return found
 
     @cached_property
@@ -206,6 +215,14 @@ class JsScopes:
 
     def classes(self) -> list[TsNode]:
         return self._index["cls"]
+
+    def lambdas(self) -> list[TsNode]:
+        """Arrow functions and function expressions, in document order."""
+        return self._index["lambda"]
+
+    def syntax_errors(self) -> list[TsNode]:
+        """The parser's ERROR nodes."""
+        return self._index["error"]
 
     def member_assignments(self) -> list[tuple[TsNode, TsNode]]:
         return self._index["member"]

@@ -71,6 +71,31 @@ def unwrapped(node: TsNode) -> TsNode:
     return node
 
 
+def dotted(data: bytes, node: TsNode | None) -> str | None:
+    """`a`, `a.b`, `a.b.c` for identifiers and plain member chains, else None (iterative:
+    minified or generated code can chain thousands deep)."""
+    if node is None:
+        return None
+    node = unwrapped(node)
+    kind = node.type
+    if kind == "identifier":  # the common case: a plain name
+        return data[node.start_byte : node.end_byte].decode("utf-8", "replace")
+    parts: list[str] = []
+    while kind == "member_expression":
+        prop = node.child_by_field_name("property")
+        obj = node.child_by_field_name("object")
+        if prop is None or prop.type != "property_identifier" or obj is None:
+            return None
+        parts.append(data[prop.start_byte : prop.end_byte].decode("utf-8", "replace"))
+        node = unwrapped(obj)
+        kind = node.type
+    if kind != "identifier" and kind != "this":
+        return None
+    parts.append(data[node.start_byte : node.end_byte].decode("utf-8", "replace"))
+    parts.reverse()
+    return ".".join(parts)
+
+
 class JsViews:
     """`JsFile`'s expression views."""
 

@@ -13,6 +13,8 @@
 (assignment_expression left: (identifier) @aname right: (_) @avalue)
 (assignment_expression left: (member_expression) @mleft right: (_) @mright)
 (decorator) @dec
+[(arrow_function) (function_expression)] @lambda
+(ERROR) @error
 (member_expression) @read
 (subscript_expression) @read
 (object_pattern) @read
