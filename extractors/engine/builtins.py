@@ -43,6 +43,14 @@ STRING_KEEP = {"trim", "toString", "toLowerCase", "toUpperCase", "strip", "lower
                "rstrip", "lstrip", "valueOf", "trimEnd", "trimStart"}  # fmt: skip
 CASES = {"lower": str.lower, "upper": str.upper, "toLowerCase": str.lower,
          "toUpperCase": str.upper}  # fmt: skip
+# what a literal text says of another one: JS's and Python's tests and searches
+QUERIES = {"startsWith": str.startswith, "endsWith": str.endswith, "startswith": str.startswith,
+           "endswith": str.endswith, "includes": str.__contains__, "indexOf": str.find,
+           "lastIndexOf": str.rfind, "find": str.find, "rfind": str.rfind}  # fmt: skip
+# comparisons of two literals of one type (JS's loose `1 == "1"` is left undecided)
+COMPARE = {"==": lambda a, b: a == b, "===": lambda a, b: a == b, "!=": lambda a, b: a != b,
+           "!==": lambda a, b: a != b, "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
+           ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}  # fmt: skip
 # a literal trimmed: Python's strip family with the characters given (whitespace without),
 # JS's trim family (whitespace)
 STRIPS = {"strip": str.strip, "rstrip": str.rstrip, "lstrip": str.lstrip, "trim": str.strip,
@@ -97,6 +105,11 @@ def binary(op: str, left: Value, right: Value, expr: str) -> Value:
         if isinstance(left, STRINGISH) and isinstance(right, STRINGISH):
             return concat(left, right)
         return Unknown(expr[:120], "sum of values not known to be strings")
+    if op in COMPARE and isinstance(left, Lit) and isinstance(right, Lit):
+        a, b = left.value, right.value
+        same = type(a) is type(b) or {type(a), type(b)} <= {int, float}
+        if same and a is not None and not isinstance(a, bool):
+            return Lit(COMPARE[op](a, b))
     numeric = isinstance(left, Lit) and isinstance(left.value, (int, float))
     if op == "/" and isinstance(left, STRINGISH) and isinstance(right, STRINGISH) and not numeric:
         return join_paths([left, right])  # pathlib: Path(a) / "b"
@@ -209,6 +222,10 @@ def call(ev: Evaluator, c: Call) -> Value | None:
                     return Lit(STRIPS[name](target.value, chars.value if chars else None))
             if name in STRING_KEEP:
                 return target
+            if name in QUERIES and isinstance(target, Lit) and isinstance(target.value, str):
+                needle = c.arg(0) if len(c.view.args) == 1 else None
+                if isinstance(needle, Lit) and isinstance(needle.value, str):
+                    return Lit(QUERIES[name](target.value, needle.value))
             if name == "concat":
                 return concat(target, *[v for v in c.args() if v is not None])
             if name == "format" and isinstance(target, Lit) and isinstance(target.value, str):

@@ -214,6 +214,9 @@ class Evaluator(Names, Members, ClassMembers, Calls):
         is certainly set (a literal, an env var, text with a literal part), or of a literal
         with a literal (`if method == "GET"` in a client's dispatch), else None."""
         view = a.view(test)
+        if _tests_text(a, view):  # `base.endsWith("/")`, `name.indexOf(".draft.") !== -1`
+            found = self.eval(rel, test, act, depth)
+            return builtins.truthy(found) if isinstance(found, Lit) else None
         if not (isinstance(view, EBinary) and view.op in EQUALS | UNEQUALS):
             return None
         right = a.view(view.right)
@@ -296,3 +299,14 @@ def lit_text(value: Value | None) -> str | None:
 
 
 __all__ = ["SPREADS", "Call", "Evaluator", "Library", "lit_text", "Env", "Param"]
+
+
+def _tests_text(a: FileAdapter, view) -> bool:
+    """A condition asking what a text starts with, ends with or holds (`builtins.QUERIES`),
+    alone or compared: decided when the text and what it asks for are literals."""
+    if isinstance(view, EBinary) and view.op in builtins.COMPARE:
+        view = a.view(view.left)
+    if not isinstance(view, ECall):
+        return False
+    callee = a.view(view.callee)
+    return isinstance(callee, EMember) and callee.name in builtins.QUERIES

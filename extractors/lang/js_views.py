@@ -133,6 +133,11 @@ class JsViews:
                 return EConst(raw)
         if kind in CONSTANTS:
             return EConst(CONSTANTS[kind])
+        if kind == "unary_expression" and self.text(node).startswith("-"):  # a negative number
+            inner = self.view(node.child_by_field_name("argument"))
+            if isinstance(inner, EConst) and isinstance(inner.value, (int, float)):
+                return EConst(-inner.value)
+            return EUnknown(kind)
         if kind in {"this", "super"}:
             return EThis()
         if kind == "meta_property":

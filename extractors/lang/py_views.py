@@ -64,6 +64,10 @@ class PyViews:
                 return EConst(self.text(node))
         if kind == "float":
             return EConst(self.text(node))
+        if kind == "unary_operator" and self.text(node).startswith("-"):  # a negative number
+            inner = self.view(node.child_by_field_name("argument"))
+            if isinstance(inner, EConst) and isinstance(inner.value, int):
+                return EConst(-inner.value)
         if kind in CONSTANTS:
             return EConst(CONSTANTS[kind])
         if kind == "identifier":

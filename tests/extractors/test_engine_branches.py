@@ -143,3 +143,55 @@ def test_js_values_follow_the_branches_that_run(tmp_path):
         ("src/nets.js", 10): ["GET https://nets.example.test/nets"],
         ("src/nets.js", 11): ["POST https://nets.example.test/nets/mended"],
     }
+
+
+TEXT_TESTS = {
+    "package.json": '{"dependencies": {"axios": "^1.0.0"}}',
+    "requirements.txt": "requests\n",
+    "src/kilns.js": """
+        import axios from "axios";
+
+        function api(base, path) {
+          if (base.indexOf("://") !== -1) return axios.get(base + path);
+          return axios.get("https://kilns.example.test" + base + path);
+        }
+
+        export const firings = () => api("https://kilns.example.test", "/firings");
+        export const glazes = () => api("/v2", "/glazes");
+        export const shelves = (kind) => axios.get(kind.endsWith("s") ? "/shelves" : "/shelf");
+        export const stacked = () => axios.get("/kilns".endsWith("s") ? "/stacks" : "/stack");
+        """,
+    "locks/client.py": """
+        import requests
+
+
+        def fetch(base, path):
+            if base.startswith("http"):
+                return requests.get(base + path)
+            return requests.get("http://localhost:7100" + base + path)
+
+
+        def piers():
+            return fetch("https://piers.example.test", "/piers")
+
+
+        def gates():
+            return fetch("/v2", "/gates")
+        """,
+}
+
+
+def test_a_test_of_literal_text_decides_its_branch(tmp_path):
+    """`base.startsWith(…)`, `name.indexOf(…) !== -1`, `.endsWith(…) ? … : …`: decided when
+    the text and what it asks for are literals, else both alternatives stay."""
+    calls = _calls(extract(tmp_path, TEXT_TESTS))
+    assert {k: v for k, v in calls.items() if k[0] == "src/kilns.js"} == {
+        ("src/kilns.js", 8): ["GET https://kilns.example.test/firings"],
+        ("src/kilns.js", 9): ["GET https://kilns.example.test/v2/glazes"],
+        ("src/kilns.js", 10): ["GET /shelf", "GET /shelves"],  # a parameter: undecided
+        ("src/kilns.js", 11): ["GET /stacks"],
+    }
+    assert {k: v for k, v in calls.items() if k[0] == "locks/client.py"} == {
+        ("locks/client.py", 11): ["GET https://piers.example.test/piers"],
+        ("locks/client.py", 15): ["GET http://localhost:7100/v2/gates"],
+    }
