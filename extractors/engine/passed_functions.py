@@ -17,7 +17,6 @@ from tree_sitter import Node as TsNode
 from extractors.engine.evaluate import Evaluator
 from extractors.engine.values import Func, Param, Unknown
 from extractors.lang.expr import EMember, EName
-from extractors.source import named_descendants
 
 MAX_SHOWN = 4
 REFERENCES = ("member_expression", "identifier", "attribute")
@@ -87,14 +86,6 @@ def _params(ev: Evaluator, rel: str, a, callee: TsNode) -> list[str]:
         if node is not None and b.is_function(node):
             return [p.name if not p.path else "" for p in b.function(node).params]
     name = a.terminal(callee)
-    for node in _functions_named(a, name):
+    for node in a.functions_named(name) if name else ():
         return [p.name if not p.path else "" for p in a.function(node).params]
     return []
-
-
-def _functions_named(a, name: str | None):
-    if not name:
-        return
-    for node in named_descendants(a.root):
-        if a.is_function(node) and a.function(node).name == name:
-            yield node

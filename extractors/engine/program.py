@@ -23,6 +23,7 @@ class Program:
         self.ctx = ctx
         self.js = ctx.shared.js.modules
         self.py = ctx.shared.py.modules
+        self._adapters = ctx.shared.adapters  # one adapter per file, shared with other passes
         self._resolver = None
         self._exporting: set[tuple[str, str]] = set()  # top-level names being read
 
@@ -30,8 +31,11 @@ class Program:
         return sorted(set(self.js) | set(self.py))
 
     def adapter(self, rel: str) -> FileAdapter | None:
-        mod = self.js[rel] if rel in self.js else self.py.get(rel)
-        return adapter_of(self.ctx, mod.sf) if mod is not None else None
+        found = self._adapters.get(rel)  # asked millions of times in bundled code: one lookup
+        if found is None:
+            mod = self.js[rel] if rel in self.js else self.py.get(rel)
+            found = adapter_of(self.ctx, mod.sf) if mod is not None else None
+        return found
 
     def family(self, rel: str) -> str:
         return "py" if rel in self.py else "js"

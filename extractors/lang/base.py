@@ -17,7 +17,7 @@ from tree_sitter import Node as TsNode
 from extractors.engine.values import Scope, Site
 from extractors.lang.branches import exits_before, guards, unconditional
 from extractors.lang.expr import ECall, EMember, Expr
-from extractors.source import SourceFile
+from extractors.source import SourceFile, named_descendants
 
 SHARED_TEXT = 40  # characters up to which a node's text is interned (names, keys, short strings)
 
@@ -80,6 +80,7 @@ class FileAdapter:
         self._terminals: dict[int, str | None] = {}
         self._resolved: dict[tuple[str, int], object] = {}  # (name, node id) -> its binding
         self._assigned_by_name: dict[str, list[tuple[TsNode, TsNode]]] | None = None
+        self._functions_by_name: dict[str, list[TsNode]] | None = None
 
     # --- plumbing shared by both languages
     def text(self, node: TsNode | None) -> str:
@@ -182,6 +183,17 @@ class FileAdapter:
                 return parent
             parent = parent.parent
         return None
+
+    def functions_named(self, name: str) -> list[TsNode]:
+        """The file's functions of that name (declarations, methods, named function values),
+        in document order: one walk of the file for every name asked."""
+        if self._functions_by_name is None:
+            table: dict[str, list[TsNode]] = {}
+            for node in named_descendants(self.root):
+                if self.is_function(node):
+                    table.setdefault(self.function(node).name, []).append(node)
+            self._functions_by_name = table
+        return self._functions_by_name.get(name, [])
 
     def function(self, node: TsNode) -> FunctionInfo:
         info = self._functions.get(node.id)
