@@ -245,12 +245,34 @@ def _reaching(
     if at is None or len(declared) < 2:
         return declared
     read = at.end_byte if at.parent is None else at.start_byte
+    if at.parent is not None:  # an assignment written after the read, run only after it
+        declared = [d for d in declared if not _after(a, d, at, read, scope)]
     later = [d.node for d in declared if d.value is not None and d.node.end_byte <= read
              and a.runs_always(d.node, scope)]  # fmt: skip
     if not later:
         return declared
     last = max(n.start_byte for n in later)
     return [d for d in declared if d.node.start_byte >= last or d.node.end_byte > read]
+
+
+LOOPS = {"for_statement", "for_in_statement", "while_statement", "do_statement"}
+
+
+def _after(a: FileAdapter, d: Binding, at: TsNode, read: int, scope: TsNode) -> bool:
+    """An assignment written after the read that cannot be the read's value: the read runs in
+    the binding's own function (not a closure that may run later) and no loop of that
+    function holds both, so the assignment only ever runs after the read."""
+    if d.value is None or d.kind not in ("decl", "assign") or d.node.start_byte < read:
+        return False
+    home = scope if a.is_function(scope) else a.function_at(scope)
+    if a.function_at(at) != home:
+        return False  # read in a closure: it may run after the assignment
+    node = at.parent
+    while node is not None and node != home:
+        if node.type in LOOPS and node.start_byte <= d.node.start_byte < node.end_byte:
+            return False  # the next turn of the loop reads what this one assigned
+        node = node.parent
+    return True
 
 
 def _returned_tuple(value: Value) -> bool:

@@ -195,3 +195,58 @@ def test_a_test_of_literal_text_decides_its_branch(tmp_path):
         ("locks/client.py", 11): ["GET https://piers.example.test/piers"],
         ("locks/client.py", 15): ["GET http://localhost:7100/v2/gates"],
     }
+
+
+REUSED = {
+    "package.json": '{"dependencies": {"axios": "^1.0.0"}}',
+    "requirements.txt": "requests\n",
+    "src/orchard.js": """
+        import axios from "axios";
+
+        const BASE = "https://orchard.example.test";
+
+        export async function sync() {
+          let url = `${BASE}/orchards`;
+          await axios.get(url);
+          url = `${BASE}/harvests`;
+          await axios.post(url);
+        }
+
+        export async function pages() {
+          let next = `${BASE}/pages/1`;
+          while (next) {
+            const res = await axios.get(next);
+            next = `${BASE}/pages/2`;
+          }
+        }
+
+        let endpoint = `${BASE}/crates`;
+        export const later = () => axios.get(endpoint);
+        endpoint = `${BASE}/boxes`;
+        """,
+    "orchard/sync.py": """
+        import requests
+
+        BASE = "https://orchard.example.test"
+
+
+        def sync():
+            url = BASE + "/orchards"
+            requests.get(url)
+            url = BASE + "/harvests"
+            requests.post(url)
+        """,
+}
+
+
+def test_an_assignment_written_after_a_read_is_not_its_value(tmp_path):
+    """A variable reused for a second request: each request reads the value assigned before
+    it. A loop's next turn and a closure called later still see the later assignment."""
+    calls = _calls(extract(tmp_path, REUSED))
+    base = "https://orchard.example.test"
+    assert calls[("src/orchard.js", 7)] == [f"GET {base}/orchards"]
+    assert calls[("src/orchard.js", 9)] == [f"POST {base}/harvests"]
+    assert calls[("src/orchard.js", 15)] == [f"GET {base}/pages/1", f"GET {base}/pages/2"]
+    assert calls[("src/orchard.js", 21)] == [f"GET {base}/boxes", f"GET {base}/crates"]
+    assert calls[("orchard/sync.py", 8)] == [f"GET {base}/orchards"]
+    assert calls[("orchard/sync.py", 10)] == [f"POST {base}/harvests"]
