@@ -32,6 +32,7 @@ EXTRACTORS: list[str] = [
     "engine.run",
     "engine.routes",
     "js.calls",  # CALLS_FN through the engine's evaluator: before what reads CALLS_FN
+    "python.calls",
     "infra.gateways",
     "infra.codegen",
     "js.buildconsts",

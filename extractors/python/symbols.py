@@ -1,4 +1,4 @@
-"""Python: code_file, symbol (functions, classes, methods), DEFINES, IMPORTS, CALLS_FN.
+"""Python: code_file, symbol (functions, classes, methods), DEFINES, IMPORTS.
 
 Modules are named from their folder (`app/services/orders.py` → `app.services.orders`,
 rooted at the first folder up without `__init__.py`, and also at the component root), so
@@ -8,8 +8,8 @@ the code_file as attr `packages`); a relative import that finds no file is `unre
 
 Node qualifiers (as in typescript.py): code_file = rel path; symbol = `<rel>#<dotted>`
 (`orders.py#OrderService.get`). Nested functions belong to their enclosing symbol.
-CALLS_FN: symbol (or code_file for module-level code) → the symbol called, through
-local names, imports, `module.attr`, `self.method` and package re-exports.
+CALLS_FN is `python/calls.py`'s (the engine's evaluator, with this resolver's names and
+`python.infer`'s receiver types where the evaluator finds no function of the component).
 
 Provides `ctx.shared.py` (PyModules, read by the engine and infra.contentful):
 - `modules`: {rel: PyModule} — bindings (imports), symbols, top-level string
@@ -18,8 +18,8 @@ Provides `ctx.shared.py` (PyModules, read by the engine and infra.contentful):
   in file `rel` is defined (`orders.router` → (`app/routers/orders.py`, `router`));
   `resolver.symbol(rel, dotted)` — its symbol node id; `resolver.values` — a
   `python.values.Values` (string values and instance types over every module).
-CALLS_FN also follows typed receivers: `repo.fetch()` with `repo: BookRepo`, `x = Cls()`,
-`Model.query...first()`, `self.save()` defined on a base (`python.infer`).
+`resolver.values` types receivers for python/calls.py: `repo.fetch()` with `repo: BookRepo`,
+`x = Cls()`, `Model.query...first()`, `self.save()` defined on a base (`python.infer`).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from tree_sitter import Node as TsNode
 from extractors.base import ComponentContext
 from extractors.python.index import py_captures, py_index
 from extractors.python.model import Binding, PyModule, Resolver, module_names, root_package_of
-from extractors.python.values import Values, enclosing_function
+from extractors.python.values import Values
 from extractors.shared import CodeSymbols, PyModules
 from extractors.source import SourceFile
 
@@ -93,8 +93,6 @@ def extract(ctx: ComponentContext) -> None:
             }.items()
         ):
             ctx.add_edge(mod.file_id, ctx.node_id("code_file", target), "IMPORTS", mod.rel, line)
-    for mod in mods.values():
-        _calls(ctx, resolver, mod)
 
 
 def _first_error_line(root: TsNode) -> int:
@@ -219,45 +217,3 @@ def _top_level(ctx, mod: PyModule, stmt: TsNode) -> None:
             if child.type == "block":
                 for inner in child.named_children:
                     _top_level(ctx, mod, inner)
-
-
-def _calls(ctx, resolver: Resolver, mod: PyModule) -> None:
-    sf = mod.sf
-    seen: set[tuple[str, str]] = set()
-    resolved: dict[str, str | None] = {}  # resolver.symbol per name: the tables are complete
-    for node in py_captures(ctx, sf, "calls", "fn"):
-        if node.type not in {"identifier", "attribute"}:
-            continue
-        dotted = text(sf, node)
-        caller = mod.enclosing(node.start_byte)
-        callee = None
-        if dotted.startswith("self.") and "#" in caller:
-            cls = caller.split("#", 1)[1].split(".")[0]
-            callee = mod.symbols.get(f"{cls}.{dotted[5:]}")
-        elif "(" not in dotted and "[" not in dotted:
-            if dotted in resolved:
-                callee = resolved[dotted]
-            else:
-                callee = resolved[dotted] = resolver.symbol(mod.rel, dotted)
-        if callee is None and node.type == "attribute":
-            callee = _typed_method(resolver.values, mod.rel, node)
-        if callee is None or callee == caller or (caller, callee) in seen:
-            continue
-        seen.add((caller, callee))
-        ctx.add_edge(caller, callee, "CALLS_FN", mod.rel, SourceFile.line(node))
-
-
-def _typed_method(values: Values, rel: str, node: TsNode) -> str | None:
-    """`repo.get(...)`, `self.save()`, `User(...).save()`: the method of the receiver's class
-    (through its base classes), the receiver typed by `values.type_of`."""
-    obj = node.child_by_field_name("object")
-    fn = enclosing_function(node)
-    if obj.type in {"identifier", "attribute"}:  # same receiver text, same function: same type
-        key = (rel, fn.id if fn is not None else -1, obj.text)
-        cls = values.receivers[key] if key in values.receivers else values.type_of(rel, obj, fn)
-        values.receivers[key] = cls
-    else:
-        cls = values.type_of(rel, obj, fn)
-    if cls is None:
-        return None
-    return values.method(cls, values.text(rel, node.child_by_field_name("attribute")))

@@ -281,3 +281,81 @@ def test_edge_lines_are_the_same_in_every_process(tmp_path):
     assert edges[("app/main.py#run", "app/util.py#f0", "CALLS_FN")].line == first_call
     assert edges[("app/main.py#run", "app/util.py#f39", "CALLS_FN")].line == first_call + 39
     assert edges[("app/main.py", "app/util.py", "IMPORTS")].line in range(1, len(names) + 1)
+
+
+KITCHEN = {
+    "kitchen/__init__.py": "",
+    "kitchen/ovens.py": """
+        class Oven:
+            def __init__(self, heat):
+                self.heat = heat
+
+            def bake(self, tray):
+                return tray
+
+            @classmethod
+            def preheated(cls):
+                return cls(220)
+
+
+        class GasOven(Oven):
+            pass
+
+
+        class ElectricOven(Oven):
+            pass
+
+
+        OVENS = {"gas": GasOven, "electric": ElectricOven}
+        """,
+    "kitchen/service.py": """
+        from kitchen.ovens import OVENS, Oven
+
+
+        class Bakery:
+            oven_class = Oven
+
+            def __init__(self):
+                self._oven = self.oven_class(180)
+
+            def bake(self, tray):
+                return self._oven.bake(tray)
+
+
+        def oven_for(kind):
+            return OVENS[kind](200)
+
+
+        def helper_in_a_closure():
+            def inner():
+                return 1
+
+            return inner
+
+
+        def uses_the_closure():
+            fn = helper_in_a_closure()
+            return fn()
+        """,
+}
+
+
+def test_python_calls_follow_what_the_engine_evaluates(tmp_path):
+    """A method reached through an instance kept in an attribute, a class kept in a class
+    attribute, a class chosen from a table, `cls(...)` in a classmethod and a closure handed
+    back: each call an edge to the function or class the evaluator finds."""
+    _, _, edges = facts_of(write(tmp_path, KITCHEN))
+    calls = {(s, d) for s, d, t in edges if t == "CALLS_FN"}
+    assert ("kitchen/service.py#Bakery.bake", "kitchen/ovens.py#Oven.bake") in calls
+    assert ("kitchen/service.py#Bakery.__init__", "kitchen/ovens.py#Oven") in calls
+    assert ("kitchen/service.py#oven_for", "kitchen/ovens.py#GasOven") in calls
+    assert ("kitchen/service.py#oven_for", "kitchen/ovens.py#ElectricOven") in calls
+    assert ("kitchen/ovens.py#Oven.preheated", "kitchen/ovens.py#Oven") in calls
+    closure = "kitchen/service.py#helper_in_a_closure.<locals>.inner"
+    assert ("kitchen/service.py#uses_the_closure", closure) in calls
+    assert (
+        "kitchen/service.py#uses_the_closure",
+        "kitchen/service.py#helper_in_a_closure",
+    ) in calls
+    # a function nested in the caller is the caller's own code: no edge to itself
+    assert not [c for c in calls if c[0] == "kitchen/service.py#helper_in_a_closure"]
