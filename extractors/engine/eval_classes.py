@@ -33,7 +33,7 @@ class ClassMembers:
     """`Evaluator`'s members of a class or of an instance of it."""
 
     def class_member(self, klass: Klass, name: str, depth: int, static: bool = False,
-                     instance: Instance | None = None) -> Value:  # fmt: skip
+                     instance: Instance | None = None, origin: Klass | None = None) -> Value:  # fmt: skip
         a = self.program.adapter(klass.site.rel)
         node = a.node_at(klass.site) if a is not None else None
         info = a.klass(node) if node is not None else None
@@ -87,7 +87,8 @@ class ClassMembers:
         for base in info.bases:
             parent = self.eval(rel, base, None, depth + 1)
             if isinstance(parent, Klass):
-                inherited = self.class_member(parent, name, depth + 1, static, instance)
+                inherited = self.class_member(parent, name, depth + 1, static, instance,
+                                              origin or klass)  # fmt: skip
                 if isinstance(inherited, Method) and isinstance(inherited.target, Obj):
                     # a library class's operation reached through a base of the component
                     # (`View.as_view` on a subclass of a subclass): this class is the object
@@ -96,6 +97,8 @@ class ClassMembers:
                     return Method(made, name)
                 if not isinstance(inherited, (Unknown, Method)):
                     return inherited
+            elif (given := self.library.class_member(parent, origin or klass, name)) is not None:
+                return given  # `Article.query` of a class derived from an ORM's model class
             elif isinstance(parent, Ext):  # a library base class: what the library gives
                 made = self.library.subclass(self, klass)
                 if made is not None:

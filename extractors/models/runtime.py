@@ -66,6 +66,9 @@ class Library(HeldObjects):
     mount_names: set[str] = field(default_factory=set)  # methods that mount (`include_router`)
     define_makers: set[str] = field(default_factory=set)  # calls carrying a bundler define table
     named: dict = field(default_factory=dict)  # modules assigning a convention name (named.py)
+    # a library base class's dotted name, or (model, role) of an object used as a base class
+    # -> the class attributes it gives (`class_members`): (model, {attribute: role})
+    class_bases: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for model in self.models:
@@ -107,6 +110,10 @@ class Library(HeldObjects):
                     self.mount_names.update(op.calls)
             for deco in model.decorators:
                 self.vocabulary.update(deco.names)
+            for base, attrs in model.class_members.items():
+                module, sep, path = base.partition("#")
+                key = f"{module}.{path}" if sep else (model.id, base)
+                self.class_bases.setdefault(key, []).append((model, attrs))
             for marker in model.injects:
                 self.injects.update(self.full_names(model, Maker("call", marker)))
 
@@ -205,6 +212,21 @@ class Library(HeldObjects):
                     return found
         return None
 
+    def class_member(self, base: Value, klass: Klass, name: str) -> Obj | None:
+        """A class attribute a library base class gives the classes derived from it (an
+        ORM's `Article.query`, `Product.objects`): an object whose `model` prop is `klass`,
+        the class it was read on."""
+        if isinstance(base, Ext):
+            key: object = _dotted(base)
+        elif isinstance(base, Obj):
+            key = (base.model, base.role)
+        else:
+            return None
+        for model, attrs in self.class_bases.get(key, ()):
+            if name in attrs:
+                return Obj(model.id, attrs[name], klass.site, (("model", klass),))
+        return None
+
     def typed(self, ev: Evaluator, type_value: Value) -> Value | None:
         if isinstance(type_value, Ext):
             for claim in self.by_type.get(_dotted(type_value), ()):
@@ -289,6 +311,10 @@ class Library(HeldObjects):
             if op.action == "folder":  # require-directory: the folder's modules by name
                 return folder_modules(ev, obj, call, src.select(op.spec.get("path")),
                                       src.select(op.spec.get("options")))  # fmt: skip
+            if op.instance is not None:  # `Product.objects.get(…)`: a row of that class
+                made = _instance_of(src.select(op.instance))
+                if made is not None:
+                    return made
             if op.dependency is not None:  # `inject(Token)`: what the component provides
                 return ev.injector.resolve(src.select(op.dependency))
             if op.yields is not None:
@@ -373,6 +399,14 @@ class Library(HeldObjects):
 
 def _dotted(value: Ext) -> str:
     return value.dotted
+
+
+def _instance_of(value: Value | None) -> Instance | None:
+    """An instance of the class a value names: the class itself, or the `model` a query
+    object was made for (`get_object_or_404(Product.objects.filter(…))`)."""
+    if isinstance(value, Obj):
+        value = value.prop("model")
+    return Instance(value) if isinstance(value, Klass) else None
 
 
 __all__ = ["Library", "CallSource", "ClassSource", "model_site", "Param", "Func", "Instance",

@@ -35,7 +35,7 @@ import yaml
 from extractors.models.filerules import FileRule, parse_file_rules
 from extractors.models.selectors import Selector, parse_selector
 
-KINDS = ("server", "client", "config", "gateway", "generator")
+KINDS = ("server", "client", "config", "gateway", "generator", "orm")
 LANGUAGES = ("js", "python")
 MAKERS = ("call", "new", "module", "global", "member", "type", "decorator", "subclass",
           "file")  # fmt: skip
@@ -71,6 +71,7 @@ class Operation:
     yields: Selector | None = None  # the call's value is one of its arguments (`fp(plugin)`)
     dependency: Selector | None = None  # the call's value is what is injected for a token
     data: dict = field(default_factory=dict)  # plain data a hook reads (a resource's actions)
+    instance: Selector | None = None  # the call's value is an instance of that class (`get()`)
 
 
 @dataclass(frozen=True)
@@ -134,6 +135,10 @@ class Model:
     names: tuple[NameRule, ...] = ()  # module-level names read by convention
     optional: tuple[str, ...] = ()  # packages whose apps often need none of its facts ("*": all)
     env_reads: dict = field(default_factory=dict)  # how its env reads are labelled (env_fields.py)
+    # a library base class (`module#Class`, or a role of this model's objects) -> the class
+    # attributes it gives every class derived from it, each an object of a role (an ORM's
+    # `Model.objects` / `Model.query`: its `model` prop is the class it was read on)
+    class_members: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 def _fail(path: Path, what: str) -> ModelError:
@@ -197,7 +202,8 @@ def _operations(raw, path: Path) -> tuple[Operation, ...]:
             raise _fail(path, f"`operations[{i}]` must be a mapping")
         action = next((k for k in ACTIONS if k in item and k != "returns"), None)
         returns = item.get("returns")
-        if action is None and returns is None and "yields" not in item and "dependency" not in item:
+        valued = any(k in item for k in ("yields", "dependency", "instance"))
+        if action is None and returns is None and not valued:
             if not item.get("hook"):
                 raise _fail(path, f"`operations[{i}]` needs one of {', '.join(ACTIONS)} or a hook")
             action = "hook"  # what it does is the hook's alone
@@ -216,7 +222,8 @@ def _operations(raw, path: Path) -> tuple[Operation, ...]:
                              returns_role, returns_props, item.get("hook"),
                              parse_selector(item["yields"]) if "yields" in item else None,
                              parse_selector(item["dependency"]) if "dependency" in item else None,
-                             dict(item.get("data") or {})))  # fmt: skip
+                             dict(item.get("data") or {}),
+                             parse_selector(item["instance"]) if "instance" in item else None))  # fmt: skip
     return tuple(out)
 
 
@@ -356,4 +363,14 @@ def load_model(path: Path) -> Model:
         names=_name_rules(raw.get("names"), path),
         optional=_optional(raw, path),
         env_reads=dict(raw.get("env_reads") or {}),
+        class_members=_class_members(raw.get("class_members"), path),
     )
+
+
+def _class_members(raw, path: Path) -> dict[str, dict[str, str]]:
+    """`class_members: {"django.db.models#Model": {objects: manager}}`."""
+    if not raw:
+        return {}
+    if not isinstance(raw, dict) or not all(isinstance(v, dict) for v in raw.values()):
+        raise _fail(path, "`class_members` maps a base class to {attribute: role}")
+    return {str(base): {str(k): str(v) for k, v in attrs.items()} for base, attrs in raw.items()}

@@ -11,11 +11,12 @@ called is an edge to the class. A function nested in the caller itself is part o
 edge); one nested elsewhere and reached from outside gets the engine's name for it
 (`<rel>#outer.<locals>.inner`). One edge per caller/callee pair and file, at the first call.
 
-Where the evaluator finds no function of the component, the type inference of
-`python.infer` (through `python.symbols`' resolver) reads the call as it did before: the
-library knowledge it holds (ORM rows: `Model.query…first()`, `Model.objects.get()`,
-`get_object_or_404`; a user loader's `current_user`; SQLAlchemy relationships) is not
-models of the engine yet.
+ORM rows are the ORM models' (`models/orm/`: `Model.query…first()`, `Model.objects.get()`,
+`get_object_or_404(…)`, a base built from `SQLAlchemy(model_class=…)`). Where the evaluator
+still finds no function of the component, the type inference of `python.infer` (through
+`python.symbols`' resolver) reads the call as it did before: what it knows that no model
+says yet is a user loader's `current_user` (flask-login, flask-jwt-extended), SQLAlchemy
+`relationship("Model")` attributes and their backrefs, and pytest fixtures passed by name.
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ CASES = sorted(p for p in FIXTURES.glob("*/*") if p.is_dir())
 
 @dataclass
 class Expectation:
-    kind: str  # route | call | env | proxy | sdk (and no-…) | unresolved
+    kind: str  # route | call | env | proxy | sdk | calls (and no-…) | unresolved
     file: str
     line: int
     words: list[str] = field(default_factory=list)
@@ -80,7 +80,15 @@ def facts_of(case: Path):
         "fx",
         case.name,
         case,
-        {"engine.routes", "engine.requests", "engine.env", "infra.gateways", "js.sdk_calls"},
+        {
+            "engine.routes",
+            "engine.requests",
+            "engine.env",
+            "infra.gateways",
+            "js.sdk_calls",
+            "js.calls",
+            "python.calls",
+        },  # fmt: skip
     )
     by_id = {n.id: n for n in facts.nodes}
     out_edges: dict[str, list] = {}
@@ -97,8 +105,9 @@ def check(case: Path) -> list[str]:
     problems += _env_reads(facts, [e for e in wanted if e.kind in ("env", "no-env")])
     problems += _proxies(facts, [e for e in wanted if e.kind == "proxy"])
     problems += _sdk_calls(facts, [e for e in wanted if e.kind in ("sdk", "no-sdk")])
+    problems += _function_calls(facts, [e for e in wanted if e.kind in ("calls", "no-calls")])
     for exp in wanted:
-        if exp.kind in ("env", "no-env", "proxy", "sdk", "no-sdk"):
+        if exp.kind in ("env", "no-env", "proxy", "sdk", "no-sdk", "calls", "no-calls"):
             continue
         kind = {
             "route": "route",
@@ -189,6 +198,18 @@ def _sdk_calls(facts, wanted: list[Expectation]) -> list[str]:
     calls = [n for n in facts.nodes if n.kind == "sdk_call"]
     return _at_lines(wanted, calls, lambda n: (n.file, n.line),
                      lambda exp, n: n.name == " ".join(exp.words), lambda n: n.name, "sdk call")  # fmt: skip
+
+
+def _function_calls(facts, wanted: list[Expectation]) -> list[str]:
+    """`expect calls NAME`: a CALLS_FN edge at this line to the component's symbol NAME
+    (`Bed.water`: its name in its file), as an ORM model's rows and the evaluator give it."""
+    calls = [e for e in facts.edges if e.type == "CALLS_FN" and ":symbol:" in e.dst]
+
+    def callee(edge) -> str:
+        return edge.dst.rsplit("#", 1)[-1]
+
+    return _at_lines(wanted, calls, lambda e: (e.file, e.line),
+                     lambda exp, e: callee(e) == (exp.words or [""])[0], callee, "call of")  # fmt: skip
 
 
 def _rewritten_to(rule: dict) -> str:
@@ -288,4 +309,19 @@ def test_a_malformed_sdk_model_is_one_line_naming_the_file_and_the_fix(tmp_path:
     with pytest.raises(ModelError) as refused:
         load_sdk(bad)
     assert str(refused.value).startswith(f"{bad}: a ref is one of")
+    assert "\n" not in str(refused.value)
+
+
+def test_an_orm_model_with_malformed_class_members_is_one_line_naming_the_file(tmp_path: Path):
+    from extractors.models.schema import ModelError, load_model
+
+    bad = tmp_path / "rowkit.yaml"
+    bad.write_text(
+        "id: rowkit\nkind: orm\nlanguage: python\ndocs: https://rowkit.example/docs\n"
+        "modules: [rowkit]\nclass_members: {'rowkit#Row': objects}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(ModelError) as refused:
+        load_model(bad)
+    assert str(refused.value).startswith(f"{bad}: `class_members` maps a base class to")
     assert "\n" not in str(refused.value)
