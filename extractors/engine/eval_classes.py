@@ -40,7 +40,7 @@ class ClassMembers:
         if a is None or info is None:
             return Unknown(name, "class not found")
         rel = klass.site.rel
-        this = instance if instance is not None else klass
+        this = instance if instance is not None else (origin or klass)  # `cls` of a subclass
         if name in info.methods:
             method = info.methods[name]
             if a.is_getter(method):  # read as the value it returns
@@ -97,8 +97,15 @@ class ClassMembers:
                     return Method(made, name)
                 if not isinstance(inherited, (Unknown, Method)):
                     return inherited
-            elif (given := self.library.class_member(parent, origin or klass, name)) is not None:
+            elif given := self.library.class_member(self, parent, origin or klass, name):
                 return given  # `Article.query` of a class derived from an ORM's model class
+            elif isinstance(parent, Obj) and isinstance(
+                inner := self.library.derived_from(parent), Klass
+            ):  # `db.Model` built from the component's `model_class`: its methods
+                inherited = self.class_member(inner, name, depth + 1, static, instance,
+                                              origin or klass)  # fmt: skip
+                if not isinstance(inherited, (Unknown, Method)):
+                    return inherited
             elif isinstance(parent, Ext):  # a library base class: what the library gives
                 made = self.library.subclass(self, klass)
                 if made is not None:

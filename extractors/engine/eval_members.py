@@ -46,6 +46,8 @@ class Members:
     def member(self, target: Value, name: str, rel: str, at, depth: int) -> Value:
         if depth > MAX_DEPTH:
             return Unknown(name, "evaluation too deep")
+        if isinstance(target, Ext) and self.library.proxies:  # `current_user.profile`
+            target = self.library.proxy(self, target) or target
         assigned = self.assigned(target, name, depth)
         if assigned is not None:
             return assigned

@@ -38,12 +38,9 @@ class Names:
     def name(self, rel: str, a: FileAdapter, at: TsNode, name: str, act, depth: int) -> Value:
         binding = a.resolve(name, at)
         if binding is None or binding.kind == "import":
-            found = self.program.imported(self, rel, name)
+            found = self.imported_as(rel, name, binding)
             if found is not None:
                 return found
-            if binding is not None and binding.path and not binding.path[0].startswith("."):
-                module, imported = binding.path  # a package import the module tables skip
-                return Ext(module, (imported,)) if imported else Ext(module)
             if binding is None and rel in self.program.js:
                 const = self.program.js[rel].consts.get(name)
                 if const is not None:
@@ -62,6 +59,17 @@ class Names:
                 return self.defines[name]
             return Ext("<global>", (name,))
         return self.binding_value(rel, a, binding, act, at, depth)
+
+    def imported_as(self, rel: str, name: str, binding: Binding | None) -> Value | None:
+        """What an imported name is: a module of the component's export, else the package's
+        (`from sqlalchemy.orm import relationship`, which the module tables skip)."""
+        found = self.program.imported(self, rel, name)
+        if found is not None:
+            return found
+        if binding is not None and binding.path and not binding.path[0].startswith("."):
+            module, imported = binding.path
+            return Ext(module, (imported,)) if imported else Ext(module)
+        return None
 
     def binding_value(self, rel: str, a: FileAdapter, b: Binding, act, at, depth: int) -> Value:
         kind = b.kind
@@ -93,6 +101,10 @@ class Names:
         for decl in declared:
             if decl.kind == "param" and not grown:  # `if client is None: client = …`
                 values.append(self._param(rel, a, decl, act, depth))
+            if decl.kind == "import":  # `relationship = relationship`: what was imported
+                imported = self.imported_as(rel, decl.name, decl)
+                if imported is not None:
+                    values.append(imported)
             if decl.value is None or _inside(at, decl.value) or decl.node.id in self._judged:
                 continue  # read on its own right side, or in its guard: what it was before
             if judge and self.judged_dead(rel, a, decl.node, b.scope, outer, depth):
@@ -148,21 +160,18 @@ class Names:
             typed = self._typed(rel, a, b.type, depth)
             if isinstance(typed, (Obj, Instance)):
                 return typed
+        if a.family == "py" and b.index >= 0:  # a test's parameter a fixture fills by name
+            fixture = self.library.fixture(self, rel, b)
+            if fixture is not None:
+                return fixture
         return Param(b.name, scope)
 
     def _typed(self, rel: str, a: FileAdapter, annotation: TsNode, depth: int) -> Value | None:
         """A parameter known by its declared type: what the models make of that type."""
-        node = annotation
-        while node.named_children and node.type in {"type_annotation", "type", "generic_type"}:
-            node = node.named_children[0]
-        if node.type not in {
-            "type_identifier",
-            "identifier",
-            "nested_type_identifier",
-            "attribute",
-        }:
+        node = _annotated_class(a, annotation)
+        if node is None:
             return None
-        name = a.text(node)
+        name = a.text(node).strip("\"'")
         head = name.split(".")[0]
         binding = a.resolve(head, annotation)
         if binding is not None and binding.kind == "param":  # a type is never a parameter
@@ -282,3 +291,39 @@ def _returned_tuple(value: Value) -> bool:
     tuple spread into a call (`call_api(*params)`) is followed."""
     options = value.options if isinstance(value, Choice) else (value,)
     return any(isinstance(option, Seq) for option in options)
+
+
+# a Python annotation's wrappers whose first argument is the class (`Optional[User]`)
+# (`Union[A, B]` and `A | B` name two classes: no one class is the parameter's)
+TYPE_WRAPPERS = {"Optional", "Annotated", "Type", "type", "ClassVar", "Final"}
+NAMED = {"type_identifier", "identifier", "nested_type_identifier", "attribute"}
+
+
+def _annotated_class(a: FileAdapter, annotation: TsNode) -> TsNode | None:
+    """The node naming the class an annotation declares: `User`, `models.User`, `"User"` (a
+    forward reference), `Optional[User]`, `Annotated[User, …]`, `User | None`."""
+    node: TsNode | None = annotation
+    while node is not None:
+        kind = node.type
+        if kind in ("type_annotation", "type") and node.named_children:
+            node = node.named_children[0]
+        elif kind in ("generic_type", "subscript") and node.named_children:
+            head = node.named_children[0]
+            if a.family != "py" or a.text(head).rsplit(".", 1)[-1] not in TYPE_WRAPPERS:
+                node = head
+                continue
+            args = [c for c in node.named_children[1:] if c.type != "comment"]
+            if args and args[0].type == "type_parameter":
+                args = [c for c in args[0].named_children if c.type != "comment"]
+            node = args[0] if args else None
+        elif kind == "binary_operator" and a.family == "py":  # `User | None`
+            right = node.child_by_field_name("right")
+            if right is None or a.text(right) != "None":
+                return None
+            node = node.child_by_field_name("left")
+        elif kind == "string" and a.family == "py":
+            text = a.text(node).strip("\"'")
+            return node if text.replace(".", "").replace("_", "").isalnum() else None
+        else:
+            return node if kind in NAMED else None
+    return None

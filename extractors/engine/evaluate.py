@@ -103,6 +103,7 @@ class Evaluator(Names, Members, ClassMembers, Calls):
         self._judged: set[int] = set()  # assignments whose branch conditions are being read
         self.injector = Injector(self)  # what dependency injection provides for a token
         self.defines: dict[str, Value] = {}  # names a bundler replaces (engine/defines.py)
+        self.fixture_depth = 0  # test fixtures being read for a parameter (models/injected.py)
         if hasattr(library, "attach"):
             library.attach(self)
 

@@ -1,7 +1,7 @@
-"""Framework, client-library, config, gateway and ORM knowledge as data: one YAML model per
-library under `server/`, `client/`, `config/`, `gateway/`, `orm/`, written from the library's
-documentation, each with fixtures under `fixtures/<model id>/` (run by
-tests/extractors/test_models.py). The format is in `schema.py` and README.md."""
+"""Framework, client-library, config, gateway, ORM and test-framework knowledge as data: one
+YAML model per library under `server/`, `client/`, `config/`, `gateway/`, `orm/`, `test/`,
+written from the library's documentation, each with fixtures under `fixtures/<model id>/`
+(run by tests/extractors/test_models.py). The format is in `schema.py` and README.md."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 from extractors.models.schema import Model, ModelError, load_model
 
 HERE = Path(__file__).parent
-FOLDERS = ("server", "client", "config", "gateway", "orm")
+FOLDERS = ("server", "client", "config", "gateway", "orm", "test")
 
 
 @cache

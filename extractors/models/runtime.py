@@ -32,12 +32,14 @@ from extractors.engine.values import (
     Typed,
     Value,
 )
+from extractors.models.class_facts import ClassFacts
 from extractors.models.config_reads import config_read
 from extractors.models.env_fields import field_env
 from extractors.models.folders import folder_modules
 from extractors.models.held import Claim, HeldObjects, Vocabulary, _in_files, model_site
 from extractors.models.merged import merged_member
 from extractors.models.named import setting
+from extractors.models.relations import instance_of
 from extractors.models.schema import Maker, Model, Operation
 from extractors.models.sources import CallSource, ClassSource
 
@@ -46,7 +48,7 @@ if TYPE_CHECKING:
 
 
 @dataclass
-class Library(HeldObjects):
+class Library(ClassFacts, HeldObjects):
     models: list[Model]
     by_call: dict[str, list[Claim]] = field(default_factory=dict)
     by_value: dict[str, list[Claim]] = field(default_factory=dict)  # module / global makers
@@ -69,6 +71,10 @@ class Library(HeldObjects):
     # a library base class's dotted name, or (model, role) of an object used as a base class
     # -> the class attributes it gives (`class_members`): (model, {attribute: role})
     class_bases: dict = field(default_factory=dict)
+    proxies: dict[str, tuple[str, ...]] = field(default_factory=dict)  # (models/proxies.py)
+    proxied: dict[str, Value | None] = field(default_factory=dict)
+    backrefs: dict | None = None  # (target class, attribute) -> its relationships (relations.py)
+    fixtures: dict | None = None  # fixture name -> its functions (injected.py)
 
     def __post_init__(self) -> None:
         for model in self.models:
@@ -110,6 +116,8 @@ class Library(HeldObjects):
                     self.mount_names.update(op.calls)
             for deco in model.decorators:
                 self.vocabulary.update(deco.names)
+            for target, loaders in model.proxies.items():
+                self.proxies[target.replace("#", ".")] = loaders
             for base, attrs in model.class_members.items():
                 module, sep, path = base.partition("#")
                 key = f"{module}.{path}" if sep else (model.id, base)
@@ -169,6 +177,10 @@ class Library(HeldObjects):
         if self.operations(obj, name):
             return Method(obj, name)
         model = self.by_id.get(obj.model)
+        if model is not None and obj.role in model.instances:  # `article.author.username`
+            row = instance_of(ev, obj)
+            if row is not None:
+                return ev.member(row, name, rel, None, 1)
         if model is not None and model.reads.get(obj.role) == "env":
             return Env(name, None, obj.model)
         if model is not None and model.reads.get(obj.role) == "setting":
@@ -180,7 +192,9 @@ class Library(HeldObjects):
         prop = obj.prop(name)
         if prop is not None:
             return prop
-        return Obj(obj.model, f"{obj.role}.{name}", obj.origin)  # a facet: `client.defaults`
+        facet = f"{obj.role}.{name}"  # `client.defaults`; a base class keeps what makes it
+        kept = obj.props if model is not None and facet in model.base_classes else ()
+        return Obj(obj.model, facet, obj.origin, kept)
 
     def field(
         self, ev: Evaluator, klass: Klass, name: str, value: Value, where: Site | None = None
@@ -210,21 +224,6 @@ class Library(HeldObjects):
                 found = self._derived(ev, value, depth + 1)
                 if found is not None:
                     return found
-        return None
-
-    def class_member(self, base: Value, klass: Klass, name: str) -> Obj | None:
-        """A class attribute a library base class gives the classes derived from it (an
-        ORM's `Article.query`, `Product.objects`): an object whose `model` prop is `klass`,
-        the class it was read on."""
-        if isinstance(base, Ext):
-            key: object = _dotted(base)
-        elif isinstance(base, Obj):
-            key = (base.model, base.role)
-        else:
-            return None
-        for model, attrs in self.class_bases.get(key, ()):
-            if name in attrs:
-                return Obj(model.id, attrs[name], klass.site, (("model", klass),))
         return None
 
     def typed(self, ev: Evaluator, type_value: Value) -> Value | None:
@@ -312,7 +311,7 @@ class Library(HeldObjects):
                 return folder_modules(ev, obj, call, src.select(op.spec.get("path")),
                                       src.select(op.spec.get("options")))  # fmt: skip
             if op.instance is not None:  # `Product.objects.get(…)`: a row of that class
-                made = _instance_of(src.select(op.instance))
+                made = instance_of(ev, src.select(op.instance))
                 if made is not None:
                     return made
             if op.dependency is not None:  # `inject(Token)`: what the component provides
@@ -399,14 +398,6 @@ class Library(HeldObjects):
 
 def _dotted(value: Ext) -> str:
     return value.dotted
-
-
-def _instance_of(value: Value | None) -> Instance | None:
-    """An instance of the class a value names: the class itself, or the `model` a query
-    object was made for (`get_object_or_404(Product.objects.filter(…))`)."""
-    if isinstance(value, Obj):
-        value = value.prop("model")
-    return Instance(value) if isinstance(value, Klass) else None
 
 
 __all__ = ["Library", "CallSource", "ClassSource", "model_site", "Param", "Func", "Instance",

@@ -35,7 +35,7 @@ import yaml
 from extractors.models.filerules import FileRule, parse_file_rules
 from extractors.models.selectors import Selector, parse_selector
 
-KINDS = ("server", "client", "config", "gateway", "generator", "orm")
+KINDS = ("server", "client", "config", "gateway", "generator", "orm", "test")
 LANGUAGES = ("js", "python")
 MAKERS = ("call", "new", "module", "global", "member", "type", "decorator", "subclass",
           "file")  # fmt: skip
@@ -139,6 +139,17 @@ class Model:
     # attributes it gives every class derived from it, each an object of a role (an ORM's
     # `Model.objects` / `Model.query`: its `model` prop is the class it was read on)
     class_members: dict[str, dict[str, str]] = field(default_factory=dict)
+    # a library global standing for what a function the component registers returns
+    # (`flask_login#current_user`: the user loader's) -> the methods that register it
+    proxies: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # an object's role used as a base class -> its prop naming the class it derives from
+    # (`db.Model` with `SQLAlchemy(model_class=Base)`: `model_class`)
+    base_classes: dict[str, str] = field(default_factory=dict)
+    instances: tuple[str, ...] = ()  # roles whose other members are their `model`'s instance's
+    # functions a test framework passes by parameter name: {decorators: ["pytest#fixture"],
+    # shared: [conftest.py], files: [test_*.py]} (a fixture of a shared file is seen from its
+    # folder down, by the functions of the test files)
+    fixtures: dict = field(default_factory=dict)
 
 
 def _fail(path: Path, what: str) -> ModelError:
@@ -364,7 +375,24 @@ def load_model(path: Path) -> Model:
         optional=_optional(raw, path),
         env_reads=dict(raw.get("env_reads") or {}),
         class_members=_class_members(raw.get("class_members"), path),
+        proxies={
+            str(k): _names(v, path, f"proxies.{k}") for k, v in (raw.get("proxies") or {}).items()
+        },
+        instances=_names(raw.get("instances"), path, "instances"),
+        base_classes={str(k): str(v) for k, v in (raw.get("base_classes") or {}).items()},
+        fixtures=_fixtures(raw.get("fixtures"), path),
     )
+
+
+def _fixtures(raw, path: Path) -> dict:
+    """`fixtures: {decorators: ["pytest#fixture"], shared: [conftest.py]}`."""
+    if not raw:
+        return {}
+    if not isinstance(raw, dict) or not raw.get("decorators"):
+        raise _fail(path, "`fixtures` needs `decorators` (and may name `shared` files)")
+    return {"decorators": tuple(d.replace("#", ".") for d in _names(raw["decorators"], path, "fixtures.decorators")),
+            "shared": _names(raw.get("shared"), path, "fixtures.shared"),
+            "files": _names(raw.get("files"), path, "fixtures.files")}  # fmt: skip
 
 
 def _class_members(raw, path: Path) -> dict[str, dict[str, str]]:

@@ -1,5 +1,5 @@
-"""One query walk per Python file for every Python extractor (python.symbols,
-python.sdk_calls).
+"""One query walk per Python file for the Python extractors that read its imports and its
+method calls (python.symbols, python.sdk_calls, engine.sdk_hosts).
 
 A query's cost is the tree walk, not its pattern count: the eight separate queries these
 extractors used cost ~5x one combined query. Each concern's patterns are kept as written;
@@ -23,16 +23,7 @@ if TYPE_CHECKING:
 
 PARTS: tuple[tuple[str, str], ...] = (
     ("imports", "[(import_statement) (import_from_statement)] @i"),
-    ("calls", "(call function: (_) @fn) @call"),
-    ("assign_calls", "(assignment left: (identifier) @l right: (call) @r) @a"),
-    ("with", "(as_pattern (call) @value alias: (as_pattern_target (identifier) @name))"),
     ("http", "(call function: (attribute object: (_) @obj attribute: (identifier) @verb)) @call"),
-    (
-        "locals",  # python/scope.py: a function's own assignments, nested scopes to skip
-        "(assignment left: (identifier) @l right: (_) @r) @a\n"
-        "(named_expression name: (identifier) @l value: (_) @r) @a\n"
-        "[(function_definition) (class_definition) (lambda)] @d",
-    ),
 )
 _COMBINED = "\n".join(source for _, source in PARTS)
 _OWNER: list[str] = []  # pattern index -> part name, filled on first use

@@ -6,7 +6,6 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from tree_sitter import Node as TsNode
 
@@ -92,10 +91,12 @@ def root_package_of(root: Path) -> tuple[str, ...]:
 
 
 class Resolver:
+    """The component's Python module names: which file a dotted module name or a relative
+    import is (what a name *is* across modules is the engine's: engine/program.py)."""
+
     def __init__(self, mods: dict[str, PyModule], by_name: dict[str, str]):
         self.mods = mods
         self.by_name = by_name  # dotted module name -> rel (`module_names`)
-        self.values: Any = None  # python.values.Values over the same modules (set by symbols)
 
     def absolute(self, mod: PyModule, spec: str) -> str | None:
         """Dotted module name a (possibly relative) spec refers to."""
@@ -113,69 +114,11 @@ class Resolver:
         rest = spec[dots:]
         return ".".join([*base, rest] if rest else base) or None
 
-    def resolve(self, rel: str, dotted: str, depth: int = 0) -> tuple[str, str] | None:
-        """(rel, name) where `dotted`, as used in `rel`, is defined; name '' = the module."""
-        mod = self.mods.get(rel)
-        if mod is None or depth > 5:
-            return None
-        head, _, rest = dotted.partition(".")
-        if dotted in mod.symbols or head in mod.symbols:
-            return rel, dotted
-        # the longest bound prefix: `import app.db` binds `app.db`; `from x import y` binds `y`
-        parts = dotted.split(".")
-        for cut in range(len(parts), 0, -1):
-            binding = mod.bindings.get(".".join(parts[:cut]))
-            if binding is None or binding.target is None:
-                continue
-            tail = ".".join(parts[cut:])
-            if binding.name is None:
-                return (
-                    (binding.target, "")
-                    if not tail
-                    else self.resolve(binding.target, tail, depth + 1)
-                )
-            inner = binding.name + ("." + tail if tail else "")
-            return self.resolve(binding.target, inner, depth + 1) or (binding.target, inner)
-        return rel, dotted  # a module-level name of this file (or a builtin)
-
-    def symbol(self, rel: str, dotted: str) -> str | None:
-        found = self.resolve(rel, dotted)
-        if not found or not found[1]:
-            return None
-        target = self.mods.get(found[0])
-        return target.symbols.get(found[1]) if target else None
-
 
 class PyIndex:
     """Matches of every part for one file, each list in document order."""
 
-    __slots__ = ("parts", "_assign_starts", "_locals", "_locals_starts")
+    __slots__ = ("parts",)
 
     def __init__(self, parts: dict[str, list[Match]]):
         self.parts = parts
-        self._assign_starts: list[int] | None = None
-        self._locals: list[tuple[TsNode, Match]] = []
-        self._locals_starts: list[int] | None = None
-
-    def locals_in(self, node: TsNode) -> list[Match]:
-        """`locals` matches inside `node` (what that part's query run on `node` gives), by
-        the start of their outer node."""
-        if self._locals_starts is None:
-            outer = [(m["a"][0] if "a" in m else m["d"][0], m) for m in self.parts["locals"]]
-            outer.sort(key=lambda row: row[0].start_byte)
-            self._locals = outer
-            self._locals_starts = [row[0].start_byte for row in outer]
-        lo = bisect.bisect_left(self._locals_starts, node.start_byte)
-        hi = bisect.bisect_left(self._locals_starts, node.end_byte)
-        end = node.end_byte
-        return [m for outer, m in self._locals[lo:hi] if outer.end_byte <= end]
-
-    def assignments_in(self, node: TsNode) -> list[Match]:
-        """`assign_calls` matches inside `node` (what the same query run on `node` gives)."""
-        found = self.parts["assign_calls"]
-        if self._assign_starts is None:
-            self._assign_starts = [m["a"][0].start_byte for m in found]
-        lo = bisect.bisect_left(self._assign_starts, node.start_byte)
-        hi = bisect.bisect_left(self._assign_starts, node.end_byte)
-        end = node.end_byte
-        return [m for m in found[lo:hi] if m["a"][0].end_byte <= end]

@@ -8,18 +8,13 @@ the code_file as attr `packages`); a relative import that finds no file is `unre
 
 Node qualifiers (as in typescript.py): code_file = rel path; symbol = `<rel>#<dotted>`
 (`orders.py#OrderService.get`). Nested functions belong to their enclosing symbol.
-CALLS_FN is `python/calls.py`'s (the engine's evaluator, with this resolver's names and
-`python.infer`'s receiver types where the evaluator finds no function of the component).
+CALLS_FN is `python/calls.py`'s (the engine's evaluator).
 
 Provides `ctx.shared.py` (PyModules, read by the engine and infra.contentful):
 - `modules`: {rel: PyModule} — bindings (imports), symbols, top-level string
   constants (`consts`), `enclosing(byte)` → the symbol (or code_file) id at a byte.
-- `resolver.resolve(rel, dotted) -> (rel, name) | None` — where a dotted name used
-  in file `rel` is defined (`orders.router` → (`app/routers/orders.py`, `router`));
-  `resolver.symbol(rel, dotted)` — its symbol node id; `resolver.values` — a
-  `python.values.Values` (string values and instance types over every module).
-`resolver.values` types receivers for python/calls.py: `repo.fetch()` with `repo: BookRepo`,
-`x = Cls()`, `Model.query...first()`, `self.save()` defined on a base (`python.infer`).
+- `resolver.by_name` / `resolver.absolute(mod, spec)` — the file of a dotted module name
+  and of a (relative) import spec.
 """
 
 from __future__ import annotations
@@ -27,9 +22,8 @@ from __future__ import annotations
 from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext
-from extractors.python.index import py_captures, py_index
+from extractors.python.index import py_captures
 from extractors.python.model import Binding, PyModule, Resolver, module_names, root_package_of
-from extractors.python.values import Values
 from extractors.shared import CodeSymbols, PyModules
 from extractors.source import SourceFile
 
@@ -72,8 +66,6 @@ def extract(ctx: ComponentContext) -> None:
         mods[sf.rel] = PyModule(sf.rel, sf, by_rel.get(sf.rel, sf.rel[:-3].replace("/", ".")),
                                 ctx.node_id("code_file", sf.rel))  # fmt: skip
     resolver = Resolver(mods, names)
-    resolver.values = Values(mods, resolver)
-    resolver.values.index_of = lambda rel: py_index(ctx, mods[rel].sf)
     ctx.shared.py = PyModules(mods, resolver)
     for mod in mods.values():
         root = mod.sf.tree.root_node

@@ -1,0 +1,99 @@
+"""Parameters a test framework fills by name: a pytest test or fixture that takes a
+parameter `db` gets what the fixture function `db` returns (or yields), the fixture found
+in the same module or in a shared file (`conftest.py`) of its folder or a folder above
+(https://docs.pytest.org/en/stable/how-to/fixtures.html), a model's `fixtures:`."""
+
+from __future__ import annotations
+
+import fnmatch
+import posixpath
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from extractors.engine.values import Ext, Func, Obj, Value, choice
+from extractors.source import named_descendants
+
+if TYPE_CHECKING:
+    from extractors.engine.evaluate import Evaluator
+    from extractors.lang.base import Binding, FileAdapter
+
+MAX_FIXTURE_DEPTH = 3  # fixtures taking fixtures, followed this far
+
+
+def fixture_value(ev: Evaluator, index: dict, rel: str, b: Binding) -> Value | None:
+    """What the fixture a parameter of a test file's function names gives, when one is
+    visible from `rel`."""
+    candidates = index.get(b.name)
+    if not candidates or ev.fixture_depth >= MAX_FIXTURE_DEPTH:
+        return None
+    patterns = index.get("", ())
+    if not any(fnmatch.fnmatchcase(posixpath.basename(rel), p) for p in patterns):
+        return None  # application code: its parameters are its callers'
+    here = posixpath.dirname(rel)
+    visible = [(r, fn) for r, fn, shared in candidates
+               if r == rel or (shared and _above(posixpath.dirname(r), here))]  # fmt: skip
+    if not visible:
+        return None
+    visible.sort(key=lambda item: (item[0] != rel, -len(item[0])))  # own module, nearest file
+    fn = visible[0][1]
+    if fn.site.rel == rel and fn.site.start <= b.node.start_byte < fn.site.end:
+        return None  # the fixture's own parameter of the same name (overriding a fixture)
+    ev.fixture_depth += 1
+    try:
+        outs = ev.apply(fn, [])[0] or _yielded(ev, fn)
+    finally:
+        ev.fixture_depth -= 1
+    # each test gets a fresh value (a function-scoped fixture): an app or router a test adds
+    # routes or hooks to is its own, not one object every test module shares
+    site = ev.program.adapter(rel).site(b.node)  # type: ignore[union-attr]
+    outs = [replace(o, origin=site) if isinstance(o, Obj) else o for o in outs]
+    return choice(outs) if outs else None
+
+
+def fixture_index(ev: Evaluator, models) -> dict:
+    """fixture name -> [(file, function, whether the file is shared)] for every fixture of
+    the component; "" -> the file patterns of test modules."""
+    decorators = {d for m in models for d in m.fixtures.get("decorators", ())}
+    shared = {s for m in models for s in m.fixtures.get("shared", ())}
+    out: dict = {"": tuple({f for m in models for f in m.fixtures.get("files", ())})}
+    if not decorators:
+        return out
+    marks = {d.rsplit(".", 1)[-1].encode() for d in decorators}
+    program = ev.program
+    for rel in program.rels():
+        a = program.adapter(rel)
+        if a is None or rel not in program.py or not any(m in a.sf.data for m in marks):
+            continue
+        for decorator, target in a.decorated():
+            view = a.call_view(decorator)
+            callee = view.callee if view is not None else decorator
+            value = ev.eval(rel, callee, None)
+            if not (isinstance(value, Ext) and value.dotted in decorators) or not a.is_function(
+                target
+            ):
+                continue
+            name = a.function(target).name
+            if view is not None and "name" in view.kwargs:  # `@pytest.fixture(name="db")`
+                given = ev.eval(rel, view.kwargs["name"], None)
+                name = str(getattr(given, "value", name))
+            fn = Func(a.site(target), None, None, a.function(target).name)
+            out.setdefault(name, []).append((rel, fn, posixpath.basename(rel) in shared))
+    return out
+
+
+def _above(folder: str, here: str) -> bool:
+    return folder == "" or here == folder or here.startswith(folder + "/")
+
+
+def _yielded(ev: Evaluator, fn: Func) -> list[Value]:
+    """What a generator fixture yields (`yield session`), evaluated in the fixture."""
+    a: FileAdapter | None = ev.program.adapter(fn.site.rel)
+    node = a.node_at(fn.site) if a is not None else None
+    body = node.child_by_field_name("body") if node is not None else None
+    if a is None or body is None:
+        return []
+    out = []
+    for inner in named_descendants(body):
+        if inner.type == "yield" and inner.named_children and a.function_at(inner) == node:
+            out.append(ev.eval(fn.site.rel, inner.named_children[0], None))
+    return out
