@@ -13,15 +13,16 @@
 from __future__ import annotations
 
 from extractors.base import ComponentContext
-from extractors.js.common import arguments, js_files, lookup_symbol, modules, text, unwrap
+from extractors.engine.values import Func
+from extractors.js.common import arguments, js_files, modules, text, unwrap
 from extractors.js.model import ModuleInfo
 from extractors.lang.files import js_adapter_of
-from extractors.shared import JsSymbols
+from extractors.shared import EngineRun, JsSymbols
 from extractors.source import SourceFile, matches
 
 NAME = "server_actions"
 PROVIDES = ()
-REQUIRES = (JsSymbols,)
+REQUIRES = (JsSymbols, EngineRun)
 _ATTRS = {"action": "form action", "formAction": "formAction"}
 _HOOKS = {"useActionState", "useFormState"}
 _JSX_QUERY = """
@@ -43,17 +44,22 @@ def extract(ctx: ComponentContext) -> None:
             for _, m in matches(sf.language, _JSX_QUERY, sf.tree.root_node):
                 via = _ATTRS.get(text(sf, m["name"][0]))
                 if via:
-                    _call(ctx, mod, m["attr"][0], text(sf, m["value"][0]), via, edges)
+                    _call(ctx, mod, m["attr"][0], m["value"][0], via, edges)
         if b"Stat" in sf.data:
             for call, _, dotted in js_adapter_of(ctx, sf).call_names:
                 args = arguments(call) if dotted in _HOOKS else []
                 first = unwrap(args[0]) if args else None
                 if first is not None and first.type == "identifier":
-                    _call(ctx, mod, call, text(sf, first), str(dotted), edges)
+                    _call(ctx, mod, call, first, str(dotted), edges)
 
 
-def _call(ctx, mod: ModuleInfo, at, name: str, via: str, edges: set) -> None:
-    callee = lookup_symbol(ctx, mod.rel, name)
+def _call(ctx, mod: ModuleInfo, at, name, via: str, edges: set) -> None:
+    """An edge to the function the name `name` (a node) evaluates to, across imports."""
+    analysis = ctx.shared.engine.result
+    if analysis is None:
+        return
+    value = analysis.emitter.ev.eval(mod.rel, name, None)
+    callee = analysis.emitter.symbol_for(value) if isinstance(value, Func) else None
     caller = mod.enclosing(at.start_byte)
     if callee is None or callee == caller or (caller, callee) in edges:
         return

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import fnmatch
 import posixpath
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from extractors.engine.values import Ext, Func, Obj, Value, choice
+from extractors.engine.values import Ext, Func, Value, choice
 from extractors.source import named_descendants
 
 if TYPE_CHECKING:
@@ -43,10 +42,8 @@ def fixture_value(ev: Evaluator, index: dict, rel: str, b: Binding) -> Value | N
         outs = ev.apply(fn, [])[0] or _yielded(ev, fn)
     finally:
         ev.fixture_depth -= 1
-    # each test gets a fresh value (a function-scoped fixture): an app or router a test adds
-    # routes or hooks to is its own, not one object every test module shares
-    site = ev.program.adapter(rel).site(b.node)  # type: ignore[union-attr]
-    outs = [replace(o, origin=site) if isinstance(o, Obj) else o for o in outs]
+    # one object for every test that takes the fixture: what the fixture's own code (or the
+    # factory it calls) configured on it, and what it holds, stays known to each test
     return choice(outs) if outs else None
 
 
