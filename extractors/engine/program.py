@@ -235,25 +235,44 @@ class Program:
         if adapter is None or depth > MAX_HOPS:
             return None
         binding = adapter.resolve(name, at if at is not None else adapter.root)
-        if binding is not None and binding.kind != "import":
+        mod = self.js.get(rel)
+        required = mod.imports.get(name) if mod is not None else None
+        if (
+            binding is not None
+            and binding.kind != "import"
+            and not (required is not None and required.target and binding.scope.parent is None)
+        ):  # `const { A } = require('./m')` at module level is an import of `A`
             return rel, binding
         if rel in self.py:
             imported = self.py[rel].bindings.get(name)
             if imported is not None and imported.target and imported.name:
                 return self.declaration(imported.target, imported.name, None, depth + 1)
             return None
-        mod = self.js.get(rel)
-        imported = mod.imports.get(name) if mod is not None else None
-        if imported is None or imported.target is None or imported.imported == "*":
+        imported = required
+        if imported is None or imported.target is None:
             return None
-        target = self.js.get(imported.target)
-        if target is None:
+        if imported.imported == "*" and not imported.cjs:
+            return None  # `import * as ns`: a namespace, declared nowhere
+        wanted = "default" if imported.imported == "*" else imported.imported  # `require(m)`
+        return self.exported_declaration(imported.target, wanted, depth + 1)
+
+    def exported_declaration(self, rel: str, name: str, depth: int = 0):
+        """(file, binding) declaring what the JS module `rel` exports as `name`, through
+        re-exports (`export { a } from`, `export * from`, `module.exports.a = require(…)`)."""
+        target = self.js.get(rel)
+        if target is None or depth > MAX_HOPS:
             return None
-        if imported.imported in target.reexports:
-            source, original = target.reexports[imported.imported]
+        if name in target.reexports:
+            source, original = target.reexports[name]
             return self.declaration(source, original, None, depth + 1)
-        local = target.exports.get(imported.imported)
-        return self.declaration(imported.target, local, None, depth + 1) if local else None
+        local = target.exports.get(name)
+        if local:
+            return self.declaration(rel, local, None, depth + 1)
+        for other in target.star_reexports:
+            found = self.exported_declaration(other, name, depth + 1)
+            if found is not None:
+                return found
+        return None
 
     def _is_package(self, rel: str) -> bool:
         return rel.endswith("__init__.py")

@@ -21,15 +21,15 @@ import re
 
 from extractors.base import STAND_IN_SUFFIXES, ComponentContext
 from extractors.infra.env import SECRET_NAME
-from extractors.js.common import modules, owner_at, resolve_local, string_value, text, unwrap
+from extractors.js.common import modules, owner_at, string_value, text, unwrap
 from extractors.js.model import ModuleInfo
 from extractors.js.settings import Settings
-from extractors.shared import JsSymbols
+from extractors.shared import EngineRun, JsSymbols
 from extractors.source import SourceFile, captures
 
 NAME = "config_constants"
 PROVIDES = ()
-REQUIRES = (JsSymbols,)
+REQUIRES = (JsSymbols, EngineRun)
 _CONFIG_STEM = re.compile(
     r"^(config|configuration|settings|secrets?|constants|env|environment)$", re.I
 )
@@ -53,13 +53,18 @@ def extract(ctx: ComponentContext) -> None:
         if is_config_module(rel):
             _constants(mod, constants, settings)
     settings.emit()
-    if not constants:
+    analysis = ctx.shared.engine.result
+    if not constants or analysis is None:
         return
+    program = analysis.emitter.ev.program
     for rel, mod in sorted(mods.items()):
         local = {}
         for name in mod.imports:
-            found = resolve_local(ctx, rel, name)
-            if found is not None and found in constants and found[0] != rel:
+            declared = program.declaration(rel, name)  # through imports and re-exports
+            if declared is None or declared[0] == rel or declared[1].path:
+                continue
+            found = (declared[0], declared[1].name)
+            if found in constants:
                 local[name] = constants[found]
         if local:
             _uses(ctx, mod, local)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from extractors.base import ComponentContext
 from extractors.engine.values import Func, Klass, Module, ObjLit, Value
-from extractors.js.common import modules, resolve_export
+from extractors.js.common import modules
 from extractors.js.model import ModuleInfo
 from extractors.lang.expr import ECall, EMember, EName
 from extractors.shared import CodeSymbols, EngineRun
@@ -155,8 +155,10 @@ def _through_symbol(ctx: ComponentContext, ev, rel: str, callee) -> str | None:
     held = a.view(receiver)
     namespace = ev.eval(rel, receiver, None)
     if isinstance(namespace, Module):
-        found = resolve_export(ctx, namespace.rel, view.name)
-        return mods[found[0]].symbols.get(found[1]) if found and found[0] in mods else None
+        declared = ev.program.exported_declaration(namespace.rel, view.name)
+        if declared is None or declared[1].path or declared[0] not in mods:
+            return None
+        return mods[declared[0]].symbols.get(declared[1].name)
     if isinstance(held, EName):
         found = _symbol_named(ctx, ev, rel, receiver)
         if found is not None:
@@ -183,25 +185,9 @@ def _symbol_named(ctx: ComponentContext, ev, rel: str, node) -> tuple[str, str] 
         return None
     declared = ev.program.declaration(rel, view.name, node)
     if declared is None or declared[1].path:
-        return _imported_symbol(ctx, rel, view.name)
+        return None
     file, binding = declared
     mod = mods.get(file)
     if mod is None or binding.scope.parent is not None or binding.name not in mod.symbols:
         return None
     return file, binding.name
-
-
-def _imported_symbol(ctx: ComponentContext, rel: str, name: str) -> tuple[str, str] | None:
-    """An imported name the engine's declarations stop at (`const User = require('./user')`,
-    `const { User } = require('./models')` through `exports.User = require(…)`): the local
-    of the module that exports it, when that is a symbol."""
-    mod = modules(ctx).get(rel)
-    binding = mod.imports.get(name) if mod is not None else None
-    if binding is None or binding.target is None:
-        return None
-    whole = binding.imported == "*"
-    if whole and not binding.cjs:
-        return None  # `import * as ns`: a module, not something called
-    found = resolve_export(ctx, binding.target, "default" if whole else binding.imported)
-    target = modules(ctx).get(found[0]) if found else None
-    return found if target is not None and found[1] in target.symbols else None

@@ -1,11 +1,12 @@
-"""What the JavaScript/TypeScript-family extractors share: module tables and name resolution.
+"""What the JavaScript/TypeScript-family extractors share: the module tables and small
+helpers over a file's nodes.
 
 `typescript.py` fills one `ModuleInfo` per JS/TS/TSX/JSX file (and per Vue `<script>` block,
-registered by `vue.py` as a virtual `SourceFile`) into `ctx.shared.js.modules`; express,
-nextjs, firebase, infra/env and http/calls resolve names through the helpers here instead of
-re-walking trees. Resolution is static and file-local plus imports: no type inference.
-A file's calls, functions and syntax errors come from its adapter (`lang/files.py`), the
-data classes (`ModuleInfo`, `Binding`) from `model.py`.
+registered by `vue.py` as a virtual `SourceFile`) into `ctx.shared.js.modules`. What a name
+stands for across imports and re-exports is the engine's (`engine/program.py`:
+`declaration`, `exported_declaration`, values through `Evaluator.eval`). A file's calls,
+functions and syntax errors come from its adapter (`lang/files.py`), the data classes
+(`ModuleInfo`, `Binding`) from `model.py`.
 """
 
 from __future__ import annotations
@@ -79,135 +80,6 @@ def object_props(sf: SourceFile, obj: TsNode) -> dict[str, TsNode]:
             if name is not None:
                 out[sf.node_text(name)] = child
     return out
-
-
-def resolve_export(
-    ctx: ComponentContext, rel: str, name: str, depth: int = 0
-) -> tuple[str, str] | None:
-    """(rel, local name) that `name` exported from `rel` refers to, through re-exports."""
-    mod = modules(ctx).get(rel)
-    if mod is None or depth > 8:
-        return None
-    if name in mod.exports:
-        local = mod.exports[name]
-        binding = mod.imports.get(local)
-        if binding is not None and binding.target and local not in mod.symbols:
-            if binding.imported == "*" and binding.cjs:  # `module.exports = require(x)`
-                return resolve_export(ctx, binding.target, "default", depth + 1)
-            return resolve_export(ctx, binding.target, binding.imported, depth + 1)
-        return rel, local
-    if name in mod.reexports:
-        target, imported = mod.reexports[name]
-        return resolve_export(ctx, target, imported, depth + 1)
-    for target in mod.star_reexports:
-        found = resolve_export(ctx, target, name, depth + 1)
-        if found is not None:
-            return found
-    whole = whole_module(ctx, rel)  # `module.exports = require('./m')`: m's members
-    return resolve_export(ctx, whole, name, depth + 1) if whole != rel else None
-
-
-def whole_module(ctx: ComponentContext, rel: str) -> str:
-    """The module whose `module.exports` a module is: itself, or the one it re-exports
-    whole (`module.exports = require('./m')`, an index in front of a module), followed."""
-    for _ in range(8):
-        mod = modules(ctx).get(rel)
-        local = mod.exports.get("default") if mod is not None else None
-        binding = mod.imports.get(local) if mod is not None and local else None
-        if binding is None or not binding.target or binding.imported != "*" or not binding.cjs:
-            break
-        rel = binding.target
-    return rel
-
-
-def resolve_local(ctx: ComponentContext, rel: str, name: str) -> tuple[str, str] | None:
-    """Where a name used in `rel` is defined: (rel, local) in this component, or None."""
-    mod = modules(ctx).get(rel)
-    if mod is None:
-        return None
-    binding = mod.imports.get(name)
-    if binding is None:
-        return (rel, name) if name in mod.symbols or name in mod.consts else None
-    if binding.target is None:
-        return None
-    if binding.imported == "*":  # a namespace; a CommonJS require is module.exports itself
-        return resolve_export(ctx, binding.target, "default") if binding.cjs else None
-    return resolve_export(ctx, binding.target, binding.imported)
-
-
-def resolve_namespace(ctx: ComponentContext, rel: str, name: str, depth: int = 0) -> str | None:
-    """The module (rel) a local name is the namespace of: `import * as ns`, a CommonJS
-    `require` of a module exporting an object, or such a name re-exported through an index
-    (`module.exports.userService = require('./user.service')`)."""
-    mod = modules(ctx).get(rel)
-    binding = mod.imports.get(name) if mod is not None else None
-    if binding is None or not binding.target or depth > 8:
-        return None
-    if binding.imported == "*":
-        return whole_module(ctx, binding.target)
-    return _exported_namespace(ctx, binding.target, binding.imported, depth + 1)
-
-
-def _exported_namespace(ctx: ComponentContext, rel: str, name: str, depth: int) -> str | None:
-    rel = whole_module(ctx, rel)
-    mod = modules(ctx).get(rel)
-    if mod is None or depth > 8:
-        return None
-    if name in mod.exports:
-        local = mod.exports[name]
-        return None if local in mod.symbols else resolve_namespace(ctx, rel, local, depth)
-    if name in mod.reexports:
-        target, imported = mod.reexports[name]
-        return _exported_namespace(ctx, target, imported, depth + 1)
-    return None
-
-
-def lookup_symbol(ctx: ComponentContext, rel: str, dotted: str) -> str | None:
-    """Symbol node id for `name` or `obj.member` as written in `rel`, across imports."""
-    mod = modules(ctx).get(rel)
-    if mod is None:
-        return None
-    head, _, member = dotted.partition(".")
-    if not member:
-        if head in mod.symbols and head not in mod.imports:
-            return mod.symbols[head]
-        found = resolve_local(ctx, rel, head)
-        return symbol_in(ctx, *found) if found else None
-    binding = mod.imports.get(head)
-    if binding is not None and binding.imported == "*" and binding.target:
-        first, _, rest = member.partition(".")  # `ns.service.verify`: service's member
-        found = resolve_export(ctx, binding.target, first)
-        if found is not None or not binding.cjs:
-            dotted_in = (found[0], f"{found[1]}.{rest}" if rest else found[1]) if found else None
-            return symbol_in(ctx, *dotted_in) if dotted_in else None
-    found = resolve_local(ctx, rel, head)
-    if found is None:
-        namespace = resolve_namespace(ctx, rel, head)
-        found = resolve_export(ctx, namespace, member) if namespace else None
-        return symbol_in(ctx, *found) if found else None
-    return symbol_in(ctx, found[0], f"{found[1]}.{member}")
-
-
-def symbol_in(ctx: ComponentContext, rel: str, name: str) -> str | None:
-    mod = modules(ctx).get(rel)
-    if mod is None:
-        return None
-    if name in mod.symbols:
-        return mod.symbols[name]
-    if name in mod.aliases:
-        return symbol_in(ctx, rel, mod.aliases[name]) or lookup_symbol(ctx, rel, mod.aliases[name])
-    return None
-
-
-def resolve_const(ctx: ComponentContext, rel: str, name: str) -> tuple[SourceFile, TsNode] | None:
-    """The initializer of a top-level const `name` visible in `rel` (local or imported)."""
-    found = resolve_local(ctx, rel, name)
-    if found is None:
-        return None
-    mod = modules(ctx).get(found[0])
-    if mod is None or found[1] not in mod.consts:
-        return None
-    return mod.sf, mod.consts[found[1]]
 
 
 def dotted_name(sf: SourceFile, node: TsNode | None) -> str | None:
