@@ -32,6 +32,7 @@ from extractors.engine.values import (
     ArrLit,
     Choice,
     Env,
+    Ext,
     Func,
     Instance,
     Klass,
@@ -85,6 +86,16 @@ class Library(Protocol):
     def typed(self, ev: Evaluator, type_value: Value) -> Value | None: ...
 
     def subclass(self, ev: Evaluator, klass: Klass) -> Value | None: ...
+
+    proxies: dict  # library globals standing for a registered loader's result
+
+    def proxy(self, ev: Evaluator, value: Ext) -> Value | None: ...
+
+    def fixture(self, ev: Evaluator, rel: str, b) -> Value | None: ...
+
+    def class_member(self, ev: Evaluator, base: Value, klass: Klass, name: str) -> Value | None: ...
+
+    def derived_from(self, base: Obj) -> Value | None: ...
 
 
 class Evaluator(Names, Members, ClassMembers, Calls):
