@@ -14,6 +14,7 @@ the first call's line.
 from __future__ import annotations
 
 from extractors.base import ComponentContext
+from extractors.engine.call_edges import emit_call_edges
 from extractors.engine.values import Func, Klass, Module, ObjLit, Value
 from extractors.js.common import modules
 from extractors.js.model import ModuleInfo
@@ -49,29 +50,20 @@ def extract(ctx: ComponentContext) -> None:
             return None
         return emitter.symbol_for(value)  # a function returned or handed over from another
 
-    for rel in sorted(mods):
-        mod = mods[rel]
-        a = ev.program.adapter(rel)
-        if a is None:
-            continue
-        seen: set[tuple[str, str]] = set()
-        for call in a.calls():
-            view = a.call_view(call)
-            if view is None:
-                continue
-            if _outside(a, mod, view.callee):
-                continue
-            caller = mod.enclosing(call.start_byte)
-            value = ev.eval(rel, view.callee, None)
-            callee = target(value, caller)
-            if callee is not None:  # the member as the caller names it: an alias symbol
-                callee = _named_member(ev, mods, names, rel, view.callee) or callee
-            if callee is None:
-                callee = _through_symbol(ctx, ev, rel, view.callee)
-            if callee is None or callee == caller or (caller, callee) in seen:
-                continue
-            seen.add((caller, callee))
-            ctx.add_edge(caller, callee, "CALLS_FN", rel, call.start_point[0] + 1)
+    def callee_value(rel: str, mod: ModuleInfo, a, call) -> Value | None:
+        view = a.call_view(call)
+        if view is None or _outside(a, mod, view.callee):
+            return None
+        return ev.eval(rel, view.callee, None)
+
+    def callee_symbols(rel: str, value: Value, caller: str, call) -> list[str | None]:
+        callee = ev.program.adapter(rel).call_view(call).callee  # type: ignore[union-attr]
+        found = target(value, caller)
+        if found is not None:  # the member as the caller names it: an alias symbol
+            found = _named_member(ev, mods, names, rel, callee) or found
+        return [found if found is not None else _through_symbol(ctx, ev, rel, callee)]
+
+    emit_call_edges(ctx, mods, ev, callee_value, callee_symbols)
 
 
 _CHAIN = {"member_expression": "object", "call_expression": "function", "new_expression": "constructor",

@@ -21,10 +21,10 @@ parameter (`repo: "BookRepo"`, `Optional[User]`). There is no second resolver.
 from __future__ import annotations
 
 from extractors.base import ComponentContext
+from extractors.engine.call_edges import emit_call_edges
 from extractors.engine.values import Choice, Func, Klass, Value
 from extractors.python.model import PyModule
 from extractors.shared import CodeSymbols, EngineRun, PyModules
-from extractors.source import SourceFile
 
 NAME = "python_calls"
 PROVIDES = (CodeSymbols,)
@@ -57,22 +57,13 @@ def extract(ctx: ComponentContext) -> None:
                 out.append(found)
         return out
 
-    for rel in sorted(mods):
-        mod = mods[rel]
-        a = ev.program.adapter(rel)
-        if a is None:
-            continue
-        seen: set[tuple[str, str]] = set()
-        for call in a.calls():
-            fn = call.child_by_field_name("function")
-            if fn is None:
-                continue
-            caller = mod.enclosing(call.start_byte)
-            for callee in targets(ev.eval(rel, fn, None), caller):
-                if callee == caller or (caller, callee) in seen:
-                    continue
-                seen.add((caller, callee))
-                ctx.add_edge(caller, callee, "CALLS_FN", rel, SourceFile.line(fn))
+    def callee_value(rel: str, mod, a, call) -> Value | None:
+        fn = call.child_by_field_name("function")
+        return ev.eval(rel, fn, None) if fn is not None else None
+
+    emit_call_edges(
+        ctx, mods, ev, callee_value, lambda rel, value, caller, call: targets(value, caller)
+    )
 
 
 def _own_symbol(mod: PyModule, value: Func | Klass) -> str | None:
