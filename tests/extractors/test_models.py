@@ -296,32 +296,34 @@ def test_the_runner_notices_a_wrong_env_read_or_proxy_rule(tmp_path: Path):
     assert any("not expected: proxy / -> http://localhost:6601" in p for p in problems)
 
 
-def test_a_malformed_sdk_model_is_one_line_naming_the_file_and_the_fix(tmp_path: Path):
-    from extractors.models.schema import ModelError
-    from extractors.models.sdks import load_sdk
-
-    bad = tmp_path / "kvstore.yaml"
-    bad.write_text(
+MALFORMED = [
+    (  # an SDK model (models/sdk/) whose ref kind is unknown
+        "sdk",
+        "kvstore.yaml",
         "id: kvstore\ntitle: KV\nlabel: KV\ndocs: https://kv.example/docs\n"
         "modules: [kv]\nfunctions: {get: read}\nrefs: {key: glue}\n",
-        encoding="utf-8",
-    )
-    with pytest.raises(ModelError) as refused:
-        load_sdk(bad)
-    assert str(refused.value).startswith(f"{bad}: a ref is one of")
-    assert "\n" not in str(refused.value)
-
-
-def test_an_orm_model_with_malformed_class_members_is_one_line_naming_the_file(tmp_path: Path):
-    from extractors.models.schema import ModelError, load_model
-
-    bad = tmp_path / "rowkit.yaml"
-    bad.write_text(
+        "a ref is one of",
+    ),
+    (  # an ORM model whose class attributes are not {attribute: role}
+        "model",
+        "rowkit.yaml",
         "id: rowkit\nkind: orm\nlanguage: python\ndocs: https://rowkit.example/docs\n"
         "modules: [rowkit]\nclass_members: {'rowkit#Row': objects}\n",
-        encoding="utf-8",
-    )
+        "`class_members` maps a base class to",
+    ),
+]
+
+
+@pytest.mark.parametrize("loader,name,text,said", MALFORMED, ids=[m[0] for m in MALFORMED])
+def test_a_malformed_model_is_one_line_naming_the_file_and_the_fix(
+    tmp_path: Path, loader: str, name: str, text: str, said: str
+):
+    from extractors.models.schema import ModelError, load_model
+    from extractors.models.sdks import load_sdk
+
+    bad = tmp_path / name
+    bad.write_text(text, encoding="utf-8")
     with pytest.raises(ModelError) as refused:
-        load_model(bad)
-    assert str(refused.value).startswith(f"{bad}: `class_members` maps a base class to")
+        {"sdk": load_sdk, "model": load_model}[loader](bad)
+    assert str(refused.value).startswith(f"{bad}: {said}")
     assert "\n" not in str(refused.value)
