@@ -359,3 +359,41 @@ def test_python_calls_follow_what_the_engine_evaluates(tmp_path):
     ) in calls
     # a function nested in the caller is the caller's own code: no edge to itself
     assert not [c for c in calls if c[0] == "kitchen/service.py#helper_in_a_closure"]
+
+
+GREENHOUSE = {
+    "house/__init__.py": "",
+    "house/climate.py": """
+        from typing import Annotated, Optional
+
+
+        class Vent:
+            def open(self):
+                return True
+
+
+        def air(vent: "Vent"):
+            return vent.open()
+
+
+        def maybe_air(vent: Optional[Vent]):
+            return vent.open()
+
+
+        def newer_air(vent: Vent | None):
+            return vent.open()
+
+
+        def noted_air(vent: Annotated[Vent, "the north vent"]):
+            return vent.open()
+        """,
+}
+
+
+def test_python_annotations_type_a_parameter(tmp_path):
+    """A parameter whose annotation names a class of the component is an instance of it:
+    a forward-reference string, `Optional[…]`, `… | None`, `Annotated[…, …]`."""
+    _, _, edges = facts_of(write(tmp_path, GREENHOUSE))
+    calls = {(s, d) for s, d, t in edges if t == "CALLS_FN"}
+    for fn in ("air", "maybe_air", "newer_air", "noted_air"):
+        assert (f"house/climate.py#{fn}", "house/climate.py#Vent.open") in calls, fn
