@@ -73,6 +73,9 @@ class EnvVars:
 
     ids: dict[str, str] = field(default_factory=dict)
     reads: list[tuple[str, str, str, int, dict]] = field(default_factory=list)  # to emit
+    # reads of a config module's exported constant (`infra.constants`): (owner, the
+    # constant's symbol id, file, line, attrs), emitted with the env reads
+    constants: list[tuple[str, str, str, int, dict]] = field(default_factory=list)
 
 
 @dataclass

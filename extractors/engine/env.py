@@ -37,6 +37,7 @@ Row = tuple[str, str, str, int, dict]  # owner, NAME, rel, line, attrs
 def extract(ctx: ComponentContext) -> None:
     analysis = ctx.shared.engine.result
     mods = ctx.shared.py.modules
+    _constant_reads(ctx)
     if analysis is None:
         emit_reads(ctx, ctx.shared.env.reads)  # a component with no code: its schema's reads
         return
@@ -124,3 +125,10 @@ def emit_reads(ctx: ComponentContext, rows: list[Row]) -> None:
         elif name in catalog:
             catalog[name].attrs["read"] = True
         ctx.add_edge(owner, ids[name], "READS_ENV", rel, line, **attrs)
+
+
+def _constant_reads(ctx: ComponentContext) -> None:
+    """READS_ENV edges of the reads of config constants (`infra.constants`), to each
+    constant's symbol."""
+    for owner, symbol, rel, line, attrs in ctx.shared.env.constants:
+        ctx.add_edge(owner, symbol, "READS_ENV", rel, line, **attrs)

@@ -8,7 +8,8 @@ substitutions) of it is configuration:
 - a `setting` node `<file>:<line>:<NAME>`, name NAME, attrs `value` (the literal; left out
   for a secret-looking name, `secret_like` true instead), `about`, `source="constant"`,
   `symbol` (the constant's symbol node id); DECLARES from its code_file;
-- READS_ENV from the enclosing symbol (or code_file) of every use of the imported name in
+- READS_ENV (emitted by engine.env, the one emitter of READS_ENV) from the enclosing
+  symbol (or code_file) of every use of the imported name in
   another module → the constant's symbol node, at the use's line, attrs `via` (the name as
   written) and `constant` true — the same "reads a configuration value" edge an env var
   read is, so impact reaches the code that signs or verifies with a secret constant.
@@ -24,11 +25,11 @@ from extractors.infra.env import SECRET_NAME
 from extractors.js.common import modules, owner_at, string_value, text, unwrap
 from extractors.js.model import ModuleInfo
 from extractors.js.settings import Settings
-from extractors.shared import EngineRun, JsSymbols
+from extractors.shared import EngineRun, EnvVars, JsSymbols
 from extractors.source import SourceFile, captures
 
 NAME = "config_constants"
-PROVIDES = ()
+PROVIDES = (EnvVars,)  # its reads, emitted by engine.env
 REQUIRES = (JsSymbols, EngineRun)
 _CONFIG_STEM = re.compile(
     r"^(config|configuration|settings|secrets?|constants|env|environment)$", re.I
@@ -110,4 +111,6 @@ def _uses(ctx: ComponentContext, mod: ModuleInfo, local: dict[str, str]) -> None
         if (owner, name, line) in seen:
             continue
         seen.add((owner, name, line))
-        ctx.add_edge(owner, local[name], "READS_ENV", mod.rel, line, via=name, constant=True)
+        ctx.shared.env.constants.append(
+            (owner, local[name], mod.rel, line, {"via": name, "constant": True})
+        )
