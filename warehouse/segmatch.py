@@ -87,6 +87,8 @@ def match_segs(call: list[Seg], route: list[Seg], suffix: bool = False) -> tuple
         kinds = [_seg(c, r) for c, r in zip(call, route, strict=True)]
     if None in kinds:
         return None
+    if suffix and "exact" not in kinds:
+        return None  # a tail of parameters alone (`/admin` as `…/<path>`) says nothing either
     if not kinds:  # the root path on both sides
         return "exact", 0
     worst = max(kinds, key=lambda k: RANK[k])  # type: ignore[arg-type]

@@ -33,3 +33,16 @@ def test_a_prefix_hole_with_a_default_takes_its_default_not_any_other_literal() 
     # a call without the prefix is not the API root: at most the closest route, never joined
     without = best_routes("GET", text_segments("/csrf_token"), [root, token], False)
     assert all(m.kind == "loose" for m in without), without
+
+
+def test_a_tail_of_parameters_alone_is_no_suffix_match() -> None:
+    """Under an unknown base, a call's path may be a route's tail; but a tail the route only
+    takes in its parameters (`/admin` as `/media/{path}`) says nothing about the route, and
+    would let a host's stray calls tip the route-shape majority."""
+    media = _route("GET", "/media/{path}")
+    item = _route("GET", "/shop/items/{id}")
+    assert match_segs(text_segments("/admin"), list(media.segs), suffix=True) is None
+    assert best_routes("GET", text_segments("/admin"), [media, item], suffix=True) == []
+    # a tail with a literal of its own still matches (`/items/7` under `/shop`)
+    found = best_routes("GET", text_segments("/items/7"), [media, item], suffix=True)
+    assert [(m.route.id, m.kind) for m in found] == [("r:GET /shop/items/{id}", "param")]
