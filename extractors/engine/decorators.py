@@ -31,8 +31,7 @@ class Decorators:
         self, rel: str, a: FileAdapter, expr: TsNode
     ) -> tuple[str, Decorator, Call | None] | None:
         """(model id, decorator, its call) for a decorator expression a model names."""
-        view = a.call_view(expr)
-        callee_node = view.callee if view is not None else expr
+        callee_node, view = a.decorator_callee(expr)
         callee = self.ev.eval(rel, callee_node, None)
         if not isinstance(callee, Ext) or not callee.path:
             return None
@@ -137,8 +136,7 @@ class Decorators:
 
     def _name(self, rel: str, expr: TsNode, a: FileAdapter) -> str:
         """The decorator's name where the library defines it (`Post` imported as `P`)."""
-        view = a.call_view(expr)
-        callee = view.callee if view is not None else expr
+        callee, _ = a.decorator_callee(expr)
         value = self.ev.eval(rel, callee, None)
         if isinstance(value, Ext) and value.path:
             return value.path[-1]

@@ -133,6 +133,13 @@ class FileAdapter:
         view = self.view(node)
         return view if isinstance(view, ECall) else None
 
+    def decorator_callee(self, expr: TsNode) -> tuple[TsNode, ECall | None]:
+        """What a decorator expression names, and its call when it is called:
+        `pytest.fixture` and None for `@pytest.fixture`, the same and the call for
+        `@pytest.fixture(name="db")`."""
+        view = self.call_view(expr)
+        return (view.callee if view is not None else expr), view
+
     def resolve(self, name: str, at: TsNode) -> Binding | None:
         raise NotImplementedError
 
@@ -206,6 +213,10 @@ class FileAdapter:
 
     def returns(self, info: FunctionInfo) -> list[TsNode]:
         raise NotImplementedError
+
+    def yielded(self, info: FunctionInfo) -> list[TsNode]:
+        """What a generator function yields (`yield session`), its own yields only."""
+        return []
 
     def klass(self, node: TsNode) -> ClassInfo | None:
         if node.id not in self._classes:

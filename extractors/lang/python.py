@@ -9,7 +9,7 @@ from tree_sitter import Node as TsNode
 from extractors.lang.base import Binding, ClassInfo, FileAdapter, FunctionInfo
 from extractors.lang.py_scopes import FUNCTIONS, PyScopes
 from extractors.lang.py_views import PyViews
-from extractors.source import matches
+from extractors.source import matches, named_descendants
 
 GETTERS = {"property", "cached_property", "functools.cached_property"}  # decorators
 
@@ -145,6 +145,24 @@ class PyFile(PyViews, PyScopes, FileAdapter):
             owner = parent.parent
             if owner is not None and owner.type == "class_definition":
                 return owner
+        return None
+
+    def yielded(self, info: FunctionInfo) -> list[TsNode]:
+        if info.body is None:
+            return []
+        return [node.named_children[0] for node in named_descendants(info.body)
+                if node.type == "yield" and node.named_children
+                and self.function_at(node) == info.node]  # fmt: skip
+
+    def class_of_field(self, node: TsNode) -> TsNode | None:
+        """The class whose body holds `node` outside any function (a class attribute)."""
+        parent = node.parent
+        while parent is not None:
+            if parent.type == "class_definition":
+                return parent
+            if parent.type in FUNCTIONS:
+                return None
+            parent = parent.parent
         return None
 
     def decorated(self) -> list[tuple[TsNode, TsNode]]:

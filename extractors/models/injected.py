@@ -10,11 +10,10 @@ import posixpath
 from typing import TYPE_CHECKING
 
 from extractors.engine.values import Ext, Func, Value, choice
-from extractors.source import named_descendants
 
 if TYPE_CHECKING:
     from extractors.engine.evaluate import Evaluator
-    from extractors.lang.base import Binding, FileAdapter
+    from extractors.lang.base import Binding
 
 MAX_FIXTURE_DEPTH = 3  # fixtures taking fixtures, followed this far
 
@@ -62,8 +61,7 @@ def fixture_index(ev: Evaluator, models) -> dict:
         if a is None or rel not in program.py or not any(m in a.sf.data for m in marks):
             continue
         for decorator, target in a.decorated():
-            view = a.call_view(decorator)
-            callee = view.callee if view is not None else decorator
+            callee, view = a.decorator_callee(decorator)
             value = ev.eval(rel, callee, None)
             if not (isinstance(value, Ext) and value.dotted in decorators) or not a.is_function(
                 target
@@ -84,13 +82,8 @@ def _above(folder: str, here: str) -> bool:
 
 def _yielded(ev: Evaluator, fn: Func) -> list[Value]:
     """What a generator fixture yields (`yield session`), evaluated in the fixture."""
-    a: FileAdapter | None = ev.program.adapter(fn.site.rel)
+    a = ev.program.adapter(fn.site.rel)
     node = a.node_at(fn.site) if a is not None else None
-    body = node.child_by_field_name("body") if node is not None else None
-    if a is None or body is None:
+    if a is None or node is None:
         return []
-    out = []
-    for inner in named_descendants(body):
-        if inner.type == "yield" and inner.named_children and a.function_at(inner) == node:
-            out.append(ev.eval(fn.site.rel, inner.named_children[0], None))
-    return out
+    return [ev.eval(fn.site.rel, y, None) for y in a.yielded(a.function(node))]

@@ -24,8 +24,7 @@ def registered_result(ev: Evaluator, loaders: tuple[str, ...]) -> Value | None:
             continue
         decorators = set()
         for decorator, target in a.decorated():  # `@login_manager.user_loader`
-            view = a.call_view(decorator)
-            callee = view.callee if view is not None else decorator
+            callee, _ = a.decorator_callee(decorator)
             decorators.add(decorator.id)
             if a.terminal(callee) in loaders and a.is_function(target):
                 found.append(Func(a.site(target), None, None, a.function(target).name))

@@ -82,12 +82,6 @@ def backref_index(ev: Evaluator) -> dict[tuple[str, str], list[tuple[Klass, Obj]
 
 def _class_around(a, node) -> Klass | None:
     """The class whose body holds `node` directly (a class attribute's value)."""
-    parent = node.parent
-    while parent is not None:
-        if parent.type == "class_definition":
-            info = a.klass(parent)
-            return Klass(a.site(parent), info.name) if info is not None else None
-        if parent.type in ("function_definition", "lambda"):
-            return None
-        parent = parent.parent
-    return None
+    owner = a.class_of_field(node)
+    info = a.klass(owner) if owner is not None else None
+    return Klass(a.site(owner), info.name) if info is not None else None
