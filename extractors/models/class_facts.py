@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from extractors.engine.values import Ext, Klass, Obj, Value
-from extractors.models.injected import fixture_index, fixture_value
+from extractors.models.injected import FixtureIndex, fixture_index, fixture_value
 from extractors.models.proxies import registered_result
 from extractors.models.relations import backref, backref_index
 
@@ -27,7 +27,7 @@ class ClassFacts:
     proxies: dict
     proxied: dict
     backrefs: dict | None
-    fixtures: dict | None
+    fixtures: FixtureIndex | None
 
     def proxy(self, ev: Evaluator, value: Ext) -> Value | None:
         """What a library global standing for a registered function's result is (a user
@@ -44,9 +44,9 @@ class ClassFacts:
     def fixture(self, ev: Evaluator, rel: str, b) -> Value | None:
         """A test function's parameter a test framework fills by name (a pytest fixture)."""
         if self.fixtures is None:
-            self.fixtures = {}  # a fixture read while the index is built: none yet
-            self.fixtures = fixture_index(ev, [m for m in self.models if m.fixtures])
-        if b.name not in self.fixtures:
+            self.fixtures = FixtureIndex()  # a fixture read while the index is built: none yet
+            self.fixtures = fixture_index(ev, [m.fixtures for m in self.models if m.fixtures])
+        if b.name not in self.fixtures.by_name:
             return None
         return fixture_value(ev, self.fixtures, rel, b)
 
@@ -67,7 +67,7 @@ class ClassFacts:
         if key in self.class_bases:
             if self.backrefs is None:
                 self.backrefs = {}  # a backref read while the index is built: none yet
-                self.backrefs = backref_index(ev)
+                self.backrefs = backref_index(ev, [m for m in self.models if m.backrefs])
             return backref(self.backrefs, klass, name)
         return None
 

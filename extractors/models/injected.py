@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import fnmatch
 import posixpath
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from extractors.engine.values import Ext, Func, Value, choice
@@ -14,18 +15,26 @@ from extractors.engine.values import Ext, Func, Value, choice
 if TYPE_CHECKING:
     from extractors.engine.evaluate import Evaluator
     from extractors.lang.base import Binding
+    from extractors.models.schema import Fixtures
 
 MAX_FIXTURE_DEPTH = 3  # fixtures taking fixtures, followed this far
 
 
-def fixture_value(ev: Evaluator, index: dict, rel: str, b: Binding) -> Value | None:
+@dataclass
+class FixtureIndex:
+    """The component's fixtures: name -> (file, function, whether the file is shared)."""
+
+    by_name: dict[str, list[tuple[str, Func, bool]]] = field(default_factory=dict)
+    test_files: tuple[str, ...] = ()  # globs of the modules whose functions are filled
+
+
+def fixture_value(ev: Evaluator, index: FixtureIndex, rel: str, b: Binding) -> Value | None:
     """What the fixture a parameter of a test file's function names gives, when one is
     visible from `rel`."""
-    candidates = index.get(b.name)
+    candidates = index.by_name.get(b.name)
     if not candidates or ev.fixture_depth >= MAX_FIXTURE_DEPTH:
         return None
-    patterns = index.get("", ())
-    if not any(fnmatch.fnmatchcase(posixpath.basename(rel), p) for p in patterns):
+    if not any(fnmatch.fnmatchcase(posixpath.basename(rel), p) for p in index.test_files):
         return None  # application code: its parameters are its callers'
     here = posixpath.dirname(rel)
     visible = [(r, fn) for r, fn, shared in candidates
@@ -46,14 +55,11 @@ def fixture_value(ev: Evaluator, index: dict, rel: str, b: Binding) -> Value | N
     return choice(outs) if outs else None
 
 
-def fixture_index(ev: Evaluator, models) -> dict:
-    """fixture name -> [(file, function, whether the file is shared)] for every fixture of
-    the component; "" -> the file patterns of test modules."""
-    decorators = {d for m in models for d in m.fixtures.get("decorators", ())}
-    shared = {s for m in models for s in m.fixtures.get("shared", ())}
-    out: dict = {"": tuple({f for m in models for f in m.fixtures.get("files", ())})}
-    if not decorators:
-        return out
+def fixture_index(ev: Evaluator, specs: list[Fixtures]) -> FixtureIndex:
+    """Every fixture of the component, by the name a parameter asks for."""
+    decorators = {d for spec in specs for d in spec.decorators}
+    shared = {s for spec in specs for s in spec.shared}
+    out = FixtureIndex(test_files=tuple(sorted({f for spec in specs for f in spec.files})))
     marks = {d.rsplit(".", 1)[-1].encode() for d in decorators}
     program = ev.program
     for rel in program.rels():
@@ -72,7 +78,7 @@ def fixture_index(ev: Evaluator, models) -> dict:
                 given = ev.eval(rel, view.kwargs["name"], None)
                 name = str(getattr(given, "value", name))
             fn = Func(a.site(target), None, None, a.function(target).name)
-            out.setdefault(name, []).append((rel, fn, posixpath.basename(rel) in shared))
+            out.by_name.setdefault(name, []).append((rel, fn, posixpath.basename(rel) in shared))
     return out
 
 

@@ -49,35 +49,46 @@ def backref(index: dict, klass: Klass, name: str) -> Obj | None:
     return Obj(relation.model, relation.role, relation.origin, (("model", owner),))
 
 
-def backref_index(ev: Evaluator) -> dict[tuple[str, str], list[tuple[Klass, Obj]]]:
-    """(target class name, backref name) -> (declaring class, its relationship object)."""
+def backref_index(ev: Evaluator, models) -> dict[tuple[str, str], list[tuple[Klass, Obj]]]:
+    """(target class name, backref name) -> (declaring class, its relationship object), for
+    every class attribute made by a call whose object a model's `backrefs` names."""
+    roles = {(m.id, role): paths for m in models for role, paths in m.backrefs.items()}
+    families = {"py" if m.language == "python" else "js" for m in models}
+    makers = {name for m in models for op in m.operations for name in op.calls
+              if (m.id, op.returns) in roles}  # fmt: skip
+    marks = [name.encode() for name in makers]
     out: dict[tuple[str, str], list[tuple[Klass, Obj]]] = {}
     program = ev.program
     for rel in program.rels():
         a = program.adapter(rel)
-        if a is None or rel not in program.py or b"backref" not in a.sf.data:
+        if a is None or a.family not in families or not any(m in a.sf.data for m in marks):
             continue
         for call in a.calls():
             view = a.call_view(call)
-            owner = (
-                _class_around(a, call) if view is not None and "backref" in view.kwargs else None
-            )
-            if owner is None:
+            if view is None or a.terminal(view.callee) not in makers:
                 continue
-            value = ev.eval(rel, call, None)
-            if not isinstance(value, Obj) or value.prop("backref") is None:
+            owner = _class_around(a, call)
+            value = ev.eval(rel, call, None) if owner is not None else None
+            if not isinstance(value, Obj) or (value.model, value.role) not in roles:
                 continue
-            named = value.prop("backref")
-            if isinstance(named, Obj):
-                named = named.prop("name")
+            named = next((n for p in roles[(value.model, value.role)]
+                          if isinstance(n := _prop_path(value, p), Lit)), None)  # fmt: skip
             target = value.prop("model")
             target_name = (
                 target.name if isinstance(target, Klass)
                 else str(target.value).rsplit(".", 1)[-1] if isinstance(target, Lit) else None
             )  # fmt: skip
-            if isinstance(named, Lit) and isinstance(named.value, str) and target_name:
+            if named is not None and isinstance(named.value, str) and target_name:
                 out.setdefault((target_name, named.value), []).append((owner, value))
     return out
+
+
+def _prop_path(obj: Obj, path: str) -> Value | None:
+    """`backref.name`: the prop `name` of the object in the prop `backref`."""
+    value: Value | None = obj
+    for part in path.split("."):
+        value = value.prop(part) if isinstance(value, Obj) else None
+    return value
 
 
 def _class_around(a, node) -> Klass | None:

@@ -37,6 +37,7 @@ from extractors.models.config_reads import config_read
 from extractors.models.env_fields import field_env
 from extractors.models.folders import folder_modules
 from extractors.models.held import Claim, HeldObjects, Vocabulary, _in_files, model_site
+from extractors.models.injected import FixtureIndex
 from extractors.models.merged import merged_member
 from extractors.models.named import setting
 from extractors.models.relations import instance_of
@@ -74,7 +75,7 @@ class Library(ClassFacts, HeldObjects):
     proxies: dict[str, tuple[str, ...]] = field(default_factory=dict)  # (models/proxies.py)
     proxied: dict[str, Value | None] = field(default_factory=dict)
     backrefs: dict | None = None  # (target class, attribute) -> its relationships (relations.py)
-    fixtures: dict | None = None  # fixture name -> its functions (injected.py)
+    fixtures: FixtureIndex | None = None  # the component's test fixtures (injected.py)
 
     def __post_init__(self) -> None:
         for model in self.models:

@@ -88,6 +88,15 @@ class Decorator:
 
 
 @dataclass(frozen=True)
+class Fixtures:
+    """Functions a test framework passes by parameter name (pytest's fixtures)."""
+
+    decorators: tuple[str, ...]  # what marks a fixture, dotted (`pytest.fixture`)
+    shared: tuple[str, ...] = ()  # files whose fixtures their folder and those below see
+    files: tuple[str, ...] = ()  # test modules (globs): only their functions are filled
+
+
+@dataclass(frozen=True)
 class NameRule:
     """A module-level name a framework reads by convention (Django's `urlpatterns`,
     `ROOT_URLCONF`): what a module assigns, adds or appends to it is handed to `hook`, on
@@ -146,10 +155,10 @@ class Model:
     # (`db.Model` with `SQLAlchemy(model_class=Base)`: `model_class`)
     base_classes: dict[str, str] = field(default_factory=dict)
     instances: tuple[str, ...] = ()  # roles whose other members are their `model`'s instance's
-    # functions a test framework passes by parameter name: {decorators: ["pytest#fixture"],
-    # shared: [conftest.py], files: [test_*.py]} (a fixture of a shared file is seen from its
-    # folder down, by the functions of the test files)
-    fixtures: dict = field(default_factory=dict)
+    # a role -> the props (dotted paths) that may name an attribute the object gives its
+    # `model` class, holding instances of the class that declares the object (a backref)
+    backrefs: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    fixtures: Fixtures | None = None  # what a test framework passes by parameter name
 
 
 def _fail(path: Path, what: str) -> ModelError:
@@ -375,24 +384,32 @@ def load_model(path: Path) -> Model:
         optional=_optional(raw, path),
         env_reads=dict(raw.get("env_reads") or {}),
         class_members=_class_members(raw.get("class_members"), path),
-        proxies={
-            str(k): _names(v, path, f"proxies.{k}") for k, v in (raw.get("proxies") or {}).items()
-        },
+        proxies={k: _names(v, path, f"proxies.{k}") for k, v in _mapping(raw, "proxies", path)},
         instances=_names(raw.get("instances"), path, "instances"),
-        base_classes={str(k): str(v) for k, v in (raw.get("base_classes") or {}).items()},
+        base_classes={k: str(v) for k, v in _mapping(raw, "base_classes", path)},
+        backrefs={k: _names(v, path, f"backrefs.{k}") for k, v in _mapping(raw, "backrefs", path)},
         fixtures=_fixtures(raw.get("fixtures"), path),
     )
 
 
-def _fixtures(raw, path: Path) -> dict:
-    """`fixtures: {decorators: ["pytest#fixture"], shared: [conftest.py]}`."""
+def _fixtures(raw, path: Path) -> Fixtures | None:
+    """`fixtures: {decorators: ["pytest#fixture"], shared: [conftest.py], files: [test_*.py]}`."""
     if not raw:
-        return {}
+        return None
     if not isinstance(raw, dict) or not raw.get("decorators"):
         raise _fail(path, "`fixtures` needs `decorators` (and may name `shared` files)")
-    return {"decorators": tuple(d.replace("#", ".") for d in _names(raw["decorators"], path, "fixtures.decorators")),
-            "shared": _names(raw.get("shared"), path, "fixtures.shared"),
-            "files": _names(raw.get("files"), path, "fixtures.files")}  # fmt: skip
+    decorators = _names(raw["decorators"], path, "fixtures.decorators")
+    return Fixtures(tuple(d.replace("#", ".") for d in decorators),
+                    _names(raw.get("shared"), path, "fixtures.shared"),
+                    _names(raw.get("files"), path, "fixtures.files"))  # fmt: skip
+
+
+def _mapping(raw: dict, key: str, path: Path) -> list[tuple[str, object]]:
+    """The (key, value) items of an optional mapping field, or one line saying it is not one."""
+    value = raw.get(key) or {}
+    if not isinstance(value, dict):
+        raise _fail(path, f"`{key}` must be a mapping")
+    return [(str(k), v) for k, v in value.items()]
 
 
 def _class_members(raw, path: Path) -> dict[str, dict[str, str]]:

@@ -311,10 +311,19 @@ MALFORMED = [
         "modules: [rowkit]\nclass_members: {'rowkit#Row': objects}\n",
         "`class_members` maps a base class to",
     ),
+    (  # an ORM model whose base classes are a list, not {role: prop}
+        "model",
+        "rowkit.yaml",
+        "id: rowkit\nkind: orm\nlanguage: python\ndocs: https://rowkit.example/docs\n"
+        "modules: [rowkit]\nbase_classes: [db.Model]\n",
+        "`base_classes` must be a mapping",
+    ),
 ]
 
 
-@pytest.mark.parametrize("loader,name,text,said", MALFORMED, ids=[m[0] for m in MALFORMED])
+@pytest.mark.parametrize(
+    "loader,name,text,said", MALFORMED, ids=["sdk", "class-members", "base-classes"]
+)
 def test_a_malformed_model_is_one_line_naming_the_file_and_the_fix(
     tmp_path: Path, loader: str, name: str, text: str, said: str
 ):
