@@ -57,6 +57,17 @@ STRIPS = {"strip": str.strip, "rstrip": str.rstrip, "lstrip": str.lstrip, "trim"
           "trimEnd": str.rstrip, "trimStart": str.lstrip}  # fmt: skip
 
 
+def compared(op: str, left: Value, right: Value) -> bool | None:
+    """Two literals of one type compared (`method == "GET"`, `i < 3`), else None: JS's loose
+    `1 == "1"`, a null, or a value not known is left undecided."""
+    if op not in COMPARE or not isinstance(left, Lit) or not isinstance(right, Lit):
+        return None
+    a, b = left.value, right.value
+    if a is None or b is None or not (type(a) is type(b) or {type(a), type(b)} <= {int, float}):
+        return None
+    return COMPARE[op](a, b)
+
+
 def truthy(value: Value) -> bool | None:
     """Whether a value is certainly truthy (True), certainly falsy (False), or unknown."""
     if isinstance(value, Lit):
@@ -105,11 +116,9 @@ def binary(op: str, left: Value, right: Value, expr: str) -> Value:
         if isinstance(left, STRINGISH) and isinstance(right, STRINGISH):
             return concat(left, right)
         return Unknown(expr[:120], "sum of values not known to be strings")
-    if op in COMPARE and isinstance(left, Lit) and isinstance(right, Lit):
-        a, b = left.value, right.value
-        same = type(a) is type(b) or {type(a), type(b)} <= {int, float}
-        if same and a is not None and not isinstance(a, bool):
-            return Lit(COMPARE[op](a, b))
+    decided = compared(op, left, right)
+    if decided is not None:
+        return Lit(decided)
     numeric = isinstance(left, Lit) and isinstance(left.value, (int, float))
     if op == "/" and isinstance(left, STRINGISH) and isinstance(right, STRINGISH) and not numeric:
         return join_paths([left, right])  # pathlib: Path(a) / "b"

@@ -13,22 +13,14 @@ from tree_sitter import Node as TsNode
 if TYPE_CHECKING:
     from extractors.base import ComponentContext
     from extractors.engine.evaluate import Evaluator
-    from extractors.engine.values import Value
     from extractors.lang.base import FileAdapter
 
-# (file, its module table, its adapter, the call) -> the callee's value, or None to skip it
-CalleeValue = Callable[[str, Any, "FileAdapter", TsNode], "Value | None"]
-# (file, the callee's value, the caller's symbol, the call) -> the callees' symbols
-CalleeSymbols = Callable[[str, "Value", str, TsNode], Iterable["str | None"]]
+# (file, its module table, its adapter, the call) -> (caller symbol, callee symbol) pairs
+CallPairs = Callable[[str, Any, "FileAdapter", TsNode], Iterable[tuple[str, "str | None"]]]
 
 
-def emit_call_edges(
-    ctx: ComponentContext,
-    mods: dict[str, Any],
-    ev: Evaluator,
-    callee_value: CalleeValue,
-    callee_symbols: CalleeSymbols,
-) -> None:
+def emit_call_edges(ctx: ComponentContext, mods: dict[str, Any], ev: Evaluator,
+                    pairs_of: CallPairs) -> None:  # fmt: skip
     for rel in sorted(mods):
         mod = mods[rel]
         a = ev.program.adapter(rel)
@@ -36,11 +28,7 @@ def emit_call_edges(
             continue
         seen: set[tuple[str, str]] = set()
         for call in a.calls():
-            value = callee_value(rel, mod, a, call)
-            if value is None:
-                continue
-            caller = mod.enclosing(call.start_byte)
-            for callee in callee_symbols(rel, value, caller, call):
+            for caller, callee in pairs_of(rel, mod, a, call):
                 if callee is None or callee == caller or (caller, callee) in seen:
                     continue
                 seen.add((caller, callee))

@@ -236,11 +236,7 @@ class Evaluator(Names, Members, ClassMembers, Calls):
             if not isinstance(a.view(view.left), EName):
                 return None  # a name's value (`method`), not every expression: cost
             left = self.eval(rel, view.left, act, depth)
-            if not isinstance(left, Lit) or left.value is None or view.op in ("is", "is not"):
-                return None
-            if type(left.value) is not type(right.value):  # JS `1 == "1"`: not decided here
-                return None
-            return (left.value == right.value) == (view.op in EQUALS)
+            return builtins.compared(view.op, left, Lit(right.value))
         if not (isinstance(right, EConst) and right.value is None):
             return None
         left = self.eval(rel, view.left, act, depth)

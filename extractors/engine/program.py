@@ -236,19 +236,18 @@ class Program:
             return None
         binding = adapter.resolve(name, at if at is not None else adapter.root)
         mod = self.js.get(rel)
-        required = mod.imports.get(name) if mod is not None else None
+        imported = mod.imports.get(name) if mod is not None else None
         if (
             binding is not None
             and binding.kind != "import"
-            and not (required is not None and required.target and binding.scope.parent is None)
+            and not (imported is not None and imported.target and binding.scope.parent is None)
         ):  # `const { A } = require('./m')` at module level is an import of `A`
             return rel, binding
         if rel in self.py:
-            imported = self.py[rel].bindings.get(name)
-            if imported is not None and imported.target and imported.name:
-                return self.declaration(imported.target, imported.name, None, depth + 1)
+            found = self.py[rel].bindings.get(name)
+            if found is not None and found.target and found.name:
+                return self.declaration(found.target, found.name, None, depth + 1)
             return None
-        imported = required
         if imported is None or imported.target is None:
             return None
         if imported.imported == "*" and not imported.cjs:

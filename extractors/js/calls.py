@@ -50,20 +50,19 @@ def extract(ctx: ComponentContext) -> None:
             return None
         return emitter.symbol_for(value)  # a function returned or handed over from another
 
-    def callee_value(rel: str, mod: ModuleInfo, a, call) -> Value | None:
+    def pairs_of(rel: str, mod: ModuleInfo, a, call) -> list[tuple[str, str | None]]:
         view = a.call_view(call)
         if view is None or _outside(a, mod, view.callee):
-            return None
-        return ev.eval(rel, view.callee, None)
-
-    def callee_symbols(rel: str, value: Value, caller: str, call) -> list[str | None]:
-        callee = ev.program.adapter(rel).call_view(call).callee  # type: ignore[union-attr]
-        found = target(value, caller)
+            return []
+        caller = mod.enclosing(call.start_byte)
+        found = target(ev.eval(rel, view.callee, None), caller)
         if found is not None:  # the member as the caller names it: an alias symbol
-            found = _named_member(ev, mods, names, rel, callee) or found
-        return [found if found is not None else _through_symbol(ctx, ev, rel, callee)]
+            found = _named_member(ev, mods, names, rel, view.callee) or found
+        return [
+            (caller, found if found is not None else _through_symbol(ctx, ev, rel, view.callee))
+        ]
 
-    emit_call_edges(ctx, mods, ev, callee_value, callee_symbols)
+    emit_call_edges(ctx, mods, ev, pairs_of)
 
 
 _CHAIN = {"member_expression": "object", "call_expression": "function", "new_expression": "constructor",

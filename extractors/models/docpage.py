@@ -143,7 +143,7 @@ def _reads(model: Model) -> str:
         attrs = sorted({a for members in model.class_members.values() for a in members})
         parts.append("class attributes: " + ", ".join(f"`{a}`" for a in attrs))
     if model.proxies:
-        names = sorted({p.replace("#", ".").rsplit(".", 1)[-1] for p in model.proxies})
+        names = sorted({p.rsplit(".", 1)[-1] for p in model.proxies})
         parts.append("loaded globals: " + ", ".join(f"`{n}`" for n in names))
     if model.fixtures:
         parts.append("test parameters named like a fixture")

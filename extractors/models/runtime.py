@@ -117,8 +117,7 @@ class Library(ClassFacts, HeldObjects):
                     self.mount_names.update(op.calls)
             for deco in model.decorators:
                 self.vocabulary.update(deco.names)
-            for target, loaders in model.proxies.items():
-                self.proxies[target.replace("#", ".")] = loaders
+            self.proxies.update(model.proxies)
             for base, attrs in model.class_members.items():
                 module, sep, path = base.partition("#")
                 key = f"{module}.{path}" if sep else (model.id, base)

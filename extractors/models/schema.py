@@ -149,7 +149,7 @@ class Model:
     # `Model.objects` / `Model.query`: its `model` prop is the class it was read on)
     class_members: dict[str, dict[str, str]] = field(default_factory=dict)
     # a library global standing for what a function the component registers returns
-    # (`flask_login#current_user`: the user loader's) -> the methods that register it
+    # (`flask_login.current_user`: the user loader's) -> the methods that register it
     proxies: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # an object's role used as a base class -> its prop naming the class it derives from
     # (`db.Model` with `SQLAlchemy(model_class=Base)`: `model_class`)
@@ -384,7 +384,10 @@ def load_model(path: Path) -> Model:
         optional=_optional(raw, path),
         env_reads=dict(raw.get("env_reads") or {}),
         class_members=_class_members(raw.get("class_members"), path),
-        proxies={k: _names(v, path, f"proxies.{k}") for k, v in _mapping(raw, "proxies", path)},
+        proxies={
+            k.replace("#", "."): _names(v, path, f"proxies.{k}")
+            for k, v in _mapping(raw, "proxies", path)
+        },  # fmt: skip
         instances=_names(raw.get("instances"), path, "instances"),
         base_classes={k: str(v) for k, v in _mapping(raw, "base_classes", path)},
         backrefs={k: _names(v, path, f"backrefs.{k}") for k, v in _mapping(raw, "backrefs", path)},

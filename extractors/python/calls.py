@@ -57,13 +57,14 @@ def extract(ctx: ComponentContext) -> None:
                 out.append(found)
         return out
 
-    def callee_value(rel: str, mod, a, call) -> Value | None:
+    def pairs_of(rel: str, mod: PyModule, a, call) -> list[tuple[str, str]]:
         fn = call.child_by_field_name("function")
-        return ev.eval(rel, fn, None) if fn is not None else None
+        if fn is None:
+            return []
+        caller = mod.enclosing(call.start_byte)
+        return [(caller, callee) for callee in targets(ev.eval(rel, fn, None), caller)]
 
-    emit_call_edges(
-        ctx, mods, ev, callee_value, lambda rel, value, caller, call: targets(value, caller)
-    )
+    emit_call_edges(ctx, mods, ev, pairs_of)
 
 
 def _own_symbol(mod: PyModule, value: Func | Klass) -> str | None:
