@@ -4,8 +4,8 @@
 it in `PROVIDES` and read by those that declare it in `REQUIRES` (the registry runs an
 extractor after every provider of what it requires). An index may have several providers
 (`CodeSymbols`: every extractor that adds code symbols). The per-file adapters
-(`adapters`, lang/files.py) and Python query indexes (`py_index`) are caches, built on first
-use by whoever asks: nobody provides them.
+(`adapters`, lang/files.py) are a cache, built on first use by whoever asks: nobody provides
+them.
 
 Everything here lives for one component and is dropped when its extraction ends.
 """
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from extractors.js.model import ModuleInfo
     from extractors.lang.base import FileAdapter
-    from extractors.python.model import PyIndex, PyModule, Resolver
+    from extractors.python.model import PyModule, Resolver
 
 
 @dataclass
@@ -105,4 +105,3 @@ class Shared:
     engine: EngineRun = field(default_factory=EngineRun)
     # caches, filled per file on first use (no provider)
     adapters: dict[str, FileAdapter] = field(default_factory=dict)  # rel -> its adapter
-    py_index: dict[str, PyIndex] = field(default_factory=dict)

@@ -13,7 +13,7 @@ import yaml
 from extractors.base import ComponentContext
 from extractors.facts import CatalogRow
 from extractors.js.common import modules
-from extractors.python.index import py_matches
+from extractors.lang.files import adapter_of
 
 TABLE = Path(__file__).resolve().parents[1] / "models" / "sdk_hosts.yaml"
 
@@ -42,8 +42,7 @@ def sdk_hosts(ctx: ComponentContext) -> None:
                 row(js_sdks[sdk], rel, binding.line, sdk)
     local = ctx.shared.py.resolver.by_name if ctx.shared.py.resolver is not None else {}
     for rel, mod in sorted(ctx.shared.py.modules.items()):
-        for m in py_matches(ctx, mod.sf, "imports"):
-            node = m["i"][0]
+        for node in adapter_of(ctx, mod.sf).imports():
             if node.type == "import_from_statement":
                 specs = [node.child_by_field_name("module_name")]
             else:

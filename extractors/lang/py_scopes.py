@@ -179,6 +179,10 @@ class PyScopes:
     def classes(self) -> list[TsNode]:
         return self._index["cls"]
 
+    def imports(self) -> list[TsNode]:
+        """`import …` and `from … import …` statements, in document order."""
+        return sorted(self._index["import"], key=lambda n: n.start_byte)
+
     def member_assignments(self) -> list[tuple[TsNode, TsNode]]:
         return self._member_assignments
 

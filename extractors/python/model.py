@@ -1,5 +1,5 @@
-"""The Python module tables the extractors share (`ctx.shared.py`, `ctx.shared.py_index`):
-modules with their imports and symbols, name resolution across them, per-file matches."""
+"""The Python module tables the extractors share (`ctx.shared.py`): modules with their
+imports and symbols, and the component's module names."""
 
 from __future__ import annotations
 
@@ -7,11 +7,7 @@ import bisect
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tree_sitter import Node as TsNode
-
 from extractors.source import SourceFile
-
-Match = dict[str, list[TsNode]]
 
 
 @dataclass
@@ -113,12 +109,3 @@ class Resolver:
         base = package[: len(package) - (dots - 1)]
         rest = spec[dots:]
         return ".".join([*base, rest] if rest else base) or None
-
-
-class PyIndex:
-    """Matches of every part for one file, each list in document order."""
-
-    __slots__ = ("parts",)
-
-    def __init__(self, parts: dict[str, list[Match]]):
-        self.parts = parts

@@ -13,7 +13,7 @@ from __future__ import annotations
 from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext
-from extractors.python.index import py_matches
+from extractors.lang.files import adapter_of
 from extractors.python.model import PyModule
 from extractors.python.symbols import string_value, text
 from extractors.shared import CodeSymbols, PyModules
@@ -38,19 +38,24 @@ def extract(ctx: ComponentContext) -> None:
         sf = mod.sf
         if b"firestore" not in sf.data or not _imports_sdk(ctx, mod):
             continue
-        for m in py_matches(ctx, sf, "http"):
-            verb = text(sf, m["verb"][0])
-            obj = m["obj"][0]
-            if verb not in OPS or obj.type != "call":
+        for call in adapter_of(ctx, sf).calls():
+            fn = call.child_by_field_name("function")
+            if fn is None or fn.type != "attribute":
+                continue  # a method call: `….document(id).get()`
+            verb, obj = (
+                text(sf, fn.child_by_field_name("attribute")),
+                fn.child_by_field_name("object"),
+            )
+            if verb not in OPS or obj is None or obj.type != "call":
                 continue
             path = _chain(sf, obj)
             if path:
-                _emit(ctx, mod, m["call"][0], verb, path, taken)
+                _emit(ctx, mod, call, verb, path, taken)
 
 
 def _imports_sdk(ctx: ComponentContext, mod: PyModule) -> bool:
-    for m in py_matches(ctx, mod.sf, "imports"):
-        words = text(mod.sf, m["i"][0])
+    for node in adapter_of(ctx, mod.sf).imports():
+        words = text(mod.sf, node)
         if "firestore" in words and any(p.split(".")[0] in words for p in PACKAGES):
             return True
     return False

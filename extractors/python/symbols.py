@@ -22,7 +22,7 @@ from __future__ import annotations
 from tree_sitter import Node as TsNode
 
 from extractors.base import ComponentContext
-from extractors.python.index import py_captures
+from extractors.lang.files import adapter_of
 from extractors.python.model import Binding, PyModule, Resolver, module_names, root_package_of
 from extractors.shared import CodeSymbols, PyModules
 from extractors.source import SourceFile
@@ -101,7 +101,7 @@ def _first_error_line(root: TsNode) -> int:
 
 def _imports(ctx, resolver: Resolver, mod: PyModule, root: TsNode, packages: set[str]) -> None:
     sf = mod.sf
-    for node in py_captures(ctx, sf, "imports", "i"):
+    for node in adapter_of(ctx, sf).imports():
         line = SourceFile.line(node)
         if node.type == "import_statement":
             for item in node.children_by_field_name("name"):
