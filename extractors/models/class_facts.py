@@ -25,6 +25,7 @@ class ClassFacts:
     by_id: dict
     class_bases: dict
     proxies: dict
+    proxy_names: set[str]
     proxied: dict
     backrefs: dict | None
     fixtures: FixtureIndex | None
@@ -32,6 +33,8 @@ class ClassFacts:
     def proxy(self, ev: Evaluator, value: Ext) -> Value | None:
         """What a library global standing for a registered function's result is (a user
         loader's user for `current_user`), or None when it stands for nothing known."""
+        if not value.path or value.path[-1] not in self.proxy_names:
+            return None  # asked of every member read of a package value: the cheap test first
         key = value.dotted
         loaders = self.proxies.get(key)
         if loaders is None:

@@ -73,6 +73,7 @@ class Library(ClassFacts, HeldObjects):
     # -> the class attributes it gives (`class_members`): (model, {attribute: role})
     class_bases: dict = field(default_factory=dict)
     proxies: dict[str, tuple[str, ...]] = field(default_factory=dict)  # (models/proxies.py)
+    proxy_names: set[str] = field(default_factory=set)  # their last names (`current_user`)
     proxied: dict[str, Value | None] = field(default_factory=dict)
     backrefs: dict | None = None  # (target class, attribute) -> its relationships (relations.py)
     fixtures: FixtureIndex | None = None  # the component's test fixtures (injected.py)
@@ -118,6 +119,7 @@ class Library(ClassFacts, HeldObjects):
             for deco in model.decorators:
                 self.vocabulary.update(deco.names)
             self.proxies.update(model.proxies)
+            self.proxy_names.update(name.rsplit(".", 1)[-1] for name in model.proxies)
             for base, attrs in model.class_members.items():
                 module, sep, path = base.partition("#")
                 key = f"{module}.{path}" if sep else (model.id, base)
