@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+from tree_sitter import Node as TsNode
+
 from extractors.engine.evaluate import Call
 from extractors.engine.events import RequestEvent
 from extractors.engine.heuristic import NOT_SERVED
@@ -70,11 +72,24 @@ def tested(rel: str) -> bool:
     return NOT_SERVED.search(rel) is not None or _BUILD_CONFIG.search(rel) is not None
 
 
+def could_guess(name: str | None, first_arg: TsNode | None, rel: str) -> bool:
+    """Whether a call named `name` with this first argument can ever be a guess, whatever
+    its values: a verb-named call, or an absolute URL literal written in the argument of a
+    function that is not a known non-request (the two shapes above), outside test files."""
+    if not name or tested(rel):
+        return False
+    if name.lower() in VERBS or name in GENERIC or _VERB_JSON.match(name):
+        return True
+    if name in NOT_REQUESTS or _SETTERS.match(name) or first_arg is None:
+        return False
+    return b"://" in (first_arg.text or b"")  # every other call costs nothing
+
+
 def heuristic_request(lib, call: Call, name: str | None) -> RequestEvent | None:
     """The low-confidence request a call no model claimed looks like, if any."""
-    if not name or tested(call.rel):
+    if not could_guess(name, call.view.args[0] if call.view.args else None, call.rel):
         return None
-    if not _unknown_callee(lib, call.callee):
+    if not unknown_callee(lib, call.callee):
         return None
     verb = VERBS.get(name.lower()) or ("GET" if name in GENERIC or _VERB_JSON.match(name) else None)
     if verb is not None and _VERB_JSON.match(name):
@@ -88,11 +103,7 @@ def heuristic_request(lib, call: Call, name: str | None) -> RequestEvent | None:
             verb = _method_of(call, 1) or verb
         why = f"`{name}(…)` on something no model reads, with a URL-shaped argument"
         return _event(call, verb, url, 0, why)
-    if name in NOT_REQUESTS or _SETTERS.match(name) or not call.view.args:
-        return None
-    if b"://" not in (call.view.args[0].text or b""):
-        return None  # a URL literal written in the argument: every other call costs nothing
-    url = call.arg(0)  # the first argument: what the function is about
+    url = call.arg(0)  # the first argument, an absolute URL literal written in it
     if url is not None and url_shape(url) == "url" and _HOST.match(_head(url)):
         why = f"an absolute URL handed to `{name}(…)`, which no model reads"
         return _event(call, _method_of(call, 1) or "GET", url, 0, why)
@@ -133,7 +144,7 @@ def _head(value: Value) -> str:
     return first.value if isinstance(first, Lit) and isinstance(first.value, str) else ""
 
 
-def _unknown_callee(lib, callee: Value) -> bool:
+def unknown_callee(lib, callee: Value) -> bool:
     """Nothing of the component and nothing a model reads: an unknown global or package
     member, a parameter, a method of such a value."""
     target = callee.target if isinstance(callee, Method) else callee

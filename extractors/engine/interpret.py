@@ -78,12 +78,12 @@ class Interpreter(Registrations, Arguments):
         events: list[Event] = []
         callees = callee.options if isinstance(callee, Choice) else (callee,)
         for branch, option in enumerate(callees):  # `client[c ? 'delete' : 'post'](url)`
-            for target, name in self._targets(option):
+            for target, name in self.targets(option):
                 one = Call(self.ev, rel, node, view, act, option, target, call.depth, call._args)
                 for op in self.lib.operations(target, name):
                     found = self.operation(op, target, one, decorated)
                     events += _chosen(found, callee, branch) if len(callees) > 1 else found
-        made = self.ev.eval(rel, node, act) if self._makes(callee) else None
+        made = self.ev.eval(rel, node, act) if self.makes(callee) else None
         if isinstance(made, Obj) and made.origin == call.site:
             for op in self.lib.operations(made, "<init>"):
                 events += self.operation(op, made, call, decorated)
@@ -107,7 +107,7 @@ class Interpreter(Registrations, Arguments):
             events += self.operation(op, target, call, None)
         return events
 
-    def _targets(self, callee: Value) -> list[tuple[Obj, str]]:
+    def targets(self, callee: Value) -> list[tuple[Obj, str]]:
         """Every model object a call reaches: a function two models read is each one's."""
         if isinstance(callee, Ext) and len(held := self.lib.claims(callee)) > 1:
             return [(obj, "()") for obj in held]
@@ -129,7 +129,7 @@ class Interpreter(Registrations, Arguments):
                     return owner, callee.path[-1]
         return None, ""
 
-    def _makes(self, callee: Value) -> bool:
+    def makes(self, callee: Value) -> bool:
         return isinstance(callee, (Ext, Klass)) or (
             isinstance(callee, Method) and isinstance(callee.target, Obj)
         )

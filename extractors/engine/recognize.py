@@ -32,6 +32,7 @@ from extractors.engine.events import (
     RouteEvent,
     UseEvent,
 )
+from extractors.engine.flows import MAX_WAIT_CHAIN, ParameterFlows
 from extractors.engine.interpret import Interpreter
 from extractors.engine.open_events import OpenEvents
 from extractors.engine.values import (
@@ -51,11 +52,6 @@ MAX_CHAIN = 6  # wrapper levels followed
 # source took 4x the time of the rest of its extraction, for no request)
 MAX_GUESS_CHAIN = 2
 MAX_SDK_CHAIN = 3 * MAX_CHAIN  # levels in all, generated client code's own included
-# a call on a parameter named like a registration (`server.route(…)`, the server passed in)
-# waits for its callers three levels up: a module that registers on the app it is handed is
-# called by the app's setup, rarely deeper, while bundled code calls `x.get(…)` on parameters
-# everywhere
-MAX_WAIT_CHAIN = 3
 REGISTRATIONS = (RouteEvent, MountEvent, UseEvent)
 MAX_ROUNDS = 4  # re-reads of open events while library invocations keep appearing
 # readings of one call through its callers' chains, per round: a call open on a parameter
@@ -76,7 +72,7 @@ class Found:
     invoked_by: str = ""  # the model of a library that calls a function of the chain (SWR)
 
 
-class Recognizer(CallerIndex, OpenEvents, ChainBinding):
+class Recognizer(CallerIndex, OpenEvents, ChainBinding, ParameterFlows):
     """The pass and the fixed point; where an event is open (open_events.py), who calls a
     function (callers.py) and the activation of a chain (chains.py) are its parts."""
 
@@ -92,6 +88,7 @@ class Recognizer(CallerIndex, OpenEvents, ChainBinding):
         self._alias_words: dict[str, list[tuple[str, TsNode]]] = defaultdict(list)
         self._declared: dict[int, tuple[str, int, int]] = {}  # call id -> function it names
         self._callers: dict[Scope, list[tuple[str, TsNode | None, tuple]]] = {}
+        self._flow_memo: dict[tuple, bool] = {}  # flows.py, per round like the callers
         self._activations: dict[tuple, tuple[tuple, Activation | None]] = {}  # chains.py
         self._caller_scopes: dict[int, Scope | None] = {}  # call node id -> its function
         self._branched_at: dict[int, TsNode | None] = {}  # call id -> its function, if branched
@@ -150,6 +147,7 @@ class Recognizer(CallerIndex, OpenEvents, ChainBinding):
                 break
             del self.found[settled:]
             self._callers.clear()
+            self._flow_memo.clear()
             self._activations.clear()
         return self.found
 
@@ -233,6 +231,8 @@ class Recognizer(CallerIndex, OpenEvents, ChainBinding):
         if scope is None or len(chain) >= MAX_WAIT_CHAIN:
             return
         callers = self._from_outside(self.callers(scope), scope, chain)[:MAX_CALLERS]
+        if callers and not self.worth_waiting(rel, node, chain, scope, len(chain) + 1):
+            return  # no caller chain hands the receiver anything a model reads (flows.py)
         for caller in callers:
             self.site(rel, node, decorated, chain + ((scope, caller),))
         if not callers and not chain:
@@ -306,6 +306,8 @@ class Recognizer(CallerIndex, OpenEvents, ChainBinding):
         if opened is not None and levels < limit and len(chain) < MAX_SDK_CHAIN:
             callers = self._from_outside(self.callers(opened), opened, chain)[:MAX_CALLERS]
             if callers:
+                if not self.guess_reaches(event, opened):
+                    return  # a guess no caller hands a URL (flows.py)
                 for caller in callers:
                     self.site(rel, node, decorated, chain + ((opened, caller),))
                 return

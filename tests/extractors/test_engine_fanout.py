@@ -56,3 +56,46 @@ def test_a_request_in_a_recursive_function_is_one_call_at_the_outside_caller(tmp
     })  # fmt: skip
     calls = [(n.name, n.line) for n in facts.raw.nodes if n.kind == "http_call"]
     assert calls == [("GET /api/nodes/{id}", 8)]
+
+
+def test_a_router_handed_down_is_followed_where_other_callers_hand_down_maps(tmp_path):
+    # `remember(store, key)` is called from many places with a Map; one chain hands it an
+    # Express router and a handler. The Map chains cannot register anything and are not
+    # read again (engine/flows.py); the router's chain still gives its route
+    callers = "\n".join(f"export function keep{i}(k) {{ remember(cache, k); }}" for i in range(30))
+    facts = extract(tmp_path, {
+        "package.json": '{"dependencies": {"express": "4"}}',
+        "store.js": "const cache = new Map();\n"
+                    "export function remember(store, key, fn) { store.get(key, fn); }\n"
+                    f"{callers}\n",
+        "server.js": "import express from 'express';\nimport { remember } from './store';\n"
+                     "const app = express();\nfunction health(req, res) { res.send('ok'); }\n"
+                     "function mount(router) { remember(router, '/health', health); }\n"
+                     "mount(app);\napp.listen(3000);\n",
+    })  # fmt: skip
+    assert set(facts.kind("route")) == {"GET /health"}
+
+
+def test_a_guess_is_kept_where_one_caller_passes_a_url_and_the_others_do_not(tmp_path):
+    # `load(path)` on an unmodelled client: callers that pass no URL drop the guess there
+    # and are not read again (engine/flows.py); the one that passes a path keeps it
+    facts = extract(tmp_path, {
+        "package.json": '{"dependencies": {"tiny-http-client": "1"}}',
+        "load.js": "import client from 'tiny-http-client';\n"
+                   "export function load(path) { return client.get(path); }\n"
+                   "export function count(n) { return load(n * 2); }\n"
+                   "export function users() { return load('/api/users'); }\n",
+    })  # fmt: skip
+    assert [(n.name, n.attrs.get("confidence")) for n in facts.raw.nodes
+            if n.kind == "http_call"] == [("GET /api/users", "low")]  # fmt: skip
+
+
+def test_a_guess_no_caller_passes_a_url_to_is_no_request(tmp_path):
+    facts = extract(tmp_path, {
+        "package.json": '{"dependencies": {"tiny-http-client": "1"}}',
+        "load.js": "import client from 'tiny-http-client';\n"
+                   "export function load(key) { return client.get(key); }\n"
+                   "export function count(n) { return load(n * 2); }\n"
+                   "export function size() { return load(42); }\n",
+    })  # fmt: skip
+    assert [n.name for n in facts.raw.nodes if n.kind == "http_call"] == []

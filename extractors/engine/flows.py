@@ -1,0 +1,148 @@
+"""What the callers of a function can hand one of its parameters, read before the pass
+follows them: a call waiting on a parameter (`server.route(…)` with `server` passed in) is
+read again at every caller, and at the callers' callers, up to MAX_WAIT_CHAIN levels — in
+bundled library code that is callers^levels readings of `map.get(key)` calls whose map is a
+parameter handed down through three functions. When nothing any caller chain hands that
+parameter can be a value a model reads (only literals, lists, text, env reads, unknowns where
+no heuristic guess can start, or parameters past the last level), no reading can find
+anything, and none is made.
+
+Each caller's argument is evaluated unbound (the evaluator keeps those values), which over-
+approximates what it is under any chain: a parameter of the caller is followed to its own
+callers instead. One answer per (function, parameter, level), shared by every call waiting
+on that parameter.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node as TsNode
+
+from extractors.engine.events import Event, RequestEvent
+from extractors.engine.heuristic_calls import could_guess, unknown_callee, url_shape
+from extractors.engine.values import (
+    ArrLit,
+    Choice,
+    Concat,
+    Config,
+    Env,
+    Lit,
+    Method,
+    Param,
+    Scope,
+    Seq,
+    Site,
+    Value,
+    params_in,
+)
+
+# a call on a parameter named like a registration (`server.route(…)`, the server passed in)
+# waits for its callers three levels up: a module that registers on the app it is handed is
+# called by the app's setup, rarely deeper, while bundled code calls `x.get(…)` on parameters
+# everywhere
+MAX_WAIT_CHAIN = 3
+INERT = (Lit, Concat, Env, Config, ArrLit, Seq)  # no model object is ever one of these
+SPREADS = {"spread_element", "list_splat", "dictionary_splat"}
+
+
+class ParameterFlows:
+    """`Recognizer`'s answer to "can a caller chain hand this parameter a model's object"."""
+
+    def worth_waiting(self, rel: str, node: TsNode, chain: tuple, scope: Scope, level: int) -> bool:
+        """False when no caller chain of `scope` can make the callee of the call at `node`
+        (a member of one of its parameters) anything the models or the heuristic tier read,
+        at `level` and above."""
+        a = self.program.adapter(rel)
+        view = a.call_view(node) if a is not None else None
+        if view is None or a.family != "js":
+            return True
+        callee = self.ev.eval(rel, view.callee, self.activation(chain))
+        if not isinstance(callee, Param) or callee.scope != scope or "." not in callee.name:
+            return True
+        first = view.args[0] if view.args else None
+        guessable = could_guess(a.terminal(view.callee), first, rel)
+        return self._flows(scope, callee.name, level, guessable)
+
+    def _flows(self, scope: Scope, name: str, level: int, guessable: bool) -> bool:
+        """Whether some caller of `scope` binds the callee `name` (`param.member…`) to
+        something read, here or — handed on as a parameter — further up."""
+        key = (scope, name, level, guessable)
+        memo = self._flow_memo
+        if key not in memo:
+            memo[key] = True  # a cycle of callers: assume it can
+            memo[key] = self._flows_now(scope, name, level, guessable)
+        return memo[key]
+
+    def _flows_now(self, scope: Scope, name: str, level: int, guessable: bool) -> bool:
+        root, _, members = name.partition(".")
+        index = self._param_index(scope, root)
+        if index is None:
+            return True
+        for rel, call, _ in self.callers(scope):
+            callee = self._argument(rel, call, index, members)
+            if callee is None:
+                return True
+            if isinstance(callee, Param):  # handed on: read again one level up, if any is left
+                if level < MAX_WAIT_CHAIN and self._flows(
+                    callee.scope, callee.name, level + 1, guessable
+                ):
+                    return True
+            elif self._read(callee, guessable):
+                return True
+        return False
+
+    def _read(self, callee: Value, guessable: bool) -> bool:
+        """Whether a call of `callee` can be an event (as `Interpreter.at_call` decides): a
+        model object's operation, something a model makes, or a guess of the heuristic tier.
+        A parameter inside a choice is not waited on."""
+        if isinstance(callee, Choice):
+            return any(self._read(o, guessable) for o in callee.options if not isinstance(o, Param))
+        if isinstance(callee, (Param, *INERT)):
+            return False
+        interp = self.interp
+        if interp.targets(callee) or interp.makes(callee):
+            return True
+        return guessable and unknown_callee(interp.lib, callee)
+
+    def guess_reaches(self, event: Event, opened: Scope) -> bool:
+        """False for a guess of the heuristic tier open only on its URL, one parameter of
+        `opened` (`map.get(key)` in a function taking `key`), when no caller hands that
+        parameter anything URL-shaped: read again at each caller, the guess is dropped there
+        (`heuristic_request` asks for a URL-shaped argument), so no reading can find it."""
+        if not isinstance(event, RequestEvent) or event.confidence != "low":
+            return True
+        url, client = event.url, event.client
+        receiver = client.target if isinstance(client, Method) else client
+        if not isinstance(url, Param) or url.scope != opened or isinstance(receiver, Param):
+            return True
+        if opened in params_in(event.method) or opened in params_in(event.base or Lit("")):
+            return True
+        root, _, members = url.name.partition(".")
+        index = self._param_index(opened, root)
+        if index is None:
+            return True
+        for rel, call, _ in self.callers(opened):
+            value = self._argument(rel, call, index, members)
+            if value is None or url_shape(value) != "no":
+                return True
+        return False
+
+    def _argument(self, rel: str, call: TsNode | None, index: int, members: str) -> Value | None:
+        """What a caller passes at `index`, read down `members` (`opts.url`), unbound; None
+        when it is not known by position (a library's own call, a spread, Python)."""
+        b = self.program.adapter(rel) if call is not None else None
+        view = b.call_view(call) if b is not None else None
+        if view is None or b.family != "js" or any(n.type in SPREADS for n in view.args):
+            return None
+        if index >= len(view.args):
+            return Lit(None)  # not passed: undefined
+        value = self.ev.eval(rel, view.args[index], None)
+        for member in members.split(".") if members else ():
+            value = self.ev.member(value, member, rel, None, 1)
+        return value
+
+    def _param_index(self, scope: Scope, name: str) -> int | None:
+        a = self.program.adapter(scope.rel)
+        fn = a.node_at(Site(scope.rel, 0, 0, 0, scope.start, scope.end)) if a else None
+        if fn is None or not a.is_function(fn):
+            return None
+        return next((b.index for b in a.function(fn).params if b.name == name and not b.path), None)
