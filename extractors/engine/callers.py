@@ -45,19 +45,7 @@ class CallerIndex:
             target = Site(scope.rel, 0, 0, 0, scope.start, scope.end)
             spot = (scope.rel, scope.start, scope.end)
             names = self.names_of(scope.rel, node)
-            for rel, call in self._candidates(names, nameless=False):
-                declared = self._declared.get(call.id)
-                if declared is not None:  # its name is declared a function where it is read
-                    if declared == spot:
-                        out.append((rel, call, ()))
-                    continue
-                b = self.program.adapter(rel)
-                view = b.call_view(call) if b is not None else None
-                if view is None:
-                    continue
-                callee = self.ev.eval(rel, view.callee, None)
-                if _is(callee, target):
-                    out.append((rel, call, ()))
+            out += [(rel, call, ()) for rel, call in self._named_calls_of(names, spot)]
             out += [(rel, call, ()) for rel, call in self._nameless_calls_of(target)]
             for event in self.invokes:
                 if (
@@ -101,8 +89,14 @@ class CallerIndex:
         return self._by_target
 
     def _results_of(self, factory: str) -> set[str]:
+        """The names the results of calls named `factory` are kept in, once per name."""
         if not factory:
             return set()
+        if factory not in self._results:
+            self._results[factory] = self._results_now(factory)
+        return set(self._results[factory])
+
+    def _results_now(self, factory: str) -> set[str]:
         out: set[str] = set()
         for rel, call in self._candidates({factory}):
             parent = call.parent
@@ -173,6 +167,52 @@ class CallerIndex:
             self._declared[call.id] = (rel, node.start_byte, node.end_byte)
         elif binding.kind in ("decl", "assign") and binding.value is not None:
             self._aliases.append((rel, call, a.text(binding.value)))
+
+    def _named_calls_of(self, names: set[str], spot: tuple[str, int, int]) -> list:
+        """The calls by one of `names` whose callee is the function at `spot`, in the order
+        of the name index: each name's calls, then the calls of locals whose value mentions
+        one of the names (not already among them)."""
+        out = [c for name in sorted(names) for c in self._by_spot(name, False).get(spot, ())]
+        added: set[tuple[str, TsNode]] = set()
+        for name in sorted(names):
+            for rel, call, called in self._by_spot(name, True).get(spot, ()):
+                if called not in names and (rel, call) not in added:
+                    added.add((rel, call))
+                    out.append((rel, call))
+        return out
+
+    def _by_spot(self, name: str, aliases: bool) -> dict[tuple[str, int, int], list]:
+        """The calls under `name` in the call index (or, with `aliases`, of the locals whose
+        value mentions it), by the function each can call: every callee evaluated once,
+        however many functions of that name ask (bundled code names thousands `e`)."""
+        key = (name, aliases)
+        found = self._spots.get(key)
+        if found is not None:
+            return found
+        found = {}
+        calls = self._alias_words.get(name, ()) if aliases else self._call_index().get(name, ())
+        for rel, call in calls:
+            for spot in self._callee_spots(rel, call):
+                entry = (rel, call, self._called_name(rel, call)) if aliases else (rel, call)
+                found.setdefault(spot, []).append(entry)
+        self._spots[key] = found
+        return found
+
+    def _callee_spots(self, rel: str, call: TsNode) -> tuple[tuple[str, int, int], ...]:
+        declared = self._declared.get(call.id)
+        if declared is not None:  # its name is declared a function where it is read
+            return (declared,)
+        b = self.program.adapter(rel)
+        view = b.call_view(call) if b is not None else None
+        if view is None:
+            return ()
+        funcs = _funcs(self.ev.eval(rel, view.callee, None))
+        return tuple(dict.fromkeys((f.site.rel, f.site.start, f.site.end) for f in funcs))
+
+    def _called_name(self, rel: str, call: TsNode) -> str | None:
+        b = self.program.adapter(rel)
+        view = b.call_view(call) if b is not None else None
+        return b.terminal(view.callee) if view is not None else None
 
     def _candidates(self, names: set[str], nameless: bool = True) -> list[tuple[str, TsNode]]:
         by_name = self._call_index()
