@@ -32,6 +32,7 @@ from extractors.lang.expr import EObject
 from extractors.source import named_descendants
 
 OBJECT_NODES = {"object", "dictionary"}
+VALUE_KINDS = ("value", "class", "factory", "alias")  # the keys of `providers:` a value is under
 
 
 @dataclass(frozen=True)
@@ -79,12 +80,16 @@ class Injector:
     def _scan(self) -> list[Provider]:
         if not self.keys:
             return []
-        words = {k["token"].encode() for k in self.keys}
+        # a provider literal names a model's token key and one of its value keys: a file
+        # that does not write both is not walked (bundled code says `provide` everywhere)
+        words = [(k["token"].encode(), [k[v].encode() for v in VALUE_KINDS if v in k])
+                 for k in self.keys]  # fmt: skip
         out: list[Provider] = []
         program = self.ev.program
         for rel in program.rels():
             a = program.adapter(rel)
-            if a is None or not any(w in a.sf.data for w in words):
+            data = a.sf.data if a is not None else b""
+            if not any(t in data and any(v in data for v in vs) for t, vs in words):
                 continue
             for node in named_descendants(a.root):
                 if node.type in OBJECT_NODES:
@@ -101,7 +106,7 @@ class Injector:
             token_node = entries.get(keys["token"])
             if token_node is None:
                 continue
-            for kind in ("value", "class", "factory", "alias"):
+            for kind in VALUE_KINDS:
                 value_node = entries.get(keys.get(kind, "\0"))
                 if value_node is None:
                     continue

@@ -156,10 +156,11 @@ class Recognizer(CallerIndex, OpenEvents, ChainBinding, ParameterFlows):
     def _make_objects(self) -> None:
         """Every call that makes a library object, first: a default a query hook or a
         client reads (`new QueryClient({defaultOptions})`) is known wherever it is written."""
-        makers = self.interp.lib.maker_names
+        by_family = self.interp.lib.maker_names
         for rel in self.program.rels():
             a = self.program.adapter(rel)
-            for node in a.calls() if a is not None else []:
+            makers = by_family.get(a.family, set()) if a is not None else set()
+            for node in a.calls() if makers else []:
                 view = a.call_view(node)
                 if view is not None and a.terminal(view.callee) in makers:
                     made = self.ev.eval(rel, node, None)

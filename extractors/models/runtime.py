@@ -63,7 +63,8 @@ class Library(ClassFacts, HeldObjects):
     by_id: dict[str, Model] = field(default_factory=dict)
     _holders: dict[tuple[str, str], bool] = field(default_factory=dict)
     made: dict[tuple[str, str], list[Obj]] = field(default_factory=dict)  # objects made, by role
-    maker_names: set[str] = field(default_factory=set)  # last names of what makes objects
+    # last names of what makes objects, by the language of the model (`py`, `js`)
+    maker_names: dict[str, set[str]] = field(default_factory=dict)
     _held: dict[tuple, Obj] = field(default_factory=dict)
     injects: set[str] = field(default_factory=set)  # injection markers: `fastapi.Depends`
     mount_names: set[str] = field(default_factory=set)  # methods that mount (`include_router`)
@@ -97,7 +98,8 @@ class Library(ClassFacts, HeldObjects):
                             table.setdefault(name, []).append(claim)
                         self.vocabulary.add(name.rsplit(".", 1)[-1])
                         if maker.how in ("call", "new"):
-                            self.maker_names.add(name.rsplit(".", 1)[-1])
+                            family = "py" if model.language == "python" else "js"
+                            self.maker_names.setdefault(family, set()).add(name.rsplit(".", 1)[-1])
             for op in model.operations:
                 if op.action == "defines":
                     self.define_makers |= {
