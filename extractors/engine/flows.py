@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from tree_sitter import Node as TsNode
 
+from extractors.engine.eval_calls import SPREADS
 from extractors.engine.events import Event, RequestEvent
 from extractors.engine.heuristic_calls import could_guess, unknown_callee, url_shape
 from extractors.engine.values import (
@@ -41,7 +42,6 @@ from extractors.engine.values import (
 # everywhere
 MAX_WAIT_CHAIN = 3
 INERT = (Lit, Concat, Env, Config, ArrLit, Seq)  # no model object is ever one of these
-SPREADS = {"spread_element", "list_splat", "dictionary_splat"}
 
 
 class ParameterFlows:
