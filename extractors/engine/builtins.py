@@ -20,6 +20,7 @@ from extractors.engine.values import (
     Method,
     Obj,
     ObjLit,
+    Typed,
     Unknown,
     Value,
     choice,
@@ -35,6 +36,9 @@ JOINS = {
     "os.path.join", "posixpath.join", "url.resolve", "urllib.parse.urljoin", "urlparse.urljoin",
     "requests.compat.urljoin", "<global>.urljoin",
 }  # fmt: skip
+# ECMAScript's keyed collections: what `get`, `set`, `has` and `delete` on one read or change
+# is the collection, never the network (https://tc39.es/ecma262/#sec-keyed-collections)
+COLLECTIONS = {"<global>.Map", "<global>.Set", "<global>.WeakMap", "<global>.WeakSet"}
 IDENTITY = {
     "<global>.encodeURIComponent", "<global>.encodeURI", "<global>.String", "<global>.str",
     "urllib.parse.quote", "<global>.decodeURIComponent", "<global>.Promise.resolve",
@@ -220,6 +224,8 @@ def call(ev: Evaluator, c: Call) -> Value | None:
             return _merged(c)
         if dotted == "<global>.getattr" and len(c.view.args) >= 2:
             return _attribute(ev, c)
+        if dotted in COLLECTIONS and c.view.new:  # `new Map()`: known, and no client
+            return Typed(callee, dotted)
     if isinstance(callee, Method):
         target, name = callee.target, callee.name
         if isinstance(target, STRINGISH):
@@ -325,3 +331,12 @@ def _merged(c: Call) -> Value:
         return Unknown("Object.assign", "no object literal")
     first = objects[-1]
     return ObjLit(first.site, first.act, first.extra)
+
+
+def collection(value: Value) -> bool:
+    """An instance of a keyed collection (`new Map()`): its methods make no request."""
+    return (
+        isinstance(value, Typed)
+        and isinstance(value.type, Ext)
+        and value.type.dotted in COLLECTIONS
+    )

@@ -18,6 +18,7 @@ import re
 
 from tree_sitter import Node as TsNode
 
+from extractors.engine.builtins import collection
 from extractors.engine.evaluate import Call
 from extractors.engine.events import RequestEvent
 from extractors.engine.heuristic import NOT_SERVED
@@ -154,6 +155,8 @@ def unknown_callee(lib, callee: Value) -> bool:
         owner = Ext(target.package, target.path[:-1]) if target.path else target
         return lib.claim(owner) is None and lib.claim(target) is None
     if isinstance(target, Typed):
+        if collection(target):  # `cache.get(key)` on a `new Map()`
+            return False
         return lib.claim(target.type) is None if isinstance(target.type, Ext) else False
     return isinstance(target, (Param, Unknown))
 

@@ -99,3 +99,18 @@ def test_a_guess_no_caller_passes_a_url_to_is_no_request(tmp_path):
                    "export function size() { return load(42); }\n",
     })  # fmt: skip
     assert [n.name for n in facts.raw.nodes if n.kind == "http_call"] == []
+
+
+def test_a_keyed_collection_read_with_a_path_is_no_request(tmp_path):
+    # `new Map()` is known: its `get` / `delete` read the collection (a route table keyed by
+    # path, in bundled framework code), they are no guess of the heuristic tier
+    facts = extract(tmp_path, {
+        "package.json": '{"dependencies": {"tiny-http-client": "1"}}',
+        "routes.js": "import client from 'tiny-http-client';\n"
+                     "const loaded = new Map();\nconst seen = new WeakMap();\n"
+                     "export function whenLoaded(route) { return loaded.get(route); }\n"
+                     "export function forget(route) { loaded.delete(route); seen.delete(route); }\n"
+                     "whenLoaded('/_app');\nforget('/_app');\n"
+                     "export const users = () => client.get('/api/users');\n",
+    })  # fmt: skip
+    assert [n.name for n in facts.raw.nodes if n.kind == "http_call"] == ["GET /api/users"]
