@@ -37,6 +37,7 @@ from extractors.engine.interpret import Interpreter
 from extractors.engine.open_events import OpenEvents
 from extractors.engine.values import (
     Activation,
+    Choice,
     Func,
     Obj,
     Scope,
@@ -132,6 +133,10 @@ class Recognizer(CallerIndex, OpenEvents, ChainBinding, ParameterFlows):
                         continue  # `client[method](url)`, `factory()(url)`: read them
                 elif name not in vocabulary and not self._maybe_client(a, view):
                     continue
+                if view.callee.type == "identifier" and _functions(
+                    self.ev.eval(rel, view.callee, None)
+                ):
+                    continue  # a function of the component: its calls are no event
                 self.site(rel, node, None)
             for expr, target in pairs:
                 self.decorator(rel, expr, target)
@@ -345,3 +350,11 @@ class Recognizer(CallerIndex, OpenEvents, ChainBinding, ParameterFlows):
                 self.found.append(Found(event))
         for event in self.interp.decorators.at(rel, a, expr, target, decorated):
             self.found.append(Found(event))
+
+
+def _functions(value: Value) -> bool:
+    """A function of the component, or a choice of them: what a call of it does is read
+    where it is written, and calling it is no event of any model."""
+    if isinstance(value, Choice):
+        return all(_functions(o) for o in value.options)
+    return isinstance(value, Func)
