@@ -24,6 +24,7 @@ from extractors.engine.values import (
 )
 
 MAX_CALLERS = 200  # callers of one function read
+NAMELESS = "\0call"  # the call index's key of calls without a callee name
 
 _WORDS = re.compile(r"[A-Za-z_$][\w$]*")  # the names an alias's value mentions
 
@@ -42,11 +43,12 @@ class CallerIndex:
         node = a.node_at(Site(scope.rel, 0, 0, 0, scope.start, scope.end)) if a else None
         out: list[tuple[str, TsNode | None, tuple]] = []
         if a is not None and node is not None and a.is_function(node):
-            target = Site(scope.rel, 0, 0, 0, scope.start, scope.end)
             spot = (scope.rel, scope.start, scope.end)
             names = self.names_of(scope.rel, node)
             out += [(rel, call, ()) for rel, call in self._named_calls_of(names, spot)]
-            out += [(rel, call, ()) for rel, call in self._nameless_calls_of(target)]
+            # calls without a callee name (`(0, m.f)(x)`, `a[k](x)`, `make()(x)`): indexed
+            # the same way, under the index's nameless key
+            out += [(rel, call, ()) for rel, call in self._by_spot(NAMELESS, False).get(spot, ())]
             for event in self.invokes:
                 if (
                     isinstance(event.fn, Func)
@@ -116,24 +118,6 @@ class CallerIndex:
             out |= {w.strip("{}[] ").split(":")[-1].strip() for w in text.split(",")} - {""}
         return out
 
-    def _nameless_calls_of(self, target: Site) -> list[tuple[str, TsNode]]:
-        """The calls without a callee name (`(0, m.f)(x)`, `a[k](x)`, `make()(x)`) whose
-        callee is the function at `target`. Each such callee is evaluated once, and the
-        calls indexed by the functions it can be: bundled code has thousands of them, and
-        every function's callers were looked for among all of them."""
-        if self._nameless is None:
-            self._nameless = defaultdict(list)
-            for rel, call in self._call_index().get("\0call", ()):
-                b = self.program.adapter(rel)
-                view = b.call_view(call) if b is not None else None
-                if view is None:
-                    continue
-                sites = {(f.site.rel, f.site.start, f.site.end): None
-                         for f in _funcs(self.ev.eval(rel, view.callee, None))}  # fmt: skip
-                for key in sites:
-                    self._nameless[key].append((rel, call))
-        return self._nameless.get((target.rel, target.start, target.end), [])
-
     def _call_index(self) -> dict[str, list[tuple[str, TsNode]]]:
         """Every call of the component by its callee's name (`\0call`: calls without one),
         built once; the calls of a local holding a function under each name it mentions."""
@@ -146,7 +130,7 @@ class CallerIndex:
                     if view is None:
                         continue
                     name = a.terminal(view.callee)
-                    index[name or "\0call"].append((rel, call))
+                    index[name or NAMELESS].append((rel, call))
                     if name and view.callee.type == "identifier":
                         self._index_binding(rel, a, call, a.resolve(name, view.callee))
             self._by_name = dict(index)
@@ -182,9 +166,10 @@ class CallerIndex:
         return out
 
     def _by_spot(self, name: str, aliases: bool) -> dict[tuple[str, int, int], list]:
-        """The calls under `name` in the call index (or, with `aliases`, of the locals whose
-        value mentions it), by the function each can call: every callee evaluated once,
-        however many functions of that name ask (bundled code names thousands `e`)."""
+        """The calls under `name` in the call index (`NAMELESS`: those without a callee
+        name; with `aliases`, the calls of the locals whose value mentions it), by the
+        function each can call: every callee evaluated once, however many functions of that
+        name ask (bundled code names thousands `e`)."""
         key = (name, aliases)
         found = self._spots.get(key)
         if found is not None:
@@ -223,7 +208,7 @@ class CallerIndex:
                 if found not in seen:
                     seen.add(found)
                     out.append(found)
-        return out + list(by_name.get("\0call", ())) if nameless else out
+        return out + list(by_name.get(NAMELESS, ())) if nameless else out
 
 
 def _funcs(callee: Value) -> Iterator[Func]:
@@ -233,10 +218,6 @@ def _funcs(callee: Value) -> Iterator[Func]:
     elif isinstance(callee, Choice):
         for option in callee.options:
             yield from _funcs(option)
-
-
-def _is(callee: Value, target: Site) -> bool:
-    return func_in(callee, target) is not None
 
 
 def func_in(callee: Value, target: Site) -> Func | None:

@@ -84,7 +84,6 @@ class Recognizer(CallerIndex, OpenEvents, ChainBinding, ParameterFlows):
         self.generated = generated  # rels of generated client code
         self._by_name: dict[str, list[tuple[str, TsNode]]] | None = None
         self._by_target: dict[str, list[tuple[str, str]]] | None = None
-        self._nameless: dict[tuple[str, int, int], list[tuple[str, TsNode]]] | None = None
         self._aliases: list[tuple[str, TsNode, str]] = []  # calls of a local holding a function
         self._alias_words: dict[str, list[tuple[str, TsNode]]] = defaultdict(list)
         self._declared: dict[int, tuple[str, int, int]] = {}  # call id -> function it names
