@@ -7,6 +7,7 @@ expressions (js_views.py) and declarations (js.py) read as.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from functools import cached_property, partial
 from operator import attrgetter
 from pathlib import Path
@@ -191,10 +192,48 @@ class JsScopes:
         return out
 
     def resolve(self, name: str, at: TsNode) -> Binding | None:
-        key = (name, at.id)  # one walk up the scopes per name and place (deep bundles)
+        """The binding `name` has at `at`: the one of the innermost scope around `at` that
+        binds it, found among the scopes binding that name (by their byte ranges: walking
+        up a deep bundle's tree asks tree-sitter for every ancestor, each from the root)."""
+        key = (name, at.id)
         if key not in self._resolved:
-            self._resolved[key] = self.resolve_in_tables(self._scopes, name, at)
+            found = None
+            ranges = self._scopes_binding.get(name)
+            if ranges is not None:
+                starts, ends, outer, bindings = ranges
+                i = bisect_right(starts, at.start_byte) - 1
+                while i >= 0 and found is None:
+                    if ends[i] >= at.end_byte:
+                        found = bindings[i]
+                    i = outer[i]
+            self._resolved[key] = found
         return self._resolved[key]
+
+    @cached_property
+    def _scopes_binding(self) -> dict[str, tuple[list[int], list[int], list[int], list[Binding]]]:
+        """name -> the scopes that bind it, by start (an outer scope before an inner one of
+        the same start): their starts, ends, the index of the nearest one around each (-1)
+        and the name's first binding in each. Scopes nest or are apart, so the innermost
+        around a place is the last one starting at or before it, or one around that one."""
+        found: dict[str, list[tuple[int, int, Binding]]] = {}
+        for (start, end), names in self._scopes.items():
+            for name, bindings in names.items():
+                if bindings and bindings[0].scope.type in SCOPES:
+                    found.setdefault(name, []).append((start, -end, bindings[0]))
+        out = {}
+        for name, items in found.items():
+            items.sort(key=lambda item: (item[0], item[1]))
+            starts = [start for start, _, _ in items]
+            ends = [-end for _, end, _ in items]
+            outer: list[int] = []
+            stack: list[int] = []
+            for i, end in enumerate(ends):
+                while stack and ends[stack[-1]] < end:
+                    stack.pop()
+                outer.append(stack[-1] if stack else -1)
+                stack.append(i)
+            out[name] = (starts, ends, outer, [binding for _, _, binding in items])
+        return out
 
     def resolve_in_tables(self, tables, name: str, at: TsNode) -> Binding | None:
         node: TsNode | None = at
