@@ -78,7 +78,6 @@ class FileAdapter:
         self._exits: dict[int, list] = {}  # block id -> its `if`s that always leave
         self._always: dict[tuple[int, int], bool] = {}  # (node, function) -> runs always
         self._terminals: dict[int, str | None] = {}
-        self._resolved: dict[tuple[str, int], object] = {}  # (name, node id) -> its binding
         self._assigned_by_name: dict[str, list[tuple[TsNode, TsNode]]] | None = None
         self._functions_by_name: dict[str, list[TsNode]] | None = None
 

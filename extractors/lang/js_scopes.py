@@ -195,19 +195,17 @@ class JsScopes:
         """The binding `name` has at `at`: the one of the innermost scope around `at` that
         binds it, found among the scopes binding that name (by their byte ranges: walking
         up a deep bundle's tree asks tree-sitter for every ancestor, each from the root)."""
-        key = (name, at.id)
-        if key not in self._resolved:
-            found = None
-            ranges = self._scopes_binding.get(name)
-            if ranges is not None:
-                starts, ends, outer, bindings = ranges
-                i = bisect_right(starts, at.start_byte) - 1
-                while i >= 0 and found is None:
-                    if ends[i] >= at.end_byte:
-                        found = bindings[i]
-                    i = outer[i]
-            self._resolved[key] = found
-        return self._resolved[key]
+        ranges = self._scopes_binding.get(name)
+        if ranges is None:
+            return None
+        starts, ends, outer, bindings = ranges
+        i = bisect_right(starts, at.start_byte) - 1
+        end = at.end_byte
+        while i >= 0:
+            if ends[i] >= end:
+                return bindings[i]
+            i = outer[i]
+        return None
 
     @cached_property
     def _scopes_binding(self) -> dict[str, tuple[list[int], list[int], list[int], list[Binding]]]:
