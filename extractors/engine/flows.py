@@ -74,11 +74,11 @@ class ParameterFlows:
 
     def _flows_now(self, scope: Scope, name: str, level: int, guessable: bool) -> bool:
         root, _, members = name.partition(".")
-        index = self._param_index(scope, root)
-        if index is None:
+        param = self._param(scope, root)
+        if param is None:
             return True
         for rel, call, _ in self.callers(scope):
-            callee = self._argument(rel, call, index, members)
+            callee = self._argument(rel, call, param, members)
             if callee is None:
                 return True
             if isinstance(callee, Param):  # handed on: read again one level up, if any is left
@@ -117,32 +117,39 @@ class ParameterFlows:
         if opened in params_in(event.method) or opened in params_in(event.base or Lit("")):
             return True
         root, _, members = url.name.partition(".")
-        index = self._param_index(opened, root)
-        if index is None:
+        param = self._param(opened, root)
+        if param is None:
             return True
         for rel, call, _ in self.callers(opened):
-            value = self._argument(rel, call, index, members)
+            value = self._argument(rel, call, param, members)
             if value is None or url_shape(value) != "no":
                 return True
         return False
 
-    def _argument(self, rel: str, call: TsNode | None, index: int, members: str) -> Value | None:
-        """What a caller passes at `index`, read down `members` (`opts.url`), unbound; None
-        when it is not known by position (a library's own call, a spread, Python)."""
+    def _argument(
+        self, rel: str, call: TsNode | None, param: tuple[int, bool], members: str
+    ) -> Value | None:
+        """What a caller passes for the parameter (its index, whether it has a default),
+        read down `members` (`opts.url`), unbound; None when that is not known here: a
+        library's own call, a spread, Python, or the default of a parameter not passed."""
+        index, defaulted = param
         b = self.program.adapter(rel) if call is not None else None
         view = b.call_view(call) if b is not None else None
         if view is None or b.family != "js" or any(n.type in SPREADS for n in view.args):
             return None
-        if index >= len(view.args):
-            return Lit(None)  # not passed: undefined
+        if index >= len(view.args):  # not passed: undefined, or the parameter's default
+            return Lit(None) if not defaulted else None
         value = self.ev.eval(rel, view.args[index], None)
         for member in members.split(".") if members else ():
             value = self.ev.member(value, member, rel, None, 1)
         return value
 
-    def _param_index(self, scope: Scope, name: str) -> int | None:
+    def _param(self, scope: Scope, name: str) -> tuple[int, bool] | None:
+        """The position of the parameter `name` of the function at `scope`, and whether it
+        has a default; None for a name no plain parameter has (destructured, `arguments`)."""
         a = self.program.adapter(scope.rel)
         fn = a.node_at(Site(scope.rel, 0, 0, 0, scope.start, scope.end)) if a else None
         if fn is None or not a.is_function(fn):
             return None
-        return next((b.index for b in a.function(fn).params if b.name == name and not b.path), None)
+        return next(((b.index, b.default is not None) for b in a.function(fn).params
+                     if b.name == name and not b.path), None)  # fmt: skip

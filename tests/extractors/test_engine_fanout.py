@@ -114,3 +114,27 @@ def test_a_keyed_collection_read_with_a_path_is_no_request(tmp_path):
                      "export const users = () => client.get('/api/users');\n",
     })  # fmt: skip
     assert [n.name for n in facts.raw.nodes if n.kind == "http_call"] == ["GET /api/users"]
+
+
+def test_a_guess_on_a_default_url_is_kept_where_the_caller_passes_nothing(tmp_path):
+    # `load()` passes no path: the parameter's default, a URL path, is what is requested
+    facts = extract(tmp_path, {
+        "package.json": '{"dependencies": {"tiny-http-client": "1"}}',
+        "load.js": "import client from 'tiny-http-client';\n"
+                   "export function load(path = '/api/health') { return client.get(path); }\n"
+                   "export function count(n) { return load(n * 2); }\n"
+                   "export function health() { return load(); }\n",
+    })  # fmt: skip
+    assert [n.name for n in facts.raw.nodes if n.kind == "http_call"] == ["GET /api/health"]
+
+
+def test_a_router_by_default_is_followed_where_the_caller_passes_nothing(tmp_path):
+    facts = extract(tmp_path, {
+        "package.json": '{"dependencies": {"express": "4"}}',
+        "server.js": "import express from 'express';\nconst app = express();\n"
+                     "function health(req, res) { res.send('ok'); }\n"
+                     "function mount(router = app) { router.get('/health', health); }\n"
+                     "const cache = new Map();\nfunction keep(k) { mount(cache); }\n"
+                     "mount();\napp.listen(3000);\n",
+    })  # fmt: skip
+    assert set(facts.kind("route")) == {"GET /health"}
