@@ -127,29 +127,37 @@ class ParameterFlows:
         return False
 
     def _argument(
-        self, rel: str, call: TsNode | None, param: tuple[int, bool], members: str
+        self, rel: str, call: TsNode | None, param: tuple[int, tuple | None], members: str
     ) -> Value | None:
-        """What a caller passes for the parameter (its index, whether it has a default),
-        read down `members` (`opts.url`), unbound; None when that is not known here: a
-        library's own call, a spread, Python, or the default of a parameter not passed."""
-        index, defaulted = param
+        """What a caller passes for the parameter (its index, and its default as (file,
+        node)), read down `members` (`opts.url`), unbound; the default when it passes
+        nothing; None when that is not known here: a library's own call, a spread, Python,
+        or the caller's `this`."""
+        index, default = param
         b = self.program.adapter(rel) if call is not None else None
         view = b.call_view(call) if b is not None else None
         if view is None or b.family != "js" or any(n.type in SPREADS for n in view.args):
             return None
         if index >= len(view.args):  # not passed: undefined, or the parameter's default
-            return Lit(None) if not defaulted else None
-        value = self.ev.eval(rel, view.args[index], None)
+            value = self.ev.eval(default[0], default[1], None) if default else Lit(None)
+        else:
+            root: TsNode | None = view.args[index]
+            while root is not None and root.type in ("member_expression", "subscript_expression"):
+                root = root.child_by_field_name("object")
+            if root is not None and root.type == "this":
+                return None  # `this` (or a member of it) is bound only on the chain
+            value = self.ev.eval(rel, view.args[index], None)
         for member in members.split(".") if members else ():
             value = self.ev.member(value, member, rel, None, 1)
         return value
 
-    def _param(self, scope: Scope, name: str) -> tuple[int, bool] | None:
-        """The position of the parameter `name` of the function at `scope`, and whether it
-        has a default; None for a name no plain parameter has (destructured, `arguments`)."""
+    def _param(self, scope: Scope, name: str) -> tuple[int, tuple | None] | None:
+        """The position of the parameter `name` of the function at `scope`, and its default
+        (file, node) if it has one; None for a name no plain parameter has (destructured,
+        `arguments`)."""
         a = self.program.adapter(scope.rel)
         fn = a.node_at(Site(scope.rel, 0, 0, 0, scope.start, scope.end)) if a else None
         if fn is None or not a.is_function(fn):
             return None
-        return next(((b.index, b.default is not None) for b in a.function(fn).params
-                     if b.name == name and not b.path), None)  # fmt: skip
+        return next(((b.index, (scope.rel, b.default) if b.default is not None else None)
+                     for b in a.function(fn).params if b.name == name and not b.path), None)  # fmt: skip

@@ -138,3 +138,17 @@ def test_a_router_by_default_is_followed_where_the_caller_passes_nothing(tmp_pat
                      "mount();\napp.listen(3000);\n",
     })  # fmt: skip
     assert set(facts.kind("route")) == {"GET /health"}
+
+
+def test_a_router_kept_on_this_and_handed_to_a_helper_gives_its_route(tmp_path):
+    facts = extract(tmp_path, {
+        "package.json": '{"dependencies": {"express": "4"}}',
+        "server.js": "import express from 'express';\nconst app = express();\n"
+                     "function health(req, res) { res.send('ok'); }\n"
+                     "function register(router) { router.get('/health', health); }\n"
+                     "class Api {\n  constructor() { this.router = express.Router(); }\n"
+                     "  start() { register(this.router); app.use('/api', this.router); }\n}\n"
+                     "const cache = new Map();\nfunction warm() { register(cache); }\n"
+                     "new Api().start();\napp.listen(3000);\n",
+    })  # fmt: skip
+    assert set(facts.kind("route")) == {"GET /api/health"}
