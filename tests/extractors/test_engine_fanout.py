@@ -5,6 +5,7 @@ named at the call as an `unresolved` row, instead of minutes of the same reading
 
 from __future__ import annotations
 
+import pytest
 from jsrepo import extract
 
 from extractors.engine.recognize import MAX_READINGS
@@ -76,31 +77,6 @@ def test_a_router_handed_down_is_followed_where_other_callers_hand_down_maps(tmp
     assert set(facts.kind("route")) == {"GET /health"}
 
 
-def test_a_guess_is_kept_where_one_caller_passes_a_url_and_the_others_do_not(tmp_path):
-    # `load(path)` on an unmodelled client: callers that pass no URL drop the guess there
-    # and are not read again (engine/flows.py); the one that passes a path keeps it
-    facts = extract(tmp_path, {
-        "package.json": '{"dependencies": {"tiny-http-client": "1"}}',
-        "load.js": "import client from 'tiny-http-client';\n"
-                   "export function load(path) { return client.get(path); }\n"
-                   "export function count(n) { return load(n * 2); }\n"
-                   "export function users() { return load('/api/users'); }\n",
-    })  # fmt: skip
-    assert [(n.name, n.attrs.get("confidence")) for n in facts.raw.nodes
-            if n.kind == "http_call"] == [("GET /api/users", "low")]  # fmt: skip
-
-
-def test_a_guess_no_caller_passes_a_url_to_is_no_request(tmp_path):
-    facts = extract(tmp_path, {
-        "package.json": '{"dependencies": {"tiny-http-client": "1"}}',
-        "load.js": "import client from 'tiny-http-client';\n"
-                   "export function load(key) { return client.get(key); }\n"
-                   "export function count(n) { return load(n * 2); }\n"
-                   "export function size() { return load(42); }\n",
-    })  # fmt: skip
-    assert [n.name for n in facts.raw.nodes if n.kind == "http_call"] == []
-
-
 def test_a_keyed_collection_read_with_a_path_is_no_request(tmp_path):
     # `new Map()` is known: its `get` / `delete` read the collection (a route table keyed by
     # path, in bundled framework code), they are no guess of the heuristic tier
@@ -116,39 +92,67 @@ def test_a_keyed_collection_read_with_a_path_is_no_request(tmp_path):
     assert [n.name for n in facts.raw.nodes if n.kind == "http_call"] == ["GET /api/users"]
 
 
-def test_a_guess_on_a_default_url_is_kept_where_the_caller_passes_nothing(tmp_path):
-    # `load()` passes no path: the parameter's default, a URL path, is what is requested
+# `load(…)` on an unmodelled client, its URL a parameter: callers that pass no URL drop the
+# guess there and are not read again (engine/flows.py); a URL passed, or the parameter's
+# default where a caller passes nothing, keeps it
+GUESSES = {
+    "one caller passes a URL": (
+        "export function load(path) { return client.get(path); }\n"
+        "export function count(n) { return load(n * 2); }\n"
+        "export function users() { return load('/api/users'); }\n",
+        [("GET /api/users", "low")],
+    ),
+    "no caller passes a URL": (
+        "export function load(key) { return client.get(key); }\n"
+        "export function count(n) { return load(n * 2); }\n"
+        "export function size() { return load(42); }\n",
+        [],
+    ),
+    "the default URL, where a caller passes nothing": (
+        "export function load(path = '/api/health') { return client.get(path); }\n"
+        "export function count(n) { return load(n * 2); }\n"
+        "export function health() { return load(); }\n",
+        [("GET /api/health", "low")],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(GUESSES))
+def test_a_guess_open_on_its_url_is_kept_only_where_a_caller_can_pass_one(tmp_path, case):
+    source, expected = GUESSES[case]
     facts = extract(tmp_path, {
         "package.json": '{"dependencies": {"tiny-http-client": "1"}}',
-        "load.js": "import client from 'tiny-http-client';\n"
-                   "export function load(path = '/api/health') { return client.get(path); }\n"
-                   "export function count(n) { return load(n * 2); }\n"
-                   "export function health() { return load(); }\n",
+        "load.js": "import client from 'tiny-http-client';\n" + source,
     })  # fmt: skip
-    assert [n.name for n in facts.raw.nodes if n.kind == "http_call"] == ["GET /api/health"]
+    found = [(n.name, n.attrs.get("confidence")) for n in facts.raw.nodes if n.kind == "http_call"]
+    assert found == expected
 
 
-def test_a_router_by_default_is_followed_where_the_caller_passes_nothing(tmp_path):
+# a router reached without a caller handing it down, beside a helper that other callers
+# hand a Map: a parameter's default, or a router a class keeps on `this`
+ROUTERS = {
+    "a parameter's default": (
+        "function mount(router = app) { router.get('/health', health); }\n"
+        "function keep(k) { mount(cache); }\nmount();\n",
+        {"GET /health"},
+    ),
+    "kept on this": (
+        "function register(router) { router.get('/health', health); }\n"
+        "class Api {\n  constructor() { this.router = express.Router(); }\n"
+        "  start() { register(this.router); app.use('/api', this.router); }\n}\n"
+        "function warm() { register(cache); }\nnew Api().start();\n",
+        {"GET /api/health"},
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(ROUTERS))
+def test_a_router_not_handed_down_by_a_caller_still_gives_its_route(tmp_path, case):
+    source, expected = ROUTERS[case]
     facts = extract(tmp_path, {
         "package.json": '{"dependencies": {"express": "4"}}',
         "server.js": "import express from 'express';\nconst app = express();\n"
-                     "function health(req, res) { res.send('ok'); }\n"
-                     "function mount(router = app) { router.get('/health', health); }\n"
-                     "const cache = new Map();\nfunction keep(k) { mount(cache); }\n"
-                     "mount();\napp.listen(3000);\n",
+                     "function health(req, res) { res.send('ok'); }\nconst cache = new Map();\n"
+                     + source + "app.listen(3000);\n",
     })  # fmt: skip
-    assert set(facts.kind("route")) == {"GET /health"}
-
-
-def test_a_router_kept_on_this_and_handed_to_a_helper_gives_its_route(tmp_path):
-    facts = extract(tmp_path, {
-        "package.json": '{"dependencies": {"express": "4"}}',
-        "server.js": "import express from 'express';\nconst app = express();\n"
-                     "function health(req, res) { res.send('ok'); }\n"
-                     "function register(router) { router.get('/health', health); }\n"
-                     "class Api {\n  constructor() { this.router = express.Router(); }\n"
-                     "  start() { register(this.router); app.use('/api', this.router); }\n}\n"
-                     "const cache = new Map();\nfunction warm() { register(cache); }\n"
-                     "new Api().start();\napp.listen(3000);\n",
-    })  # fmt: skip
-    assert set(facts.kind("route")) == {"GET /api/health"}
+    assert set(facts.kind("route")) == expected
