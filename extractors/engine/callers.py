@@ -40,7 +40,7 @@ class CallerIndex:
             return found
         self._callers[scope] = []  # recursion guard
         a = self.program.adapter(scope.rel)
-        node = a.node_at(Site(scope.rel, 0, 0, 0, scope.start, scope.end)) if a else None
+        node = a.node_of(scope) if a else None
         out: list[tuple[str, TsNode | None, tuple]] = []
         if a is not None and node is not None and a.is_function(node):
             spot = (scope.rel, scope.start, scope.end)

@@ -69,7 +69,7 @@ class ChainBinding:
 
     def _bind(self, scope: Scope, rel: str, node, extra, outer: Activation | None):
         a = self.program.adapter(scope.rel)
-        fn_node = a.node_at(Site(scope.rel, 0, 0, 0, scope.start, scope.end)) if a else None
+        fn_node = a.node_of(scope) if a else None
         if a is None or fn_node is None:
             return outer
         if node is None:  # a library's invocation: its arguments by position

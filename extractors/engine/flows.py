@@ -19,29 +19,22 @@ from tree_sitter import Node as TsNode
 
 from extractors.engine.eval_calls import SPREADS
 from extractors.engine.events import Event, RequestEvent
-from extractors.engine.heuristic_calls import could_guess, unknown_callee, url_shape
+from extractors.engine.heuristic_calls import could_guess, url_shape
 from extractors.engine.values import (
-    ArrLit,
-    Choice,
-    Concat,
-    Config,
-    Env,
     Lit,
     Method,
     Param,
     Scope,
-    Seq,
-    Site,
     Value,
     params_in,
 )
+from extractors.lang.expr import EIndex, EMember, EThis
 
 # a call on a parameter named like a registration (`server.route(…)`, the server passed in)
 # waits for its callers three levels up: a module that registers on the app it is handed is
 # called by the app's setup, rarely deeper, while bundled code calls `x.get(…)` on parameters
 # everywhere
 MAX_WAIT_CHAIN = 3
-INERT = (Lit, Concat, Env, Config, ArrLit, Seq)  # no model object is ever one of these
 
 
 class ParameterFlows:
@@ -74,7 +67,7 @@ class ParameterFlows:
 
     def _flows_now(self, scope: Scope, name: str, level: int, guessable: bool) -> bool:
         root, _, members = name.partition(".")
-        param = self._param(scope, root)
+        param = self.param_of(scope, root)
         if param is None:
             return True
         for rel, call, _ in self.callers(scope):
@@ -86,22 +79,9 @@ class ParameterFlows:
                     callee.scope, callee.name, level + 1, guessable
                 ):
                     return True
-            elif self._read(callee, guessable):
+            elif self.interp.may_read(callee, guessable):
                 return True
         return False
-
-    def _read(self, callee: Value, guessable: bool) -> bool:
-        """Whether a call of `callee` can be an event (as `Interpreter.at_call` decides): a
-        model object's operation, something a model makes, or a guess of the heuristic tier.
-        A parameter inside a choice is not waited on."""
-        if isinstance(callee, Choice):
-            return any(self._read(o, guessable) for o in callee.options if not isinstance(o, Param))
-        if isinstance(callee, (Param, *INERT)):
-            return False
-        interp = self.interp
-        if interp.targets(callee) or interp.makes(callee):
-            return True
-        return guessable and unknown_callee(interp.lib, callee)
 
     def guess_reaches(self, event: Event, opened: Scope) -> bool:
         """False for a guess of the heuristic tier open only on its URL, one parameter of
@@ -117,7 +97,7 @@ class ParameterFlows:
         if opened in params_in(event.method) or opened in params_in(event.base or Lit("")):
             return True
         root, _, members = url.name.partition(".")
-        param = self._param(opened, root)
+        param = self.param_of(opened, root)
         if param is None:
             return True
         for rel, call, _ in self.callers(opened):
@@ -141,23 +121,28 @@ class ParameterFlows:
         if index >= len(view.args):  # not passed: undefined, or the parameter's default
             value = self.ev.eval(default[0], default[1], None) if default else Lit(None)
         else:
-            root: TsNode | None = view.args[index]
-            while root is not None and root.type in ("member_expression", "subscript_expression"):
-                root = root.child_by_field_name("object")
-            if root is not None and root.type == "this":
+            if _on_this(b, view.args[index]):
                 return None  # `this` (or a member of it) is bound only on the chain
             value = self.ev.eval(rel, view.args[index], None)
         for member in members.split(".") if members else ():
             value = self.ev.member(value, member, rel, None, 1)
         return value
 
-    def _param(self, scope: Scope, name: str) -> tuple[int, tuple | None] | None:
+    def param_of(self, scope: Scope, name: str) -> tuple[int, tuple | None] | None:
         """The position of the parameter `name` of the function at `scope`, and its default
         (file, node) if it has one; None for a name no plain parameter has (destructured,
         `arguments`)."""
         a = self.program.adapter(scope.rel)
-        fn = a.node_at(Site(scope.rel, 0, 0, 0, scope.start, scope.end)) if a else None
+        fn = a.node_of(scope) if a else None
         if fn is None or not a.is_function(fn):
             return None
         return next(((b.index, (scope.rel, b.default) if b.default is not None else None)
                      for b in a.function(fn).params if b.name == name and not b.path), None)  # fmt: skip
+
+
+def _on_this(a, node: TsNode) -> bool:
+    """`this`, or a member of it (`this.router`, `this.routes[0]`)."""
+    view = a.view(a.unwrap(node))
+    while isinstance(view, (EMember, EIndex)):
+        view = a.view(a.unwrap(view.obj))
+    return isinstance(view, EThis)

@@ -20,14 +20,18 @@ from extractors.engine.events import (
     RequestEvent,
     RouteEvent,
 )
-from extractors.engine.heuristic_calls import heuristic_request
+from extractors.engine.heuristic_calls import heuristic_request, unknown_callee
 from extractors.engine.interpret_args import Arguments, DecoratorCall, as_list
 from extractors.engine.interpret_routes import Registrations
 from extractors.engine.transforms import transform_events
 from extractors.engine.values import (
     STRINGISH,
     Activation,
+    ArrLit,
     Choice,
+    Concat,
+    Config,
+    Env,
     Ext,
     Func,
     Klass,
@@ -36,6 +40,7 @@ from extractors.engine.values import (
     Obj,
     ObjLit,
     Param,
+    Seq,
     Unknown,
     Value,
 )
@@ -133,6 +138,19 @@ class Interpreter(Registrations, Arguments):
         return isinstance(callee, (Ext, Klass)) or (
             isinstance(callee, Method) and isinstance(callee.target, Obj)
         )
+
+    def may_read(self, callee: Value, guessable: bool) -> bool:
+        """Whether `at_call` can make an event of a call of `callee`, whatever the call's
+        arguments: a model object's operation, an object a model makes, or (`guessable`:
+        the call has a guess's name) a guess of the heuristic tier. A parameter makes
+        none: alone it waits for its callers, in a choice it is nothing yet."""
+        if isinstance(callee, Choice):
+            return any(self.may_read(o, guessable) for o in callee.options)
+        if isinstance(callee, (Param, Lit, Concat, Env, Config, ArrLit, Seq)):
+            return False  # no model object is ever one of these
+        if self.targets(callee) or self.makes(callee):
+            return True
+        return guessable and unknown_callee(self.lib, callee)
 
     # --- one operation --------------------------------------------------------------
     def operation(

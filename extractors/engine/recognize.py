@@ -287,12 +287,10 @@ class Recognizer(CallerIndex, OpenEvents, ChainBinding, ParameterFlows):
         if router is None:
             return
         name = a.text(receiver)
-        fn = a.node_at(Site(scope.rel, 0, 0, 0, scope.start, scope.end))
-        params = a.function(fn).params if fn is not None and a.is_function(fn) else []
-        index = next((b.index for b in params if b.name == name and not b.path), None)
-        if index is None:
+        param = self.param_of(scope, name)
+        if param is None:
             return
-        act = Activation(scope, ((f"#{index}", router),))
+        act = Activation(scope, ((f"#{param[0]}", router),))
         events, _ = self.interp.at_call(rel, a, node, act, decorated)
         events = [e for e in events if isinstance(e, RouteEvent) and isinstance(e.handler, Func)]
         for event in events:  # a route takes a handler; a client's `post(url, data)` does not

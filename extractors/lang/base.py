@@ -104,6 +104,10 @@ class FileAdapter:
     def scope_of(self, node: TsNode) -> Scope:
         return Scope(self.sf.rel, node.start_byte, node.end_byte)
 
+    def node_of(self, scope: Scope) -> TsNode | None:
+        """The node a scope is (a function, a class body, the module): `scope_of` undone."""
+        return self.node_at(Site(scope.rel, 0, 0, 0, scope.start, scope.end))
+
     def node_at(self, site: Site) -> TsNode | None:
         """The node a site was made from (same byte span)."""
         node = self.root.descendant_for_byte_range(site.start, site.end)
