@@ -94,8 +94,7 @@ class EnvReads:
         with (`get`, `getOrThrow`); None when a model's object is itself called for it
         (`getenv("X")`, `config("X")`): then any call may be a read."""
         if family not in self._names:
-            language = "python" if family == "py" else "js"
-            ops = [op for m in self.lib.models if m.language == language
+            ops = [op for m in self.lib.models if m.family == family
                    for op in m.operations if op.action in ("env", "config")]  # fmt: skip
             names = {name for op in ops for name in op.calls}
             self._names[family] = None if "()" in names else names

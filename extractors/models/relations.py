@@ -53,7 +53,7 @@ def backref_index(ev: Evaluator, models) -> dict[tuple[str, str], list[tuple[Kla
     """(target class name, backref name) -> (declaring class, its relationship object), for
     every class attribute made by a call whose object a model's `backrefs` names."""
     roles = {(m.id, role): paths for m in models for role, paths in m.backrefs.items()}
-    families = {"py" if m.language == "python" else "js" for m in models}
+    families = {m.family for m in models}
     makers = {name for m in models for op in m.operations for name in op.calls
               if (m.id, op.returns) in roles}  # fmt: skip
     marks = [name.encode() for name in makers]

@@ -98,8 +98,8 @@ class Library(ClassFacts, HeldObjects):
                             table.setdefault(name, []).append(claim)
                         self.vocabulary.add(name.rsplit(".", 1)[-1])
                         if maker.how in ("call", "new"):
-                            family = "py" if model.language == "python" else "js"
-                            self.maker_names.setdefault(family, set()).add(name.rsplit(".", 1)[-1])
+                            last = name.rsplit(".", 1)[-1]
+                            self.maker_names.setdefault(model.family, set()).add(last)
             for op in model.operations:
                 if op.action == "defines":
                     self.define_makers |= {

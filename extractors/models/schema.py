@@ -160,6 +160,11 @@ class Model:
     backrefs: dict[str, tuple[str, ...]] = field(default_factory=dict)
     fixtures: Fixtures | None = None  # what a test framework passes by parameter name
 
+    @property
+    def family(self) -> str:
+        """The language family of the files it reads, as the adapters name it (`py`, `js`)."""
+        return "py" if self.language == "python" else "js"
+
 
 def _fail(path: Path, what: str) -> ModelError:
     return ModelError(f"{path}: {what} — see extractors/models/README.md for the format")
