@@ -181,7 +181,11 @@ class PyScopes:
 
     def imports(self) -> list[TsNode]:
         """`import …` and `from … import …` statements, in document order."""
-        return sorted(self._index["import"], key=lambda n: n.start_byte)
+        return self._imports
+
+    @cached_property
+    def _imports(self) -> list[TsNode]:
+        return sorted(self._index["import"], key=lambda n: n.start_byte)  # once per file
 
     def member_assignments(self) -> list[tuple[TsNode, TsNode]]:
         return self._member_assignments
