@@ -157,12 +157,12 @@ class CallerIndex:
         of the name index: each name's calls, then the calls of locals whose value mentions
         one of the names (not already among them)."""
         out = [c for name in sorted(names) for c in self._by_spot(name, False).get(spot, ())]
-        added: set[tuple[str, TsNode]] = set()
+        added = set(out)
         for name in sorted(names):
-            for rel, call, called in self._by_spot(name, True).get(spot, ()):
-                if called not in names and (rel, call) not in added:
-                    added.add((rel, call))
-                    out.append((rel, call))
+            for found in self._by_spot(name, True).get(spot, ()):
+                if found not in added:
+                    added.add(found)
+                    out.append(found)
         return out
 
     def _by_spot(self, name: str, aliases: bool) -> dict[tuple[str, int, int], list]:
@@ -178,8 +178,7 @@ class CallerIndex:
         calls = self._alias_words.get(name, ()) if aliases else self._call_index().get(name, ())
         for rel, call in calls:
             for spot in self._callee_spots(rel, call):
-                entry = (rel, call, self._called_name(rel, call)) if aliases else (rel, call)
-                found.setdefault(spot, []).append(entry)
+                found.setdefault(spot, []).append((rel, call))
         self._spots[key] = found
         return found
 
@@ -193,11 +192,6 @@ class CallerIndex:
             return ()
         funcs = _funcs(self.ev.eval(rel, view.callee, None))
         return tuple(dict.fromkeys((f.site.rel, f.site.start, f.site.end) for f in funcs))
-
-    def _called_name(self, rel: str, call: TsNode) -> str | None:
-        b = self.program.adapter(rel)
-        view = b.call_view(call) if b is not None else None
-        return b.terminal(view.callee) if view is not None else None
 
     def _candidates(self, names: set[str], nameless: bool = True) -> list[tuple[str, TsNode]]:
         by_name = self._call_index()
