@@ -90,13 +90,13 @@ class CallerIndex:
                         self._by_target[binding.target].append((local, binding.imported))
         return self._by_target
 
-    def _results_of(self, factory: str) -> set[str]:
+    def _results_of(self, factory: str) -> frozenset[str]:
         """The names the results of calls named `factory` are kept in, once per name."""
         if not factory:
-            return set()
+            return frozenset()
         if factory not in self._results:
-            self._results[factory] = self._results_now(factory)
-        return set(self._results[factory])
+            self._results[factory] = frozenset(self._results_now(factory))
+        return self._results[factory]
 
     def _results_now(self, factory: str) -> set[str]:
         out: set[str] = set()

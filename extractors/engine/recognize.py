@@ -88,7 +88,7 @@ class Recognizer(CallerIndex, OpenEvents, ChainBinding, ParameterFlows):
         self._alias_words: dict[str, list[tuple[str, TsNode]]] = defaultdict(list)
         self._declared: dict[int, tuple[str, int, int]] = {}  # call id -> function it names
         self._spots: dict[tuple[str, bool], dict] = {}  # callers.py: calls by function called
-        self._results: dict[str, set[str]] = {}  # callers.py: names a factory's results get
+        self._results: dict[str, frozenset[str]] = {}  # callers.py: names a factory's results get
         self._callers: dict[Scope, list[tuple[str, TsNode | None, tuple]]] = {}
         self._flow_memo: dict[tuple, bool] = {}  # flows.py, per round like the callers
         self._activations: dict[tuple, tuple[tuple, Activation | None]] = {}  # chains.py
