@@ -4,9 +4,9 @@ A family describes a rewrite as `Edit`s (replace bytes [start, end) of one origi
 and `NewFile`s. A replacement is a list of parts: text, or a `Piece` — a verbatim range of
 an original file. Pieces are how the map knows where moved code went: an original line
 maps to where its bytes landed (unchanged, or inside a piece placed in the same or another
-file); a line rewritten without a piece maps to the start of its replacement, plus any
-`alt_lines` the family names (a registration moved into a loop may be reported at the
-loop's call).
+file); a line rewritten without a piece maps to the start of its replacement, to where
+the edit's next piece went, and to any `alt_lines` the family names (a registration moved
+into a loop may be reported at the loop's call).
 """
 
 from __future__ import annotations
@@ -154,6 +154,16 @@ class Rendered:
             if start <= offsets[0] < max(stop, start + 1):
                 out.add(Loc(dest, self.line_of(dest, new_start)))
                 out.update(Loc(dest, a) for a in alts)
+                # a line of only rewritten text (`router.get(` of a call whose arguments
+                # went into a loop's item) is also where its next moved piece went
+                after = [
+                    p
+                    for p in self._placed.get(file, [])
+                    if p.rank > 0 and offsets[0] <= p.src_start < stop
+                ]
+                if after:
+                    first = min(after, key=lambda p: p.src_start)
+                    out.add(self._at(first, first.src_start))
         return out or {Loc(file, line)}
 
     def _at(self, p: _Placed, off: int) -> Loc:

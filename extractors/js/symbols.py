@@ -196,7 +196,7 @@ def object_members(ctx, mod: ModuleInfo, owner: str, obj: TsNode, exported, dept
             key_text = string_value(sf, key) if key.type == "string" else text(sf, key)
             if value.type in FUNCTION_TYPES and depth in (0, 2):
                 add_symbol(ctx, mod, f"{owner}.{key_text}", child, child, exported, "method")
-            elif value.type == "identifier" and depth == 0:
+            elif _named_function_ref(value) and depth == 0:  # `verify` or `impl.verify`
                 mod.aliases[f"{owner}.{key_text}"] = text(sf, value)
                 mod.alias_nodes[f"{owner}.{key_text}"] = child
             elif value.type == "object" and depth == 1 and key_text in NESTED_OBJECT_KEYS:
@@ -204,6 +204,16 @@ def object_members(ctx, mod: ModuleInfo, owner: str, obj: TsNode, exported, dept
         elif child.type == "shorthand_property_identifier" and depth == 0:
             mod.aliases[f"{owner}.{text(sf, child)}"] = text(sf, child)
             mod.alias_nodes[f"{owner}.{text(sf, child)}"] = child
+
+
+def _named_function_ref(value: TsNode) -> bool:
+    """A property value that names a function: `create` or a dotted path to one
+    (`impl.create`); `alias_symbols` keeps it when the name is a symbol of the module."""
+    while value.type == "member_expression":
+        if value.child_by_field_name("property").type != "property_identifier":
+            return False
+        value = value.child_by_field_name("object")
+    return value.type == "identifier"
 
 
 def alias_symbols(ctx, mod: ModuleInfo) -> None:

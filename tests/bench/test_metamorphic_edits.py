@@ -54,6 +54,21 @@ def test_a_rewritten_line_maps_to_its_replacement_and_alternates():
     assert r.map_line("f.js", 6) == {Loc("f.js", 6), Loc("f.js", 7)}
 
 
+def test_a_line_of_only_rewritten_text_also_maps_to_where_its_next_piece_went():
+    """`router.get(` alone on its line, its path on the next: once the call becomes a loop
+    item, the item's line (where the path went) is one of the line's places."""
+    source = b"x();\nrouter.get(\n  '/',\n  h\n);\n"
+    start, end = source.index(b"router"), source.rindex(b");") + 2
+    path, handler = source.index(b"'/'"), source.index(b"h\n")
+    parts = ["for (const r of [\n", "  // the registration moved\n", "  { path: ",
+             Piece(path, path + 3), ", h: ", Piece(handler, handler + 1),
+             " },\n]) {\n  router.get(r.path, r.h);\n}"]  # fmt: skip
+    r = render(Plan(edits=[Edit("f.js", start, end, parts)]), {"f.js": source})
+    assert r.files["f.js"].decode().splitlines()[3] == "  { path: '/', h: h },"
+    assert r.map_line("f.js", 2) == {Loc("f.js", 2), Loc("f.js", 4)}
+    assert r.map_line("f.js", 3) == {Loc("f.js", 4)}  # the path itself moved as a piece
+
+
 def test_overlapping_edits_are_a_rewriter_bug():
     plan = Plan(edits=[Edit("f.js", 0, 10, ["x"]), Edit("f.js", 5, 12, ["y"])])
     with pytest.raises(ValueError, match="overlapping"):

@@ -256,3 +256,31 @@ def test_a_function_component_names_the_handlers_its_jsx_binds(tmp_path):
     assert form.attrs["handlers"] == {"onSave": 4, "onReset": 7}
     http = f.edges("CALLS_HTTP")
     assert ("symbol:src/Form.tsx#Form", "http_call:POST /api/save@src/Form.tsx:5") in http
+
+
+def test_a_property_naming_a_method_of_another_object_is_an_alias_hop(tmp_path):
+    """`{ verify: impl.verify }` reads as `{ verify }` does: callers call the property as
+    written, and the hop to the function that runs stays visible."""
+    f = extract(
+        tmp_path,
+        {
+            "src/services/captcha.ts": """
+                const impl = {
+                  async verify(token: string) { return token.length > 0; },
+                };
+                export const captcha = { verify: impl.verify, count: impl.verify.length };
+                """,
+            "src/controllers/form.ts": """
+                import { captcha } from '../services/captcha';
+                export async function submit(token: string) {
+                  return captcha.verify(token);
+                }
+                """,
+        },
+    )
+    calls = f.edges("CALLS_FN")
+    alias = "symbol:src/services/captcha.ts#captcha.verify"
+    assert calls[("symbol:src/controllers/form.ts#submit", alias)].line == 3
+    assert f.node(alias).line == 4
+    assert calls[(alias, "symbol:src/services/captcha.ts#impl.verify")].attrs["via"] == "alias"
+    assert "symbol:src/services/captcha.ts#captcha.count" not in f.nodes

@@ -18,7 +18,7 @@ import re
 from tree_sitter import Node
 
 from bench.metamorphic.component import Component
-from bench.metamorphic.edits import Plan
+from bench.metamorphic.edits import Edit, Piece, Plan
 from bench.metamorphic.families.base import (
     Family,
     claim,
@@ -159,18 +159,18 @@ def _axios_create(src: Source, plan: Plan, call: Node) -> None:
         plan.skip("axios.create not a single declaration")
         return
     pair = pairs[idx]
-    value = src.text(pair.child_by_field_name("value"))
+    value = pair.child_by_field_name("value")
     start = pairs[idx - 1].end_byte if idx > 0 else pair.start_byte
     end = pair.end_byte if idx > 0 else (pairs[1].start_byte if len(pairs) > 1 else pair.end_byte)
+    host = stmt.parent if stmt.parent.type == "export_statement" else stmt
+    if any(e.file == src.rel and e.start < host.end_byte < e.end for e in plan.edits):
+        return
     if not replace(plan, src, (start, end), ""):
         return
-    host = stmt.parent if stmt.parent.type == "export_statement" else stmt
-    insert(
-        plan,
-        src,
-        host.end_byte,
-        f"\n{indent_of(src, host)}{src.text(name)}.defaults.baseURL = {value};",
-    )
+    # the value moves as a piece: what is read in it (an env var) is mapped to its new line
+    head = f"\n{indent_of(src, host)}{src.text(name)}.defaults.baseURL = "
+    moved = [head, Piece(value.start_byte, value.end_byte), ";"]
+    plan.edits.append(Edit(src.rel, host.end_byte, host.end_byte, moved))
     plan.site(
         src.rel, src.data, pair.start_byte, "axios.create baseURL -> instance defaults.baseURL ="
     )

@@ -156,7 +156,7 @@ def _py_imported_back(comp: Component, src: Source, name: str) -> bool:
     stem = src.rel.rsplit("/", 1)[-1].removesuffix(".py")
     if stem == "__init__":
         stem = src.rel.rsplit("/", 2)[-2] if "/" in src.rel else stem
-    for other in comp.sources("python"):
+    for other in comp.sources("python", tests=True):
         if other.rel == src.rel or not other.has_word(name):
             continue
         for stmt in of_type(other.root, "import_from_statement", "import_statement"):

@@ -74,7 +74,11 @@ def plan_py(comp: Component, src: Source, plan: Plan, counter: list[int]) -> Non
         ):
             plan.skip("name rebound, recursive or spelled in a string")
             continue
-        if any(other.has_word(name) for other in comp.sources("python") if other.rel != src.rel):
+        if any(
+            other.has_word(name)
+            for other in comp.sources("python", tests=True)
+            if other.rel != src.rel
+        ):
             plan.skip("used by another module")
             continue
         if (
