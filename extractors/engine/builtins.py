@@ -133,24 +133,33 @@ def binary(op: str, left: Value, right: Value, expr: str) -> Value:
 
 
 def join_paths(parts: list[Value]) -> Value:
-    """`a/b` from path pieces: one slash between pieces, an absolute later piece is kept."""
+    """`a/b` from path pieces: one slash between pieces, whether a piece is a literal or text
+    that begins with one (`f"/skus/{sku}"`), and a hole between pieces stands for text."""
     out: list[Value] = []
     for part in parts:
-        text = part.value if isinstance(part, Lit) and isinstance(part.value, str) else None
         if out:
-            prev = out[-1]
-            prev_text = (
-                prev.value if isinstance(prev, Lit) and isinstance(prev.value, str) else None
-            )
-            if text is not None:
-                text = text.lstrip("/")
-                if prev_text is not None and not prev_text.endswith("/") or prev_text is None:
-                    text = "/" + text
-                part = Lit(text)
-            elif prev_text is not None and not prev_text.endswith("/") or prev_text is None:
+            tail = _edge_text(out[-1], -1)
+            part = _without_leading_slashes(part)
+            if tail is None or not tail.endswith("/"):
                 out.append(Lit("/"))
         out.append(part)
     return concat(*out)
+
+
+def _edge_text(value: Value, end: int) -> str | None:
+    """The literal text a value begins (`end` 0) or ends (-1) with, None for a hole."""
+    if isinstance(value, Concat):
+        value = value.parts[end]
+    return value.value if isinstance(value, Lit) and isinstance(value.value, str) else None
+
+
+def _without_leading_slashes(value: Value) -> Value:
+    head = _edge_text(value, 0)
+    if head is None or not head.startswith("/"):
+        return value
+    if isinstance(value, Concat):
+        return concat(Lit(head.lstrip("/")), *value.parts[1:])
+    return Lit(head.lstrip("/"))
 
 
 def percent_format(template: str, items: list[Value]) -> Value:
