@@ -39,6 +39,13 @@ JOINS = {
 # ECMAScript's keyed collections: what `get`, `set`, `has` and `delete` on one read or change
 # is the collection, never the network (https://tc39.es/ecma262/#sec-keyed-collections)
 COLLECTIONS = {"<global>.Map", "<global>.Set", "<global>.WeakMap", "<global>.WeakSet"}
+# The page's own origin (https://developer.mozilla.org/en-US/docs/Web/API/Location/origin):
+# a URL built on it is a same-origin URL, which a relative path already says
+# (`new URL("/api/x", location.origin)` is `/api/x`).
+SAME_ORIGIN = {
+    f"<global>.{holder}location.origin"
+    for holder in ("", "window.", "self.", "document.", "globalThis.", "window.document.")
+}
 IDENTITY = {
     "<global>.encodeURIComponent", "<global>.encodeURI", "<global>.String", "<global>.str",
     "urllib.parse.quote", "<global>.decodeURIComponent", "<global>.Promise.resolve",
@@ -130,6 +137,11 @@ def binary(op: str, left: Value, right: Value, expr: str) -> Value:
         items = list(right.items) if isinstance(right, ArrLit) else [right]
         return percent_format(left.value, items)
     return Unknown(expr[:120], f"operator {op}")
+
+
+def same_origin(value: Value | None) -> bool:
+    """The page's own origin (`window.location.origin`): empty text before a path."""
+    return isinstance(value, Ext) and value.dotted in SAME_ORIGIN
 
 
 def join_paths(parts: list[Value]) -> Value:
@@ -224,6 +236,8 @@ def call(ev: Evaluator, c: Call) -> Value | None:
             ):  # a file beside it
                 folder = c.rel.rsplit("/", 1)[0] if "/" in c.rel else ""
                 base = Lit(f"file:///{folder}/")
+            if same_origin(base):
+                base = Lit("")
             return join_paths([base, c.arg(0)]) if base is not None else c.arg(0)  # type: ignore[list-item]
         if dotted in {"pathlib.Path", "pathlib.PurePosixPath"} and c.view.args:
             return join_paths([v for v in c.args() if v is not None])

@@ -297,6 +297,8 @@ class Evaluator(Names, Members, ClassMembers, Calls):
             return choice([self._stringy(o, a, node) for o in value.options], value.condition)
         if isinstance(value, STRINGISH):
             return value
+        if builtins.same_origin(value):  # `${location.origin}/api`: a same-origin path
+            return Lit("")
         return Unknown(" ".join(a.text(node).split())[:80], "not a string")
 
 
