@@ -48,7 +48,9 @@ class Emitter(Symbols, Settings, MiddlewareNodes):
     ev: Evaluator
     decorators: Decorators  # the interpreter's decorator index (operation ids read it)
     _symbols: dict[tuple[str, int], list[tuple[int, str]]] | None = None
+    _made: dict[str, Site] = field(default_factory=dict)  # symbols made for a function
     _routes_seen: set[str] = field(default_factory=set)
+    _first_site: dict[str, str] = field(default_factory=dict)  # name -> where it was first
     _registered: set[tuple[int, str]] = field(default_factory=set)  # (event, name) emitted
     _middleware: dict[str, str] = field(default_factory=dict)
     env_files: dict[str, tuple[str, int, str]] = field(default_factory=dict)
@@ -94,7 +96,13 @@ class Emitter(Symbols, Settings, MiddlewareNodes):
         if (id(event), name) in self._registered:
             return None  # one registration reached twice (a module imported by two modules)
         self._registered.add((id(event), name))
-        qualifier = name if name not in self._routes_seen else f"{name}@{site.rel}:{site.line}"
+        # one name at one place is one route, however many readings reached it (a function
+        # registering routes read where it is and again where it is called); the same name
+        # at another place is a second route, told apart by its place
+        at = f"{name}@{site.rel}:{site.line}"
+        if self._first_site.setdefault(name, at) == at and name in self._routes_seen:
+            return None
+        qualifier = name if name not in self._routes_seen else at
         if qualifier in self._routes_seen:
             return None
         self._routes_seen.add(qualifier)

@@ -24,10 +24,15 @@ class Symbols:
         `<anonymous>` one at its line)."""
         symbols = self._symbol_index()
         site = fn.site
-        found = symbols.get((site.rel, site.line))
+        # a symbol made here for another function on this line is not this one's
+        found = [(end, i) for end, i in symbols.get((site.rel, site.line), ())
+                 if self._made.get(i, site) == site]  # fmt: skip
         if found:
-            exact = [i for end, i in found if end == site.end_line]
-            return (exact or [found[0][1]])[0]
+            exact = [i for end, i in found if end == site.end_line] or [found[0][1]]
+            # several on one line (`{ a: () => …, b: () => … }`, and the object itself):
+            # the one named like the function
+            named = [i for i in exact if fn.name and i.endswith(("#" + fn.name, "." + fn.name))]
+            return (named or exact)[0]
         qualifier = self._nested_name(fn) or f"{site.rel}#<anonymous>@{site.line}:{site.col + 1}"
         node_id = self.ctx.node_id("symbol", qualifier)
         if self.ctx.find_node(node_id) is None:
@@ -37,6 +42,7 @@ class Symbols:
                 self.ctx.node_id("code_file", site.rel), node_id, "DEFINES", site.rel, site.line
             )
             symbols.setdefault((site.rel, site.line), []).append((site.end_line, node_id))
+            self._made[node_id] = site
         return node_id
 
     def _nested_name(self, fn: Func) -> str | None:
