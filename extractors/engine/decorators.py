@@ -132,7 +132,28 @@ class Decorators:
         path = src.select(deco.spec.get("path")) if src is not None else None
         middleware = self._method_middleware(rel, a, target, cls)
         return [RouteEvent(model_id, router, method or Lit("GET"), path if path is not None else Lit(""),
-                           decorated, tuple(middleware), site, decorated.site)]  # fmt: skip
+                           decorated, tuple(middleware), site, decorated.site,
+                           values=self._method_descriptions(rel, a, target, cls))]  # fmt: skip
+
+    def _method_exprs(self, a: FileAdapter, method: TsNode, cls) -> list[TsNode]:
+        """The decorators written on a method (or on a function)."""
+        if cls is None:
+            return a.function(method).decorators
+        info = a.klass(cls)
+        return info.method_decorators.get(a.function(method).name, []) if info is not None else []
+
+    def _method_descriptions(self, rel, a: FileAdapter, method: TsNode, cls) -> tuple:
+        """What the method's `describes` decorators say of its route (NestJS `@Version('2')`:
+        its `version`), read when the route is named and placed."""
+        out = []
+        for expr in self._method_exprs(a, method, cls):
+            found = self.lookup(rel, a, expr)
+            if found is None or found[1].action != "describes" or found[2] is None:
+                continue
+            src = CallSource(self.ev, found[2], None)
+            out += [(key, value) for key, selector in found[1].spec.items()
+                    if key != "operation_id" and (value := src.select(selector)) is not None]  # fmt: skip
+        return tuple(out)
 
     def _name(self, rel: str, expr: TsNode, a: FileAdapter) -> str:
         """The decorator's name where the library defines it (`Post` imported as `P`)."""
@@ -159,14 +180,7 @@ class Decorators:
     ) -> list[tuple[Value, Site]]:
         """Middleware decorators of the method itself (the class's come through its UseEvent)."""
         out: list[tuple[Value, Site]] = []
-        exprs = []
-        if cls is not None:
-            info = a.klass(cls)
-            name = a.function(method).name
-            exprs = info.method_decorators.get(name, []) if info is not None else []
-        else:
-            exprs = a.function(method).decorators
-        for expr in exprs:
+        for expr in self._method_exprs(a, method, cls):
             found = self.lookup(rel, a, expr)
             if found is None or found[1].action != "use":
                 continue

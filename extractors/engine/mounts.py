@@ -11,7 +11,18 @@ from dataclasses import dataclass, field
 
 from extractors.engine.events import MountEvent, PrefixEvent, RouteEvent, UseEvent
 from extractors.engine.paths import join
-from extractors.engine.values import Func, Instance, Klass, Lit, Obj, Site, Value, concat
+from extractors.engine.values import (
+    ArrLit,
+    Func,
+    Instance,
+    Klass,
+    Lit,
+    Obj,
+    Site,
+    Value,
+    choice,
+    concat,
+)
 from extractors.models.runtime import Library
 from extractors.models.selectors import select
 
@@ -76,11 +87,15 @@ class Head:
         if self.version_prefix is None:
             return None
         router = route.router
-        version = router.prop("version") if isinstance(router, Obj) else None
+        version = dict(route.values).get("version")  # the route's own overrides its router's
+        if version is None and isinstance(router, Obj):
+            version = router.prop("version")
         version = version if version is not None else self.default_version
-        if not isinstance(version, Lit) or version.value in (None, ""):
+        versions = version.items if isinstance(version, ArrLit) else (version,)
+        texts = [v.value for v in versions if isinstance(v, Lit) and v.value not in (None, "")]
+        if not texts or len(texts) != len(versions):  # none, or VERSION_NEUTRAL among them
             return None
-        return Lit(f"{self.version_prefix}{version.value}")
+        return choice([Lit(f"{self.version_prefix}{text}") for text in texts])
 
     def _excluded(self, below: Value) -> bool:
         text = _text(below)
