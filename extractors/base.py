@@ -44,6 +44,16 @@ LANGUAGE_BY_SUFFIX = {
     ".json": "json",
 }
 
+# Source languages kb-graph does not extract: their files are counted, never read, so the
+# coverage table says a component's Go or Java code is not in the graph (extractors/coverage.py).
+UNREAD_LANGUAGE_BY_SUFFIX = {
+    ".go": "Go", ".java": "Java", ".kt": "Kotlin", ".kts": "Kotlin", ".scala": "Scala",
+    ".rb": "Ruby", ".php": "PHP", ".cs": "C#", ".fs": "F#", ".rs": "Rust", ".ex": "Elixir",
+    ".exs": "Elixir", ".swift": "Swift", ".dart": "Dart", ".cpp": "C++", ".cc": "C++",
+    ".c": "C", ".clj": "Clojure", ".hs": "Haskell", ".lua": "Lua", ".pl": "Perl",
+    ".pm": "Perl", ".r": "R", ".groovy": "Groovy",
+}  # fmt: skip
+
 # `<name>.<ext><suffix>` is read as `<name>.<ext>` when that file is absent (a config module
 # kept out of git, shipped as an example): JS family only, where imports resolve to it.
 STAND_IN_SUFFIXES = (".example", ".sample", ".dist", ".template")
@@ -60,6 +70,8 @@ class ComponentContext:
     # folders (relative to root) of other components nested in this one: not this one's
     skip_dirs: frozenset[str] = frozenset()
     files: dict[str, SourceFile] = field(default_factory=dict)
+    # language -> the files of it the walk saw and did not read (UNREAD_LANGUAGE_BY_SUFFIX)
+    unread: dict[str, list[str]] = field(default_factory=dict)
     facts: ComponentFacts = field(default_factory=ComponentFacts)
     shared: Shared = field(default_factory=Shared)
     # find_node's index over facts.nodes[:_indexed]: id -> (first, last) node with that id
@@ -268,6 +280,9 @@ def _plain_entry(ctx: ComponentContext, path: Path, rel: str) -> bool:
 
 def _read_one(ctx: ComponentContext, path: Path, rel: str) -> None:
     suffix = path.suffix.lower()
+    if suffix in UNREAD_LANGUAGE_BY_SUFFIX:
+        ctx.unread.setdefault(UNREAD_LANGUAGE_BY_SUFFIX[suffix], []).append(rel)
+        return
     inner = Path(path.stem).suffix.lower()
     if suffix in STAND_IN_SUFFIXES and LANGUAGE_BY_SUFFIX.get(inner) in STAND_IN_LANGUAGES:
         if path.with_suffix("").exists():  # `config.ts.example` stands in for an absent config.ts

@@ -3,7 +3,8 @@ framework or HTTP client its manifests name (package.json, requirements, pyproje
 the model that reads it (or none), the routes and calls found, the unresolved and
 low-confidence facts. A declared framework with no route, a client with no call, or a
 package no model reads is a row with a `warning`: `kb status` and the verification
-report print it, so a miss is never a silent zero.
+report print it, so a miss is never a silent zero. Code in a language nothing extracts (Go,
+Java, Ruby …) is a row of its own, kind `language`.
 
 Runs after every other extractor (`AFTER_ALL`, read by the registry's run order): it
 counts the facts they wrote."""
@@ -125,6 +126,22 @@ def extract(ctx: ComponentContext) -> None:
             continue
         seen.add(package)
         ctx.facts.catalog.append(_row(ctx, row, package, ecosystem, claim, found))
+    for language, files in sorted(ctx.unread.items()):
+        ctx.facts.catalog.append(_unread_row(ctx, language, files))
+
+
+def _unread_row(ctx: ComponentContext, language: str, files: list[str]) -> CatalogRow:
+    """Code in a language kb-graph does not extract: one row that says so, with how much."""
+    files = sorted(files)
+    shown = ", ".join(files[:3]) + (" …" if len(files) > 3 else "")
+    warning = (f"{ctx.project}/{ctx.component} has {len(files)} {language} file(s) ({shown}); "
+               f"kb-graph reads JavaScript, TypeScript and Python code only: the routes, calls "
+               f"and env reads in them are not in the graph")  # fmt: skip
+    return CatalogRow("coverage", ctx.project, ctx.component, language, files[0], None, {
+        "kind": "language", "ecosystem": "source", "package": language, "model": None,
+        "routes": 0, "calls": 0, "unresolved": 0, "low_confidence": 0,
+        "status": "unsupported_language", "warning": warning,
+    })  # fmt: skip
 
 
 def _row(ctx, pkg: CatalogRow, package: str, ecosystem: str, claim: Claim, found: Found):

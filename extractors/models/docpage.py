@@ -40,7 +40,9 @@ written from that library's own documentation. This page is generated from those
 A component whose manifest (package.json, requirements, pyproject) declares a framework or
 client that gives no route or call, or that no model reads, gets a `coverage` row and a
 warning in `kb status` and the verification report — never a silent zero. Code that no
-model claims still gives route-like registrations and calls at `confidence: low`.
+model claims still gives route-like registrations and calls at `confidence: low`. Code in a
+language kb-graph does not read (Go, Java, Kotlin, Ruby, PHP, C#, Rust …) is counted per
+component and gets a `coverage` row of kind `language` with the same kind of warning.
 """
 
 HOW_TO_ADD = """## How to add a model

@@ -114,3 +114,21 @@ def test_a_frontend_meta_framework_without_server_routes_is_quiet_not_a_warning(
     assert (row["status"], row["warning"].split(";")[0]) == (
         "no_facts", "p/c declares nitropack (package.json:3)",
     )  # fmt: skip
+
+
+def test_code_in_a_language_nothing_extracts_is_a_coverage_warning(tmp_path):
+    f = extract(tmp_path, {
+        "web/app.js": "fetch('/api/ping');\n",
+        "svc/go.mod": "module example.test/svc\n\ngo 1.22\n",
+        "svc/main.go": "package main\n\nfunc main() {}\n",
+        "svc/handlers/orders.go": "package handlers\n",
+        "jobs/Report.java": "class Report {}\n",
+    })  # fmt: skip
+    found = rows(f)
+    assert set(found) == {"Go", "Java"}
+    go = found["Go"]
+    assert (go["kind"], go["status"], go["model"]) == ("language", "unsupported_language", None)
+    assert "has 2 Go file(s)" in go["warning"]
+    assert "svc/handlers/orders.go, svc/main.go" in go["warning"]
+    assert "not in the graph" in found["Java"]["warning"]
+    assert [r.file for r in f.catalog if r.name == "Go"] == ["svc/handlers/orders.go"]
