@@ -79,13 +79,15 @@ class Registrations:
     def class_view(self, handler: Value | None) -> list[tuple[Value, Value]] | None:
         """A class-based view (`PlantView.as_view()`: a model's `class_views` role) as one
         route per HTTP-method method its class defines or inherits: (method, handler)."""
+        if isinstance(handler, Klass):  # the class itself (`@ns.route('/x') class Cat(Resource)`)
+            handler = self.lib.subclass(self.ev, handler)
         if not isinstance(handler, Obj):
             return None
         model = self.lib.by_id.get(handler.model)
         spec = model.class_views if model is not None else None
         if not spec or handler.role != spec.get("role"):
             return None
-        klass = handler.prop("class")
+        klass = handler.prop("class") or handler  # a view function's class, or the class
         if isinstance(klass, Obj):  # the subclass object: its class
             klass = Klass(klass.origin, "")
         if not isinstance(klass, Klass):
@@ -127,11 +129,13 @@ class Registrations:
         )
         events: list[Event] = []
         uses: list[tuple[Value, Site]] = []
+        # the parent a call names (`Api(app)`: the app the new object hangs off), else the receiver
+        parent = (src.select(spec.get("parent")) if spec.get("parent") else None) or obj
         for value, where in items:
             if self._mountable(value, op) or op.action == "mount" and key_is_child(spec, value):
                 before = tuple(uses)  # `use('/api', auth, router)`: auth guards the router
-                events.append(MountEvent(model, obj, value, path, middleware + before, call.site,
-                                         path_site, path_name))  # fmt: skip
+                events.append(MountEvent(model, parent, value, path, middleware + before,
+                                         call.site, path_site, path_name))  # fmt: skip
             elif op.action == "use" or "items" in spec:
                 # used where the call is (a decorator reference: where the function is)
                 uses.append(

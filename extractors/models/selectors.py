@@ -3,7 +3,8 @@
 model object was made from), `item.method` (a member of each item of a list being
 registered), `file(nuxt.config)` (what a configuration file of the component exports),
 `name` (the method called), `self` (the receiver), `decorated` (what a
-decorator decorates), `last`, `rest` (the arguments after the ones named before), `'GET'`
+decorator decorates), `last`, `rest` (the arguments after the ones named before), `args`
+(every positional argument as a list; `args1` from the second on), `'GET'`
 (a literal), `made.kw(arg0)` (the keyword argument, named by this call's first argument, of
 the call that made the receiver: django-environ's `Env(DEBUG=(bool, False))` declares a
 default where the reader is made), and a choice `a | b` (the first present).
@@ -21,7 +22,7 @@ _TERM = re.compile(
     r"^(?:(?P<lit>'[^']*'|\"[^\"]*\")|(?P<arg>arg(?P<n>\d+)(?P<opt>\?)?)|kw\.(?P<kw>[A-Za-z_]\w*)"
     r"|prop\.(?P<prop>[A-Za-z_$][\w$]*)|attr\.(?P<attr>[A-Za-z_$][\w$]*)|item\.(?P<item>[A-Za-z_$][\w$]*)"
     r"|file\((?P<file>[\w.-]+)\)|made\.kw\(arg(?P<made>\d+)\)"
-    r"|(?P<word>name|self|decorated|last|rest|all|item|args))"
+    r"|args(?P<from>\d+)|(?P<word>name|self|decorated|last|rest|all|item|args))"
     r"(?P<path>(?:\.[\w$]+)*)$"
 )
 
@@ -77,6 +78,8 @@ def parse_selector(raw) -> Selector:
             terms.append(Term("made", m.group("made"), False, path))
         elif m.group("item"):
             terms.append(Term("item", m.group("item"), False, path))
+        elif m.group("from"):
+            terms.append(Term("args", m.group("from"), False, path))
         else:
             terms.append(Term(m.group("word"), "", False, path))
     return Selector(tuple(terms))
@@ -159,10 +162,13 @@ def _term(term: Term, src: Source) -> Value | None:
         if made is None or not isinstance(name, Lit) or not isinstance(name.value, str):
             return None
         return made(name.value)
-    if kind == "args":  # every positional argument, as a list
+    if kind == "args":  # every positional argument (`args1`: from the second on), as a list
         from extractors.engine.values import ArrLit
 
-        return ArrLit(tuple(v for i in range(src.arg_count()) if (v := src.arg(i)) is not None))
+        start = int(term.key or 0)
+        return ArrLit(
+            tuple(v for i in range(start, src.arg_count()) if (v := src.arg(i)) is not None)
+        )
     if kind == "last":
         n = src.arg_count()
         return src.arg(n - 1) if n else None
