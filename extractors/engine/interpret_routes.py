@@ -85,7 +85,8 @@ class Registrations:
             return None
         model = self.lib.by_id.get(handler.model)
         spec = model.class_views if model is not None else None
-        if not spec or handler.role != spec.get("role"):
+        roles = spec.get("role") if spec else None
+        if not spec or handler.role not in (roles if isinstance(roles, list) else [roles]):
             return None
         klass = handler.prop("class") or handler  # a view function's class, or the class
         if isinstance(klass, Obj):  # the subclass object: its class
