@@ -26,8 +26,8 @@ KINDS = ("lit", "param", "rest", "hole")
 _ONE = re.compile(
     r"^(?::(?P<colon>[A-Za-z_$][\w$-]*)\??|\{(?P<brace>[A-Za-z_][\w-]*)(?::(?!path\})[^}]*)?\}|"
     r"<(?:(?!path:)[a-z_]+:)?(?P<angle>[A-Za-z_]\w*)>|\[(?P<bracket>[A-Za-z_][\w-]*)\]|"
-    r"\(\?P<(?P<regex>[A-Za-z_]\w*)>[^)]*\)|(?P<star>\*))$"
-)
+    r"\(\?P<(?P<regex>[A-Za-z_]\w*)>[^)]*\)|(?P<star>\*)|\((?!\?)(?P<group>[^()/]+)\))$"
+)  # `group`: an unnamed regex group (`([0-9]+)` of Tornado, Django's re_path), read by position
 _REST = re.compile(
     r"^(?:\[\[?\.\.\.(?P<spread>[\w-]+)\]\]?|(?P<glob>\*\*)|\*(?P<named>[A-Za-z_][\w-]*)|"
     r":(?P<plus>[\w-]+)[*+]|\{(?P<path>[\w-]+):path\}|\{\*(?P<star>[\w-]+)\}|"
@@ -70,6 +70,8 @@ def classify(text: str) -> Seg:
         name = next((g for g in m.groups() if g), "rest")
         return Seg("rest", "rest" if name in ("**", "(.*)") else name)
     if m := _ONE.match(text):
+        if m.group("group"):
+            return Seg("param", "param")
         name = next(g for g in m.groups() if g)
         return Seg("param", "any" if name == "*" else name)
     if text.startswith("${") and text.endswith("}") and "}" not in text[2:-1]:

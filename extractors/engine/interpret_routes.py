@@ -25,6 +25,7 @@ from extractors.engine.values import (
     Obj,
     ObjLit,
     Param,
+    Seq,
     Site,
     Value,
 )
@@ -60,10 +61,7 @@ class Registrations:
             middleware = tuple(middleware + guards + self.injected_params(handler))
             method = s.select(spec.get("method")) or Lit(s.method_name())
             router = s.select(spec.get("router")) or obj
-            item = s.item()
-            site = (
-                item.site if isinstance(item, ObjLit) else call.site
-            )  # a route object: its own line
+            site = _item_site(s.item()) or call.site  # a route object or tuple: its own line
             if isinstance(decorated, Func):
                 where = decorated.site
             op_id = s.select(spec.get("operation_id")) if spec.get("operation_id") else None
@@ -71,33 +69,46 @@ class Registrations:
                 op_id.value, str) and op_id.value else ()  # fmt: skip
             values = tuple((key, v) for key in ("tags", "operation_id_function")
                            if spec.get(key) and (v := s.select(spec[key])) is not None)  # fmt: skip
-            for verb, view in self.class_view(handler) or [(method, handler)]:
+            for verb, view in self.class_view(handler, obj.model) or [(method, handler)]:
                 events.append(RouteEvent(obj.model, router, verb, path, view, middleware, site,
                                          where, attrs=extra, values=values))  # fmt: skip
         return events
 
-    def class_view(self, handler: Value | None) -> list[tuple[Value, Value]] | None:
-        """A class-based view (`PlantView.as_view()`: a model's `class_views` role) as one
-        route per HTTP-method method its class defines or inherits: (method, handler)."""
-        if isinstance(handler, Klass):  # the class itself (`@ns.route('/x') class Cat(Resource)`)
-            handler = self.lib.subclass(self.ev, handler)
-        if not isinstance(handler, Obj):
+    def class_view(
+        self, handler: Value | None, route_model: str = ""
+    ) -> list[tuple[Value, Value]] | None:
+        """A class-based view as one route per HTTP-method method its class defines or
+        inherits: (method, handler). The view is an object of a model's `class_views` role
+        (`PlantView.as_view()`, a class deriving from `Resource`), or — where the route's own
+        model reads any class that way (Falcon's resources) — a class or an instance of one."""
+        if isinstance(handler, Instance):  # `add_route('/x', Things())`
+            handler = handler.klass
+        made = self.lib.subclass(self.ev, handler) if isinstance(handler, Klass) else handler
+        spec, klass = None, None
+        if isinstance(made, Obj):
+            model = self.lib.by_id.get(made.model)
+            found = model.class_views if model is not None else {}
+            roles = found.get("role")
+            if found and made.role in (roles if isinstance(roles, list) else [roles]):
+                spec, klass = found, made.prop("class") or made  # a view function's class
+        if spec is None and isinstance(handler, Klass):
+            model = self.lib.by_id.get(route_model)
+            found = model.class_views if model is not None else {}
+            if found and "role" not in found:
+                spec, klass = found, handler
+        if spec is None:
             return None
-        model = self.lib.by_id.get(handler.model)
-        spec = model.class_views if model is not None else None
-        roles = spec.get("role") if spec else None
-        if not spec or handler.role not in (roles if isinstance(roles, list) else [roles]):
-            return None
-        klass = handler.prop("class") or handler  # a view function's class, or the class
         if isinstance(klass, Obj):  # the subclass object: its class
             klass = Klass(klass.origin, "")
         if not isinstance(klass, Klass):
             return None
+        methods = spec.get("methods", ())
+        pairs = methods.items() if isinstance(methods, dict) else [(m, m) for m in methods]
         out = []
-        for verb in spec.get("methods", ()):
-            found = self.ev.class_member(klass, verb, 1)
-            if isinstance(found, Func):
-                out.append((Lit(verb.upper()), found))
+        for name, verb in pairs:
+            found_method = self.ev.class_member(klass, name, 1)
+            if isinstance(found_method, Func):
+                out.append((Lit(str(verb).upper()), found_method))
         return out or None
 
     def _handlers(self, spec: dict[str, Selector], src: CallSource, call: Call):
@@ -162,6 +173,16 @@ class Registrations:
             made = self.lib.subclass(self.ev, value)
             return made is not None and self.lib.holds_routes(made)
         return False
+
+
+def _item_site(item: Value | None) -> Site | None:
+    """Where an item of a route table is written: an object literal, a tuple or list, or
+    the call that made a route spec (Tornado's `url(…)`)."""
+    if isinstance(item, (ObjLit, ArrLit, Seq)):
+        return item.site
+    if isinstance(item, Obj) and item.origin is not None and not item.origin.rel.startswith("<"):
+        return item.origin
+    return None
 
 
 def _at_line(where: Site, call: Site) -> Site:
