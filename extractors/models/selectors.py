@@ -5,7 +5,7 @@ registered), `file(nuxt.config)` (what a configuration file of the component exp
 `name` (the method called), `self` (the receiver), `decorated` (what a
 decorator decorates), `last`, `rest` (the arguments after the ones named before), `args`
 (every positional argument as a list; `args1` from the second on), `'GET'`
-(a literal), `made.kw(arg0)` (the keyword argument, named by this call's first argument, of
+(a literal), `'https://' + kw.host` (text joined, present when every part is), `made.kw(arg0)` (the keyword argument, named by this call's first argument, of
 the call that made the receiver: django-environ's `Env(DEBUG=(bool, False))` declares a
 default where the reader is made), and a choice `a | b` (the first present).
 `arg0?` takes the argument only when it is a string (Express's optional path)."""
@@ -16,7 +16,17 @@ import re
 from dataclasses import dataclass
 from typing import Protocol
 
-from extractors.engine.values import STRINGISH, Choice, Lit, Method, Obj, Param, Unknown, Value
+from extractors.engine.values import (
+    STRINGISH,
+    Choice,
+    Lit,
+    Method,
+    Obj,
+    Param,
+    Unknown,
+    Value,
+    concat,
+)
 
 _TERM = re.compile(
     r"^(?:(?P<lit>'[^']*'|\"[^\"]*\")|(?P<arg>arg(?P<n>\d+)(?P<opt>\?)?)|kw\.(?P<kw>[A-Za-z_]\w*)"
@@ -29,10 +39,11 @@ _TERM = re.compile(
 
 @dataclass(frozen=True)
 class Term:
-    kind: str  # lit | arg | kw | prop | attr | item | made | name | self | decorated | last | …
+    kind: str  # lit | arg | kw | prop | attr | item | made | name | self | … | concat
     key: str = ""  # the literal, the argument index, the keyword or property name
     optional: bool = False
     path: tuple[str, ...] = ()
+    parts: tuple[Term, ...] = ()  # concat: the terms whose text is joined (`'https://' + kw.host`)
 
 
 @dataclass(frozen=True)
@@ -53,36 +64,30 @@ def parse_selector(raw) -> Selector:
     if not isinstance(raw, str):
         raise ValueError(f"a selector is a string such as arg0 or kw.prefix, got {raw!r}")
     terms = []
-    for part in raw.split("|"):
-        part = part.strip()
-        m = _TERM.match(part)
-        if m is None:
-            raise ValueError(f"cannot read selector {part!r}")
-        path = tuple(p for p in (m.group("path") or "").split(".") if p)
-        if m.group("lit"):
-            text = m.group("lit")[1:-1]
-            if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
-                text = text[1:-1]  # `"'GET'"` written inside YAML's own quotes
-            terms.append(Term("lit", text))
-        elif m.group("arg"):
-            terms.append(Term("arg", m.group("n"), bool(m.group("opt")), path))
-        elif m.group("kw"):
-            terms.append(Term("kw", m.group("kw"), False, path))
-        elif m.group("prop"):
-            terms.append(Term("prop", m.group("prop"), False, path))
-        elif m.group("attr"):
-            terms.append(Term("attr", m.group("attr"), False, path))
-        elif m.group("file"):
-            terms.append(Term("file", m.group("file"), False, path))
-        elif m.group("made"):
-            terms.append(Term("made", m.group("made"), False, path))
-        elif m.group("item"):
-            terms.append(Term("item", m.group("item"), False, path))
-        elif m.group("from"):
-            terms.append(Term("args", m.group("from"), False, path))
-        else:
-            terms.append(Term(m.group("word"), "", False, path))
+    for alternative in raw.split("|"):
+        pieces = [_parse_term(p.strip()) for p in alternative.split(" + ")]
+        terms.append(pieces[0] if len(pieces) == 1 else Term("concat", parts=tuple(pieces)))
     return Selector(tuple(terms))
+
+
+def _parse_term(part: str) -> Term:
+    m = _TERM.match(part)
+    if m is None:
+        raise ValueError(f"cannot read selector {part!r}")
+    path = tuple(p for p in (m.group("path") or "").split(".") if p)
+    if m.group("lit"):
+        text = m.group("lit")[1:-1]
+        if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+            text = text[1:-1]  # `"'GET'"` written inside YAML's own quotes
+        return Term("lit", text)
+    if m.group("arg"):
+        return Term("arg", m.group("n"), bool(m.group("opt")), path)
+    if m.group("from"):
+        return Term("args", m.group("from"), False, path)
+    for kind in ("kw", "prop", "attr", "file", "made", "item"):
+        if m.group(kind):
+            return Term(kind, m.group(kind), False, path)
+    return Term(m.group("word"), "", False, path)
 
 
 class Source(Protocol):
@@ -113,20 +118,29 @@ def select(selector: Selector | None, src: Source, want: tuple | None = None) ->
     if selector is None:
         return None
     for term in selector.terms:
-        value = _term(term, src)
-        if value is None:
-            continue
-        for step in term.path:
-            value = src.member(value, step)
-        member = bool(term.path) or (term.kind == "item" and bool(term.key))
-        if isinstance(value, Method) or (
-            member and (isinstance(value, Unknown) or value == Lit(None))
-        ):
-            continue  # no such member (or `undefined`): the next alternative
-        if want is not None and not isinstance(value, want):
+        if term.kind == "concat":  # present when every part is: their text joined
+            parts = [_present(p, src) for p in term.parts]
+            value = concat(*parts) if all(p is not None for p in parts) else None  # type: ignore[arg-type]
+        else:
+            value = _present(term, src)
+        if value is None or (want is not None and not isinstance(value, want)):
             continue
         return value
     return None
+
+
+def _present(term: Term, src: Source) -> Value | None:
+    """A term's value with its member path applied, None when absent (no such argument,
+    no such member, `undefined`)."""
+    value = _term(term, src)
+    if value is None:
+        return None
+    for step in term.path:
+        value = src.member(value, step)
+    member = bool(term.path) or (term.kind == "item" and bool(term.key))
+    if isinstance(value, Method) or (member and (isinstance(value, Unknown) or value == Lit(None))):
+        return None
+    return value
 
 
 def _term(term: Term, src: Source) -> Value | None:
