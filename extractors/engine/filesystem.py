@@ -95,6 +95,9 @@ def _match(rel: str, base: str, rule: FileRule) -> tuple[str, str, str | None] |
         if not folder and dirs:
             continue  # a root folder rule reads the package folder's own files only
         stem = name[: name.rindex(".")]
+        if rule.naming == "dots":
+            dotted = _dotted_route(dirs, stem)
+            return (prefix, dotted, None) if dotted is not None else None
         method = None
         if rule.method == "suffix" and "." in stem:
             head, _, tail = stem.rpartition(".")
@@ -109,6 +112,32 @@ def _match(rel: str, base: str, rule: FileRule) -> tuple[str, str, str | None] |
             segs.append(stem)
         return prefix, "/" + "/".join(segs), method
     return None
+
+
+_ESCAPED = re.compile(r"\[([^\]]*)\]")
+
+
+def _dotted_route(dirs: list[str], stem: str) -> str | None:
+    """Remix flat routes (https://remix.run/docs/en/main/file-conventions/routes): the path a
+    route module names by its file name (`concerts.$city.tsx`) or its folder's
+    (`concerts.$city/route.tsx`); None for any other file (a folder route's own modules)."""
+    if len(dirs) > 1 or (dirs and stem != "route"):
+        return None
+    name = dirs[0] if dirs else stem
+    segs = []
+    for raw in re.split(r"\.(?![^\[]*\])", name):  # dots outside `[...]` escapes
+        optional = raw.startswith("(") and raw.endswith(")")
+        seg = raw[1:-1] if optional else raw
+        if seg == "_index" or (seg.startswith("_") and not _ESCAPED.match(seg)):
+            continue  # the parent's index; a pathless layout
+        seg = seg[:-1] if seg.endswith("_") and len(seg) > 1 else seg  # `name_`: no nesting
+        if seg == "$":
+            segs.append("*")
+        elif seg.startswith("$"):
+            segs.append(":" + seg[1:])
+        elif seg:
+            segs.append(_ESCAPED.sub(r"\1", seg))
+    return "/" + "/".join(segs)
 
 
 def _events(ev: Evaluator, model: Model, rule: FileRule, app: Obj, rel: str, path: Value,

@@ -23,6 +23,11 @@ files:
                             # 'POST'`, `switch (req.method)`) answers only those methods
     scope: config.matcher   # use: the export member naming the paths it applies to
     prefix: file(next.config).basePath   # a prefix of every route (a selector)
+    naming: dots            # folders (default): one path segment per folder; dots: Remix
+                            # flat routes — `concerts.$city.tsx` (or the folder
+                            # `concerts.$city/route.tsx`) is /concerts/:city; `_index` its
+                            # parent, `_name` a pathless layout, `name_` no nesting, `$` a
+                            # splat, `[.]` an escaped dot, `($lang)` an optional segment
 ```
 A folder `""` is the package folder itself (`middleware.ts` at its root).
 """
@@ -34,6 +39,7 @@ from dataclasses import dataclass, field
 HTTP_EXPORTS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 KINDS = ("route", "use", "invoke")
 METHODS = ("suffix", "exports", "default")
+NAMINGS = ("folders", "dots")
 
 
 @dataclass(frozen=True)
@@ -52,6 +58,7 @@ class FileRule:
     narrow: bool = False
     scope: str = ""
     prefix: str = ""
+    naming: str = "folders"  # folders: one segment per folder | dots: `concerts.$city.tsx`
 
 
 def parse_file_rules(raw, fail) -> tuple[FileRule, ...]:
@@ -72,8 +79,10 @@ def parse_file_rules(raw, fail) -> tuple[FileRule, ...]:
         )
         method = str(item.get("method", "default"))
         kind = str(item.get("kind", "route"))
-        if method not in METHODS or kind not in KINDS:
-            raise fail(f"`files[{i}]`: method is one of {METHODS}, kind one of {KINDS}")
+        naming = str(item.get("naming", "folders"))
+        if method not in METHODS or kind not in KINDS or naming not in NAMINGS:
+            raise fail(f"`files[{i}]`: method is one of {METHODS}, kind one of {KINDS}, "
+                       f"naming one of {NAMINGS}")  # fmt: skip
 
         def names(key: str, default: tuple[str, ...], item=item) -> tuple[str, ...]:
             value = item.get(key)
@@ -87,5 +96,5 @@ def parse_file_rules(raw, fail) -> tuple[FileRule, ...]:
                             names("exports", HTTP_EXPORTS), kind,
                             dict(item.get("attrs") or {}), str(item.get("role", "app")),
                             bool(item.get("narrow")), str(item.get("scope") or ""),
-                            str(item.get("prefix") or "")))  # fmt: skip
+                            str(item.get("prefix") or ""), naming))  # fmt: skip
     return tuple(out)
