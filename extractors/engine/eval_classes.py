@@ -47,7 +47,10 @@ class ClassMembers:
                 outs, _ = self.apply(Func(a.site(method), None, this, name), [])
                 return choice(outs) if outs else Unknown(name, "getter returns nothing known")
             return Func(a.site(method), None, this, name)
-        ctor_act = self._ctor_activation(a, info, instance)
+        seen = instance
+        if instance is not None and instance.klass.site != klass.site and a.family == "js":
+            seen = self.as_base(instance, klass)  # a base's member: what `super(…)` passed
+        ctor_act = self._ctor_activation(a, info, seen)
         if ctor_act is not None:  # `Object.assign(this, config)` in the constructor
             merged = self._assigned_into_this(a, info, ctor_act, name, depth)
             if merged is not None:

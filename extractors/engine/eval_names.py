@@ -229,7 +229,12 @@ class Names:
         owner = a.class_of_method(fn)
         if owner is not None:
             info = a.klass(owner)
-            return Instance(Klass(a.site(owner), info.name if info else ""))
+            klass = Klass(a.site(owner), info.name if info else "")
+            if act is None and a.family == "js":  # a method read unbound: the instances made
+                made = self.instances_of(klass)
+                if made is not None:
+                    return made
+            return Instance(klass)
         parent = fn.parent  # a method or function of an object literal: that object
         while parent is not None and parent.type in {"pair", "parenthesized_expression"}:
             parent = parent.parent

@@ -23,6 +23,7 @@ from extractors.engine import builtins
 from extractors.engine.dependencies import Injector
 from extractors.engine.eval_calls import SPREADS, Call, Calls
 from extractors.engine.eval_classes import ClassMembers
+from extractors.engine.eval_instances import Instances
 from extractors.engine.eval_members import MAX_DEPTH, Members
 from extractors.engine.eval_names import Names
 from extractors.engine.program import Program
@@ -98,7 +99,7 @@ class Library(Protocol):
     def derived_from(self, base: Obj) -> Value | None: ...
 
 
-class Evaluator(Names, Members, ClassMembers, Calls):
+class Evaluator(Names, Members, ClassMembers, Instances, Calls):
     """Expressions -> values; names, members, class members and calls are its parts
     (eval_names.py, eval_members.py, eval_classes.py, eval_calls.py)."""
 

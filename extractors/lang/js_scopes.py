@@ -19,6 +19,11 @@ from extractors.lang.js_views import FUNCTIONS
 from extractors.source import matches
 
 QUERY = (Path(__file__).parent / "queries" / "js.scm").read_text(encoding="utf-8")
+# TypeScript's grammar has `abstract class` as its own node (the JavaScript grammar has none):
+# the same pattern, at the same position, takes both there
+QUERY_TS = QUERY.replace(
+    "(class_declaration) @cls", "[(class_declaration) (abstract_class_declaration)] @cls"
+)
 
 _start = attrgetter("start_byte")  # the sort key, called per node: a C getter
 
@@ -35,7 +40,9 @@ class JsScopes:
             "member": [], "decorated": [], "fn": [], "cls": [], "arrow_param": [], "reads": [],
             "lambda": [], "error": [],
         }  # fmt: skip
-        for pattern, m in matches(self.sf.language or "typescript", QUERY, self.root):
+        language = self.sf.language or "typescript"
+        query = QUERY_TS if language in ("typescript", "tsx") else QUERY
+        for pattern, m in matches(language, query, self.root):
             if pattern <= 1:
                 found["calls"].append(m["call"][0])
             elif pattern == 2:
