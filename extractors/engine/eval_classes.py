@@ -48,7 +48,7 @@ class ClassMembers:
                 return choice(outs) if outs else Unknown(name, "getter returns nothing known")
             return Func(a.site(method), None, this, name)
         seen = instance
-        if instance is not None and instance.klass.site != klass.site and a.family == "js":
+        if instance is not None and instance.klass.site != klass.site:
             seen = self.as_base(instance, klass)  # a base's member: what `super(…)` passed
         ctor_act = self._ctor_activation(a, info, seen)
         if ctor_act is not None:  # `Object.assign(this, config)` in the constructor

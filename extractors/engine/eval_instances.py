@@ -1,4 +1,4 @@
-"""The instances the component makes of its own classes, for the evaluator's `this`.
+"""The instances the component makes of its own classes, for the evaluator's `this` / `self`.
 
 A method read where nobody calls it (the request a service class's method makes, called
 from a UI module) has no receiver; its `this` is each instance the component constructs of
@@ -19,7 +19,8 @@ MAX_CHAIN = 4  # base classes walked from a subclass instance
 
 
 class Instances:
-    """`Evaluator`'s index of constructions (JS: `new K(…)` of a class of the component)."""
+    """`Evaluator`'s index of constructions (`new K(…)`, Python `K(…)`) of the component's
+    classes."""
 
     _made: dict[tuple[str, int], list[Instance]] | None = None
     _subclasses: dict[tuple[str, int], list[tuple[str, int]]] | None = None
@@ -45,7 +46,7 @@ class Instances:
         subclasses: dict[tuple[str, int], list[tuple[str, int]]] = defaultdict(list)
         names: set[str] = set()
         adapters = [(rel, a) for rel in self.program.rels()
-                    if (a := self.program.adapter(rel)) is not None and a.family == "js"]  # fmt: skip
+                    if (a := self.program.adapter(rel)) is not None]  # fmt: skip
         for rel, a in adapters:
             for node in a.classes():
                 info = a.klass(node)
@@ -60,8 +61,11 @@ class Instances:
                         )
         for rel, a in adapters:
             for call in a.calls():
-                ctor = call.child_by_field_name("constructor")
-                if call.type != "new_expression" or ctor is None or a.terminal(ctor) not in names:
+                # JS `new K(…)`; Python `K(…)`
+                ctor = call.child_by_field_name("constructor" if a.family == "js" else "function")
+                if ctor is None or a.terminal(ctor) not in names:
+                    continue
+                if a.family == "js" and call.type != "new_expression":
                     continue
                 value = self.eval(rel, call, None)
                 if isinstance(value, Instance):
@@ -83,18 +87,36 @@ class Instances:
         parent = self.eval(instance.klass.site.rel, info.bases[0], None)
         if not isinstance(parent, Klass):
             return None
-        ctor = info.methods.get("constructor")
+        py = a.family == "py"
+        ctor = info.methods.get("__init__" if py else "constructor")
         if ctor is None:
             up = Instance(parent, instance.args, instance.kwargs, instance.made)
             return self.as_base(up, base, depth + 1)
+        rel = instance.klass.site.rel
         act = Activation(a.scope_of(ctor), self._bind(a.function(ctor), list(instance.args),
-                                                     dict(instance.kwargs), False), instance)  # fmt: skip
+                                                     dict(instance.kwargs), py), instance)  # fmt: skip
         for call in a.calls():
-            fn = call.child_by_field_name("function")
             inside = ctor.start_byte <= call.start_byte < ctor.end_byte
-            if not inside or fn is None or fn.type != "super":
+            if not inside or not _calls_super(a, call):
                 continue
             view = a.call_view(call)
-            args = tuple(self.eval(instance.klass.site.rel, arg, act) for arg in view.args)
-            return self.as_base(Instance(parent, args, (), True), base, depth + 1)
+            args = tuple(self.eval(rel, arg, act) for arg in view.args)
+            kwargs = tuple((k, self.eval(rel, v, act)) for k, v in view.kwargs.items())
+            return self.as_base(Instance(parent, args, kwargs, True), base, depth + 1)
         return None
+
+
+def _calls_super(a, call) -> bool:
+    """JS `super(…)`, Python `super().__init__(…)`: the base class's constructor called."""
+    fn = call.child_by_field_name("function")
+    if fn is None:
+        return False
+    if a.family == "js":
+        return fn.type == "super"
+    inner = fn.child_by_field_name("object") if fn.type == "attribute" else None
+    return (
+        inner is not None
+        and inner.type == "call"
+        and a.text(inner.child_by_field_name("function")) == "super"
+        and a.text(fn.child_by_field_name("attribute")) == "__init__"
+    )
