@@ -63,6 +63,7 @@ class CallEmitter:
     display_site: object  # Emitter._display_site: the line a call is named at
     generated: set[str] = field(default_factory=set)  # rels of generated client code
     _calls_seen: set[str] = field(default_factory=set)
+    _call_sites: set[tuple[str, str, int]] = field(default_factory=set)  # (name, file, offset)
     _hosts: set[tuple[str, str, int]] = field(default_factory=set)
     _configs: set[Config] = field(default_factory=set)
     _settings: dict[tuple[str, int, str], str | None] = field(default_factory=dict)
@@ -251,6 +252,9 @@ class CallEmitter:
         if condition:
             attrs["condition"] = condition
         name = f"{method} {template}"
+        if (name, site.rel, site.start) in self._call_sites:
+            return  # one call read through two receivers (`(secure ? https : http).get(url)`)
+        self._call_sites.add((name, site.rel, site.start))
         qualifier = f"{name}@{site.rel}:{site.line}"
         if qualifier in self._calls_seen:
             qualifier += f":{site.col + 1}"
