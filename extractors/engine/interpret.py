@@ -21,7 +21,7 @@ from extractors.engine.events import (
     RouteEvent,
 )
 from extractors.engine.heuristic_calls import heuristic_request, unknown_callee
-from extractors.engine.interpret_args import Arguments, DecoratorCall, as_list
+from extractors.engine.interpret_args import Arguments, DecoratorCall
 from extractors.engine.interpret_routes import Registrations
 from extractors.engine.transforms import transform_events
 from extractors.engine.values import (
@@ -43,6 +43,7 @@ from extractors.engine.values import (
     Seq,
     Unknown,
     Value,
+    as_list,
 )
 from extractors.engine.written import written_site
 from extractors.lang.base import FileAdapter

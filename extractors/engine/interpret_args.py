@@ -10,12 +10,12 @@ from __future__ import annotations
 from extractors.engine.evaluate import SPREADS, Call
 from extractors.engine.values import (
     ArrLit,
-    Choice,
     Ext,
     Func,
     Site,
     UseSite,
     Value,
+    as_list,
 )
 from extractors.lang.expr import EArray
 from extractors.models.runtime import CallSource
@@ -167,13 +167,3 @@ class Arguments:
             return None
         where, binding = found
         return where, self.ev.program.adapter(where), binding.value
-
-
-def as_list(value: Value | None) -> list[Value]:
-    if value is None:
-        return []
-    if isinstance(value, ArrLit):
-        return list(value.items)
-    if isinstance(value, Choice):
-        return list(value.options)
-    return [value]

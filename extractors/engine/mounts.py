@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from extractors.engine.events import MountEvent, PrefixEvent, RouteEvent, UseEvent
 from extractors.engine.paths import join
 from extractors.engine.values import (
-    ArrLit,
     Func,
     Instance,
     Klass,
@@ -20,6 +19,7 @@ from extractors.engine.values import (
     Obj,
     Site,
     Value,
+    as_list,
     choice,
     concat,
 )
@@ -91,7 +91,7 @@ class Head:
         if version is None and isinstance(router, Obj):
             version = router.prop("version")
         version = version if version is not None else self.default_version
-        versions = version.items if isinstance(version, ArrLit) else (version,)
+        versions = as_list(version)
         texts = [v.value for v in versions if isinstance(v, Lit) and v.value not in (None, "")]
         if not texts or len(texts) != len(versions):  # none, or VERSION_NEUTRAL among them
             return None

@@ -367,3 +367,14 @@ class Method(Value):
 
     target: Value
     name: str
+
+
+def as_list(value: Value | None) -> list[Value]:
+    """A value as the values it stands for: a list's items, a choice's options, itself."""
+    if value is None:
+        return []
+    if isinstance(value, ArrLit):
+        return list(value.items)
+    if isinstance(value, Choice):
+        return list(value.options)
+    return [value]
