@@ -41,6 +41,11 @@ class ClassMembers:
             return Unknown(name, "class not found")
         rel = klass.site.rel
         this = instance if instance is not None else (origin or klass)  # `cls` of a subclass
+        unbound = instance is not None and not (instance.made or instance.args or instance.kwargs)
+        if unbound and name not in info.methods and origin is None:
+            made = self.made_member(klass, name, depth)  # `this.http` of a method read unbound
+            if made is not None:
+                return made
         if name in info.methods:
             method = info.methods[name]
             if a.is_getter(method):  # read as the value it returns
@@ -49,7 +54,7 @@ class ClassMembers:
             return Func(a.site(method), None, this, name)
         seen = instance
         if instance is not None and instance.klass.site != klass.site:
-            seen = self.as_base(instance, klass)  # a base's member: what `super(…)` passed
+            seen = self.as_base(instance, klass, depth)  # a base's member: what `super(…)` passed
         ctor_act = self._ctor_activation(a, info, seen)
         if ctor_act is not None:  # `Object.assign(this, config)` in the constructor
             merged = self._assigned_into_this(a, info, ctor_act, name, depth)
@@ -87,6 +92,7 @@ class ClassMembers:
             typed = self._typed(rel, a, info.field_types[name], depth + 1)
             if typed is not None:
                 return typed
+        fallback: Value | None = None
         for base in info.bases:
             parent = self.eval(rel, base, None, depth + 1)
             if isinstance(parent, Klass):
@@ -111,10 +117,13 @@ class ClassMembers:
                     return inherited
             elif isinstance(parent, Ext):  # a library base class: what the library gives
                 made = self.library.subclass(self, klass)
-                if made is not None:
-                    return self.library.member(self, made, name) or Method(made, name)
-                return self.library.member(self, Instance(klass), name) or Method(this, name)
-        return Method(this, name)
+                given = self.library.member(self, made or Instance(klass), name)
+                if given is not None:
+                    return given
+                # nothing the library says: a later base of the component may have it
+                # (`class Text(str, Node)`: `Node`'s method), else the library's object's
+                fallback = fallback or (Method(made, name) if made is not None else None)
+        return fallback or Method(this, name)
 
     def _ctor_activation(
         self, a: FileAdapter, info, instance: Instance | None

@@ -144,10 +144,6 @@ class Names:
             owner = a.class_of_method(b.scope)
             if owner is not None:
                 klass = Klass(a.site(owner), a.klass(owner).name)  # type: ignore[union-attr]
-                if b.name == "self" and bound is None:  # read unbound: the instances made
-                    made = self.instances_of(klass)
-                    if made is not None:
-                        return made
                 return Instance(klass) if b.name == "self" else klass
         if b.path and isinstance(b.path[0], str):  # `({ $axios }) => …`: a member a model names
             held = self.library.member(
@@ -233,12 +229,7 @@ class Names:
         owner = a.class_of_method(fn)
         if owner is not None:
             info = a.klass(owner)
-            klass = Klass(a.site(owner), info.name if info else "")
-            if act is None:  # a method read unbound: the instances made
-                made = self.instances_of(klass)
-                if made is not None:
-                    return made
-            return Instance(klass)
+            return Instance(Klass(a.site(owner), info.name if info else ""))
         parent = fn.parent  # a method or function of an object literal: that object
         while parent is not None and parent.type in {"pair", "parenthesized_expression"}:
             parent = parent.parent
