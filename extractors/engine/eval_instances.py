@@ -27,7 +27,7 @@ from extractors.engine.values import (
     choice,
 )
 
-MAX_INSTANCES = 4  # instances of one class read as `this`; more: the class's own reading
+MAX_INSTANCES = 4  # instances of one class a data member is read on; more: the class's own reading
 MAX_CHAIN = 4  # base classes walked from a subclass instance
 
 
@@ -72,8 +72,9 @@ class Instances:
         return made
 
     def _index_constructions(self) -> None:
-        """Every `new K(…)` whose `K` names a class of the component, by class; every class
-        by its direct base class. Built once; while building, `this` reads unbound."""
+        """Every construction (`new K(…)`, Python `K(…)`) whose `K` names a class of the
+        component or an import of one, by class; every class by its direct base class.
+        Built once; what was read while building is read again after."""
         self._made, self._subclasses = {}, {}
         made: dict[tuple[str, int], list[Instance]] = defaultdict(list)
         subclasses: dict[tuple[str, int], list[tuple[str, int]]] = defaultdict(list)
