@@ -48,9 +48,9 @@ class Emitter(Symbols, Settings, MiddlewareNodes):
     ev: Evaluator
     decorators: Decorators  # the interpreter's decorator index (operation ids read it)
     _symbols: dict[tuple[str, int], list[tuple[int, str]]] | None = None
-    _made: dict[str, Site] = field(default_factory=dict)  # symbols made for a function
-    _routes_seen: set[str] = field(default_factory=set)
-    _first_site: dict[str, str] = field(default_factory=dict)  # name -> where it was first
+    _symbol_sites: dict[str, Site] = field(default_factory=dict)  # symbols made for a function
+    _routes_seen: set[str] = field(default_factory=set)  # route names emitted
+    _route_places: set[str] = field(default_factory=set)  # `name@file:line` emitted
     _registered: set[tuple[int, str]] = field(default_factory=set)  # (event, name) emitted
     _middleware: dict[str, str] = field(default_factory=dict)
     env_files: dict[str, tuple[str, int, str]] = field(default_factory=dict)
@@ -100,12 +100,11 @@ class Emitter(Symbols, Settings, MiddlewareNodes):
         # registering routes read where it is and again where it is called); the same name
         # at another place is a second route, told apart by its place
         at = f"{name}@{site.rel}:{site.line}"
-        if self._first_site.setdefault(name, at) == at and name in self._routes_seen:
+        if at in self._route_places:
             return None
-        qualifier = name if name not in self._routes_seen else at
-        if qualifier in self._routes_seen:
-            return None
-        self._routes_seen.add(qualifier)
+        self._route_places.add(at)
+        qualifier = at if name in self._routes_seen else name
+        self._routes_seen.add(name)
         attrs: dict = {"method": method, "path": text, "framework": event.model,
                        "segments": [p.as_dict() for p in parts], **dict(event.attrs)}  # fmt: skip
         holes = holes_of(path)

@@ -26,7 +26,7 @@ class Symbols:
         site = fn.site
         # a symbol made here for another function on this line is not this one's
         found = [(end, i) for end, i in symbols.get((site.rel, site.line), ())
-                 if self._made.get(i, site) == site]  # fmt: skip
+                 if self._symbol_sites.get(i, site) == site]  # fmt: skip
         if found:
             exact = [i for end, i in found if end == site.end_line] or [found[0][1]]
             # several on one line (`{ a: () => …, b: () => … }`, and the object itself):
@@ -42,7 +42,7 @@ class Symbols:
                 self.ctx.node_id("code_file", site.rel), node_id, "DEFINES", site.rel, site.line
             )
             symbols.setdefault((site.rel, site.line), []).append((site.end_line, node_id))
-            self._made[node_id] = site
+            self._symbol_sites[node_id] = site
         return node_id
 
     def _nested_name(self, fn: Func) -> str | None:

@@ -15,7 +15,6 @@ from collections import defaultdict
 
 from extractors.engine.eval_members import MAX_DEPTH
 from extractors.engine.values import (
-    Activation,
     Choice,
     Instance,
     Klass,
@@ -149,14 +148,12 @@ class Instances:
         parent = self.eval(instance.klass.site.rel, info.bases[0], None, depth + 1)
         if not isinstance(parent, Klass):
             return None
-        py = a.family == "py"
-        ctor = info.methods.get("__init__" if py else "constructor")
-        if ctor is None:
+        ctor = info.methods.get("constructor") or info.methods.get("__init__")
+        if ctor is None:  # the constructor inherited: what it was given goes up as it is
             up = Instance(parent, instance.args, instance.kwargs, instance.made)
             return self.as_base(up, base, depth + 1, chain + 1)
         rel = instance.klass.site.rel
-        act = Activation(a.scope_of(ctor), self._bind(a.function(ctor), list(instance.args),
-                                                     dict(instance.kwargs), py), instance)  # fmt: skip
+        act = self._ctor_activation(a, info, instance)
         for call in a.calls():
             inside = ctor.start_byte <= call.start_byte < ctor.end_byte
             if not inside or not _calls_super(a, call):

@@ -128,8 +128,8 @@ def _dotted_route(dirs: list[str], stem: str) -> str | None:
     for raw in re.split(r"\.(?![^\[]*\])", name):  # dots outside `[...]` escapes
         optional = raw.startswith("(") and raw.endswith(")")
         seg = raw[1:-1] if optional else raw
-        if seg == "_index" or (seg.startswith("_") and not _ESCAPED.match(seg)):
-            continue  # the parent's index; a pathless layout
+        if seg.startswith("_"):
+            continue  # `_index`: the parent's index; `_name`: a pathless layout
         seg = seg[:-1] if seg.endswith("_") and len(seg) > 1 else seg  # `name_`: no nesting
         if seg == "$":
             segs.append("*")
