@@ -4,10 +4,11 @@ model object was made from), `item.method` (a member of each item of a list bein
 registered), `file(nuxt.config)` (what a configuration file of the component exports),
 `name` (the method called), `self` (the receiver), `decorated` (what a
 decorator decorates), `last`, `rest` (the arguments after the ones named before), `args`
-(every positional argument as a list; `args1` from the second on), `'GET'`
-(a literal), `'https://' + kw.host` (text joined, present when every part is), `made.kw(arg0)` (the keyword argument, named by this call's first argument, of
-the call that made the receiver: django-environ's `Env(DEBUG=(bool, False))` declares a
-default where the reader is made), and a choice `a | b` (the first present).
+(every positional argument as a list; `args1` from the second on), `'GET'` (a literal),
+`made.kw(arg0)` (the keyword argument, named by this call's first argument, of the call
+that made the receiver: django-environ's `Env(DEBUG=(bool, False))` declares a default
+where the reader is made), text joined `'https://' + kw.host` (present when every part
+is), and a choice `a | b` (the first present).
 `arg0?` takes the argument only when it is a string (Express's optional path)."""
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ from bench.metamorphic.edits import Edit, Piece, Plan
 from bench.metamorphic.families.base import (
     Family,
     claim,
+    commit,
     insert,
     py_os_name,
     replace,
@@ -163,14 +164,12 @@ def _axios_create(src: Source, plan: Plan, call: Node) -> None:
     start = pairs[idx - 1].end_byte if idx > 0 else pair.start_byte
     end = pair.end_byte if idx > 0 else (pairs[1].start_byte if len(pairs) > 1 else pair.end_byte)
     host = stmt.parent if stmt.parent.type == "export_statement" else stmt
-    if any(e.file == src.rel and e.start < host.end_byte < e.end for e in plan.edits):
-        return
-    if not replace(plan, src, (start, end), ""):
-        return
     # the value moves as a piece: what is read in it (an env var) is mapped to its new line
     head = f"\n{indent_of(src, host)}{src.text(name)}.defaults.baseURL = "
     moved = [head, Piece(value.start_byte, value.end_byte), ";"]
-    plan.edits.append(Edit(src.rel, host.end_byte, host.end_byte, moved))
+    if not commit(plan, [Edit(src.rel, start, end, [""]),
+                         Edit(src.rel, host.end_byte, host.end_byte, moved)]):  # fmt: skip
+        return
     plan.site(
         src.rel, src.data, pair.start_byte, "axios.create baseURL -> instance defaults.baseURL ="
     )
