@@ -37,10 +37,9 @@ class Decorators:
             return None
         name = callee.path[-1]
         for model_id, deco in self._by_name.get(name, ()):
-            if (
-                deco.module is None
-                or callee.package == deco.module
-                or callee.package.startswith((deco.module + "/", deco.module + "."))
+            if not deco.modules or any(
+                callee.package == m or callee.package.startswith((m + "/", m + "."))
+                for m in deco.modules
             ):
                 call = Call(self.ev, rel, expr, view, None, callee) if view is not None else None
                 return model_id, deco, call

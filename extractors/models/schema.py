@@ -77,7 +77,7 @@ class Operation:
 @dataclass(frozen=True)
 class Decorator:
     names: dict[str, str]  # decorator name -> HTTP method ("" when not a route)
-    module: str | None  # the module the decorator is imported from
+    modules: tuple[str, ...]  # the modules the decorator is imported from (any, when none)
     on: str  # class | method | function
     action: str  # route | makes | use
     spec: dict[str, Selector]
@@ -272,7 +272,11 @@ def _decorators(raw, path: Path) -> tuple[Decorator, ...]:
         if action == "makes":
             role = str(spec.pop("role", "controller")) if isinstance(spec, dict) else None
         children = tuple(parse_selector(c) for c in (item.get("children") or []))
-        out.append(Decorator({str(k): str(v or "") for k, v in names.items()}, item.get("module"),
+        module = item.get("module")
+        modules = tuple(
+            str(m) for m in (module if isinstance(module, list) else [module] if module else [])
+        )
+        out.append(Decorator({str(k): str(v or "") for k, v in names.items()}, modules,
                              str(item.get("target", "method")), action,
                              _selectors(spec, path, f"decorators[{i}].{action}"), role, children,
                              bool(item.get("per_method"))))  # fmt: skip
