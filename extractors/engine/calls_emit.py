@@ -24,6 +24,7 @@ from extractors.engine.paths import (
     compatible,
     condition_text,
     holes_of,
+    method_word,
     options,
     segments,
 )
@@ -154,8 +155,9 @@ class CallEmitter:
         aliases = found.aliases if found is not None else {}
         out = []
         for option, choices in options(value):
-            if isinstance(option, Lit) and isinstance(option.value, str):
-                name = aliases.get(option.value, option.value).upper()  # `$post`: POST
+            raw = method_word(option)
+            if raw is not None:
+                name = aliases.get(raw, raw).upper()  # `$post`: POST
                 if name in HTTP_METHODS:
                     out.append((name, choices))
         return out or [("GET", ())]

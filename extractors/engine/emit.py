@@ -23,6 +23,7 @@ from extractors.engine.paths import (
     compatible,
     condition_text,
     holes_of,
+    method_word,
     options,
     path_text,
 )
@@ -79,8 +80,8 @@ class Emitter(Symbols, Settings, MiddlewareNodes):
         items = value.items if isinstance(value, ArrLit) else (value,)
         for item in items:
             for option, choices in options(item):
-                if isinstance(option, Lit) and isinstance(option.value, str):
-                    raw = option.value
+                raw = method_word(option)
+                if raw is not None:
                     name = aliases.get(raw, aliases.get(raw.lower(), raw)).upper()
                     if name in HTTP_METHODS:
                         out.append((name, choices))

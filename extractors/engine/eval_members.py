@@ -56,6 +56,8 @@ class Members:
             return found
         if isinstance(target, Choice):
             return choice([self.member(o, name, rel, at, depth + 1) for o in target.options])
+        if name == "__name__" and isinstance(target, (Func, Klass)) and target.name:
+            return Lit(target.name)  # Python: a function's or class's own name
         if isinstance(target, Param):  # still a wrapper's input: `options.url`
             return Param(f"{target.name}.{name}", target.scope)
         if isinstance(target, ObjLit):

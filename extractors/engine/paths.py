@@ -16,6 +16,7 @@ from extractors.engine.values import (
     Concat,
     Config,
     Env,
+    Ext,
     Lit,
     Param,
     Unknown,
@@ -56,6 +57,16 @@ Choices = tuple[tuple[str, int], ...]  # (condition, branch taken) per choice ma
 
 
 HTTP_METHODS = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "ANY", "TRACE"}
+
+
+def method_word(value: Value) -> str | None:
+    """The text a method value is written as: a string, or a library enum's member named
+    like a method (`func.HttpMethod.POST`, Python's `HTTPStatus`-like `http.HTTPMethod.GET`)."""
+    if isinstance(value, Lit) and isinstance(value.value, str):
+        return value.value
+    if isinstance(value, Ext) and len(value.path) >= 2 and value.path[-1] in HTTP_METHODS:
+        return value.path[-1]
+    return None
 
 
 def options(value: Value, limit: int = MAX_OPTIONS) -> list[tuple[Value, Choices]]:

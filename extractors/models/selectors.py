@@ -5,6 +5,7 @@ registered), `file(nuxt.config)` (what a configuration file of the component exp
 `name` (the method called), `self` (the receiver), `decorated` (what a
 decorator decorates), `last`, `rest` (the arguments after the ones named before), `args`
 (every positional argument as a list; `args1` from the second on), `'GET'` (a literal),
+`['GET', 'POST']` (a list of literals: a default that is several methods),
 `made.kw(arg0)` (the keyword argument, named by this call's first argument, of the call
 that made the receiver: django-environ's `Env(DEBUG=(bool, False))` declares a default
 where the reader is made), text joined `'https://' + kw.host` (present when every part
@@ -19,6 +20,7 @@ from typing import Protocol
 
 from extractors.engine.values import (
     STRINGISH,
+    ArrLit,
     Choice,
     Lit,
     Method,
@@ -30,7 +32,7 @@ from extractors.engine.values import (
 )
 
 _TERM = re.compile(
-    r"^(?:(?P<lit>'[^']*'|\"[^\"]*\")|(?P<arg>arg(?P<n>\d+)(?P<opt>\?)?)|kw\.(?P<kw>[A-Za-z_]\w*)"
+    r"^(?:(?P<lit>'[^']*'|\"[^\"]*\")|(?P<list>\[[^\]]*\])|(?P<arg>arg(?P<n>\d+)(?P<opt>\?)?)|kw\.(?P<kw>[A-Za-z_]\w*)"
     r"|prop\.(?P<prop>[A-Za-z_$][\w$]*)|attr\.(?P<attr>[A-Za-z_$][\w$]*)|item\.(?P<item>[A-Za-z_$][\w$]*)"
     r"|file\((?P<file>[\w.-]+)\)|made\.kw\(arg(?P<made>\d+)\)"
     r"|args(?P<from>\d+)|(?P<word>name|self|decorated|last|rest|all|item|args))"
@@ -40,11 +42,12 @@ _TERM = re.compile(
 
 @dataclass(frozen=True)
 class Term:
-    kind: str  # lit | arg | kw | prop | attr | item | made | name | self | … | concat
+    kind: str  # lit | list | arg | kw | prop | attr | item | made | name | self | … | concat
     key: str = ""  # the literal, the argument index, the keyword or property name
     optional: bool = False
     path: tuple[str, ...] = ()
-    parts: tuple[Term, ...] = ()  # concat: the terms whose text is joined (`'https://' + kw.host`)
+    parts: tuple[Term, ...] = ()  # concat: the terms whose text is joined (`'https://' + kw.host`);
+    # list: its literal items
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,11 @@ def _parse_term(part: str) -> Term:
         if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
             text = text[1:-1]  # `"'GET'"` written inside YAML's own quotes
         return Term("lit", text)
+    if m.group("list"):  # `['GET', 'POST']`: its items, each a literal
+        items = [_parse_term(i.strip()) for i in m.group("list")[1:-1].split(",") if i.strip()]
+        if any(i.kind != "lit" for i in items):
+            raise ValueError(f"a list in a selector holds literals only, got {part!r}")
+        return Term("list", parts=tuple(items))
     if m.group("arg"):
         return Term("arg", m.group("n"), bool(m.group("opt")), path)
     if m.group("from"):
@@ -148,6 +156,8 @@ def _term(term: Term, src: Source) -> Value | None:
     kind = term.kind
     if kind == "lit":
         return Lit(term.key)
+    if kind == "list":
+        return ArrLit(tuple(Lit(item.key) for item in term.parts))
     if kind == "arg":
         value = src.arg(int(term.key))
         if term.optional and value is not None and not _pathlike(value):
@@ -178,8 +188,6 @@ def _term(term: Term, src: Source) -> Value | None:
             return None
         return made(name.value)
     if kind == "args":  # every positional argument (`args1`: from the second on), as a list
-        from extractors.engine.values import ArrLit
-
         start = int(term.key or 0)
         return ArrLit(
             tuple(v for i in range(start, src.arg_count()) if (v := src.arg(i)) is not None)
