@@ -110,6 +110,8 @@ def _match(rel: str, base: str, rule: FileRule) -> tuple[str, str, str | None] |
         segs = [d for d in dirs if not any(fnmatch.fnmatchcase(d, g) for g in rule.groups)]
         if rule.names == ("*",) and stem not in rule.index:
             segs.append(stem)
+        if rule.depth and len(segs) > rule.depth:
+            return None  # a helper module beside a function, not a function of its own
         return prefix, "/" + "/".join(segs), method
     return None
 

@@ -23,6 +23,8 @@ files:
                             # 'POST'`, `switch (req.method)`) answers only those methods
     scope: config.matcher   # use: the export member naming the paths it applies to
     prefix: file(next.config).basePath   # a prefix of every route (a selector)
+    depth: 1                # how deep below the folder a route file may be (0: any): 1 is
+                            # its own files and its folders' index files (Netlify functions)
     naming: dots            # folders (default): one path segment per folder; dots: Remix
                             # flat routes — `concerts.$city.tsx` (or the folder
                             # `concerts.$city/route.tsx`) is /concerts/:city; `_index` its
@@ -59,6 +61,7 @@ class FileRule:
     scope: str = ""
     prefix: str = ""
     naming: str = "folders"  # folders: one segment per folder | dots: `concerts.$city.tsx`
+    depth: int = 0  # how many path segments below the folder a route file may name (0: any)
 
 
 def parse_file_rules(raw, fail) -> tuple[FileRule, ...]:
@@ -96,5 +99,6 @@ def parse_file_rules(raw, fail) -> tuple[FileRule, ...]:
                             names("exports", HTTP_EXPORTS), kind,
                             dict(item.get("attrs") or {}), str(item.get("role", "app")),
                             bool(item.get("narrow")), str(item.get("scope") or ""),
-                            str(item.get("prefix") or ""), naming))  # fmt: skip
+                            str(item.get("prefix") or ""), naming,
+                            int(item.get("depth") or 0)))  # fmt: skip
     return tuple(out)
