@@ -15,6 +15,7 @@ from extractors.engine.events import (
     UseEvent,
 )
 from extractors.engine.interpret_args import DecoratorCall
+from extractors.engine.paths import join
 from extractors.engine.values import (
     STRINGISH,
     ArrLit,
@@ -69,18 +70,26 @@ class Registrations:
                 op_id.value, str) and op_id.value else ()  # fmt: skip
             values = tuple((key, v) for key in ("tags", "operation_id_function")
                            if spec.get(key) and (v := s.select(spec[key])) is not None)  # fmt: skip
-            for verb, view in self.class_view(handler, obj.model) or [(method, handler)]:
-                events.append(RouteEvent(obj.model, router, verb, path, view, middleware, site,
-                                         where, attrs=extra, values=values))  # fmt: skip
+            exposed = _names(s.select(spec.get("exposes"))) if spec.get("exposes") else None
+            views = self.class_view(handler, obj.model, exposed)
+            for verb, view, below in views or [(method, handler, "")]:
+                at_path = join(path, Lit(below)) if below else path
+                events.append(RouteEvent(obj.model, router, verb, at_path, view, middleware,
+                                         site, where, attrs=extra, values=values))  # fmt: skip
         return events
 
     def class_view(
-        self, handler: Value | None, route_model: str = ""
-    ) -> list[tuple[Value, Value]] | None:
+        self, handler: Value | None, route_model: str = "", exposed: list[str] | None = None
+    ) -> list[tuple[Value, Value, str]] | None:
         """A class-based view as one route per HTTP-method method its class defines or
-        inherits: (method, handler). The view is an object of a model's `class_views` role
-        (`PlantView.as_view()`, a class deriving from `Resource`), or — where the route's own
-        model reads any class that way (Falcon's resources) — a class or an instance of one."""
+        inherits: (method, handler, path below the route's). The view is an object of a
+        model's `class_views` role (`PlantView.as_view()`, a class deriving from `Resource`),
+        or — where the route's own model reads any class that way (Falcon's resources,
+        Feathers' services) — a class, an instance of one or an object literal. `exposed`
+        names the methods the registration says it serves, whether or not the class is read
+        (a service deriving from a library's class)."""
+        if isinstance(handler, ObjLit):
+            return self._object_view(handler, route_model, exposed)
         if isinstance(handler, Instance):  # `add_route('/x', Things())`
             handler = handler.klass
         made = self.lib.subclass(self.ev, handler) if isinstance(handler, Klass) else handler
@@ -102,13 +111,33 @@ class Registrations:
             klass = Klass(klass.origin, "")
         if not isinstance(klass, Klass):
             return None
+        return self._view_routes(spec, exposed, lambda name: self.ev.class_member(klass, name, 1))
+
+    def _object_view(self, view: ObjLit, route_model: str, exposed: list[str] | None):
+        """An object literal of methods read as a view (`app.use('kites', { find() {…} })`),
+        where the route's model reads any class or object so."""
+        model = self.lib.by_id.get(route_model)
+        spec = model.class_views if model is not None else {}
+        if not spec or "role" in spec:
+            return None
+        return self._view_routes(spec, exposed, lambda name: self.ev.object_member(view, name, 1))
+
+    def _view_routes(self, spec: dict, exposed: list[str] | None, member) -> list | None:
+        """(method, handler, path below) per view method: those the view defines, or those
+        `exposed` names (its handler then the view's method where it has one). A method maps
+        to an HTTP method, or to one and a path below the route's (`get: GET /:id`)."""
         methods = spec.get("methods", ())
         pairs = methods.items() if isinstance(methods, dict) else [(m, m) for m in methods]
         out = []
-        for name, verb in pairs:
-            found_method = self.ev.class_member(klass, name, 1)
-            if isinstance(found_method, Func):
-                out.append((Lit(str(verb).upper()), found_method))
+        for name, mapped in pairs:
+            found_method = member(name)
+            if exposed is not None and name not in exposed:
+                continue
+            if exposed is None and not isinstance(found_method, Func):
+                continue
+            verb, _, below = str(mapped).partition(" ")
+            handler = found_method if isinstance(found_method, Func) else None
+            out.append((Lit(verb.upper()), handler, below.strip()))
         return out or None
 
     def _handlers(self, spec: dict[str, Selector], src: CallSource, call: Call):
@@ -173,6 +202,14 @@ class Registrations:
             made = self.lib.subclass(self.ev, value)
             return made is not None and self.lib.holds_routes(made)
         return False
+
+
+def _names(value: Value | None) -> list[str] | None:
+    """A list of literal names (`methods: ['find', 'get']`), else None (not known)."""
+    if not isinstance(value, ArrLit):
+        return None
+    names = [i.value for i in value.items if isinstance(i, Lit) and isinstance(i.value, str)]
+    return names if len(names) == len(value.items) else None
 
 
 def _item_site(item: Value | None) -> Site | None:

@@ -3,7 +3,8 @@
 model object was made from), `item.method` (a member of each item of a list being
 registered), `file(nuxt.config)` (what a configuration file of the component exports),
 `name` (the method called), `self` (the receiver), `decorated` (what a
-decorator decorates), `last`, `rest` (the arguments after the ones named before), `args`
+decorator decorates), `chained` (the HTTP method named by a method called on the call's
+value: 'post' of `useFetch(url).post(body)`; absent for any other method), `last`, `rest` (the arguments after the ones named before), `args`
 (every positional argument as a list; `args1` from the second on), `'GET'` (a literal),
 `['GET', 'POST']` (a list of literals: a default that is several methods),
 `made.kw(arg0)` (the keyword argument, named by this call's first argument, of the call
@@ -31,11 +32,12 @@ from extractors.engine.values import (
     concat,
 )
 
+CHAINED_METHODS = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"}
 _TERM = re.compile(
     r"^(?:(?P<lit>'[^']*'|\"[^\"]*\")|(?P<list>\[[^\]]*\])|(?P<arg>arg(?P<n>\d+)(?P<opt>\?)?)|kw\.(?P<kw>[A-Za-z_]\w*)"
     r"|prop\.(?P<prop>[A-Za-z_$][\w$]*)|attr\.(?P<attr>[A-Za-z_$][\w$]*)|item\.(?P<item>[A-Za-z_$][\w$]*)"
     r"|file\((?P<file>[\w.-]+)\)|made\.kw\(arg(?P<made>\d+)\)"
-    r"|args(?P<from>\d+)|(?P<word>name|self|decorated|last|rest|all|item|args))"
+    r"|args(?P<from>\d+)|(?P<word>name|self|decorated|chained|last|rest|all|item|args))"
     r"(?P<path>(?:\.[\w$]+)*)$"
 )
 
@@ -174,6 +176,10 @@ def _term(term: Term, src: Source) -> Value | None:
         return src.receiver()
     if kind == "decorated":
         return src.decorated()
+    if kind == "chained":
+        reader = getattr(src, "chained", None)
+        name = reader() if reader is not None else None
+        return Lit(name) if name is not None and name.upper() in CHAINED_METHODS else None
     if kind == "attr":
         return src.attr(term.key)
     if kind == "item":

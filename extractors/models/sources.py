@@ -44,6 +44,24 @@ class CallSource:
     def decorated(self) -> Value | None:
         return self._decorated
 
+    def chained(self) -> str | None:
+        """The name of the method called on this call's value (`post` of
+        `useFetch(url).post(body)`), else None."""
+        node = self.call.node
+        member = node.parent
+        if member is None or member.type not in ("member_expression", "attribute"):
+            return None
+        if (member.child_by_field_name("object") or member.child_by_field_name("value")) != node:
+            return None
+        outer = member.parent
+        if outer is None or outer.type not in ("call_expression", "call"):
+            return None
+        if outer.child_by_field_name("function") != member:
+            return None
+        name = member.child_by_field_name("property") or member.child_by_field_name("attribute")
+        a = self.ev.program.adapter(self.call.rel)
+        return a.text(name) if name is not None and a is not None else None
+
     def attr(self, name: str) -> Value | None:
         return None
 
