@@ -72,10 +72,13 @@ class Registrations:
                            if spec.get(key) and (v := s.select(spec[key])) is not None)  # fmt: skip
             exposed = _names(s.select(spec.get("exposes"))) if spec.get("exposes") else None
             views = self.class_view(handler, obj.model, exposed)
+            # a list of paths (Express's `app.get(['/a', '/b'], h)`): one route per path
+            paths = path.items if isinstance(path, ArrLit) and path.items else (path,)
             for verb, view, below in views or [(method, handler, "")]:
-                at_path = join(path, Lit(below)) if below else path
-                events.append(RouteEvent(obj.model, router, verb, at_path, view, middleware,
-                                         site, where, attrs=extra, values=values))  # fmt: skip
+                for one in paths:
+                    at_path = join(one, Lit(below)) if below else one
+                    events.append(RouteEvent(obj.model, router, verb, at_path, view, middleware,
+                                             site, where, attrs=extra, values=values))  # fmt: skip
         return events
 
     def class_view(
