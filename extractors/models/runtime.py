@@ -118,6 +118,8 @@ class Library(ClassFacts, HeldObjects):
                         self.vocabulary.add(name)
                 if op.action == "mount" and "child" in op.spec:
                     self.mount_names.update(op.calls)
+                if op.action == "globals":  # `this.$http(options)`: a plugin's member called
+                    self.vocabulary.update(op.spec)
             for deco in model.decorators:
                 self.vocabulary.update(deco.names)
             self.proxies.update(model.proxies)
