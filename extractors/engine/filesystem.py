@@ -152,7 +152,7 @@ def _events(ev: Evaluator, model: Model, rule: FileRule, app: Obj, rel: str, pat
     names = rule.exports if rule.method == "exports" else ("default",)
     attrs = tuple((str(k), str(v)) for k, v in rule.attrs.items())
     for name in names:
-        found = _export(ev, rel, name)
+        found = module_export(ev, rel, name)
         if found is None:
             continue
         handler, site, built = found
@@ -173,7 +173,7 @@ def _events(ev: Evaluator, model: Model, rule: FileRule, app: Obj, rel: str, pat
 def _use_or_invoke(ev: Evaluator, model: Model, rule: FileRule, app: Obj, rel: str) -> list[Event]:
     found = None
     for name in ("default", "middleware") if rule.kind == "use" else ("default",):
-        found = _export(ev, rel, name)
+        found = module_export(ev, rel, name)
         if found is not None:
             break
     if found is None:
@@ -185,7 +185,7 @@ def _use_or_invoke(ev: Evaluator, model: Model, rule: FileRule, app: Obj, rel: s
     scopes: list[tuple[Value | None, Site]] = [(None, site)]
     if rule.scope:
         head, *members = rule.scope.split(".")
-        holder = _export(ev, rel, head)
+        holder = module_export(ev, rel, head)
         value_at = holder[0] if holder is not None else None
         for member in members:
             value_at = ev.member(value_at, member, rel, None, 1) if value_at is not None else None
@@ -238,7 +238,7 @@ def _member_site(ev: Evaluator, holder: Value | None, key: str) -> Site | None:
     return None
 
 
-def _export(ev: Evaluator, rel: str, name: str) -> tuple[Value, Site, Site | None] | None:
+def module_export(ev: Evaluator, rel: str, name: str) -> tuple[Value, Site, Site | None] | None:
     """(what an export is, where it is written, the site of the call that builds it) — a
     function written as an argument of the exported call (`defineEventHandler(async (e) =>
     …)`) is the handler, whatever the wrapper returns."""
