@@ -21,7 +21,17 @@ from extractors.engine.evaluate import Evaluator
 from extractors.engine.events import Event, InvokeEvent, PrefixEvent, RouteEvent, UseEvent
 from extractors.engine.method_checks import tested_methods
 from extractors.engine.paths import join
-from extractors.engine.values import ArrLit, Func, Lit, Obj, ObjLit, Site, UseSite, Value
+from extractors.engine.values import (
+    ArrLit,
+    Func,
+    Lit,
+    Obj,
+    ObjLit,
+    Site,
+    UseSite,
+    Value,
+    as_list,
+)
 from extractors.models import declared_packages
 from extractors.models.filerules import FileRule
 from extractors.models.runtime import Library
@@ -55,6 +65,9 @@ def file_events(ev: Evaluator, library: Library) -> list[Event]:
                         continue
                     claimed.add(rel)
                     prefix, sub, method = found
+                    if rule.kind == "table":  # the routes are the file's objects, not its path
+                        out += _table(ev, model, rule, app, rel, prefix)
+                        continue
                     path = join(Lit(prefix), Lit(sub)) if prefix else Lit(sub)
                     out += _events(ev, model, rule, app, rel, path, method)
     return out
@@ -91,6 +104,8 @@ def _match(rel: str, base: str, rule: FileRule) -> tuple[str, str, str | None] |
         if folder and not inside.startswith(folder + "/"):
             continue
         sub = inside[len(folder) + 1 :] if folder else inside
+        if rule.match and not any(fnmatch.fnmatchcase(sub, g) for g in rule.match):
+            return None
         *dirs, name = sub.split("/")
         if not folder and dirs:
             continue  # a root folder rule reads the package folder's own files only
@@ -201,6 +216,37 @@ def _use_or_invoke(ev: Evaluator, model: Model, rule: FileRule, app: Obj, rel: s
                        at.rel, at.line)  # fmt: skip
         out.append(UseEvent(model.id, app, path, ((value, used),), at, ordered=False))
     return out
+
+
+def _table(ev: Evaluator, model: Model, rule: FileRule, app: Obj, rel: str,
+           prefix: str) -> list[Event]:  # fmt: skip
+    """A route file whose default export holds a list of route objects (`{ routes: [{ method,
+    path, handler }] }`): one route per object, at the object's line, below the folder's
+    prefix (the file's own path names no route). A handler named by text is a name only."""
+    table: Value | None = ev.program.exported(ev, rel, "default")  # ES or CommonJS
+    for key in rule.scope.split(".") if rule.scope else ():
+        table = ev.member(table, key, rel, None, 1)
+    out: list[Event] = []
+    for item in as_list(table):
+        if not isinstance(item, ObjLit):
+            continue
+        method, path, handler = (ev.member(item, k, rel, None, 1)
+                                 for k in ("method", "path", "handler"))  # fmt: skip
+        if not isinstance(path, Lit) or not isinstance(path.value, str):
+            continue
+        verb = method if isinstance(method, Lit) and isinstance(method.value, str) else \
+            Lit(rule.default_method)  # fmt: skip
+        out.append(RouteEvent(model.id, app, verb, join(Lit(prefix), path) if prefix else path,
+                              handler if isinstance(handler, Func) else None, (), item.site,
+                              attrs=_named_handler(handler)))  # fmt: skip
+    return out
+
+
+def _named_handler(handler: Value) -> tuple[tuple[str, str], ...]:
+    """A handler named by text (`'restaurant.find'`: a controller's action) as an attr."""
+    if isinstance(handler, Lit) and isinstance(handler.value, str) and handler.value:
+        return (("handler_name", handler.value),)
+    return ()
 
 
 def _scope_prefix(matcher: str) -> str:

@@ -15,6 +15,8 @@ files:
     skip: ["_*"]            # file or folder names that are no route (globs)
     groups: ["(*)", "@*"]   # folder names that are no path segment (route groups, slots)
     kind: route             # route | use (every file's default export is middleware of all)
+                            # | table (the default export's `scope` member is a list of route
+                            # objects {method, path, handler}: Strapi's route files)
                             # | invoke (the framework calls each file's default export with
                             # its `role` object: Egg's app/router.js `(app) => { … }`)
     role: app               # invoke: the role of the object passed
@@ -23,6 +25,7 @@ files:
                             # 'POST'`, `switch (req.method)`) answers only those methods
     scope: config.matcher   # use: the export member naming the paths it applies to
     prefix: file(next.config).basePath   # a prefix of every route (a selector)
+    match: ["*/routes/*"]   # globs the file's path below the folder must match (any: all)
     depth: 1                # how deep below the folder a route file may be (0: any): 1 is
                             # its own files and its folders' index files (Netlify functions)
     naming: dots            # folders (default): one path segment per folder; dots: Remix
@@ -39,7 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 HTTP_EXPORTS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
-KINDS = ("route", "use", "invoke")
+KINDS = ("route", "use", "invoke", "table")
 METHODS = ("suffix", "exports", "default")
 NAMINGS = ("folders", "dots")
 
@@ -62,6 +65,7 @@ class FileRule:
     prefix: str = ""
     naming: str = "folders"  # folders: one segment per folder | dots: `concerts.$city.tsx`
     depth: int = 0  # how many path segments below the folder a route file may name (0: any)
+    match: tuple[str, ...] = ()  # globs of the file's path below the folder (empty: any)
 
 
 def parse_file_rules(raw, fail) -> tuple[FileRule, ...]:
@@ -100,5 +104,5 @@ def parse_file_rules(raw, fail) -> tuple[FileRule, ...]:
                             dict(item.get("attrs") or {}), str(item.get("role", "app")),
                             bool(item.get("narrow")), str(item.get("scope") or ""),
                             str(item.get("prefix") or ""), naming,
-                            int(item.get("depth") or 0)))  # fmt: skip
+                            int(item.get("depth") or 0), names("match", ())))  # fmt: skip
     return tuple(out)
