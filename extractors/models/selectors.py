@@ -9,7 +9,9 @@ value: 'post' of `useFetch(url).post(body)`; absent for any other method), `last
 `['GET', 'POST']` (a list of literals: a default that is several methods),
 `made.kw(arg0)` (the keyword argument, named by this call's first argument, of the call
 that made the receiver: django-environ's `Env(DEBUG=(bool, False))` declares a default
-where the reader is made), text joined `'https://' + kw.host` (present when every part
+where the reader is made), `made(module).baseURL` (the one object of that role of the
+receiver's model the component makes, anywhere: NestJS's `HttpModule.register({ baseURL })`
+for its injected HttpService; absent when it makes none or several that differ), text joined `'https://' + kw.host` (present when every part
 is), and a choice `a | b` (the first present).
 `arg0?` takes the argument only when it is a string (Express's optional path)."""
 
@@ -36,7 +38,7 @@ CHAINED_METHODS = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"}
 _TERM = re.compile(
     r"^(?:(?P<lit>'[^']*'|\"[^\"]*\")|(?P<list>\[[^\]]*\])|(?P<arg>arg(?P<n>\d+)(?P<opt>\?)?)|kw\.(?P<kw>[A-Za-z_]\w*)"
     r"|prop\.(?P<prop>[A-Za-z_$][\w$]*)|attr\.(?P<attr>[A-Za-z_$][\w$]*)|item\.(?P<item>[A-Za-z_$][\w$]*)"
-    r"|file\((?P<file>[\w.-]+)\)|made\.kw\(arg(?P<made>\d+)\)"
+    r"|file\((?P<file>[\w.-]+)\)|made\.kw\(arg(?P<made>\d+)\)|made\((?P<madeof>[\w-]+)\)"
     r"|args(?P<from>\d+)|(?P<word>name|self|decorated|chained|last|rest|all|item|args))"
     r"(?P<path>(?:\.[\w$]+)*)$"
 )
@@ -95,7 +97,7 @@ def _parse_term(part: str) -> Term:
         return Term("arg", m.group("n"), bool(m.group("opt")), path)
     if m.group("from"):
         return Term("args", m.group("from"), False, path)
-    for kind in ("kw", "prop", "attr", "file", "made", "item"):
+    for kind in ("kw", "prop", "attr", "file", "made", "madeof", "item"):
         if m.group(kind):
             return Term(kind, m.group(kind), False, path)
     return Term(m.group("word"), "", False, path)
@@ -187,6 +189,9 @@ def _term(term: Term, src: Source) -> Value | None:
         return src.member(item, term.key) if item is not None and term.key else item
     if kind == "file":
         reader = getattr(src, "file", None)
+        return reader(term.key) if reader is not None else None
+    if kind == "madeof":  # the one object of that role the component makes
+        reader = getattr(src, "made_of", None)
         return reader(term.key) if reader is not None else None
     if kind == "made":
         name, made = src.arg(int(term.key)), getattr(src, "made_kwarg", None)

@@ -76,6 +76,16 @@ class CallSource:
     def member(self, value: Value, name: str) -> Value:
         return self.ev.member(value, name, self.call.rel, self.call.node, self.call.depth + 1)
 
+    def made_of(self, role: str) -> Value | None:
+        """The object of `role` (of the receiver's model) the component makes, when it makes
+        one, or several alike (`made(module)`)."""
+        obj = self._receiver.target if isinstance(self._receiver, Method) else self._receiver
+        if not isinstance(obj, Obj):
+            return None
+        made = self.ev.library.made.get((obj.model, role), [])
+        props = {m.props for m in made}
+        return made[0] if len(props) == 1 else None
+
     def made_kwarg(self, name: str) -> Value | None:
         """The keyword argument `name` of the call that made the receiver (`made.kw(…)`)."""
         obj = self._receiver.target if isinstance(self._receiver, Method) else self._receiver
