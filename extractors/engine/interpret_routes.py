@@ -133,9 +133,9 @@ class Registrations:
         pairs = methods.items() if isinstance(methods, dict) else [(m, m) for m in methods]
         out = []
         for name, mapped in pairs:
-            found_method = member(name)
             if exposed is not None and name not in exposed:
                 continue
+            found_method = member(name)
             if exposed is None and not isinstance(found_method, Func):
                 continue
             verb, _, below = str(mapped).partition(" ")
