@@ -31,6 +31,7 @@ from extractors.engine.values import (
     Site,
     Typed,
     Value,
+    concat,
 )
 from extractors.models.class_facts import ClassFacts
 from extractors.models.config_reads import config_read
@@ -195,6 +196,8 @@ class Library(ClassFacts, HeldObjects):
             return merged_member(ev, self, obj, name)  # Flask's app.config
         if model is not None and model.reads.get(obj.role) == "keys":  # `config.server.port`
             return keyed_member(ev, obj, name, self.operations(obj, "get"))
+        if model is not None and model.reads.get(obj.role) == "path":  # `client.api.users`
+            return obj.with_props(path=concat(obj.prop("path") or Lit(""), Lit("/" + name)))
         prop = obj.prop(name)
         if prop is not None:
             return prop
