@@ -28,6 +28,7 @@ from extractors.engine.values import (
     Obj,
     ObjLit,
     Site,
+    Unknown,
     UseSite,
     Value,
     as_list,
@@ -65,8 +66,8 @@ def file_events(ev: Evaluator, library: Library) -> list[Event]:
                         continue
                     claimed.add(rel)
                     prefix, sub, method = found
-                    if rule.kind == "table":  # the routes are the file's objects, not its path
-                        out += _table(ev, model, rule, app, rel, prefix)
+                    if rule.kind in ("table", "keyed"):  # routes the file lists, not its path
+                        out += _listed(ev, model, rule, app, rel, prefix)
                         continue
                     path = join(Lit(prefix), Lit(sub)) if prefix else Lit(sub)
                     out += _events(ev, model, rule, app, rel, path, method)
@@ -218,14 +219,20 @@ def _use_or_invoke(ev: Evaluator, model: Model, rule: FileRule, app: Obj, rel: s
     return out
 
 
-def _table(ev: Evaluator, model: Model, rule: FileRule, app: Obj, rel: str,
-           prefix: str) -> list[Event]:  # fmt: skip
-    """A route file whose default export holds a list of route objects (`{ routes: [{ method,
-    path, handler }] }`): one route per object, at the object's line, below the folder's
-    prefix (the file's own path names no route). A handler named by text is a name only."""
-    table: Value | None = ev.program.exported(ev, rel, "default")  # ES or CommonJS
-    for key in rule.scope.split(".") if rule.scope else ():
+def _listed(ev: Evaluator, model: Model, rule: FileRule, app: Obj, rel: str,
+            prefix: str) -> list[Event]:  # fmt: skip
+    """Routes a file lists (the file's own path names none), below the folder's prefix: a
+    table of route objects (`{ routes: [{ method, path, handler }] }`), one route per object
+    at its line, or an object keyed by route (`{ 'GET /x': 'Ctrl.find' }`), one per key. A
+    handler named by text is a name only."""
+    head, *members = rule.scope.split(".") if rule.scope else ("default",)
+    table: Value | None = ev.program.exported(ev, rel, head)  # ES or CommonJS
+    if isinstance(table, Unknown) and head != "default":  # `export default { routes }`
+        table, members = ev.program.exported(ev, rel, "default"), [head, *members]
+    for key in members:
         table = ev.member(table, key, rel, None, 1)
+    if rule.kind == "keyed":
+        return _keyed(ev, model, app, table, prefix)
     out: list[Event] = []
     for item in as_list(table):
         if not isinstance(item, ObjLit):
@@ -239,6 +246,29 @@ def _table(ev: Evaluator, model: Model, rule: FileRule, app: Obj, rel: str,
         out.append(RouteEvent(model.id, app, verb, join(Lit(prefix), path) if prefix else path,
                               handler if isinstance(handler, Func) else None, (), item.site,
                               attrs=_named_handler(handler)))  # fmt: skip
+    return out
+
+
+def _keyed(ev: Evaluator, model: Model, app: Obj, table: Value | None,
+           prefix: str) -> list[Event]:  # fmt: skip
+    """An object whose keys are routes (`'GET /kites'`, `'/about'` for every method)."""
+    if not isinstance(table, ObjLit):
+        return []
+    a = ev.program.adapter(table.site.rel)
+    node = a.node_at(table.site) if a is not None else None
+    view = a.view(node) if a is not None and node is not None else None
+    out: list[Event] = []
+    for entry in getattr(view, "entries", ()):
+        verb, _, path = (entry.key or "").strip().rpartition(" ")
+        if not path.startswith("/") or entry.kind != "prop":
+            continue
+        handler = ev.object_member(table, entry.key, 1)
+        target = ev.member(handler, "action", table.site.rel, None, 1) if isinstance(
+            handler, ObjLit) else handler  # fmt: skip
+        full = join(Lit(prefix), Lit(path)) if prefix else Lit(path)
+        out.append(RouteEvent(model.id, app, Lit(verb.strip().upper() or "ANY"), full,
+                              handler if isinstance(handler, Func) else None, (),
+                              a.site(entry.value), attrs=_named_handler(target)))  # fmt: skip
     return out
 
 

@@ -339,3 +339,6 @@ def _commonjs(ctx, mod: ModuleInfo, stmt: TsNode, resolver=None, packages=None) 
             mod.consts[name] = right
             _symbol(ctx, mod, name, stmt, stmt, True, "function")
             mod.exports[name] = name
+        else:  # `module.exports.routes = { … }`, `exports.base = '/api'`: the value itself
+            mod.consts[name] = right
+            mod.exports[name] = name

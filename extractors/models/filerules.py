@@ -17,6 +17,8 @@ files:
     kind: route             # route | use (every file's default export is middleware of all)
                             # | table (the default export's `scope` member is a list of route
                             # objects {method, path, handler}: Strapi's route files)
+                            # | keyed (the export `scope` names is an object whose keys are
+                            # routes, `'VERB /path'` or `'/path'`: Sails' config/routes.js)
                             # | invoke (the framework calls each file's default export with
                             # its `role` object: Egg's app/router.js `(app) => { … }`)
     role: app               # invoke: the role of the object passed
@@ -42,7 +44,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 HTTP_EXPORTS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
-KINDS = ("route", "use", "invoke", "table")
+KINDS = ("route", "use", "invoke", "table", "keyed")
 METHODS = ("suffix", "exports", "default")
 NAMINGS = ("folders", "dots")
 

@@ -23,9 +23,9 @@ def _sql(kb: Path, query: str) -> list[dict]:
 def test_a_declared_framework_with_no_model_is_a_warning_everywhere(example_kb: Path) -> None:
     manifest = example_kb.parent / "repos" / "acme-shop" / "contact-api" / "package.json"
     data = json.loads(manifest.read_text())
-    data["dependencies"]["sails"] = "^1.5.0"
+    data["dependencies"]["actionhero"] = "^29.0.0"
     manifest.write_text(json.dumps(data, indent=2) + "\n")
-    git(example_kb.parent, "commit", "-qam", "contact-api: add sails")
+    git(example_kb.parent, "commit", "-qam", "contact-api: add actionhero")
 
     refreshed = kb_cli("refresh", "--kb", str(example_kb))
     assert refreshed.returncode == 0, output(refreshed)
@@ -41,23 +41,23 @@ def test_a_declared_framework_with_no_model_is_a_warning_everywhere(example_kb: 
     assert rows["express"]["model"] == "express" and rows["express"]["routes"] > 0
     assert rows["express"]["status"] == "ok" and rows["express"]["warning"] is None
     assert rows["axios"]["calls"] > 0
-    sails = rows["sails"]
-    assert (sails["status"], sails["model"], sails["file"]) == (
+    unread = rows["actionhero"]  # named in models/unmodeled.yaml: no model reads it yet
+    assert (unread["status"], unread["model"], unread["file"]) == (
         "no_model",
         None,
         "package.json",
     )
-    line = manifest.read_text().splitlines().index('    "sails": "^1.5.0"') + 1
-    assert sails["line"] == line
+    line = manifest.read_text().splitlines().index('    "actionhero": "^29.0.0"') + 1
+    assert unread["line"] == line
 
     status = kb_cli("status", "--kb", str(example_kb))
     assert status.returncode == 0, output(status)
     warned = [ln for ln in status.stdout.splitlines() if ln.startswith("warning:")]
     assert warned == [
-        f"warning: acme-shop/contact-api declares sails (package.json:{line}) but no model "
+        f"warning: acme-shop/contact-api declares actionhero (package.json:{line}) but no model "
         "reads it: its routes are not in the graph — docs/frameworks.md says how to add a "
-        "model (https://sailsjs.com/documentation/concepts/routes)"
+        "model (https://www.actionherojs.com/)"
     ]
     report = (example_kb / "verification-report.md").read_text()
     assert "## Declared frameworks and clients the code graph has nothing from (1)" in report
-    assert f"`package.json:{line}` — acme-shop/contact-api declares sails" in report
+    assert f"`package.json:{line}` — acme-shop/contact-api declares actionhero" in report
