@@ -29,6 +29,7 @@ from extractors.engine.values import (
     Seq,
     Site,
     Value,
+    literal_names,
 )
 from extractors.models.runtime import CallSource
 from extractors.models.schema import Operation
@@ -70,7 +71,7 @@ class Registrations:
                 op_id.value, str) and op_id.value else ()  # fmt: skip
             values = tuple((key, v) for key in ("tags", "operation_id_function")
                            if spec.get(key) and (v := s.select(spec[key])) is not None)  # fmt: skip
-            exposed = _names(s.select(spec.get("exposes"))) if spec.get("exposes") else None
+            exposed = literal_names(s.select(spec.get("exposes"))) if spec.get("exposes") else None
             views = self.class_view(handler, obj.model, exposed)
             # a list of paths (Express's `app.get(['/a', '/b'], h)`): one route per path
             paths = path.items if isinstance(path, ArrLit) and path.items else (path,)
@@ -205,14 +206,6 @@ class Registrations:
             made = self.lib.subclass(self.ev, value)
             return made is not None and self.lib.holds_routes(made)
         return False
-
-
-def _names(value: Value | None) -> list[str] | None:
-    """A list of literal names (`methods: ['find', 'get']`), else None (not known)."""
-    if not isinstance(value, ArrLit):
-        return None
-    names = [i.value for i in value.items if isinstance(i, Lit) and isinstance(i.value, str)]
-    return names if len(names) == len(value.items) else None
 
 
 def _item_site(item: Value | None) -> Site | None:

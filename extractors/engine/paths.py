@@ -61,7 +61,7 @@ HTTP_METHODS = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "ANY
 
 def method_word(value: Value) -> str | None:
     """The text a method value is written as: a string, or a library enum's member named
-    like a method (`func.HttpMethod.POST`, Python's `HTTPStatus`-like `http.HTTPMethod.GET`)."""
+    like a method (Azure's `func.HttpMethod.POST`, Python's `http.HTTPMethod.GET`)."""
     if isinstance(value, Lit) and isinstance(value.value, str):
         return value.value
     if isinstance(value, Ext) and len(value.path) >= 2 and value.path[-1] in HTTP_METHODS:

@@ -369,6 +369,14 @@ class Method(Value):
     name: str
 
 
+def literal_names(value: Value | None) -> list[str] | None:
+    """A list of strings written literally (`methods: ['find', 'get']`), else None."""
+    if not isinstance(value, ArrLit):
+        return None
+    names = [i.value for i in value.items if isinstance(i, Lit) and isinstance(i.value, str)]
+    return names if len(names) == len(value.items) else None
+
+
 def as_list(value: Value | None) -> list[Value]:
     """A value as the values it stands for: a list's items, a choice's options, itself."""
     if value is None:

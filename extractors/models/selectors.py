@@ -2,17 +2,18 @@
 `prop.path` (the receiver object's property), `attr.path` (a class attribute of the class a
 model object was made from), `item.method` (a member of each item of a list being
 registered), `file(nuxt.config)` (what a configuration file of the component exports),
-`name` (the method called), `self` (the receiver), `decorated` (what a
-decorator decorates), `chained` (the HTTP method named by a method called on the call's
-value: 'post' of `useFetch(url).post(body)`; absent for any other method), `last`, `rest` (the arguments after the ones named before), `args`
-(every positional argument as a list; `args1` from the second on), `'GET'` (a literal),
-`['GET', 'POST']` (a list of literals: a default that is several methods),
-`made.kw(arg0)` (the keyword argument, named by this call's first argument, of the call
-that made the receiver: django-environ's `Env(DEBUG=(bool, False))` declares a default
-where the reader is made), `made(module).baseURL` (the one object of that role of the
-receiver's model the component makes, anywhere: NestJS's `HttpModule.register({ baseURL })`
-for its injected HttpService; absent when it makes none or several that differ), text joined `'https://' + kw.host` (present when every part
-is), and a choice `a | b` (the first present).
+`name` (the method called), `self` (the receiver), `decorated` (what a decorator
+decorates), `chained` (the HTTP method named by a method called on the call's value:
+'post' of `useFetch(url).post(body)`; absent for any other method), `last`, `rest` (the
+arguments after the ones named before), `args` (every positional argument as a list;
+`args1` from the second on), `'GET'` (a literal), `['GET', 'POST']` (a list of literals: a
+default that is several methods), `made.kw(arg0)` (the keyword argument, named by this
+call's first argument, of the call that made the receiver: django-environ's
+`Env(DEBUG=(bool, False))` declares a default where the reader is made),
+`made(module).baseURL` (the one object of that role of the receiver's model the component
+makes, anywhere: NestJS's `HttpModule.register({ baseURL })` for its injected HttpService;
+absent when it makes none or several that differ), text joined `'https://' + kw.host`
+(present when every part is), and a choice `a | b` (the first present).
 `arg0?` takes the argument only when it is a string (Express's optional path)."""
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Protocol
 
+from extractors.engine.paths import HTTP_METHODS
 from extractors.engine.values import (
     STRINGISH,
     ArrLit,
@@ -34,7 +36,7 @@ from extractors.engine.values import (
     concat,
 )
 
-CHAINED_METHODS = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"}
+CHAINED_METHODS = HTTP_METHODS - {"ANY"}  # `.get()` … `.trace()` chained on a request
 _TERM = re.compile(
     r"^(?:(?P<lit>'[^']*'|\"[^\"]*\")|(?P<list>\[[^\]]*\])|(?P<arg>arg(?P<n>\d+)(?P<opt>\?)?)|kw\.(?P<kw>[A-Za-z_]\w*)"
     r"|prop\.(?P<prop>[A-Za-z_$][\w$]*)|attr\.(?P<attr>[A-Za-z_$][\w$]*)|item\.(?P<item>[A-Za-z_$][\w$]*)"

@@ -16,7 +16,7 @@ import posixpath
 from typing import TYPE_CHECKING
 
 from extractors.engine.events import Event, RouteEvent
-from extractors.engine.values import ArrLit, Lit, Obj, ObjLit, Value
+from extractors.engine.values import Lit, Obj, ObjLit, Value, literal_names
 
 if TYPE_CHECKING:
     from extractors.engine.evaluate import Call
@@ -75,8 +75,7 @@ def _schema(files: dict, routes_rel: str, uid: str) -> dict | None:
 
 def _names(interp: Interpreter, config: Value | None, key: str, call: Call) -> set[str]:
     value = interp.ev.member(config, key, call.rel, None, 1) if isinstance(config, ObjLit) else None
-    items = value.items if isinstance(value, ArrLit) else ()
-    return {i.value for i in items if isinstance(i, Lit) and isinstance(i.value, str)}
+    return set(literal_names(value) or ())
 
 
 def _text(interp: Interpreter, config: Value | None, key: str, call: Call) -> str:
