@@ -47,6 +47,9 @@ def openapi_routes(interp: Interpreter, op: Operation, app: Obj, call: Call,
     rel = next((c for c in candidates if c in files), None)
     document = _load(files[rel].data) if rel is not None else None
     if document is None:
+        why = (f"{rel} is not an OpenAPI document (YAML or JSON)" if rel is not None else
+               f"no file {candidates[0]} in the component: its routes are not read")  # fmt: skip
+        interp.unresolved.add((call.rel, call.site.line, "route", spec.value[:200], why))
         return []
     base = src.select(op.spec.get("base")) if op.spec.get("base") else None
     prefix = (

@@ -35,12 +35,13 @@ def core_router(interp: Interpreter, op: Operation, obj: Obj, call: Call,
     if not isinstance(uid, Lit) or not isinstance(uid.value, str) or "::" not in uid.value:
         return []
     schema = _schema(interp.ev.program.ctx.files, call.rel, uid.value)
-    if schema is None:
-        return []
-    info = schema.get("info") or {}
-    single = schema.get("kind") == "singleType"
+    info = (schema.get("info") or {}) if schema is not None else {}
+    single = schema is not None and schema.get("kind") == "singleType"
     name = info.get("singularName" if single else "pluralName")
     if not isinstance(name, str) or not name:
+        interp.unresolved.add((call.rel, call.site.line, "route", uid.value,
+                               "the content type's schema.json (its plural name) is not in "
+                               "the component: its core routes are not read"))  # fmt: skip
         return []
     config = src.select(op.spec.get("config")) if op.spec.get("config") else None
     only, skip = _names(interp, config, "only", call), _names(interp, config, "except", call)
