@@ -81,8 +81,9 @@ class Emitter(Symbols, Settings, MiddlewareNodes):
         for item in items:
             for option, choices in options(item):
                 raw = method_word(option)
-                if raw is not None:
-                    name = aliases.get(raw, aliases.get(raw.lower(), raw)).upper()
+                for one in raw.split(",") if raw is not None else ():  # `'GET,POST'`: both
+                    one = one.strip()
+                    name = aliases.get(one, aliases.get(one.lower(), one)).upper()
                     if name in HTTP_METHODS:
                         out.append((name, choices))
         return out
