@@ -28,10 +28,18 @@ def test_an_openapi_document_that_is_missing_or_broken_is_named(tmp_path):
     })  # fmt: skip
     assert not f.kind("route")
     found = rows(f)
-    assert ("svc/app.py", 4, "gone.yaml",
-            "no file svc/spec/gone.yaml in the component: its routes are not read") in found
-    assert ("svc/app.py", 5, "broken.yaml",
-            "svc/spec/broken.yaml is not an OpenAPI document (YAML or JSON)") in found
+    assert (
+        "svc/app.py",
+        4,
+        "gone.yaml",
+        "no file svc/spec/gone.yaml in the component: its routes are not read",
+    ) in found
+    assert (
+        "svc/app.py",
+        5,
+        "broken.yaml",
+        "svc/spec/broken.yaml is not an OpenAPI document (YAML or JSON)",
+    ) in found
 
 
 def test_a_strapi_core_router_without_its_schema_is_named(tmp_path):
