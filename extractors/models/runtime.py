@@ -189,6 +189,9 @@ class Library(ClassFacts, HeldObjects):
             if row is not None:
                 return ev.member(row, name, rel, None, 1)
         if model is not None and model.reads.get(obj.role) == "env":
+            prefix = obj.prop("env_prefix")  # Dynaconf: `settings.X` reads MYAPP_X
+            if isinstance(prefix, Lit) and isinstance(prefix.value, str) and prefix.value:
+                return Env(f"{prefix.value}_{name}", None, obj.model)
             return Env(name, None, obj.model)
         if model is not None and model.reads.get(obj.role) == "setting":
             return setting(ev, model, obj.role, name, self.named)  # Django's settings module
