@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from extractors.engine.config_sources import keyed_member
+from extractors.engine.builtins import object_items
 from extractors.engine.values import (
+    ArrLit,
     Config,
     Env,
     Ext,
@@ -263,6 +265,10 @@ class Library(ClassFacts, HeldObjects):
         if isinstance(callee, Method) and isinstance(callee.target, Obj):
             return self._returned(ev, callee.target, callee.name, call)
         if isinstance(callee, Obj):
+            model = self.by_id.get(callee.model)
+            if model is not None and model.reads.get(callee.role) == "path" and not \
+                    self.operations(callee, "()"):  # fmt: skip
+                return _path_parameters(ev, callee, call.arg(0))  # `client.users({ id })`
             return self._returned(ev, callee, "()", call)
         if isinstance(callee, Klass):  # a class derived from a library class
             made = self.subclass(ev, callee, depth=call.depth + 1)
@@ -414,3 +420,14 @@ def _dotted(value: Ext) -> str:
 
 __all__ = ["Library", "CallSource", "ClassSource", "model_site", "Param", "Func", "Instance",
            "Typed", "Config"]  # fmt: skip
+
+
+def _path_parameters(ev: Evaluator, obj: Obj, params: Value | None) -> Value:
+    """A path object called with an object of parameters (Eden's `client.users({ id: 1 })`):
+    one `:name` segment per key, in order."""
+    keys = object_items(ev, params, "keys") if isinstance(params, ObjLit) else None
+    names = [k.value for k in keys.items] if isinstance(keys, ArrLit) else []
+    path = obj.prop("path") or Lit("")
+    for name in names:
+        path = concat(path, Lit(f"/:{name}"))
+    return obj.with_props(path=path)
