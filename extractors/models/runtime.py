@@ -15,8 +15,8 @@ import fnmatch
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from extractors.engine.config_sources import keyed_member
 from extractors.engine.builtins import object_items
+from extractors.engine.config_sources import keyed_member
 from extractors.engine.values import (
     ArrLit,
     Config,
