@@ -15,10 +15,7 @@ import fnmatch
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from extractors.engine.builtins import object_items
-from extractors.engine.config_sources import keyed_member
 from extractors.engine.values import (
-    ArrLit,
     Config,
     Env,
     Ext,
@@ -33,7 +30,6 @@ from extractors.engine.values import (
     Site,
     Typed,
     Value,
-    concat,
 )
 from extractors.models.class_facts import ClassFacts
 from extractors.models.config_reads import config_read
@@ -41,9 +37,8 @@ from extractors.models.env_fields import field_env
 from extractors.models.folders import folder_modules
 from extractors.models.held import Claim, HeldObjects, Vocabulary, _in_files, model_site
 from extractors.models.injected import FixtureIndex
-from extractors.models.merged import merged_member
-from extractors.models.named import setting
 from extractors.models.relations import instance_of
+from extractors.models.role_reads import path_parameters, role_member
 from extractors.models.schema import Maker, Model, Operation
 from extractors.models.sources import CallSource, ClassSource
 
@@ -190,19 +185,9 @@ class Library(ClassFacts, HeldObjects):
             row = instance_of(ev, obj)
             if row is not None:
                 return ev.member(row, name, rel, None, 1)
-        if model is not None and model.reads.get(obj.role) == "env":
-            prefix = obj.prop("env_prefix")  # Dynaconf: `settings.X` reads MYAPP_X
-            if isinstance(prefix, Lit) and isinstance(prefix.value, str) and prefix.value:
-                return Env(f"{prefix.value}_{name}", None, obj.model)
-            return Env(name, None, obj.model)
-        if model is not None and model.reads.get(obj.role) == "setting":
-            return setting(ev, model, obj.role, name, self.named)  # Django's settings module
-        if model is not None and model.reads.get(obj.role) == "merged":
-            return merged_member(ev, self, obj, name)  # Flask's app.config
-        if model is not None and model.reads.get(obj.role) == "keys":  # `config.server.port`
-            return keyed_member(ev, obj, name, self.operations(obj, "get"))
-        if model is not None and model.reads.get(obj.role) == "path":  # `client.api.users`
-            return obj.with_props(path=concat(obj.prop("path") or Lit(""), Lit("/" + name)))
+        read = role_member(ev, self, model, obj, name) if model is not None else None
+        if read is not None:
+            return read
         prop = obj.prop(name)
         if prop is not None:
             return prop
@@ -268,7 +253,7 @@ class Library(ClassFacts, HeldObjects):
             model = self.by_id.get(callee.model)
             if model is not None and model.reads.get(callee.role) == "path" and not \
                     self.operations(callee, "()"):  # fmt: skip
-                return _path_parameters(ev, callee, call.arg(0))  # `client.users({ id })`
+                return path_parameters(ev, callee, call.arg(0))  # `client.users({ id })`
             return self._returned(ev, callee, "()", call)
         if isinstance(callee, Klass):  # a class derived from a library class
             made = self.subclass(ev, callee, depth=call.depth + 1)
@@ -420,14 +405,3 @@ def _dotted(value: Ext) -> str:
 
 __all__ = ["Library", "CallSource", "ClassSource", "model_site", "Param", "Func", "Instance",
            "Typed", "Config"]  # fmt: skip
-
-
-def _path_parameters(ev: Evaluator, obj: Obj, params: Value | None) -> Value:
-    """A path object called with an object of parameters (Eden's `client.users({ id: 1 })`):
-    one `:name` segment per key, in order."""
-    keys = object_items(ev, params, "keys") if isinstance(params, ObjLit) else None
-    names = [k.value for k in keys.items] if isinstance(keys, ArrLit) else []
-    path = obj.prop("path") or Lit("")
-    for name in names:
-        path = concat(path, Lit(f"/:{name}"))
-    return obj.with_props(path=path)
