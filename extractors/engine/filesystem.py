@@ -18,7 +18,14 @@ import re
 from dataclasses import replace
 
 from extractors.engine.evaluate import Evaluator
-from extractors.engine.events import Event, InvokeEvent, PrefixEvent, RouteEvent, UseEvent
+from extractors.engine.events import (
+    Event,
+    InvokeEvent,
+    MountEvent,
+    PrefixEvent,
+    RouteEvent,
+    UseEvent,
+)
 from extractors.engine.method_checks import tested_methods
 from extractors.engine.paths import join
 from extractors.engine.values import (
@@ -172,6 +179,11 @@ def _events(ev: Evaluator, model: Model, rule: FileRule, app: Obj, rel: str, pat
         if found is None:
             continue
         handler, site, built = found
+        if isinstance(handler, Obj) and _file_router(ev, handler):
+            # a router exported as the file's handler (next-connect's `router.handler()`):
+            # its own routes are served at the file's path
+            out.append(MountEvent(model.id, app, handler, path, (), site))
+            continue
         handler = handler if isinstance(handler, Func) else None
         verbs = [name if rule.method == "exports" else method or rule.default_method]
         extra = attrs
@@ -184,6 +196,12 @@ def _events(ev: Evaluator, model: Model, rule: FileRule, app: Obj, rel: str, pat
             out.append(RouteEvent(model.id, app, Lit(verb), path, handler, (), site, built,
                                   attrs=extra))  # fmt: skip
     return out
+
+
+def _file_router(ev: Evaluator, obj: Obj) -> bool:
+    """An object whose library serves its routes where a route file exports it."""
+    model = ev.library.by_id.get(obj.model)
+    return model is not None and obj.role in model.file_routers
 
 
 def _use_or_invoke(ev: Evaluator, model: Model, rule: FileRule, app: Obj, rel: str) -> list[Event]:
@@ -329,6 +347,9 @@ def module_export(ev: Evaluator, rel: str, name: str) -> tuple[Value, Site, Site
         node = a.unwrap(node)
         site = a.site(node)
         view = a.call_view(node)
+        made = ev.eval(rel, node, None) if view is not None else None
+        if isinstance(made, Obj) and _file_router(ev, made):  # `nc().get(fn).post(fn)`
+            return made, site, site
         if view is not None:
             for arg in view.args:
                 if arg.type in FUNCTIONS:

@@ -155,6 +155,9 @@ class Model:
     # (`db.Model` with `SQLAlchemy(model_class=Base)`: `model_class`)
     base_classes: dict[str, str] = field(default_factory=dict)
     instances: tuple[str, ...] = ()  # roles whose other members are their `model`'s instance's
+    # roles whose objects, exported by a file-system route, serve their routes at the file's
+    # path (next-connect's `export default router.handler()`)
+    file_routers: tuple[str, ...] = ()
     # a role -> the props (dotted paths) that may name an attribute the object gives its
     # `model` class, holding instances of the class that declares the object (a backref)
     backrefs: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -391,6 +394,7 @@ def load_model(path: Path) -> Model:
         files=parse_file_rules(raw.get("files"), lambda what: _fail(path, what)),
         names=_name_rules(raw.get("names"), path),
         optional=_optional(raw, path),
+        file_routers=_names(raw.get("file_routers"), path, "file_routers"),
         env_reads=dict(raw.get("env_reads") or {}),
         class_members=_class_members(raw.get("class_members"), path),
         proxies={
