@@ -6,6 +6,7 @@ Framework and client libraries are models, not here."""
 
 from __future__ import annotations
 
+import posixpath
 from typing import TYPE_CHECKING
 
 from extractors.engine.values import (
@@ -36,6 +37,11 @@ JOINS = {
     "os.path.join", "posixpath.join", "url.resolve", "urllib.parse.urljoin", "urlparse.urljoin",
     "requests.compat.urljoin", "<global>.urljoin",
 }  # fmt: skip
+# Listing a folder (https://nodejs.org/api/fs.html#fsreaddirsyncpath-options,
+# https://docs.python.org/3/library/os.html#os.listdir): the names of the component's files
+# and folders in it, when the folder is known (`path.join(__dirname, 'routes')`)
+LIST_FOLDER = {"fs.readdirSync", "node:fs.readdirSync", "os.listdir"}
+DIRNAME = {"os.path.dirname", "posixpath.dirname", "path.dirname", "node:path.dirname"}
 # ECMAScript's keyed collections: what `get`, `set`, `has` and `delete` on one read or change
 # is the collection, never the network (https://tc39.es/ecma262/#sec-keyed-collections)
 COLLECTIONS = {"<global>.Map", "<global>.Set", "<global>.WeakMap", "<global>.WeakSet"}
@@ -144,6 +150,36 @@ def same_origin(value: Value | None) -> bool:
     return isinstance(value, Ext) and value.dotted in SAME_ORIGIN
 
 
+def folder_entries(ev: Evaluator, rel: str, folder: Value | None) -> Value:
+    """The names directly inside a folder of the component, sorted: the folder written
+    from the file's own (`__dirname`, `os.path.dirname(__file__)`) or from the component's
+    root (the working directory a server starts in)."""
+    if not isinstance(folder, Lit) or not isinstance(folder.value, str):
+        return Unknown("readdir", "a folder not known statically")
+    inside = posixpath.normpath(folder.value.lstrip("/")).removeprefix("./")
+    inside = "" if inside == "." else inside
+    names = sorted({f[len(inside) + 1 :].split("/", 1)[0] if inside else f.split("/", 1)[0]
+                    for f in ev.program.ctx.files if not inside or f.startswith(inside + "/")})  # fmt: skip
+    if not names:
+        return Unknown("readdir", f"no folder {inside or '.'} in the component")
+    return ArrLit(tuple(Lit(n) for n in names))
+
+
+def _imported_module(ev: Evaluator, c: Call) -> Value:
+    """`importlib.import_module("app.routers.kites")`, or a relative name with its
+    package (`import_module(".kites", __package__)`): the component's module."""
+    name, package = c.arg(0), c.arg(1) if len(c.view.args) > 1 else c.kwarg("package")
+    if not isinstance(name, Lit) or not isinstance(name.value, str):
+        return Unknown("import_module", "a module name not known statically")
+    dotted = name.value
+    if dotted.startswith("."):
+        if not isinstance(package, Lit) or not isinstance(package.value, str):
+            return Unknown("import_module", "a relative module name without its package")
+        dotted = package.value + dotted
+    found = ev.program.import_name(ev, dotted)
+    return found if found is not None else Ext(dotted)
+
+
 def join_paths(parts: list[Value]) -> Value:
     """`a/b` from path pieces: one slash between pieces, whether a piece is a literal or text
     that begins with one (`f"/skus/{sku}"`), and a hole between pieces stands for text."""
@@ -229,6 +265,10 @@ def call(ev: Evaluator, c: Call) -> Value | None:
             return c.arg(0)
         if dotted in {"<global>.list", "<global>.tuple"} and isinstance(c.arg(0), ArrLit):
             return c.arg(0)  # a list of a known list (`list(route.methods)[0]`)
+        if dotted == "<global>.sorted" and isinstance(c.arg(0), ArrLit):
+            items = c.arg(0).items  # type: ignore[union-attr]
+            texts = all(isinstance(i, Lit) and isinstance(i.value, str) for i in items)
+            return ArrLit(tuple(sorted(items, key=lambda i: i.value))) if texts else c.arg(0)  # type: ignore[union-attr]
         if dotted in {"<global>.URL", "url.URL"} and c.view.args:
             base = c.arg(1)
             if (
@@ -241,6 +281,12 @@ def call(ev: Evaluator, c: Call) -> Value | None:
             return join_paths([base, c.arg(0)]) if base is not None else c.arg(0)  # type: ignore[list-item]
         if dotted in {"pathlib.Path", "pathlib.PurePosixPath"} and c.view.args:
             return join_paths([v for v in c.args() if v is not None])
+        if dotted in LIST_FOLDER and c.view.args:  # a folder of route modules loaded in a loop
+            return folder_entries(ev, c.rel, c.arg(0))
+        if dotted in DIRNAME and isinstance(c.arg(0), Lit) and isinstance(c.arg(0).value, str):
+            return Lit(posixpath.dirname(c.arg(0).value))  # type: ignore[union-attr]
+        if dotted == "importlib.import_module" and c.view.args:
+            return _imported_module(ev, c)
         if dotted in {"<global>.Object.entries", "<global>.Object.keys", "<global>.Object.values"}:
             return object_items(ev, c.arg(0), callee.path[-1])
         if dotted == "<global>.Object.assign":
@@ -278,6 +324,10 @@ def call(ev: Evaluator, c: Call) -> Value | None:
                     return concat(*out)
             if name in {"replace", "replaceAll"}:
                 return _replace(target, c)
+            affix = c.arg(0) if name in {"removesuffix", "removeprefix"} and c.view.args else None
+            if isinstance(target, Lit) and isinstance(affix, Lit) and isinstance(affix.value, str):
+                cut = str.removesuffix if name == "removesuffix" else str.removeprefix
+                return Lit(cut(str(target.value), affix.value))  # `name.removesuffix(".py")`
             return Unknown(f"{name}()", f"string method {name}")
         if isinstance(target, ArrLit) and name == "join":
             sep = c.arg(0) if c.view.args else Lit(",")

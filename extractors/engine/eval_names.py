@@ -111,7 +111,8 @@ class Names:
                 continue  # `if host is None: url = …` with a host: not one of the values
             if judge:
                 live.append(decl)
-            value = self.eval(rel, decl.value, outer, depth)
+            here = outer if outer is not None or act is None else _in_loop(a, decl.node, act)
+            value = self.eval(rel, decl.value, here, depth)
             values.append(self.path_of(value, decl.path, rel, at, depth))
         if Lit(None) in values and any(  # `if client is None: client = …` ran: not None now
             self.judged_certain(rel, a, d.node, b.scope, outer, depth) for d in live
@@ -326,4 +327,21 @@ def _annotated_class(a: FileAdapter, annotation: TsNode) -> TsNode | None:
             return node if text.replace(".", "").replace("_", "").isalnum() else None
         else:
             return node if kind in NAMED else None
+    return None
+
+
+LOOPS = ("for_in_statement", "for_statement")
+
+
+def _in_loop(a: FileAdapter, node: TsNode, act: Activation) -> Activation | None:
+    """The activation of an unrolled loop whose body assigns the variable (`for name in
+    NAMES: module = import_module(f"app.{name}")`): the body's variables, in the scope around
+    the loop, read the element of that pass."""
+    parent = node.parent
+    while parent is not None and not a.is_function(parent):
+        if parent.type in LOOPS:
+            found = act.find(a.scope_of(parent))
+            if found is not None:
+                return found
+        parent = parent.parent
     return None
