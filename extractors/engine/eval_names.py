@@ -330,7 +330,7 @@ def _annotated_class(a: FileAdapter, annotation: TsNode) -> TsNode | None:
     return None
 
 
-LOOPS = ("for_in_statement", "for_statement")
+UNROLLED = ("for_in_statement", "for_statement")  # the loops `chains.unrolled` unrolls
 
 
 def _in_loop(a: FileAdapter, node: TsNode, act: Activation) -> Activation | None:
@@ -339,7 +339,7 @@ def _in_loop(a: FileAdapter, node: TsNode, act: Activation) -> Activation | None
     the loop, read the element of that pass."""
     parent = node.parent
     while parent is not None and not a.is_function(parent):
-        if parent.type in LOOPS:
+        if parent.type in UNROLLED:
             found = act.find(a.scope_of(parent))
             if found is not None:
                 return found
