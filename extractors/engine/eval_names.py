@@ -112,7 +112,13 @@ class Names:
             if judge:
                 live.append(decl)
             here = outer if outer is not None or act is None else _in_loop(a, decl.node, act)
-            value = self.eval(rel, decl.value, here, depth)
+            if here is not None and here is not outer:  # a loop pass: once per pass
+                key = (decl.value.id, here)
+                value = self._loop_values.get(key)
+                if value is None:
+                    value = self._loop_values[key] = self.eval(rel, decl.value, here, depth)
+            else:
+                value = self.eval(rel, decl.value, here, depth)
             values.append(self.path_of(value, decl.path, rel, at, depth))
         if Lit(None) in values and any(  # `if client is None: client = …` ran: not None now
             self.judged_certain(rel, a, d.node, b.scope, outer, depth) for d in live

@@ -107,6 +107,8 @@ class Evaluator(Names, Members, ClassMembers, Instances, Calls):
         self.program = program
         self.library = library
         self._cache: dict[int, Value] = {}  # tree-sitter node id -> its value, read unbound
+        # (value node id, a loop pass's activation) -> what a loop body assigns in that pass
+        self._loop_values: dict[tuple[int, Activation], Value] = {}
         self._open = 0  # evaluations in progress (0: the next one is an outermost read)
         self._steps = MAX_STEPS  # what the outermost read in progress may still take
         self._assigned: dict[tuple[Value, str], list[tuple[str, TsNode]]] | None = None
