@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from extractors.engine.values import Klass, Method, Obj, Value
+from extractors.lang.expr import EMember
 
 if TYPE_CHECKING:
     from extractors.engine.evaluate import Call, Evaluator
@@ -47,20 +48,14 @@ class CallSource:
     def chained(self) -> str | None:
         """The name of the method called on this call's value (`post` of
         `useFetch(url).post(body)`), else None."""
-        node = self.call.node
-        member = node.parent
-        if member is None or member.type not in ("member_expression", "attribute"):
-            return None
-        if (member.child_by_field_name("object") or member.child_by_field_name("value")) != node:
-            return None
-        outer = member.parent
-        if outer is None or outer.type not in ("call_expression", "call"):
-            return None
-        if outer.child_by_field_name("function") != member:
-            return None
-        name = member.child_by_field_name("property") or member.child_by_field_name("attribute")
         a = self.ev.program.adapter(self.call.rel)
-        return a.text(name) if name is not None and a is not None else None
+        member = self.call.node.parent
+        outer = member.parent if member is not None else None
+        view = a.call_view(outer) if a is not None and outer is not None else None
+        if view is None or view.callee != member:
+            return None
+        read = a.view(member)
+        return read.name if isinstance(read, EMember) and read.obj == self.call.node else None
 
     def attr(self, name: str) -> Value | None:
         return None
