@@ -2,7 +2,8 @@
 an environment variable (`env`: `process.env.X`, Dynaconf's `settings.X` with its prefix), a
 settings module's value (`setting`: Django), what was merged into it (`merged`: Flask's
 app.config), a key of its configuration files (`keys`: node-config), or one more segment of
-a request's path (`path`: Hono's and Eden's clients, whose property chain is the URL)."""
+a request's path (`path`: Hono's and Eden's clients, whose property chain is the URL; a
+call of such an object with parameters adds them as segments)."""
 
 from __future__ import annotations
 
@@ -38,10 +39,13 @@ def role_member(ev: Evaluator, lib, model: Model, obj: Obj, name: str) -> Value 
     return None
 
 
-def path_parameters(ev: Evaluator, obj: Obj, params: Value | None) -> Value:
-    """A path object called with an object of parameters (Eden's `client.users({ id: 1 })`):
-    one `:name` segment per key, in order."""
-    keys = object_items(ev, params, "keys") if isinstance(params, ObjLit) else None
+def role_called(ev: Evaluator, model: Model, obj: Obj, first: Value | None) -> Value | None:
+    """What calling `obj` is, by its role, where no operation says: a path object called
+    with an object of parameters (Eden's `client.users({ id: 1 })`) is one `:name` segment
+    more per key, in order; None for any other role."""
+    if model.reads.get(obj.role) != "path":
+        return None
+    keys = object_items(ev, first, "keys") if isinstance(first, ObjLit) else None
     names = [k.value for k in keys.items] if isinstance(keys, ArrLit) else []
     path = obj.prop("path") or Lit("")
     for name in names:

@@ -38,7 +38,7 @@ from extractors.models.folders import folder_modules
 from extractors.models.held import Claim, HeldObjects, Vocabulary, _in_files, model_site
 from extractors.models.injected import FixtureIndex
 from extractors.models.relations import instance_of
-from extractors.models.role_reads import path_parameters, role_member
+from extractors.models.role_reads import role_called, role_member
 from extractors.models.schema import Maker, Model, Operation
 from extractors.models.sources import CallSource, ClassSource
 
@@ -251,9 +251,10 @@ class Library(ClassFacts, HeldObjects):
             return self._returned(ev, callee.target, callee.name, call)
         if isinstance(callee, Obj):
             model = self.by_id.get(callee.model)
-            if model is not None and model.reads.get(callee.role) == "path" and not \
-                    self.operations(callee, "()"):  # fmt: skip
-                return path_parameters(ev, callee, call.arg(0))  # `client.users({ id })`
+            if model is not None and not self.operations(callee, "()"):
+                called = role_called(ev, model, callee, call.arg(0))  # `client.users({ id })`
+                if called is not None:
+                    return called
             return self._returned(ev, callee, "()", call)
         if isinstance(callee, Klass):  # a class derived from a library class
             made = self.subclass(ev, callee, depth=call.depth + 1)
