@@ -9,6 +9,7 @@ from __future__ import annotations
 from tree_sitter import Node as TsNode
 
 from extractors.engine.callers import func_in
+from extractors.engine.eval_names import UNROLLED
 from extractors.engine.evaluate import Call, Evaluator
 from extractors.engine.values import (
     Activation,
@@ -141,7 +142,7 @@ def _loops_around(a, node: TsNode) -> list[tuple[TsNode, TsNode | None, list, Ts
     child = node
     while parent is not None:
         kind = parent.type
-        if kind in ("for_in_statement", "for_statement") and child == parent.child_by_field_name(
+        if kind in UNROLLED and child == parent.child_by_field_name(
             "body"
         ):
             left, right = parent.child_by_field_name("left"), parent.child_by_field_name("right")

@@ -336,7 +336,9 @@ def _annotated_class(a: FileAdapter, annotation: TsNode) -> TsNode | None:
     return None
 
 
-UNROLLED = ("for_in_statement", "for_statement")  # the loops `chains.unrolled` unrolls
+# the loops whose passes are unrolled over a static list (`chains.unrolled`): `for … of`,
+# `for … in`, Python's `for`
+UNROLLED = ("for_in_statement", "for_statement")
 
 
 def _in_loop(a: FileAdapter, node: TsNode, act: Activation) -> Activation | None:
