@@ -142,9 +142,7 @@ def _loops_around(a, node: TsNode) -> list[tuple[TsNode, TsNode | None, list, Ts
     child = node
     while parent is not None:
         kind = parent.type
-        if kind in UNROLLED and child == parent.child_by_field_name(
-            "body"
-        ):
+        if kind in UNROLLED and child == parent.child_by_field_name("body"):
             left, right = parent.child_by_field_name("left"), parent.child_by_field_name("right")
             if left is not None and right is not None:
                 names = (

@@ -41,6 +41,7 @@ from extractors.engine.values import (
     ObjLit,
     Param,
     Seq,
+    Site,
     Unknown,
     Value,
     as_list,
@@ -64,6 +65,10 @@ class Interpreter(Registrations, Arguments):
         self.ev = ev
         self.lib = library
         self.unresolved: set[tuple[str, int, str, str, str]] = set()  # rows hooks write
+
+    def cannot_read(self, site: Site, kind: str, expr: str, why: str) -> None:
+        """An `unresolved` row a hook writes: what it could not read at `site`, and why."""
+        self.unresolved.add((site.rel, site.line, kind, expr[:200], why))
 
     # --- calls ----------------------------------------------------------------------
     def at_call(self, rel: str, a: FileAdapter, node, act: Activation | None,

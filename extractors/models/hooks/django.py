@@ -118,12 +118,12 @@ def _pattern(interp: Interpreter, rule, owner: Obj, pattern: Obj, events: list[E
                                      "path" if path_site else ""))  # fmt: skip
         return
     if isinstance(view, Ext) and view.path[-1:] == ("urls",):
-        _unresolved(interp, site, "route_mount", view_text or view.dotted,
+        interp.cannot_read(site, "route_mount", view_text or view.dotted,
                     f"{view.dotted} generates these routes (outside the component)")  # fmt: skip
         return
     routes = view_routes(interp, view)
     if routes is None:
-        _unresolved(interp, site, "route_handler", view_text or describe(view),
+        interp.cannot_read(site, "route_handler", view_text or describe(view),
                     f"view {view_text or describe(view)} is not a function or class of the "
                     "component (a package's view?)")  # fmt: skip
         routes = [(str(rule.data.get("default_method", "GET")), None, [])]
@@ -142,7 +142,7 @@ def _included(interp: Interpreter, rule, owner: Obj, target: Value | None, at: S
     if isinstance(target, Lit) and isinstance(target.value, str):
         rel = module_rel(interp, target.value)
         if rel is None:
-            _unresolved(interp, site, "route_mount", f"include({target.value!r})",
+            interp.cannot_read(site, "route_mount", f"include({target.value!r})",
                         f"include({target.value}): a URLconf outside the component (a package's routes)")  # fmt: skip
             return []
         return [urlconf(interp, owner.model, rel)]
@@ -155,7 +155,7 @@ def _included(interp: Interpreter, rule, owner: Obj, target: Value | None, at: S
     child = _routable(target)
     if child is not None:
         return [child]
-    _unresolved(interp, site, "route_mount", describe(target) if target else "include()",
+    interp.cannot_read(site, "route_mount", describe(target) if target else "include()",
                 "included URLconf not found in the component")  # fmt: skip
     return []
 
@@ -191,10 +191,6 @@ def _written(interp: Interpreter, site: Site) -> tuple[Site | None, str]:
         return None, ""
     shown = " ".join(a.text(args[1]).split())[:120] if len(args) > 1 else ""
     return a.site(args[0]), shown
-
-
-def _unresolved(interp: Interpreter, site: Site, kind: str, expr: str, why: str) -> None:
-    interp.unresolved.add((site.rel, site.line, kind, expr[:200], why))
 
 
 def django_settings(interp: Interpreter, rule, owner: Obj, call, src) -> list[Event]:

@@ -49,7 +49,7 @@ def openapi_routes(interp: Interpreter, op: Operation, app: Obj, call: Call,
     if document is None:
         why = (f"{rel} is not an OpenAPI document (YAML or JSON)" if rel is not None else
                f"no file {candidates[0]} in the component: its routes are not read")  # fmt: skip
-        interp.unresolved.add((call.rel, call.site.line, "route", spec.value[:200], why))
+        interp.cannot_read(call.site, "route", spec.value, why)
         return []
     base = src.select(op.spec.get("base")) if op.spec.get("base") else None
     prefix = (

@@ -33,9 +33,12 @@ def route_module(interp: Interpreter, op: Operation, entry: Obj, call: Call,
     rel = _module(ev.program.js, call.rel, file)
     if file is not None and rel is None:  # a module named but not found: its data routes
         shown = file.value if isinstance(file, Lit) else "its file"
-        interp.unresolved.add((call.rel, call.site.line, "route", str(shown)[:200],
-                               "the route module is not a file of the component: its "
-                               "loader and action are not read"))  # fmt: skip
+        interp.cannot_read(
+            call.site,
+            "route",
+            str(shown),
+            "the route module is not a file of the component: its loader and action are not read",
+        )
     for name, verb in (op.data.get("exports") or {}).items() if rel is not None else ():
         found = module_export(ev, rel, name)
         if found is None:

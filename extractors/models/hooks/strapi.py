@@ -39,9 +39,14 @@ def core_router(interp: Interpreter, op: Operation, obj: Obj, call: Call,
     single = schema is not None and schema.get("kind") == "singleType"
     name = info.get("singularName" if single else "pluralName")
     if not isinstance(name, str) or not name:
-        interp.unresolved.add((call.rel, call.site.line, "route", uid.value,
-                               "the content type's schema.json (its plural name) is not in "
-                               "the component: its core routes are not read"))  # fmt: skip
+        interp.cannot_read(
+            call.site,
+            "route",
+            uid.value,
+            "the content type's schema.json "
+            "(its plural name) is not in the component: its core routes are "
+            "not read",
+        )
         return []
     config = src.select(op.spec.get("config")) if op.spec.get("config") else None
     only, skip = _names(interp, config, "only", call), _names(interp, config, "except", call)
