@@ -73,7 +73,7 @@ def openapi_routes(interp: Interpreter, op: Operation, app: Obj, call: Call,
 
 def _load(data: bytes) -> dict | None:
     try:
-        document = yaml.safe_load(data)  # YAML is a superset of JSON
+        document = yaml.safe_load(data)  # YAML reads JSON too, but for JSON indented by tabs
     except (yaml.YAMLError, ValueError):
         try:
             document = json.loads(data)
